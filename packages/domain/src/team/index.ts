@@ -1,0 +1,2 @@
+export { teamDecider, createTeamDecider } from './decider';
+export type { RegisterTeam, TeamCommand, TeamState } from './decider';

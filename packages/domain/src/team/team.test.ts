@@ -1,0 +1,92 @@
+import { describe, it } from 'vitest';
+import type { TeamRegistered } from '../events';
+import { deciderSpec, systemActor, testContext, visitorActor } from '../testing';
+import type { RegisterTeam } from './decider';
+import { teamDecider } from './decider';
+
+const { given } = deciderSpec(teamDecider);
+const now = '2025-03-15T10:00:00.000Z';
+const ctx = testContext({ now, actor: visitorActor });
+
+const register = (overrides: Partial<RegisterTeam['data']> = {}): RegisterTeam => ({
+  type: 'RegisterTeam',
+  data: { teamId: 7, teamName: 'Sinilillede Seltskond', description: 'We walk.', joinCode: 'ABC123', icon: null, ...overrides },
+});
+const registered = (overrides: Partial<TeamRegistered['data']> = {}): TeamRegistered => ({
+  type: 'TeamRegistered',
+  data: {
+    teamId: 7,
+    teamName: 'Sinilillede Seltskond',
+    description: 'We walk.',
+    joinCode: 'ABC123',
+    icon: null,
+    registeredAt: now,
+    ...overrides,
+  },
+});
+
+describe('RegisterTeam', () => {
+  it('registers a new team at ctx.now', () => {
+    given([]).when(register(), ctx).then([registered()]);
+  });
+
+  it('trims the name and description and keeps the icon', () => {
+    given([])
+      .when(register({ teamName: '  Sinilillede Seltskond ', description: ' We walk.\n', icon: 'https://x/icon.png' }), ctx)
+      .then([registered({ icon: 'https://x/icon.png' })]);
+  });
+
+  it('allows an empty description and treats an empty icon as none', () => {
+    given([])
+      .when(register({ description: '', icon: '' }), testContext({ now, actor: systemActor }))
+      .then([registered({ description: '' })]);
+  });
+
+  it('accepts a name of exactly 50 characters (spec §5), counting an emoji once', () => {
+    const name = `${'a'.repeat(48)}🌸b`;
+    given([]).when(register({ teamName: name }), ctx).then([registered({ teamName: name })]);
+  });
+
+  it('rejects a name of 51 characters with VALUE_TOO_LONG', () => {
+    given([]).when(register({ teamName: 'a'.repeat(51) }), ctx).then('VALUE_TOO_LONG');
+  });
+
+  it.each(['', '   '])('rejects the blank name %j with INVALID_REQUEST', (teamName) => {
+    given([]).when(register({ teamName }), ctx).then('INVALID_REQUEST');
+  });
+
+  it('accepts a description of 256 characters, rejects 257 with VALUE_TOO_LONG (spec §5)', () => {
+    given([]).when(register({ description: 'd'.repeat(256) }), ctx).then([registered({ description: 'd'.repeat(256) })]);
+    given([]).when(register({ description: 'd'.repeat(257) }), ctx).then('VALUE_TOO_LONG');
+  });
+
+  it('requires a join code (INVALID_REQUEST) of at most 64 characters (VALUE_TOO_LONG)', () => {
+    given([]).when(register({ joinCode: ' ' }), ctx).then('INVALID_REQUEST');
+    given([]).when(register({ joinCode: 'j'.repeat(64) }), ctx).then([registered({ joinCode: 'j'.repeat(64) })]);
+    given([]).when(register({ joinCode: 'j'.repeat(65) }), ctx).then('VALUE_TOO_LONG');
+  });
+
+  it.each([0, -1, 1.5, Number.NaN])('rejects the team id %s with INVALID_REQUEST', (teamId) => {
+    given([]).when(register({ teamId }), ctx).then('INVALID_REQUEST');
+  });
+
+  it('rejects a non-string icon with INVALID_REQUEST', () => {
+    given([]).when(register({ icon: 5 as unknown as string }), ctx).then('INVALID_REQUEST');
+  });
+
+  it('rejects a second registration with ALREADY_EXISTS', () => {
+    given([registered()]).when(register(), ctx).then('ALREADY_EXISTS');
+  });
+
+  it('folds TeamRegistered into the state', () => {
+    given([]).when(register(), ctx).thenState({
+      exists: true,
+      teamId: 7,
+      teamName: 'Sinilillede Seltskond',
+      description: 'We walk.',
+      joinCode: 'ABC123',
+      icon: null,
+      registeredAt: now,
+    });
+  });
+});

@@ -1,0 +1,17 @@
+/**
+ * @sinilill/event-store: the EventStore interface (types.ts), its PostgreSQL implementation and
+ * schema migration, and crypto-shredding of personal data as an EventStore decorator.
+ */
+export * from './types';
+export { PostgresEventStore, migrateEventStore, type PostgresEventStoreOptions } from './postgres-event-store';
+export { APPEND_LOCK } from './migrations';
+export {
+  PersonalDataVault,
+  withPersonalDataProtection,
+  subjectOf,
+  isSealedValue,
+  type JsonValue,
+  type PersonalDataPolicy,
+  type PersonalDataVaultOptions,
+  type PersonalFields,
+} from './personal-data';

@@ -1,0 +1,359 @@
+/**
+ * Crypto-shredding of personal data (GDPR erasure in an append-only log).
+ *
+ * Every *subject* (a person, e.g. `participant-12`) has its own random AES-256 key in
+ * `es.subject_keys`. Personal fields of events are stored encrypted with it; `forget(subject)`
+ * deletes the key (the row stays, with `erased_at`), after which every stored copy of that
+ * person's fields is unreadable: reads give null in their place. The events themselves, and
+ * their non-personal fields (ids, distances, times), stay intact for projections and replays.
+ *
+ * A protected value is the string `pii:v1:<subject>:<iv>:<ciphertext>:<tag>` (subject
+ * URI-encoded, the rest base64): AES-256-GCM, a random 96-bit IV per value, the plaintext is the
+ * value's JSON, and the `pii:v1:<subject>` prefix is authenticated as additional data (a value
+ * cannot be moved to another subject). Values written for an already erased subject are stored
+ * as `pii:v1:<subject>:erased`: nothing personal of a forgotten person is stored again.
+ *
+ * Limits: the keys live in the same database as the events, so a backup taken before `forget`
+ * still holds the key (shorten backup retention accordingly); the deleted key's old row version
+ * stays on disk until PostgreSQL vacuums the table.
+ */
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import type { AppendRequest, EventData, EventStore, ReadAllOptions, ReadStreamOptions, RecordedEvent } from './types';
+
+/** A JSON value (what an event's data field can hold). */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+const PREFIX = 'pii:v1:';
+const IV_BYTES = 12;
+const KEY_BYTES = 32;
+
+/** A parsed protected value. */
+export interface SealedValue {
+  subject: string;
+  /** null for the `erased` marker. */
+  parts: { iv: Buffer; ciphertext: Buffer; tag: Buffer } | null;
+}
+
+/** True when `value` is a protected-value string (`pii:v1:…`). */
+export function isSealedValue(value: unknown): value is string {
+  return typeof value === 'string' && value.startsWith(PREFIX);
+}
+
+/**
+ * Encrypts `value` (JSON-serialisable) for `subject` with a 32-byte AES key.
+ * @returns `pii:v1:<subject>:<iv>:<ciphertext>:<tag>`
+ */
+export function sealValue(key: Buffer, subject: string, value: JsonValue): string {
+  const header = PREFIX + encodeURIComponent(subject);
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(header, 'utf8'));
+  const ciphertext = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
+  return `${header}:${iv.toString('base64')}:${ciphertext.toString('base64')}:${cipher.getAuthTag().toString('base64')}`;
+}
+
+/** The marker stored instead of a value written for an already erased subject. */
+export function erasedValue(subject: string): string {
+  return `${PREFIX}${encodeURIComponent(subject)}:erased`;
+}
+
+/** Parses a protected value; throws Error when it is malformed. */
+export function parseSealedValue(sealed: string): SealedValue {
+  if (!sealed.startsWith(PREFIX)) throw new Error('not a protected value');
+  const fields = sealed.slice(PREFIX.length).split(':');
+  const subject = decodeURIComponent(fields[0] ?? '');
+  if (fields.length === 2 && fields[1] === 'erased') return { subject, parts: null };
+  const [, iv, ciphertext, tag] = fields;
+  if (fields.length !== 4 || iv === undefined || ciphertext === undefined || tag === undefined) {
+    throw new Error(`malformed protected value for subject ${subject}`);
+  }
+  return {
+    subject,
+    parts: { iv: Buffer.from(iv, 'base64'), ciphertext: Buffer.from(ciphertext, 'base64'), tag: Buffer.from(tag, 'base64') },
+  };
+}
+
+/**
+ * Decrypts a protected value with its subject's key; null for the erased marker.
+ * @throws Error when the value was tampered with or the key is not the subject's.
+ */
+export function openValue(key: Buffer, sealed: string): JsonValue | null {
+  const { subject, parts } = parseSealedValue(sealed);
+  if (!parts) return null;
+  const decipher = createDecipheriv('aes-256-gcm', key, parts.iv);
+  decipher.setAAD(Buffer.from(PREFIX + encodeURIComponent(subject), 'utf8'));
+  decipher.setAuthTag(parts.tag);
+  const plaintext = Buffer.concat([decipher.update(parts.ciphertext), decipher.final()]).toString('utf8');
+  return JSON.parse(plaintext) as JsonValue;
+}
+
+/** Options of PersonalDataVault. */
+export interface PersonalDataVaultOptions {
+  /** The pool of the event store's database (owned by the caller; never ended here). */
+  pool: pg.Pool;
+  /**
+   * How long a live key stays cached, in ms (default 60 000). Bounds how long another process
+   * can still decrypt after `forget` ran elsewhere; this process drops the key at once.
+   */
+  cacheTtlMs?: number;
+  /** Clock in ms (tests). */
+  now?: () => number;
+}
+
+interface CachedKey {
+  /** null = erased (permanent, cached forever). */
+  key: Buffer | null;
+  expiresAt: number;
+}
+
+/**
+ * Per-subject AES-256-GCM keys in `es.subject_keys`, cached in memory.
+ * Subjects are free-form non-empty strings; withPersonalDataProtection uses `<kind>-<id>`.
+ */
+export class PersonalDataVault {
+  private readonly pool: pg.Pool;
+  private readonly ttlMs: number;
+  private readonly now: () => number;
+  private readonly cache = new Map<string, CachedKey>();
+
+  constructor(options: PersonalDataVaultOptions) {
+    this.pool = options.pool;
+    this.ttlMs = options.cacheTtlMs ?? 60_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * Encrypts `value` for `subject`, creating the subject's key on first use.
+   * @returns a `pii:v1:…` string; the erased marker when the subject was forgotten.
+   */
+  async encrypt(subject: string, value: JsonValue): Promise<string> {
+    const [sealed] = await this.encryptMany([{ subject, value }]);
+    return sealed!;
+  }
+
+  /**
+   * Encrypts several values, creating missing keys with at most three queries in all.
+   * @returns the sealed strings in input order.
+   */
+  async encryptMany(items: readonly { subject: string; value: JsonValue }[]): Promise<string[]> {
+    const keys = await this.ensureKeys(items.map((item) => item.subject));
+    return items.map(({ subject, value }) => {
+      const key = keys.get(subject);
+      return key ? sealValue(key, subject, value) : erasedValue(subject);
+    });
+  }
+
+  /** Decrypts one `pii:v1:…` value; null when its subject was forgotten or has no key. */
+  async decrypt(sealed: string): Promise<JsonValue | null> {
+    const [value] = await this.decryptMany([sealed]);
+    return value ?? null;
+  }
+
+  /**
+   * Decrypts many values, loading all uncached keys in one query.
+   * @returns plaintext values in input order; null where the subject is erased or has no key.
+   * @throws Error for a malformed or tampered value.
+   */
+  async decryptMany(sealed: readonly string[]): Promise<(JsonValue | null)[]> {
+    const parsed = sealed.map((value) => parseSealedValue(value).subject);
+    const keys = await this.loadKeys(parsed);
+    return sealed.map((value, index) => {
+      const key = keys.get(parsed[index]!);
+      return key ? openValue(key, value) : null;
+    });
+  }
+
+  /**
+   * Erases `subject`: deletes its key (keeping a row with erased_at) and drops it from this
+   * process's cache. Idempotent; also marks a subject that never had a key, so that nothing
+   * personal is stored for it later.
+   */
+  async forget(subject: string): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO es.subject_keys AS k (subject, key, erased_at) VALUES ($1, NULL, now())
+       ON CONFLICT (subject) DO UPDATE SET key = NULL, erased_at = coalesce(k.erased_at, now())`,
+      [subject],
+    );
+    this.cache.set(subject, { key: null, expiresAt: Number.POSITIVE_INFINITY });
+  }
+
+  /** Keys of `subjects` (cached or loaded in one query); absent from the map = erased or missing. */
+  private async loadKeys(subjects: readonly string[]): Promise<Map<string, Buffer>> {
+    const found = new Map<string, Buffer>();
+    const missing = this.fromCache(subjects, found);
+    if (missing.length > 0) {
+      const { rows } = await this.pool.query<{ subject: string; key: Buffer | null }>(
+        'SELECT subject, key FROM es.subject_keys WHERE subject = ANY($1::text[])',
+        [missing],
+      );
+      this.remember(rows, found);
+    }
+    return found;
+  }
+
+  /** Like loadKeys, but creates keys for subjects that never had one. */
+  private async ensureKeys(subjects: readonly string[]): Promise<Map<string, Buffer>> {
+    const found = new Map<string, Buffer>();
+    let missing = this.fromCache(subjects, found);
+    if (missing.length === 0) return found;
+    const known = new Set<string>();
+    const load = async (wanted: string[]) => {
+      const { rows } = await this.pool.query<{ subject: string; key: Buffer | null }>(
+        'SELECT subject, key FROM es.subject_keys WHERE subject = ANY($1::text[])',
+        [wanted],
+      );
+      for (const row of rows) known.add(row.subject);
+      this.remember(rows, found);
+    };
+    await load(missing);
+    missing = missing.filter((subject) => !known.has(subject));
+    if (missing.length > 0) {
+      // A concurrent creator wins the race (DO NOTHING); the reload then picks its key up.
+      await this.pool.query(
+        'INSERT INTO es.subject_keys (subject, key) SELECT * FROM unnest($1::text[], $2::bytea[]) ON CONFLICT (subject) DO NOTHING',
+        [missing, missing.map(() => randomBytes(KEY_BYTES))],
+      );
+      await load(missing);
+    }
+    return found;
+  }
+
+  /** Fills `found` from the cache; returns the distinct subjects that need a query. */
+  private fromCache(subjects: readonly string[], found: Map<string, Buffer>): string[] {
+    const now = this.now();
+    const missing = new Set<string>();
+    for (const subject of subjects) {
+      if (found.has(subject) || missing.has(subject)) continue;
+      const cached = this.cache.get(subject);
+      if (cached && cached.expiresAt > now) {
+        if (cached.key) found.set(subject, cached.key);
+      } else {
+        if (cached) this.cache.delete(subject);
+        missing.add(subject);
+      }
+    }
+    return [...missing];
+  }
+
+  private remember(rows: readonly { subject: string; key: Buffer | null }[], found: Map<string, Buffer>): void {
+    const expiresAt = this.now() + this.ttlMs;
+    for (const { subject, key } of rows) {
+      this.cache.set(subject, { key, expiresAt: key ? expiresAt : Number.POSITIVE_INFINITY });
+      if (key) found.set(subject, key);
+    }
+  }
+}
+
+/** Which fields of one event type are personal, and whose they are. */
+export interface PersonalFields {
+  /** Name of the data field holding the subject's id (e.g. 'participantId'); never encrypted. */
+  subject: string;
+  /** Top-level data fields to encrypt (null/undefined values are left as they are). */
+  fields: readonly string[];
+  /** Kind part of the subject key; default: `subject` without a trailing 'Id', in kebab-case. */
+  subjectPrefix?: string;
+}
+
+/** Map from event type to its personal fields; types not listed pass through untouched. */
+export type PersonalDataPolicy = Partial<Record<string, PersonalFields>>;
+
+/**
+ * The subject key of an event's data: `<prefix>-<String(data[subjectField])>`, the prefix being
+ * `subjectPrefix` or the subject field's name without a trailing 'Id', in kebab-case
+ * ('participantId' 12 → 'participant-12', 'teamCaptainId' 'u7' → 'team-captain-u7').
+ * @throws TypeError when the subject field is missing, null or an empty string.
+ */
+export function subjectOf(data: Record<string, unknown>, spec: PersonalFields): string {
+  const id = data[spec.subject];
+  if (id === undefined || id === null || id === '') {
+    throw new TypeError(`personal data: field ${spec.subject} (the subject) is missing`);
+  }
+  const prefix = spec.subjectPrefix ?? spec.subject.replace(/Id$/, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  return `${prefix}-${String(id)}`;
+}
+
+/**
+ * Decorates `store` so that the personal fields listed in `policy` are encrypted on append and
+ * decrypted on every read (readStream, readAll, findEvent). Fields of forgotten subjects read as
+ * null. Reads load all keys a batch needs in one query. Idempotent appends stay idempotent: the
+ * store compares event ids only, so a repeat with different ciphertexts is still a repeat.
+ * Values that are not `pii:v1:` strings (events written before the policy) are returned as stored.
+ * @throws TypeError at construction when a policy encrypts its own subject field; on append when
+ *   a protected event's data is not an object or lacks its subject field.
+ */
+export function withPersonalDataProtection(store: EventStore, vault: PersonalDataVault, policy: PersonalDataPolicy): EventStore {
+  for (const [type, spec] of Object.entries(policy)) {
+    if (spec?.fields.includes(spec.subject)) {
+      throw new TypeError(`personal data: ${type} would encrypt its subject field ${spec.subject}`);
+    }
+  }
+
+  async function protect(requests: AppendRequest[]): Promise<AppendRequest[]> {
+    const jobs: { subject: string; value: JsonValue; data: Record<string, unknown>; field: string }[] = [];
+    const out = requests.map((request) => ({
+      ...request,
+      events: request.events.map((event): EventData => {
+        const spec = policy[event.type];
+        if (!spec) return event;
+        if (typeof event.data !== 'object' || event.data === null || Array.isArray(event.data)) {
+          throw new TypeError(`personal data: ${event.type} ${event.id} has no data object`);
+        }
+        const data = { ...(event.data as Record<string, unknown>) };
+        const subject = subjectOf(data, spec);
+        for (const field of spec.fields) {
+          const value = data[field];
+          if (value !== undefined && value !== null) jobs.push({ subject, value: value as JsonValue, data, field });
+        }
+        return { ...event, data };
+      }),
+    }));
+    const sealed = await vault.encryptMany(jobs);
+    jobs.forEach((job, index) => {
+      job.data[job.field] = sealed[index];
+    });
+    return out;
+  }
+
+  async function reveal(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+    const slots: { data: Record<string, unknown>; field: string; sealed: string }[] = [];
+    const out = events.map((event) => {
+      const spec = policy[event.type];
+      if (!spec || typeof event.data !== 'object' || event.data === null) return event;
+      const data = { ...(event.data as Record<string, unknown>) };
+      for (const field of spec.fields) {
+        const sealed = data[field];
+        if (isSealedValue(sealed)) slots.push({ data, field, sealed });
+      }
+      return { ...event, data };
+    });
+    if (slots.length === 0) return events;
+    const plain = await vault.decryptMany(slots.map((slot) => slot.sealed));
+    slots.forEach((slot, index) => {
+      slot.data[slot.field] = plain[index] ?? null;
+    });
+    return out;
+  }
+
+  return {
+    async appendToStream(stream, events, options) {
+      const [request] = await protect([{ stream, events, expectedRevision: options.expectedRevision }]);
+      return store.appendToStream(stream, request!.events, options);
+    },
+    async appendToStreams(requests) {
+      return store.appendToStreams(await protect(requests));
+    },
+    async readStream(stream: string, options?: ReadStreamOptions) {
+      return reveal(await store.readStream(stream, options));
+    },
+    async readAll(options: ReadAllOptions) {
+      return reveal(await store.readAll(options));
+    },
+    headPosition: () => store.headPosition(),
+    async findEvent(eventId) {
+      const event = await store.findEvent(eventId);
+      return event ? ((await reveal([event]))[0] ?? null) : null;
+    },
+    close: () => store.close(),
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Fastify pieces both APIs share: strict TypeBox validation (no coercion, unknown fields
+ * refused, never silently dropped), one error handler that answers `{ message: CODE }` with a
+ * catalogue code (spec §7, §8) and hides the details of anything unexpected, and the not-found
+ * answer.
+ */
+import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { DomainError, type ErrorCode } from '@sinilill/domain';
+
+/** HTTP status of each catalogue code; codes not listed answer 400. */
+const STATUS: Partial<Record<ErrorCode, number>> = {
+  GENERIC_ERROR: 500,
+  INVALID_CREDENTIALS: 401,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  USER_NOT_APPROVED: 403,
+  NOT_FOUND: 404,
+  CONCURRENCY_CONFLICT: 409,
+  ALREADY_EXISTS: 409,
+  EMAIL_ALREADY_IN_USE: 409,
+  TEAM_NAME_ALREADY_IN_USE: 409,
+  ALREADY_PAID_FOR: 409,
+  MAX_IMAGE_SIZE: 413,
+};
+
+/** The HTTP status a catalogue code is answered with. */
+export function statusOf(code: ErrorCode): number {
+  return STATUS[code] ?? 400;
+}
+
+/** Body of every error answer. */
+export function errorBody(code: ErrorCode): { message: ErrorCode } {
+  return { message: code };
+}
+
+function classify(error: FastifyError | DomainError | Error): { status: number; code: ErrorCode } {
+  if (error instanceof DomainError) return { status: statusOf(error.code), code: error.code };
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) return { status: 400, code: 'INVALID_REQUEST' };
+  const code = fastifyError.code ?? '';
+  if (code.startsWith('FST_JWT') || code === 'FST_ERR_AUTH') return { status: 401, code: 'UNAUTHORIZED' };
+  const status = fastifyError.statusCode ?? 500;
+  if (status === 401) return { status, code: 'UNAUTHORIZED' };
+  if (status === 403) return { status, code: 'FORBIDDEN' };
+  if (status === 404) return { status, code: 'NOT_FOUND' };
+  if (status === 429) return { status, code: 'GENERIC_ERROR' };
+  // Body parser errors (bad JSON, wrong content type, too large) are the caller's: 4xx.
+  if (status >= 400 && status < 500) return { status, code: 'INVALID_REQUEST' };
+  return { status: 500, code: 'GENERIC_ERROR' };
+}
+
+/**
+ * A Fastify instance with the shared validation, error handling and not-found answer.
+ * Routes use TypeBox schemas; path parameters are strings with a digit pattern (no coercion).
+ */
+export function createApp(options: FastifyServerOptions = {}): FastifyInstance {
+  const app = Fastify({ bodyLimit: 1024 * 1024, ...options }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
+    const { status, code } = classify(error);
+    if (status >= 500) request.log.error({ err: error }, 'unexpected error');
+    else request.log.info({ code, detail: error.message }, 'request refused');
+    return reply.status(status).send(errorBody(code));
+  });
+  app.setNotFoundHandler((_request, reply) => reply.status(404).send(errorBody('NOT_FOUND')));
+  return app as unknown as FastifyInstance;
+}
+
+/** Path parameter schema for an integer id (string of digits; parse with Number). */
+export const ID_PATTERN = '^[1-9][0-9]{0,9}$';

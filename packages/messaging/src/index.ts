@@ -1,0 +1,89 @@
+/**
+ * The wake-up channel between the command side and the projectors: one BullMQ queue per
+ * projection on Redis. A wake-up carries no events (the event store is the only source of
+ * truth); it only says "there may be events after your checkpoint".
+ *
+ * Deduplication: BullMQ's `deduplication: { id, keepLastIfActive: true }` keeps at most one
+ * waiting wake-up per projection while one is active, so a burst of appends costs one run, and
+ * an append that lands while a run is active still gets a run after it (no lost wake-up between
+ * the worker's last read and its completion). Redis losing the queue (restart, flush) is covered
+ * by the projectors' periodic sweep: an update can be late, never lost.
+ */
+import { Queue, type ConnectionOptions } from 'bullmq';
+
+/** Names of the projections that run as workers (one queue each). */
+export const PROJECTION_NAMES = ['team-stats', 'team-directory'] as const;
+export type ProjectionName = (typeof PROJECTION_NAMES)[number];
+
+/** The job a wake-up carries: the global position that prompted it (for lag measurement). */
+export interface WakeUpJob {
+  position: number;
+  /** Milliseconds since the epoch when the wake-up was sent. */
+  sentAt: number;
+}
+
+export const WAKE_UP_JOB = 'wake-up';
+
+/** Queue name of a projection's wake-ups. */
+export function projectionQueueName(projection: string): string {
+  return `projection-${projection}`;
+}
+
+/** BullMQ connection options for a Redis URL (workers need maxRetriesPerRequest null). */
+export function redisConnection(redisUrl: string): ConnectionOptions {
+  return { url: redisUrl, maxRetriesPerRequest: null };
+}
+
+export interface WakeUpPublisherOptions {
+  redisUrl: string;
+  /** Key prefix, so that several copies (and test runs) can share one Redis. Default 'sinilill'. */
+  prefix?: string;
+  projections?: readonly string[];
+}
+
+/** Sends deduplicated wake-ups to every projection's queue after an append. */
+export class WakeUpPublisher {
+  private readonly queues: Queue[];
+
+  constructor(options: WakeUpPublisherOptions) {
+    const prefix = options.prefix ?? 'sinilill';
+    this.queues = (options.projections ?? PROJECTION_NAMES).map(
+      (projection) =>
+        new Queue(projectionQueueName(projection), {
+          connection: redisConnection(options.redisUrl),
+          prefix,
+          defaultJobOptions: { removeOnComplete: true, removeOnFail: 100 },
+        }),
+    );
+  }
+
+  /**
+   * Wakes every projection up for events up to `position`. Never throws and never waits longer
+   * than `timeoutMs`: a failed or slow wake-up is reported to `onError` and left to the periodic
+   * sweep (the append itself already succeeded).
+   */
+  async wake(position: number, onError: (error: unknown) => void = () => undefined, timeoutMs = 1000): Promise<void> {
+    const job: WakeUpJob = { position, sentAt: Date.now() };
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        onError(new Error(`wake-up not accepted by Redis within ${timeoutMs} ms`));
+        resolve();
+      }, timeoutMs);
+      timer.unref();
+    });
+    const sent = Promise.all(
+      this.queues.map((queue) =>
+        queue
+          .add(WAKE_UP_JOB, job, { deduplication: { id: 'wake-up', keepLastIfActive: true } })
+          .catch(onError),
+      ),
+    ).then(() => undefined);
+    await Promise.race([sent, timeout]);
+    clearTimeout(timer);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.queues.map((queue) => queue.close()));
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Read-model migrations, run with Kysely's Migrator. They are written for a target schema so
+ * that the same migrations build the live schema (`rm`) and a replay's fresh one (`rm_next`).
+ */
+import { sql, type Kysely } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+
+/** The migrations, in order, creating every table in `schema`. */
+export function readModelMigrations(schema: string): Record<string, Migration> {
+  return {
+    '2025-001-initial': {
+      async up(db: Kysely<unknown>) {
+        const s = db.schema.withSchema(schema);
+        await s.createTable('checkpoints')
+          .addColumn('projection', 'text', (c) => c.primaryKey())
+          .addColumn('position', 'bigint', (c) => c.notNull())
+          .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+          .execute();
+        await s.createTable('team_stats')
+          .addColumn('team_id', 'integer', (c) => c.primaryKey())
+          .addColumn('team_name', 'text', (c) => c.notNull())
+          .addColumn('icon', 'text')
+          .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+          .addColumn('distance_hundredths', 'bigint', (c) => c.notNull().defaultTo(0))
+          .addColumn('distance', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('participants', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('prestige', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('in_lap_distance', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('blue_flowers', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        await s.createTable('team_daily_distance')
+          .addColumn('team_id', 'integer', (c) => c.notNull())
+          .addColumn('day', 'date', (c) => c.notNull())
+          .addColumn('distance_hundredths', 'bigint', (c) => c.notNull())
+          .addPrimaryKeyConstraint('team_daily_distance_pk', ['team_id', 'day'])
+          .execute();
+        await s.createTable('stats_totals')
+          .addColumn('id', 'integer', (c) => c.primaryKey())
+          .addColumn('teams', 'integer', (c) => c.notNull())
+          .addColumn('participants', 'integer', (c) => c.notNull())
+          .addColumn('distance', 'bigint', (c) => c.notNull())
+          .addColumn('blue_flowers', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.withSchema(schema).insertInto('stats_totals' as never)
+          .values({ id: 1, teams: 0, participants: 0, distance: 0, blue_flowers: 0 } as never)
+          .execute();
+        await s.createTable('stats_entry_ledger')
+          .addColumn('entry_id', 'integer', (c) => c.primaryKey())
+          .addColumn('team_id', 'integer', (c) => c.notNull())
+          .addColumn('participant_id', 'integer', (c) => c.notNull())
+          .addColumn('distance_hundredths', 'bigint', (c) => c.notNull())
+          .addColumn('performed_at', 'date', (c) => c.notNull())
+          .execute();
+        await s.createTable('team_members')
+          .addColumn('participant_id', 'integer', (c) => c.primaryKey())
+          .addColumn('team_id', 'integer', (c) => c.notNull())
+          .addColumn('full_name', 'text')
+          .addColumn('is_paid', 'boolean', (c) => c.notNull().defaultTo(false))
+          .addColumn('is_captain', 'boolean', (c) => c.notNull().defaultTo(false))
+          .addColumn('distance_hundredths', 'bigint', (c) => c.notNull().defaultTo(0))
+          .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+          .execute();
+        await s.createIndex('team_members_team').on('team_members').column('team_id').execute();
+        await s.createTable('team_entries')
+          .addColumn('entry_id', 'integer', (c) => c.primaryKey())
+          .addColumn('team_id', 'integer', (c) => c.notNull())
+          .addColumn('participant_id', 'integer', (c) => c.notNull())
+          .addColumn('distance_hundredths', 'bigint', (c) => c.notNull())
+          .addColumn('entry_type', 'text', (c) => c.notNull())
+          .addColumn('performed_at', 'date', (c) => c.notNull())
+          .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+          .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
+          .execute();
+        await s.createIndex('team_entries_team').on('team_entries').column('team_id').execute();
+      },
+    },
+  };
+}
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly migrations: Record<string, Migration>) {}
+  async getMigrations() {
+    return this.migrations;
+  }
+}
+
+/**
+ * Brings `schema` (created when missing) up to the latest read-model migration.
+ * @throws Error carrying the failed migration's name and cause.
+ */
+export async function migrateReadModels(db: Kysely<unknown>, schema: string): Promise<void> {
+  await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(db);
+  const migrator = new Migrator({
+    db,
+    provider: new StaticProvider(readModelMigrations(schema)),
+    migrationTableSchema: schema,
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`read-model migration ${failed} failed in schema ${schema}`, { cause: error });
+  }
+}

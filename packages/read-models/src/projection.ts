@@ -1,0 +1,32 @@
+/**
+ * A projection turns events into read-model rows. The runner hands it a batch of events in
+ * global-position order inside a transaction that also moves its checkpoint, so a batch is
+ * applied exactly once whatever crashes or duplicate wake-ups happen.
+ *
+ * Each projection here works in three steps: load the rows the batch touches (a few queries),
+ * fold the events over them in memory with a pure `evolve`, write the changed rows back in bulk.
+ * That keeps a replay at tens of thousands of events per second.
+ */
+import type { Kysely } from 'kysely';
+import type { RecordedEvent } from '@sinilill/event-store';
+import type { ReadModelDatabase } from './schema';
+
+export interface Projection {
+  /** Also the checkpoint's key and the BullMQ queue's suffix. */
+  readonly name: string;
+  /** Event types it reads; others only advance its checkpoint. */
+  readonly handles: readonly string[];
+  /**
+   * Applies `events` (all of handled types, in global order) to the read model.
+   * `db` is a transaction already bound to the target schema.
+   */
+  apply(db: Kysely<ReadModelDatabase>, events: readonly RecordedEvent[]): Promise<void>;
+}
+
+/** Splits rows into chunks that stay under PostgreSQL's 65 535 bind parameters per statement. */
+export function chunk<T>(rows: readonly T[], columns: number): T[][] {
+  const size = Math.max(1, Math.floor(60_000 / Math.max(1, columns)));
+  const chunks: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));
+  return chunks;
+}

@@ -1,0 +1,99 @@
+/**
+ * Read-model tables (Kysely table types). They live in PostgreSQL schema `rm` (READ_MODEL_SCHEMA);
+ * a replay builds a fresh copy in `rm_next` and renames it into place in one transaction.
+ *
+ * Units: `*_hundredths` are integer hundredths of a km (exact sums, house style); `distance`
+ * columns are rounded whole km (spec §4); dates are 'YYYY-MM-DD' strings (Europe/Tallinn);
+ * instants are timestamptz.
+ */
+import type { ColumnType } from 'kysely';
+
+export const READ_MODEL_SCHEMA = 'rm';
+export const REBUILD_SCHEMA = 'rm_next';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
+/** One row per projection: the global position up to which it has applied events. */
+export interface CheckpointsTable {
+  projection: string;
+  position: number;
+  updated_at: Timestamp;
+}
+
+/** team-stats: one row per team, the figures of the public stats (spec §3 "Team stat entry"). */
+export interface TeamStatsTable {
+  team_id: number;
+  team_name: string;
+  icon: string | null;
+  description: string;
+  created_at: Timestamp;
+  /** Exact sum of the team's entries, hundredths of a km. */
+  distance_hundredths: number;
+  /** Rounded km (spec §4). */
+  distance: number;
+  participants: number;
+  prestige: number;
+  /** km, whole (derived from the rounded distance). */
+  in_lap_distance: number;
+  blue_flowers: number;
+}
+
+/** team-stats: km performed per team per local day (for "today's daily advance"). */
+export interface TeamDailyDistanceTable {
+  team_id: number;
+  day: string;
+  distance_hundredths: number;
+}
+
+/** team-stats: the totals row (id 1). */
+export interface StatsTotalsTable {
+  id: number;
+  teams: number;
+  participants: number;
+  /** Sum of the teams' rounded distances, km. */
+  distance: number;
+  blue_flowers: number;
+}
+
+/** team-stats' own memory of each live entry, to undo it on edit or delete. */
+export interface StatsEntryLedgerTable {
+  entry_id: number;
+  team_id: number;
+  participant_id: number;
+  distance_hundredths: number;
+  performed_at: string;
+}
+
+/** team-directory: the members of each team with their distances (team page's members table). */
+export interface TeamMembersTable {
+  participant_id: number;
+  team_id: number;
+  /** Null once the person's personal data is erased. */
+  full_name: string | null;
+  is_paid: boolean;
+  is_captain: boolean;
+  distance_hundredths: number;
+  created_at: Timestamp;
+}
+
+/** team-directory: the live entries of each team (team page's entries table). */
+export interface TeamEntriesTable {
+  entry_id: number;
+  team_id: number;
+  participant_id: number;
+  distance_hundredths: number;
+  entry_type: string;
+  performed_at: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ReadModelDatabase {
+  checkpoints: CheckpointsTable;
+  team_stats: TeamStatsTable;
+  team_daily_distance: TeamDailyDistanceTable;
+  stats_totals: StatsTotalsTable;
+  stats_entry_ledger: StatsEntryLedgerTable;
+  team_members: TeamMembersTable;
+  team_entries: TeamEntriesTable;
+}

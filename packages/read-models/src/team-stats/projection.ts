@@ -1,0 +1,122 @@
+/**
+ * Projection `team-stats`: the public statistics (spec §2 Home, §7 GET /stats): per team its
+ * rounded distance, participants, per-day km, prestige, in-lap distance and blue flowers, and
+ * the totals row. Owns team_stats, team_daily_distance, stats_totals and stats_entry_ledger.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { RecordedEvent } from '@sinilill/event-store';
+import { chunk, type Projection } from '../projection';
+import type { ReadModelDatabase } from '../schema';
+import {
+  TEAM_STATS_EVENTS,
+  deriveTeamFigures,
+  emptyWorkingSet,
+  evolveTeamStats,
+  type TeamStatsWorkingSet,
+} from './evolve';
+
+const ENTRY_EVENTS = new Set(['EntryAdded', 'EntryEdited', 'EntryDeleted']);
+
+async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEvent[]): Promise<TeamStatsWorkingSet> {
+  const set = emptyWorkingSet();
+  const entryIds = new Set<number>();
+  const teamIds = new Set<number>();
+  for (const event of events) {
+    const data = event.data as { entryId?: number; teamId?: number };
+    if (ENTRY_EVENTS.has(event.type) && data.entryId !== undefined) entryIds.add(data.entryId);
+    if (data.teamId !== undefined) teamIds.add(data.teamId);
+  }
+  if (entryIds.size > 0) {
+    const rows = await db.selectFrom('stats_entry_ledger').selectAll()
+      .where('entry_id', '=', sql<number>`any(${[...entryIds]}::int[])`).execute();
+    for (const row of rows) {
+      teamIds.add(row.team_id);
+      set.ledger.set(row.entry_id, {
+        entryId: row.entry_id, teamId: row.team_id, participantId: row.participant_id,
+        distanceHundredths: row.distance_hundredths, performedAt: row.performed_at,
+      });
+    }
+  }
+  if (teamIds.size > 0) {
+    const rows = await db.selectFrom('team_stats')
+      .select(['team_id', 'team_name', 'icon', 'description', 'created_at', 'distance_hundredths', 'participants'])
+      .where('team_id', '=', sql<number>`any(${[...teamIds]}::int[])`).execute();
+    for (const row of rows) {
+      set.teams.set(row.team_id, {
+        teamId: row.team_id, teamName: row.team_name, icon: row.icon, description: row.description,
+        createdAt: row.created_at.toISOString(), distanceHundredths: row.distance_hundredths,
+        participants: row.participants,
+      });
+    }
+  }
+  return set;
+}
+
+async function save(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet): Promise<void> {
+  const teams = [...set.changedTeams].map((id) => {
+    const row = set.teams.get(id)!;
+    const figures = deriveTeamFigures(row.distanceHundredths);
+    return {
+      team_id: row.teamId, team_name: row.teamName, icon: row.icon, description: row.description,
+      created_at: row.createdAt, distance_hundredths: row.distanceHundredths,
+      participants: row.participants, distance: figures.distance, prestige: figures.prestige,
+      in_lap_distance: figures.inLapDistance, blue_flowers: figures.blueFlowers,
+    };
+  });
+  for (const part of chunk(teams, 11)) {
+    await db.insertInto('team_stats').values(part)
+      .onConflict((oc) => oc.column('team_id').doUpdateSet((eb) => ({
+        team_name: eb.ref('excluded.team_name'), icon: eb.ref('excluded.icon'),
+        description: eb.ref('excluded.description'), created_at: eb.ref('excluded.created_at'),
+        distance_hundredths: eb.ref('excluded.distance_hundredths'),
+        participants: eb.ref('excluded.participants'), distance: eb.ref('excluded.distance'),
+        prestige: eb.ref('excluded.prestige'), in_lap_distance: eb.ref('excluded.in_lap_distance'),
+        blue_flowers: eb.ref('excluded.blue_flowers'),
+      }))).execute();
+  }
+  const kept = [...set.ledger.values()].filter((e) => e !== null).map((e) => ({
+    entry_id: e.entryId, team_id: e.teamId, participant_id: e.participantId,
+    distance_hundredths: e.distanceHundredths, performed_at: e.performedAt,
+  }));
+  for (const part of chunk(kept, 5)) {
+    await db.insertInto('stats_entry_ledger').values(part)
+      .onConflict((oc) => oc.column('entry_id').doUpdateSet((eb) => ({
+        team_id: eb.ref('excluded.team_id'), participant_id: eb.ref('excluded.participant_id'),
+        distance_hundredths: eb.ref('excluded.distance_hundredths'),
+        performed_at: eb.ref('excluded.performed_at'),
+      }))).execute();
+  }
+  const removed = [...set.ledger.entries()].filter(([, e]) => e === null).map(([id]) => id);
+  if (removed.length > 0) {
+    await db.deleteFrom('stats_entry_ledger').where('entry_id', '=', sql<number>`any(${removed}::int[])`).execute();
+  }
+  const daily = [...set.dailyDelta.entries()].filter(([, delta]) => delta !== 0).map(([key, delta]) => {
+    const [teamId, day] = key.split('|') as [string, string];
+    return { team_id: Number(teamId), day, distance_hundredths: delta };
+  });
+  for (const part of chunk(daily, 3)) {
+    await db.insertInto('team_daily_distance').values(part)
+      .onConflict((oc) => oc.columns(['team_id', 'day']).doUpdateSet((eb) => ({
+        distance_hundredths: sql`${eb.ref('team_daily_distance.distance_hundredths')} + ${eb.ref('excluded.distance_hundredths')}`,
+      }))).execute();
+  }
+  if (teams.length > 0) {
+    // Totals from the team rows: one aggregate over a few hundred rows, never drifting.
+    await db.updateTable('stats_totals').where('id', '=', 1).set((eb) => ({
+      teams: eb.selectFrom('team_stats').select((e) => e.fn.countAll<number>().as('n')),
+      participants: eb.selectFrom('team_stats').select((e) => e.fn.coalesce(e.fn.sum<number>('participants'), e.lit(0)).as('n')),
+      distance: eb.selectFrom('team_stats').select((e) => e.fn.coalesce(e.fn.sum<number>('distance'), e.lit(0)).as('n')),
+      blue_flowers: eb.selectFrom('team_stats').select((e) => e.fn.coalesce(e.fn.sum<number>('blue_flowers'), e.lit(0)).as('n')),
+    })).execute();
+  }
+}
+
+export const teamStatsProjection: Projection = {
+  name: 'team-stats',
+  handles: TEAM_STATS_EVENTS,
+  async apply(db, events) {
+    const set = await load(db, events);
+    for (const event of events) evolveTeamStats(set, event);
+    await save(db, set);
+  },
+};

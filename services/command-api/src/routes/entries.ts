@@ -1,0 +1,69 @@
+/**
+ * Entry commands (spec §7): POST /entry, PUT /entry/{id}/edit, PUT /entry/delete. Each answer
+ * carries `position`, the global position of the command's last event, for read-your-writes.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import Type from 'typebox';
+import {
+  AddEntryBody,
+  DeleteEntriesAnswer,
+  DeleteEntriesBody,
+  EditEntryBody,
+  EntryAnswer,
+  ErrorAnswer,
+} from '@sinilill/contracts';
+import type { CommandRequest, CommandService } from '@sinilill/commands';
+import { ID_PATTERN } from '@sinilill/http';
+
+export interface EntryRouteOptions {
+  commands: CommandService;
+  /** Called with the position after every successful command (wakes the projectors). */
+  appended: (position: number) => void;
+}
+
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,100}$/;
+
+/** Command metadata from the request: Idempotency-Key (optional) and x-correlation-id. */
+export function commandRequest(request: FastifyRequest): CommandRequest {
+  const key = request.headers['idempotency-key'];
+  const correlation = request.headers['x-correlation-id'];
+  const commandId = typeof key === 'string' && IDEMPOTENCY_KEY.test(key) ? `${request.actor.userId}:${key}` : randomUUID();
+  const correlationId = typeof correlation === 'string' && IDEMPOTENCY_KEY.test(correlation) ? correlation : randomUUID();
+  return { actor: request.actor, metadata: { commandId, correlationId, causationId: null } };
+}
+
+const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
+
+export const entryRoutes: FastifyPluginAsyncTypebox<EntryRouteOptions> = async (app, { commands, appended }) => {
+  app.addHook('onRequest', app.authenticate);
+
+  app.post('/entry', { schema: { body: AddEntryBody, response: { 200: EntryAnswer, ...errors } } }, async (request) => {
+    const body = request.body;
+    const result = await commands.addEntry({
+      ...(body.participant_id !== undefined ? { participantId: body.participant_id } : {}),
+      distance: body.distance, entryType: body.entry_type, performedAt: body.performed_at,
+    }, commandRequest(request));
+    appended(result.position);
+    return { success: true, entry: result.entry, position: result.position };
+  });
+
+  app.put('/entry/:id/edit', {
+    schema: { params: Type.Object({ id: Type.String({ pattern: ID_PATTERN }) }), body: EditEntryBody, response: { 200: EntryAnswer, ...errors } },
+  }, async (request) => {
+    const body = request.body;
+    const result = await commands.editEntry(Number(request.params.id), {
+      ...(body.participant_id !== undefined ? { participantId: body.participant_id } : {}),
+      distance: body.distance, entryType: body.entry_type, performedAt: body.performed_at,
+    }, commandRequest(request));
+    appended(result.position);
+    return { success: true, entry: result.entry, position: result.position };
+  });
+
+  app.put('/entry/delete', { schema: { body: DeleteEntriesBody, response: { 200: DeleteEntriesAnswer, ...errors } } }, async (request) => {
+    const result = await commands.deleteEntries(request.body.ids, commandRequest(request));
+    appended(result.position);
+    return { success: true, count: result.count, position: result.position };
+  });
+};

@@ -1,0 +1,2 @@
+/** The projector's building blocks (for tests and benchmarks). */
+export { startProjector, type ProjectorOptions, type RunningProjector } from './projector';

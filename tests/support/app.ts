@@ -1,0 +1,60 @@
+/**
+ * Test helpers for the whole command + read side on a real, freshly created PostgreSQL database.
+ */
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import pg from 'pg';
+import type { Kysely } from 'kysely';
+import { CommandService, PostgresIdAllocator } from '@sinilill/commands';
+import { repoRoot } from '@sinilill/config';
+import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
+import { PersonalDataVault, PostgresEventStore, migrateEventStore, withPersonalDataProtection, type EventStore } from '@sinilill/event-store';
+import { createScratchDatabase } from '@sinilill/local-infra';
+import { migrateIdSequences } from '@sinilill/commands';
+import { catchUp, createReadModelDb, migrateLiveReadModels, projections, type ReadModelDatabase } from '@sinilill/read-models';
+
+/** The 2025 export kept in the repository (a copy of shared/fixtures/edition-2025). */
+export const FIXTURE_DIR = join(repoRoot, 'infra/seed/edition-2025');
+
+/** The 2025 figures of spec §1 (and the fixture README). */
+export const FIGURES_2025 = { participants: 1005, teams: 121, distance: 196445, blueFlowers: 2491 } as const;
+
+export interface TestApplication {
+  url: string;
+  pool: pg.Pool;
+  db: Kysely<ReadModelDatabase>;
+  store: EventStore;
+  ids: PostgresIdAllocator;
+  commands: CommandService;
+  /** Runs every projection until it has nothing more to read. */
+  project(): Promise<void>;
+  totals(): Promise<{ teams: number; participants: number; distance: number; blueFlowers: number }>;
+  close(): Promise<void>;
+}
+
+/** A migrated scratch database with the command side and the projections wired to it. */
+export async function testApplication(options: { now?: () => Date } = {}): Promise<TestApplication> {
+  const url = await createScratchDatabase(inject('databaseServerUrl'));
+  const pool = new pg.Pool({ connectionString: url, max: 12 });
+  const db = createReadModelDb(pool);
+  await migrateEventStore(pool);
+  await migrateIdSequences(pool);
+  await migrateLiveReadModels(db);
+  const store = withPersonalDataProtection(new PostgresEventStore({ pool }), new PersonalDataVault({ pool }), PERSONAL_DATA_FIELDS);
+  const ids = new PostgresIdAllocator(pool);
+  const now = options.now ?? (() => new Date('2025-04-15T09:00:00Z'));
+  const commands = new CommandService({ store, ids, now });
+  return {
+    url, pool, db, store, ids, commands,
+    async project() {
+      for (const projection of projections) await catchUp(db, store, projection);
+    },
+    async totals() {
+      const row = await db.withSchema('rm').selectFrom('stats_totals').selectAll().executeTakeFirstOrThrow();
+      return { teams: row.teams, participants: row.participants, distance: row.distance, blueFlowers: row.blue_flowers };
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}

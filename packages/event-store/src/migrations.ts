@@ -162,7 +162,7 @@ const migrations: readonly Migration[] = [
         --    (or rolled back), so positions become visible in increasing order. Only es.append
         --    calls nextval, and only under the lock, so the block is contiguous.
         IF to_write > 0 THEN
-          NULL;
+          PERFORM pg_advisory_xact_lock(${APPEND_LOCK});
           first_pos := nextval('es.global_position');
           IF to_write > 1 THEN
             PERFORM setval('es.global_position', first_pos + to_write - 1);

@@ -2,6 +2,7 @@
  * The entry commands end to end on real PostgreSQL and Redis: command API → event store →
  * BullMQ wake-up → projector → read models → query API with read-your-writes.
  */
+import type {} from '@fastify/jwt'; // brings app.jwt's type (the command API registers the plugin)
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';

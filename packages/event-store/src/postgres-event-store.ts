@@ -161,7 +161,9 @@ export class PostgresEventStore implements EventStore {
     if (!Number.isSafeInteger(after) || after < 0) throw new TypeError(`readAll: invalid after ${String(after)}`);
     if (!Number.isSafeInteger(maxCount) || maxCount < 1) throw new TypeError(`readAll: invalid maxCount ${String(maxCount)}`);
     const { rows } = types
-      ? await this.pool.query<EventRow>({ name: 'es.readAllTypes', text: SQL.readAllTypes, values: [after, maxCount, types] })
+      ? // Unnamed on purpose: planned with the actual types each time (a rare type wants the
+        // (type, position) index, a common one the primary key), never a one-size generic plan.
+        await this.pool.query<EventRow>(SQL.readAllTypes, [after, maxCount, types])
       : await this.pool.query<EventRow>({ name: 'es.readAll', text: SQL.readAll, values: [after, maxCount] });
     return rows.map(toRecordedEvent);
   }

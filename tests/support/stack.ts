@@ -1,0 +1,73 @@
+/**
+ * The whole application as `npm start` runs it (embedded PostgreSQL, a local redis-server, both
+ * APIs, the projector, the gateway and the built web client), on free ports with its own data
+ * folder, for end-to-end tests.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '@sinilill/config';
+import { freePort } from '@sinilill/local-infra';
+
+export interface RunningStack {
+  baseUrl: string;
+  /** Everything the launcher printed so far. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts `npm start`'s launcher and resolves once it prints "ready". */
+export async function startStack(env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000): Promise<RunningStack> {
+  const dataDir = mkdtempSync(join(repoRoot, '.tmp-e2e-'));
+  chmodSync(dataDir, 0o755);
+  // Five consecutive ports from PORT: gateway, command API, query API, PostgreSQL, Redis.
+  let port = await freePort();
+  while (port > 65000) port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'services/cli/src/main.ts'), 'start'], {
+    cwd: repoRoot,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', JWT_SECRET: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: false,
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      await new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+      });
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`stack not ready in ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const check = setInterval(() => {
+      if (output.includes('[start] ready:')) {
+        clearInterval(check);
+        clearTimeout(timer);
+        resolve();
+      }
+    }, 100);
+    child.once('exit', (code) => {
+      clearInterval(check);
+      clearTimeout(timer);
+      reject(new Error(`npm start exited early (${code}):\n${output}`));
+    });
+  }).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  return { baseUrl: `http://127.0.0.1:${port}`, output: () => output, stop };
+}
+
+/** Waits until `probe` returns true, polling. */
+export async function eventually(probe: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

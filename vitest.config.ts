@@ -15,7 +15,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/**/*.test.ts', 'services/**/*.test.ts', 'web/src/**/*.test.ts', 'tests/support/**/*.test.ts'],
+          include: ['packages/**/*.test.ts', 'services/**/*.test.ts', 'web/src/**/*.test.ts', 'tests/unit/**/*.test.ts'],
           exclude: [...exclude, '**/*.int.test.ts', '**/*.e2e.test.ts'],
         },
       },

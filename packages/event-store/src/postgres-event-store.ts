@@ -68,7 +68,13 @@ const SQL = {
   append: 'SELECT request_index, next_expected_revision, last_position FROM es.append($1::text[], $2::text[], $3::int[], $4::jsonb)',
   readStream: `SELECT ${COLUMNS} FROM es.events WHERE stream = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
   readAll: `SELECT ${COLUMNS} FROM es.events WHERE global_position > $1 ORDER BY global_position LIMIT $2`,
-  readAllTypes: `SELECT ${COLUMNS} FROM es.events WHERE global_position > $1 AND type = ANY($3::text[]) ORDER BY global_position LIMIT $2`,
+  // One ordered (type, global_position) index range per type, each stopping after $2 rows, then
+  // the first $2 of their union: at most types × maxCount rows read per batch, whatever the
+  // statistics say (a plain `type = ANY(...)` can turn into sorting the whole tail of the log).
+  readAllTypes: `SELECT x.* FROM unnest($3::text[]) AS t(type)
+    CROSS JOIN LATERAL (SELECT ${COLUMNS} FROM es.events e WHERE e.type = t.type AND e.global_position > $1
+                        ORDER BY e.global_position LIMIT $2) x
+    ORDER BY x.global_position LIMIT $2`,
   head: 'SELECT coalesce(max(global_position), 0) AS head FROM es.events',
   findEvent: `SELECT ${COLUMNS} FROM es.events WHERE event_id = $1`,
 } as const;
@@ -161,9 +167,7 @@ export class PostgresEventStore implements EventStore {
     if (!Number.isSafeInteger(after) || after < 0) throw new TypeError(`readAll: invalid after ${String(after)}`);
     if (!Number.isSafeInteger(maxCount) || maxCount < 1) throw new TypeError(`readAll: invalid maxCount ${String(maxCount)}`);
     const { rows } = types
-      ? // Unnamed on purpose: planned with the actual types each time (a rare type wants the
-        // (type, position) index, a common one the primary key), never a one-size generic plan.
-        await this.pool.query<EventRow>(SQL.readAllTypes, [after, maxCount, types])
+      ? await this.pool.query<EventRow>({ name: 'es.readAllTypes', text: SQL.readAllTypes, values: [after, maxCount, [...new Set(types)]] })
       : await this.pool.query<EventRow>({ name: 'es.readAll', text: SQL.readAll, values: [after, maxCount] });
     return rows.map(toRecordedEvent);
   }

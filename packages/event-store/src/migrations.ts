@@ -12,7 +12,8 @@
  *   end of its index); `event_id` unique (idempotency); `(stream, revision)` unique (readStream);
  *   `(type, global_position)` indexed (readAll with a type filter);
  * - `es.subject_keys`: per-subject AES keys for crypto-shredding (see personal-data.ts);
- * - the sequence `es.global_position` and the function `es.append` (see postgres-event-store.ts).
+ * - the sequence `es.global_position`, the functions `es.append` and `es.read_all_of_types`
+ *   (see postgres-event-store.ts).
  */
 import type pg from 'pg';
 
@@ -64,6 +65,25 @@ const migrations: readonly Migration[] = [
         erased_at  timestamptz,
         CHECK ((key IS NULL) = (erased_at IS NOT NULL))
       );
+
+      -- readAll with a type filter: per type, one ordered range of the (type, global_position)
+      -- index stopping after p_max rows; then the first p_max of their union. At most
+      -- types x p_max rows are read per batch. Bitmap and sequential scans are ruled out because,
+      -- with statistics older than the data, the planner would take them and then sort the whole
+      -- tail of the log on every batch (a replay would become quadratic).
+      CREATE FUNCTION es.read_all_of_types(p_after bigint, p_max int, p_types text[])
+      RETURNS SETOF es.events
+      LANGUAGE sql STABLE
+      SET enable_bitmapscan = off
+      SET enable_seqscan = off
+      AS $fn$
+        SELECT x.* FROM unnest(p_types) AS t(type)
+        CROSS JOIN LATERAL (
+          SELECT * FROM es.events e WHERE e.type = t.type AND e.global_position > p_after
+          ORDER BY e.global_position LIMIT p_max
+        ) x
+        ORDER BY x.global_position LIMIT p_max
+      $fn$;
 
       -- One append (one or more streams), all or nothing, in one round trip.
       --   p_streams[i], p_expected[i] ('any' | 'no_stream' | 'stream_exists' | '<revision>'),

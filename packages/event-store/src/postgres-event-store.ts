@@ -68,13 +68,8 @@ const SQL = {
   append: 'SELECT request_index, next_expected_revision, last_position FROM es.append($1::text[], $2::text[], $3::int[], $4::jsonb)',
   readStream: `SELECT ${COLUMNS} FROM es.events WHERE stream = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
   readAll: `SELECT ${COLUMNS} FROM es.events WHERE global_position > $1 ORDER BY global_position LIMIT $2`,
-  // One ordered (type, global_position) index range per type, each stopping after $2 rows, then
-  // the first $2 of their union: at most types × maxCount rows read per batch, whatever the
-  // statistics say (a plain `type = ANY(...)` can turn into sorting the whole tail of the log).
-  readAllTypes: `SELECT x.* FROM unnest($3::text[]) AS t(type)
-    CROSS JOIN LATERAL (SELECT ${COLUMNS} FROM es.events e WHERE e.type = t.type AND e.global_position > $1
-                        ORDER BY e.global_position LIMIT $2) x
-    ORDER BY x.global_position LIMIT $2`,
+  // A function so that it can pin its plan (see migrations.ts): at most types × $2 rows per batch.
+  readAllTypes: `SELECT ${COLUMNS} FROM es.read_all_of_types($1, $2, $3::text[])`,
   head: 'SELECT coalesce(max(global_position), 0) AS head FROM es.events',
   findEvent: `SELECT ${COLUMNS} FROM es.events WHERE event_id = $1`,
 } as const;

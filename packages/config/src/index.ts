@@ -11,6 +11,7 @@
  * | EMBEDDED_POSTGRES_PORT | the embedded PostgreSQL's port | PORT + 3 |
  * | EMBEDDED_REDIS_PORT | the local redis-server's port | PORT + 4 |
  * | REDIS_URL | an existing Redis instead of a local redis-server | (local) |
+ * | BULLMQ_PREFIX | key prefix of the BullMQ queues (copies sharing one Redis differ) | sinilill |
  * | JWT_SECRET | HS256 secret for tokens; generated into DATA_DIR when unset | (generated) |
  * | CLOCK_START | simulated clock: ISO instant the app's clock starts at, then runs | 2025-04-30T12:00:00+03:00 in embedded mode; real time when CLOCK=real |
  * | CLOCK | `simulated` or `real` | simulated |
@@ -42,6 +43,8 @@ export interface Config {
   databaseUrl: string | null;
   /** Null: start a local redis-server (the launcher sets REDIS_URL for the services). */
   redisUrl: string | null;
+  /** BullMQ key prefix. */
+  queuePrefix: string;
   jwtSecret: string;
   clock: { mode: 'simulated' | 'real'; start: string };
   sweepIntervalMs: number;
@@ -103,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: env.DATABASE_URL || null,
     redisUrl: env.REDIS_URL || null,
+    queuePrefix: env.BULLMQ_PREFIX || 'sinilill',
     jwtSecret,
     clock: { mode: clockMode, start: new Date(clockStart).toISOString() },
     sweepIntervalMs: int(env, 'SWEEP_INTERVAL_MS', 5000, 100),

@@ -294,6 +294,7 @@ describe('reads', () => {
     const filtered = await store.readAll({ after: start, maxCount: 10, types: ['EntryAdded', 'TeamRegistered'] });
     expect(filtered.map((e) => [e.type, e.revision])).toEqual([['TeamRegistered', 0], ['EntryAdded', 1], ['EntryAdded', 3]]);
     expect(await store.readAll({ after: start, maxCount: 10, types: ['Nothing'] })).toEqual([]);
+    expect(await store.readAll({ after: start, maxCount: 10, types: ['EntryAdded', 'EntryAdded'] })).toHaveLength(2);
     expect(await store.readAll({ after: filtered[0]!.globalPosition, maxCount: 1, types: ['EntryAdded'] })).toHaveLength(1);
   });
 

@@ -17,7 +17,15 @@
  * position p sees every committed position below p, and `readAll` can be a plain index range
  * scan `global_position > after`; the checkpoint stays a plain global position. The cost is that
  * position allocation, the event insert and the commit of appends are serialised (stream locks
- * and checks run before, in parallel); the locked window is one statement plus the commit.
+ * and checks run before, in parallel); the locked window is one statement plus the commit, so
+ * with `synchronous_commit = on` it includes the WAL flush (no group commit across appends).
+ * Measured on the 2-core dev machine: ~0.2–0.5 ms per single-event append, ~1.3–2.5k appends/s
+ * with 16 concurrent appenders (~0.7k/s with synchronous_commit = on); batch appends ~30k events/s.
+ *
+ * **Reads** are index range scans: readAll on the primary key, readStream on (stream, revision),
+ * readAll with `types` through `es.read_all_of_types` (one ordered (type, position) range per
+ * type, plan pinned so that stale statistics cannot turn a replay quadratic). ~100–350k events/s
+ * in batches of 1000–5000.
  *
  * Positions and revisions travel as JS numbers (bigint columns parsed with Number()).
  */

@@ -17,7 +17,7 @@ async function runImport(): Promise<void> {
   const config = loadConfig();
   const infra = await openInfrastructure(config, { redis: 'optional', log });
   const app = await openApplication(config, infra.databaseUrl);
-  const publisher = infra.redisUrl ? new WakeUpPublisher({ redisUrl: infra.redisUrl }) : null;
+  const publisher = infra.redisUrl ? new WakeUpPublisher({ redisUrl: infra.redisUrl, prefix: config.queuePrefix }) : null;
   try {
     const headBefore = await app.store.headPosition();
     const bar = progressBar();

@@ -128,7 +128,7 @@ export async function start(): Promise<void> {
       log(`no export at ${config.fixtureDir}: starting with an empty event log`);
     } else {
       log(`first start: importing ${config.fixtureDir}`);
-      const publisher = new WakeUpPublisher({ redisUrl: infra.redisUrl! });
+      const publisher = new WakeUpPublisher({ redisUrl: infra.redisUrl!, prefix: config.queuePrefix });
       const bar = progressBar();
       const result = await importEdition({
         dir: config.fixtureDir, edition: 2025, commands: app.commands, ids: app.ids,

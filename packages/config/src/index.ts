@@ -20,6 +20,11 @@
  * | FIXTURE_DIR | the 2025 export imported on first start | infra/seed/edition-2025 |
  * | IMPORT_ON_START | import the fixture on first start (`false` to skip) | true |
  * | LOG_LEVEL | pino level for the services | info |
+ * | SMTP_URL | real SMTP (smtp://… or smtps://…) for outgoing mail | (local MailDev) |
+ * | MAIL_FROM | sender of outgoing mail | Sinilill <info@sinilill.ee> |
+ * | MAILDEV_SMTP_PORT, MAILDEV_WEB_PORT | the local MailDev's SMTP port and inbox page | PORT + 5, PORT + 6 |
+ * | PUBLIC_URL | the site's address, for links in mails | http://HOST:PORT |
+ * | ADMIN_EMAIL, ADMIN_PASSWORD | create or update an approved admin at start | (none) |
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -52,6 +57,13 @@ export interface Config {
   fixtureDir: string;
   importOnStart: boolean;
   logLevel: string;
+  /** Null: the local MailDev (embedded default). */
+  smtpUrl: string | null;
+  mailFrom: string;
+  maildevSmtpPort: number;
+  maildevWebPort: number;
+  publicUrl: string;
+  admin: { email: string; password: string } | null;
 }
 
 /** A bad configuration value: names the variable and what it takes. */
@@ -114,6 +126,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fixtureDir: resolve(env.FIXTURE_DIR || join(repoRoot, 'infra/seed/edition-2025')),
     importOnStart: (env.IMPORT_ON_START ?? 'true') !== 'false',
     logLevel: env.LOG_LEVEL || 'info',
+    smtpUrl: env.SMTP_URL || null,
+    mailFrom: env.MAIL_FROM || 'Sinilill <info@sinilill.ee>',
+    maildevSmtpPort: int(env, 'MAILDEV_SMTP_PORT', port + 5, 1, 65535),
+    maildevWebPort: int(env, 'MAILDEV_WEB_PORT', port + 6, 1, 65535),
+    publicUrl: (env.PUBLIC_URL || `http://${env.HOST && env.HOST !== '0.0.0.0' ? env.HOST : '127.0.0.1'}:${port}`).replace(/\/$/, ''),
+    admin: env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } : null,
   };
 }
 

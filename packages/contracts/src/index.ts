@@ -2,3 +2,4 @@
 export * from './stats';
 export * from './entries';
 export * from './session';
+export * from './auth';

@@ -1,0 +1,99 @@
+/**
+ * Accounts and sessions (spec §2 Registration, Login, Account, Password reset, Confirmation;
+ * §3 registration payload, session identity; §5 validation; §7 calls). Lengths follow spec §5
+ * and §9: email 264, full name 32, join code 64, team name 50, password at least 6 (at most 128,
+ * a product limit so that hashing stays cheap). Strings over a limit are refused, never cut.
+ */
+import Type from 'typebox';
+
+/** The language of mails and messages, as stored in localStorage (spec §4). */
+export const Lang = Type.Union([Type.Literal('est'), Type.Literal('eng')]);
+export type Lang = Type.Static<typeof Lang>;
+
+export const Gender = Type.Union([Type.Literal('MALE'), Type.Literal('FEMALE'), Type.Literal('UNDEFINED')]);
+
+export const RegistrationType = Type.Union([Type.Literal('JOIN_TEAM'), Type.Literal('REGISTER_TEAM')]);
+export type RegistrationType = Type.Static<typeof RegistrationType>;
+
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 128;
+
+/** POST /api/registerteam and POST /api/jointeam (spec §3 "Registration payload"). */
+export const RegistrationBody = Type.Object(
+  {
+    /** Required for JOIN_TEAM; empty or absent for REGISTER_TEAM. */
+    team_join_code: Type.Optional(Type.String({ maxLength: 64 })),
+    full_name: Type.String({ minLength: 1, maxLength: 32 }),
+    email: Type.String({ minLength: 3, maxLength: 264 }),
+    gender: Gender,
+    birth_year: Type.Integer({ minimum: 1901, maximum: 2023 }),
+    password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX }),
+    newsletter: Type.Boolean(),
+    type: RegistrationType,
+    /** Required for REGISTER_TEAM; empty or absent for JOIN_TEAM. */
+    team_name: Type.Optional(Type.String({ maxLength: 50 })),
+    lang: Lang,
+  },
+  { additionalProperties: false },
+);
+export type RegistrationBody = Type.Static<typeof RegistrationBody>;
+
+export const SuccessAnswer = Type.Object({
+  success: Type.Boolean(),
+  /** Global position of the command's last event (read-your-writes), when it appended any. */
+  position: Type.Optional(Type.Integer()),
+});
+export type SuccessAnswer = Type.Static<typeof SuccessAnswer>;
+
+/** POST /api/login */
+export const LoginBody = Type.Object(
+  { email: Type.String({ minLength: 1, maxLength: 264 }), password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX }) },
+  { additionalProperties: false },
+);
+export type LoginBody = Type.Static<typeof LoginBody>;
+
+/** The login answer: a JWT whose claims are SessionClaims (session.ts). */
+export const LoginAnswer = Type.Object({ token: Type.String() });
+export type LoginAnswer = Type.Static<typeof LoginAnswer>;
+
+/** POST /api/requestpasswordreset (also used to re-send nothing else: always the same answer shape). */
+export const RequestPasswordResetBody = Type.Object(
+  { email: Type.String({ minLength: 1, maxLength: 264 }), lang: Lang },
+  { additionalProperties: false },
+);
+export type RequestPasswordResetBody = Type.Static<typeof RequestPasswordResetBody>;
+
+/** POST /api/resetpassword (the link /passwordreset/{token}/{id} carries token and userId). */
+export const ResetPasswordBody = Type.Object(
+  {
+    userId: Type.String({ minLength: 1, maxLength: 64 }),
+    token: Type.String({ minLength: 1, maxLength: 256 }),
+    newPassword: Type.String({ minLength: 1, maxLength: PASSWORD_MAX }),
+  },
+  { additionalProperties: false },
+);
+export type ResetPasswordBody = Type.Static<typeof ResetPasswordBody>;
+
+/** POST /api/confirmaccount (the link /confirm/account/{token}/{id}). */
+export const ConfirmAccountBody = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 256 }), id: Type.String({ minLength: 1, maxLength: 64 }) },
+  { additionalProperties: false },
+);
+export type ConfirmAccountBody = Type.Static<typeof ConfirmAccountBody>;
+
+/** PUT /api/account/changepassword (authenticated). */
+export const ChangePasswordBody = Type.Object(
+  {
+    currentPassword: Type.String({ minLength: 1, maxLength: PASSWORD_MAX }),
+    newPassword: Type.String({ minLength: 1, maxLength: PASSWORD_MAX }),
+  },
+  { additionalProperties: false },
+);
+export type ChangePasswordBody = Type.Static<typeof ChangePasswordBody>;
+
+/** GET /api/settings (query API): the global switches (spec §4). */
+export const SettingsAnswer = Type.Object({
+  registrationEnabled: Type.Boolean(),
+  entryInsertionEnabled: Type.Boolean(),
+});
+export type SettingsAnswer = Type.Static<typeof SettingsAnswer>;

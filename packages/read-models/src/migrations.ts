@@ -75,6 +75,19 @@ export function readModelMigrations(schema: string): Record<string, Migration> {
         await s.createIndex('team_entries_team').on('team_entries').column('team_id').execute();
       },
     },
+    '2025-002-settings': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.withSchema(schema).createTable('settings')
+          .addColumn('id', 'integer', (c) => c.primaryKey())
+          .addColumn('registration_enabled', 'boolean', (c) => c.notNull())
+          .addColumn('entry_insertion_enabled', 'boolean', (c) => c.notNull())
+          .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+          .execute();
+        await db.withSchema(schema).insertInto('settings' as never)
+          .values({ id: 1, registration_enabled: true, entry_insertion_enabled: true } as never)
+          .execute();
+      },
+    },
   };
 }
 

@@ -88,7 +88,16 @@ export interface TeamEntriesTable {
   updated_at: Timestamp;
 }
 
+/** settings: the global switches (spec §4), one row (id 1). */
+export interface SettingsTable {
+  id: number;
+  registration_enabled: boolean;
+  entry_insertion_enabled: boolean;
+  updated_at: Timestamp;
+}
+
 export interface ReadModelDatabase {
+  settings: SettingsTable;
   checkpoints: CheckpointsTable;
   team_stats: TeamStatsTable;
   team_daily_distance: TeamDailyDistanceTable;

@@ -6,11 +6,13 @@
  * 3. Migrations (event store, id sequences, read models).
  * 4. The web client is built (Vite) when web/dist is missing or older than its sources.
  * 5. The services, each its own process: query API, command API, projector, gateway (PORT).
- * 6. On first start (an empty event log) the 2025 export is imported as events.
+ * 6. Without SMTP_URL, a local MailDev 2 catches outgoing mail (inbox: http://HOST:PORT+6).
+ * 7. On first start (an empty event log) the 2025 export is imported as events.
  * Ctrl-C stops everything it started.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { loadConfig, repoRoot } from '@sinilill/config';
 import { waitForPort } from '@sinilill/local-infra';
@@ -120,7 +122,23 @@ export async function start(): Promise<void> {
     });
     children.push(child);
   }
-  await Promise.all([config.queryApiPort, config.commandApiPort, config.port].map((port) => waitForPort(port, 60_000)));
+  if (!config.smtpUrl) {
+    const maildev = spawn(process.execPath, [
+      createRequire(import.meta.url).resolve('maildev/bin/maildev'),
+      '--ip', '127.0.0.1', '--smtp', String(config.maildevSmtpPort), '--web', String(config.maildevWebPort),
+      '--mail-directory', join(config.dataDir, 'mail'), '--silent',
+    ], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    pipe('maildev', maildev.stdout, process.stdout);
+    pipe('maildev', maildev.stderr, process.stderr);
+    maildev.once('exit', (code, signal) => {
+      if (stopping) return;
+      console.error(`[start] maildev exited (${code ?? signal}); stopping everything`);
+      void stop(1);
+    });
+    children.push(maildev);
+  }
+  const ports = [config.queryApiPort, config.commandApiPort, config.port, ...(config.smtpUrl ? [] : [config.maildevSmtpPort, config.maildevWebPort])];
+  await Promise.all(ports.map((port) => waitForPort(port, 60_000)));
 
   const head = await app.store.headPosition();
   if (head === 0 && config.importOnStart) {
@@ -142,5 +160,6 @@ export async function start(): Promise<void> {
   }
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
   log(`ready: ${url}  (API: ${url}/api/stats; data: ${config.dataDir}; clock: ${config.clock.mode} from ${config.clock.start})`);
+  if (!config.smtpUrl) log(`mail inbox (MailDev): http://127.0.0.1:${config.maildevWebPort}`);
   log('press Ctrl-C to stop');
 }

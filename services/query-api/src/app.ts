@@ -10,6 +10,7 @@ import { createApp } from '@sinilill/http';
 import type { ReadModelDatabase } from '@sinilill/read-models';
 import { projectedPosition, waitForPosition } from './read-your-writes';
 import { statsRoutes } from './routes/stats';
+import { settingsRoutes } from './routes/settings';
 import { teamRoutes } from './routes/team';
 
 export interface QueryApiDependencies {
@@ -37,6 +38,7 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
   app.register(async (api) => {
     await api.register(statsRoutes, { db: deps.db, now: deps.now });
     await api.register(teamRoutes, { db: deps.db });
+    await api.register(settingsRoutes, { db: deps.db });
     api.get('/health', { schema: { response: { 200: Type.Object({ status: Type.String(), position: Type.Integer() }) } } },
       async () => ({ status: 'ok', position: await projectedPosition(deps.db) }));
   }, { prefix: '/api' });

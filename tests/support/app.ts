@@ -10,7 +10,7 @@ import { repoRoot } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import { PersonalDataVault, PostgresEventStore, migrateEventStore, withPersonalDataProtection, type EventStore } from '@sinilill/event-store';
 import { createScratchDatabase } from '@sinilill/local-infra';
-import { migrateIdSequences } from '@sinilill/commands';
+import { migrateAccounts, migrateIdSequences } from '@sinilill/commands';
 import { catchUp, createReadModelDb, migrateLiveReadModels, projections, type ReadModelDatabase } from '@sinilill/read-models';
 
 /** The 2025 export kept in the repository (a copy of shared/fixtures/edition-2025). */
@@ -39,6 +39,7 @@ export async function testApplication(options: { now?: () => Date } = {}): Promi
   const db = createReadModelDb(pool);
   await migrateEventStore(pool);
   await migrateIdSequences(pool);
+  await migrateAccounts(pool);
   await migrateLiveReadModels(db);
   const store = withPersonalDataProtection(new PostgresEventStore({ pool }), new PersonalDataVault({ pool }), PERSONAL_DATA_FIELDS);
   const ids = new PostgresIdAllocator(pool);

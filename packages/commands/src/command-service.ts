@@ -5,10 +5,18 @@
  * Each method resolves what the pure decider needs from other streams (the participant's team,
  * the actor's own team), allocates ids, and runs handleCommand. Authorization and validation are
  * the deciders' (spec §5, §6, §8); this layer only gathers facts.
+ *
+ * With an AccountDirectory (`directory`), registering a team also records its name and join code
+ * in the account indexes, and registering a participant also gives them an account: approved and
+ * without a password when the system (the importer) or an administrator registers them, so that
+ * the 2025 people set a password through forgot-password. Both stay idempotent: a repeated
+ * command re-asserts its own reservations (same owner) and appends nothing.
  */
 import {
   DomainError,
+  accountDecider,
   entryDecider,
+  isPrivileged,
   participantDecider,
   streams,
   teamDecider,
@@ -17,10 +25,13 @@ import {
   type EntryAdded,
   type EntryEdited,
   type Gender,
+  type TeamRegistered,
 } from '@sinilill/domain';
 import type { EventStore } from '@sinilill/event-store';
-import { eventIdFor, foldStream, handleCommand, idOfStream, type CommandMetadata } from './handle';
+import type { AccountDirectory } from './accounts/directory';
+import { deterministicUuid, eventIdFor, foldStream, handleCommand, idOfStream, type CommandMetadata } from './handle';
 import type { IdAllocator } from './ids';
+import { readSettings } from './settings';
 
 /** Who asks, when, and the command's ids. */
 export interface CommandRequest {
@@ -35,8 +46,17 @@ export interface CommandServiceDependencies {
   ids: IdAllocator;
   /** The configured clock. */
   now: () => Date;
-  /** The global entry-insertion switch (spec §4); on by default. */
+  /**
+   * The global entry-insertion switch (spec §4). Default: read from the `settings` stream (on
+   * until an administrator turns it off). Not consulted for ADMIN and SYSTEM, whom it does not bind.
+   */
   entryInsertionEnabled?: () => Promise<boolean> | boolean;
+  /**
+   * The account tables (indexes of team names, join codes and e-mails). Without it, teams and
+   * participants are registered without index entries or accounts (tools and tests that need
+   * neither).
+   */
+  directory?: AccountDirectory;
 }
 
 /** An entry as answered to the client (spec §3 "Entry"), distance in km. */
@@ -67,8 +87,14 @@ export class CommandService {
     return {
       now: (request.now ?? this.deps.now()).toISOString(),
       actor: request.actor,
-      entryInsertionEnabled: (await this.deps.entryInsertionEnabled?.()) ?? true,
+      // The switch never binds ADMIN and SYSTEM: the importer's 19 000 entries skip the read.
+      entryInsertionEnabled: isPrivileged(request.actor) ? true : await this.entryInsertionEnabled(),
     };
+  }
+
+  private async entryInsertionEnabled(): Promise<boolean> {
+    if (this.deps.entryInsertionEnabled) return this.deps.entryInsertionEnabled();
+    return (await readSettings(this.deps.store)).entryInsertionEnabled;
   }
 
   /** The team a participant belongs to, from the participant's stream; null when unknown. */
@@ -87,29 +113,87 @@ export class CommandService {
     return { ...actor, teamId: await this.participantTeam(actor.participantId) };
   }
 
-  /** Registers a team (spec §2 registration REGISTER_TEAM; importer). */
+  /**
+   * Registers a team (importer; the API registers teams with their captain through the
+   * AccountService). With a directory, the name and join code go into the indexes in the same
+   * transaction as the append.
+   * @throws DomainError TEAM_NAME_ALREADY_IN_USE (name taken by another team, compared trimmed,
+   *   NFKC, case-insensitively), INVALID_JOIN_CODE (join code taken by another team), and the
+   *   team decider's codes.
+   */
   async registerTeam(
     input: { teamId?: number; teamName: string; description: string; joinCode: string; icon: string | null },
     request: CommandRequest,
   ): Promise<{ teamId: number; position: number }> {
-    const teamId = input.teamId ?? (await this.deps.ids.next('team'));
-    const result = await handleCommand(this.deps.store, streams.team(teamId), teamDecider,
+    const previous = await this.deps.store.findEvent(eventIdFor(request.metadata.commandId, 0));
+    const teamId = previous?.type === 'TeamRegistered'
+      ? (previous.data as TeamRegistered['data']).teamId
+      : input.teamId ?? (await this.deps.ids.next('team'));
+    const context = await this.context(request);
+    const register = () => handleCommand(this.deps.store, streams.team(teamId), teamDecider,
       { type: 'RegisterTeam', data: { teamId, teamName: input.teamName, description: input.description, joinCode: input.joinCode, icon: input.icon } },
-      await this.context(request), request.metadata);
+      context, request.metadata);
+    const { directory } = this.deps;
+    const result = !directory ? await register() : await directory.transaction(async (tx) => {
+      await tx.reserveTeamName(input.teamName, teamId);
+      if (!(await tx.reserveJoinCode(input.joinCode, teamId, null, new Date(context.now)))) {
+        throw new DomainError('INVALID_JOIN_CODE', `join code ${input.joinCode} belongs to another team`);
+      }
+      return register();
+    });
     return { teamId: idOfStream(result.stream), position: result.position };
   }
 
-  /** Registers a participant into a team (spec §2 registration; importer). */
+  /**
+   * Registers a participant into a team (importer). With a directory, also the participant's
+   * account (see the class comment): its id derives from the command id, so a repeated command
+   * finds the same account and the same e-mail reservation.
+   * @throws DomainError EMAIL_ALREADY_IN_USE (another account has the e-mail), and the
+   *   participant and account deciders' codes.
+   */
   async registerParticipant(
     input: { participantId?: number; teamId: number; fullName: string; email: string; birthYear: number; gender: Gender; isCaptain: boolean; newsletter: boolean },
     request: CommandRequest,
   ): Promise<{ participantId: number; position: number }> {
-    const participantId = input.participantId ?? (await this.deps.ids.next('participant'));
+    const previous = await this.deps.store.findEvent(eventIdFor(request.metadata.commandId, 0));
+    const participantId = previous?.type === 'ParticipantRegistered'
+      ? idOfStream(previous.stream)
+      : input.participantId ?? (await this.deps.ids.next('participant'));
     const { participantId: _ignored, ...rest } = input;
+    const context = await this.context(request);
     const result = await handleCommand(this.deps.store, streams.participant(participantId), participantDecider,
       { type: 'RegisterParticipant', data: { ...rest, participantId } },
-      await this.context(request), request.metadata);
-    return { participantId: idOfStream(result.stream), position: result.position };
+      context, request.metadata);
+    if (!this.deps.directory) return { participantId: idOfStream(result.stream), position: result.position };
+    const account = await this.registerParticipantAccount(participantId, input, context, request);
+    return { participantId: idOfStream(result.stream), position: Math.max(result.position, account.position) };
+  }
+
+  /** The account of a participant registered through registerParticipant (command `<id>:account`). */
+  private async registerParticipantAccount(
+    participantId: number,
+    input: { fullName: string; email: string },
+    context: DecisionContext,
+    request: CommandRequest,
+  ): Promise<{ userId: string; position: number }> {
+    const directory = this.deps.directory!;
+    const metadata: CommandMetadata = { ...request.metadata, commandId: `${request.metadata.commandId}:account` };
+    const userId = deterministicUuid(`account:${metadata.commandId}`);
+    const previous = await this.deps.store.findEvent(eventIdFor(metadata.commandId, 0));
+    if (previous) return { userId, position: previous.globalPosition };
+    const privileged = isPrivileged(request.actor);
+    const registrationEnabled = privileged || (await readSettings(this.deps.store)).registrationEnabled;
+    const result = await directory.transaction(async (tx) => {
+      await tx.reserveEmail(input.email, userId);
+      return handleCommand(this.deps.store, streams.user(userId), accountDecider, {
+        type: 'RegisterUser',
+        data: {
+          userId, participantId, email: input.email, fullName: input.fullName, role: 'USER',
+          approved: privileged, hasPassword: false, lang: 'est', registrationEnabled,
+        },
+      }, context, metadata);
+    });
+    return { userId, position: result.position };
   }
 
   /** Sets a participant's paid flag (admin, payment provider, importer). */

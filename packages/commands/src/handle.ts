@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { DomainError, SCHEMA_VERSIONS, type Decider, type DecisionContext, type DomainEventType } from '@sinilill/domain';
 import {
   WrongExpectedRevisionError,
+  type AppendRequest,
   type EventData,
   type EventMetadata,
   type EventStore,
@@ -69,6 +70,33 @@ export function foldStream<State, Event>(
 
 const MAX_ATTEMPTS = 4;
 
+/** The metadata every event of a command carries (actor, correlation, command id, `imported`). */
+export function eventMetadataOf(context: DecisionContext, metadata: CommandMetadata): EventMetadata {
+  return {
+    actor: { userId: context.actor.userId, role: context.actor.role },
+    correlationId: metadata.correlationId,
+    causationId: metadata.causationId,
+    commandId: metadata.commandId,
+    ...(metadata.imported ? { imported: true } : {}),
+  };
+}
+
+/** Decided events as the store takes them; ids `<commandId>:<firstIndex + i>`. */
+function toEventData(
+  events: readonly { type: DomainEventType; data: unknown }[],
+  metadata: EventMetadata,
+  commandId: string,
+  firstIndex = 0,
+): EventData[] {
+  return events.map((event, index) => ({
+    id: eventIdFor(commandId, firstIndex + index),
+    type: event.type,
+    schemaVersion: SCHEMA_VERSIONS[event.type],
+    data: event.data,
+    metadata,
+  }));
+}
+
 /**
  * Handles one command against one stream.
  * @throws DomainError from the decider; DomainError('CONCURRENCY_CONFLICT') after repeated conflicts.
@@ -90,20 +118,7 @@ export async function handleCommand<Command, Event extends { type: DomainEventTy
     if (events.length === 0) {
       return { events, position: recorded.at(-1)?.globalPosition ?? 0, repeated: false, stream };
     }
-    const eventMetadata: EventMetadata = {
-      actor: { userId: context.actor.userId, role: context.actor.role },
-      correlationId: metadata.correlationId,
-      causationId: metadata.causationId,
-      commandId: metadata.commandId,
-      ...(metadata.imported ? { imported: true } : {}),
-    };
-    const data: EventData[] = events.map((event, index) => ({
-      id: eventIdFor(metadata.commandId, index),
-      type: event.type,
-      schemaVersion: SCHEMA_VERSIONS[event.type],
-      data: event.data,
-      metadata: eventMetadata,
-    }));
+    const data = toEventData(events, eventMetadataOf(context, metadata), metadata.commandId);
     const last = recorded.at(-1);
     try {
       const result = await store.appendToStream(stream, data, {
@@ -114,5 +129,72 @@ export async function handleCommand<Command, Event extends { type: DomainEventTy
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
       if (attempt >= MAX_ATTEMPTS) throw new DomainError('CONCURRENCY_CONFLICT', stream);
     }
+  }
+}
+
+/** One stream's part of a command that spans several streams (see decideAcrossStreams). */
+export interface StreamDecision {
+  stream: string;
+  /** Folds the stream's recorded events and decides (pure); throws DomainError when refused. */
+  decide(recorded: readonly RecordedEvent[], context: DecisionContext): { type: DomainEventType; data: unknown }[];
+}
+
+/** Binds a decider and a command to a stream, for decideAcrossStreams. */
+export function streamDecision<Command, Event extends { type: DomainEventType; data: unknown }, State>(
+  stream: string,
+  decider: Decider<Command, Event, State, DecisionContext>,
+  command: Command,
+): StreamDecision {
+  return { stream, decide: (recorded, context) => decider.decide(command, foldStream(decider, recorded), context) };
+}
+
+/** Decided, not yet appended: what appendDecided writes, all or nothing. */
+export interface DecidedCommand {
+  requests: AppendRequest[];
+  /** Every decided event, in append order. */
+  events: { type: DomainEventType; data: unknown }[];
+}
+
+/**
+ * Reads every stream and decides every part of a command that spans streams (registration: the
+ * team, the participant and the account), without appending. A refusal of any part refuses the
+ * whole. Event ids run `<commandId>:0…n-1` across the streams, in order.
+ */
+export async function decideAcrossStreams(
+  store: EventStore,
+  decisions: readonly StreamDecision[],
+  context: DecisionContext,
+  metadata: CommandMetadata,
+): Promise<DecidedCommand> {
+  const eventMetadata = eventMetadataOf(context, metadata);
+  const requests: AppendRequest[] = [];
+  const all: { type: DomainEventType; data: unknown }[] = [];
+  for (const decision of decisions) {
+    const recorded = await store.readStream(decision.stream);
+    const events = decision.decide(recorded, context);
+    const last = recorded.at(-1);
+    requests.push({
+      stream: decision.stream,
+      events: toEventData(events, eventMetadata, metadata.commandId, all.length),
+      expectedRevision: last ? last.revision : 'no_stream',
+    });
+    all.push(...events);
+  }
+  return { requests: requests.filter((request) => request.events.length > 0), events: all };
+}
+
+/**
+ * Appends what decideAcrossStreams decided, atomically (all streams or none).
+ * @returns the global position of the last event (0 when nothing was decided).
+ * @throws DomainError('CONCURRENCY_CONFLICT') when a stream moved since it was read.
+ */
+export async function appendDecided(store: EventStore, decided: DecidedCommand): Promise<number> {
+  if (decided.requests.length === 0) return 0;
+  try {
+    const results = await store.appendToStreams(decided.requests);
+    return Math.max(...results.map((result) => result.position));
+  } catch (error) {
+    if (error instanceof WrongExpectedRevisionError) throw new DomainError('CONCURRENCY_CONFLICT', error.stream);
+    throw error;
   }
 }

@@ -2,3 +2,9 @@
 export * from './handle';
 export * from './ids';
 export * from './command-service';
+export * from './settings';
+export { migrateAccounts, AccountDirectory, AccountTransaction } from './accounts/directory';
+export type { AccountDirectoryOptions, JoinCodeRecord, TokenKind, TokenRecord } from './accounts/directory';
+export { AccountService, ADMIN_FULL_NAME } from './accounts/account-service';
+export type { AccountServiceDependencies, RegistrationInput, RegistrationResult, SessionIdentity } from './accounts/account-service';
+export { hashPassword, verifyPassword, newJoinCode, newToken, tokenHash } from './accounts/secrets';

@@ -13,6 +13,7 @@
  * | REDIS_URL | an existing Redis instead of a local redis-server | (local) |
  * | BULLMQ_PREFIX | key prefix of the BullMQ queues (copies sharing one Redis differ) | sinilill |
  * | JWT_SECRET | HS256 secret for tokens; generated into DATA_DIR when unset | (generated) |
+ * | EMAIL_INDEX_SECRET | key of the e-mail lookup index (HMAC); keep it as stable as the data | (generated) |
  * | CLOCK_START | simulated clock: ISO instant the app's clock starts at, then runs | 2025-04-30T12:00:00+03:00 in embedded mode; real time when CLOCK=real |
  * | CLOCK | `simulated` or `real` | simulated |
  * | SWEEP_INTERVAL_MS | projectors' periodic catch-up (covers a lost wake-up) | 5000 |
@@ -51,6 +52,8 @@ export interface Config {
   /** BullMQ key prefix. */
   queuePrefix: string;
   jwtSecret: string;
+  /** Key of the e-mail index (account lookup); rotating it makes stored e-mails unfindable. */
+  emailIndexSecret: string;
   clock: { mode: 'simulated' | 'real'; start: string };
   sweepIntervalMs: number;
   readYourWritesTimeoutMs: number;
@@ -82,8 +85,8 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0, ma
 }
 
 /** Reads (and on first use creates) a random secret kept in DATA_DIR, so that tokens survive restarts. */
-function generatedSecret(dataDir: string): string {
-  const file = join(dataDir, 'jwt-secret');
+function generatedSecret(dataDir: string, name = 'jwt-secret'): string {
+  const file = join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(48).toString('base64url');
@@ -108,6 +111,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const jwtSecret = env.JWT_SECRET || generatedSecret(dataDir);
   if (jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters long');
+  const emailIndexSecret = env.EMAIL_INDEX_SECRET || generatedSecret(dataDir, 'email-index-secret');
+  if (emailIndexSecret.length < 32) throw new ConfigError('EMAIL_INDEX_SECRET must be at least 32 characters long');
   return {
     host: env.HOST || '127.0.0.1',
     port,
@@ -120,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || null,
     queuePrefix: env.BULLMQ_PREFIX || 'sinilill',
     jwtSecret,
+    emailIndexSecret,
     clock: { mode: clockMode, start: new Date(clockStart).toISOString() },
     sweepIntervalMs: int(env, 'SWEEP_INTERVAL_MS', 5000, 100),
     readYourWritesTimeoutMs: int(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 3000, 0),

@@ -38,6 +38,9 @@ export const ERROR_CODES = [
   'PARTICIPANT_NOT_IN_TEAM', // the entry's member is not in the entry's team
   'ALREADY_EXISTS', // the thing was created already (a repeated create)
   'VALUE_TOO_LONG', // a text longer than its limit (spec §5)
+  'PASSWORD_TOO_SHORT', // a new password shorter than 6 characters (spec §5 "password minimum length 6")
+  'REGISTRATION_DISABLED', // the global registration switch is off (spec §2: "Registration is currently disabled.")
+  'TOO_MANY_REQUESTS', // too many login or password-reset attempts in a short time; wait a minute (429)
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

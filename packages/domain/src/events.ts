@@ -5,13 +5,20 @@
  *
  * Personal data (spec: email, full name, birth year) sits only in the fields listed by
  * PERSONAL_DATA_FIELDS; the store encrypts those per participant (crypto-shredding, docs/decisions).
+ * Secrets (password hashes, confirmation and reset token hashes) never enter an event: they live
+ * in tables of schema `app` (packages/commands, migrateAccounts).
  */
 
-/** Stream names: one stream per team, participant and entry. */
+/**
+ * Stream names: one stream per team, participant, entry and user account (userId a UUID string),
+ * and the one `settings` stream of the global switches.
+ */
 export const streams = {
   team: (teamId: number) => `team-${teamId}`,
   participant: (participantId: number) => `participant-${participantId}`,
   entry: (entryId: number) => `entry-${entryId}`,
+  user: (userId: string) => `user-${userId}`,
+  settings: () => 'settings',
 } as const;
 
 /** Preset entry types (spec §1). Anything else is free text entered under "Other". */
@@ -111,7 +118,104 @@ export interface EntryDeleted {
 }
 export type EntryEvent = EntryAdded | EntryEdited | EntryDeleted;
 
-export type DomainEvent = TeamEvent | ParticipantEvent | EntryEvent;
+// ---- user-{userId} (accounts; secrets such as password and token hashes never appear here) --
+
+/** Spec §3 roles (USER 0, ADMIN 1). */
+export type Role = 'USER' | 'ADMIN';
+/** The language an account's mails are written in (spec §4 stored values). */
+export type MailLanguage = 'est' | 'eng';
+
+/** The account of a participant (registration, or the importer for the 2025 people). */
+export interface UserRegistered {
+  type: 'UserRegistered';
+  data: {
+    /** UUID. */
+    userId: string;
+    /** The participant the account belongs to (also the personal-data subject). */
+    participantId: number;
+    role: Role;
+    /** Personal data (encrypted at rest, subject participant-{participantId}). Null once erased. */
+    email: string | null;
+    /** Personal data (encrypted at rest, subject participant-{participantId}). Null once erased. */
+    fullName: string | null;
+    /** True for accounts the system created (imported people); a visitor's starts false (spec §4). */
+    approved: boolean;
+    /** False for imported people: they set one through the password reset (issue 3). */
+    hasPassword: boolean;
+    /** The language of the registration, used for mails sent later without a request language. */
+    lang: MailLanguage;
+    /** ISO-8601 UTC. */
+    registeredAt: string;
+  };
+}
+/** An account of its own, without a participant: the first administrator (ADMIN_EMAIL). */
+export interface AdminRegistered {
+  type: 'AdminRegistered';
+  data: {
+    userId: string;
+    /** Personal data (encrypted at rest, subject user-{userId}). Null once erased. */
+    email: string | null;
+    /** Personal data (encrypted at rest, subject user-{userId}). Null once erased. */
+    fullName: string | null;
+    /** ISO-8601 UTC. */
+    registeredAt: string;
+  };
+}
+/** The confirmation link was followed (spec §4: unapproved until then). */
+export interface AccountConfirmed {
+  type: 'AccountConfirmed';
+  data: { userId: string; confirmedAt: string };
+}
+/** An administrator (or the system) approved the account (spec §4 "Admin may approve"). */
+export interface UserApproved {
+  type: 'UserApproved';
+  /** approvedBy: the admin's user id; null for the system. */
+  data: { userId: string; approvedBy: string | null; approvedAt: string };
+}
+/** An administrator withdrew the approval (the admin console's approved toggle, spec §2). */
+export interface UserApprovalRevoked {
+  type: 'UserApprovalRevoked';
+  data: { userId: string; revokedBy: string | null; revokedAt: string };
+}
+export interface UserRoleChanged {
+  type: 'UserRoleChanged';
+  data: { userId: string; role: Role; changedAt: string };
+}
+/** The password was set or changed (the hash itself lives in app.credentials, never here). */
+export interface PasswordChanged {
+  type: 'PasswordChanged';
+  data: { userId: string; changedAt: string };
+}
+/** A reset link was mailed; it is valid until expiresAt (the token's hash lives in app.account_tokens). */
+export interface PasswordResetRequested {
+  type: 'PasswordResetRequested';
+  data: { userId: string; requestedAt: string; expiresAt: string };
+}
+export interface PasswordResetCompleted {
+  type: 'PasswordResetCompleted';
+  data: { userId: string; completedAt: string };
+}
+export type AccountEvent =
+  | UserRegistered
+  | AdminRegistered
+  | AccountConfirmed
+  | UserApproved
+  | UserApprovalRevoked
+  | UserRoleChanged
+  | PasswordChanged
+  | PasswordResetRequested
+  | PasswordResetCompleted;
+
+// ---- settings -----------------------------------------------------------------------------
+/** The global switches (spec §4 "Entry insertion and registration are each globally switchable"). */
+export interface SettingsChanged {
+  type: 'SettingsChanged';
+  /** Only the switches that changed are present. */
+  data: { registrationEnabled?: boolean; entryInsertionEnabled?: boolean; changedAt: string };
+}
+export type SettingsEvent = SettingsChanged;
+
+export type DomainEvent = TeamEvent | ParticipantEvent | EntryEvent | AccountEvent | SettingsEvent;
 export type DomainEventType = DomainEvent['type'];
 
 /** Current payload schema version of each event type (upcasters lift older ones). */
@@ -122,15 +226,32 @@ export const SCHEMA_VERSIONS: Record<DomainEventType, number> = {
   EntryAdded: 1,
   EntryEdited: 1,
   EntryDeleted: 1,
+  UserRegistered: 1,
+  AdminRegistered: 1,
+  AccountConfirmed: 1,
+  UserApproved: 1,
+  UserApprovalRevoked: 1,
+  UserRoleChanged: 1,
+  PasswordChanged: 1,
+  PasswordResetRequested: 1,
+  PasswordResetCompleted: 1,
+  SettingsChanged: 1,
 };
 
 /**
  * Where personal data sits: per event type, the field naming the data subject (whose key
  * encrypts it) and the fields that are personal data. Erasing the subject's key makes these
  * fields read as null everywhere (events, read models rebuilt by replay, exports).
+ *
+ * A participant's account shares the participant's subject (`participant-{id}`), so erasing the
+ * participant erases the account's copy of the e-mail and name with the same key. An account
+ * without a participant (AdminRegistered) is its own subject, `user-{userId}`: that is why it is
+ * a separate event type (one event type has one subject field).
  */
 export const PERSONAL_DATA_FIELDS: Partial<
   Record<DomainEventType, { subject: string; fields: readonly string[] }>
 > = {
   ParticipantRegistered: { subject: 'participantId', fields: ['fullName', 'email', 'birthYear'] },
+  UserRegistered: { subject: 'participantId', fields: ['email', 'fullName'] },
+  AdminRegistered: { subject: 'userId', fields: ['email', 'fullName'] },
 };

@@ -1,6 +1,7 @@
 /**
  * @sinilill/domain — the pure rules of the product: edition and route, progress math, exact
- * distances, dates, and the team / participant / entry deciders with their error codes.
+ * distances, dates, and the team / participant / entry / account / settings deciders with their
+ * error codes.
  * Test helpers are not exported here: import '@sinilill/domain/testing'.
  */
 export * from './errors';
@@ -15,3 +16,4 @@ export { textLength } from './validation';
 export * from './team';
 export * from './participant';
 export * from './entry';
+export * from './account';

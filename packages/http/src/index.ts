@@ -22,6 +22,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   TEAM_NAME_ALREADY_IN_USE: 409,
   ALREADY_PAID_FOR: 409,
   MAX_IMAGE_SIZE: 413,
+  TOO_MANY_REQUESTS: 429,
 };
 
 /** The HTTP status a catalogue code is answered with. */
@@ -44,7 +45,7 @@ function classify(error: FastifyError | DomainError | Error): { status: number; 
   if (status === 401) return { status, code: 'UNAUTHORIZED' };
   if (status === 403) return { status, code: 'FORBIDDEN' };
   if (status === 404) return { status, code: 'NOT_FOUND' };
-  if (status === 429) return { status, code: 'GENERIC_ERROR' };
+  if (status === 429) return { status, code: 'TOO_MANY_REQUESTS' };
   // Body parser errors (bad JSON, wrong content type, too large) are the caller's: 4xx.
   if (status >= 400 && status < 500) return { status, code: 'INVALID_REQUEST' };
   return { status: 500, code: 'GENERIC_ERROR' };

@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import type { Kysely } from 'kysely';
-import { CommandService, PostgresIdAllocator, migrateIdSequences } from '@sinilill/commands';
+import { AccountDirectory, CommandService, PostgresIdAllocator, migrateAccounts, migrateIdSequences, readSettings } from '@sinilill/commands';
 import { createClock, type Config } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import {
@@ -29,6 +29,7 @@ export interface Application {
 export async function migrateAll(pool: pg.Pool, db: Kysely<ReadModelDatabase>): Promise<void> {
   await migrateEventStore(pool);
   await migrateIdSequences(pool);
+  await migrateAccounts(pool);
   await migrateLiveReadModels(db);
 }
 
@@ -40,6 +41,19 @@ export async function openApplication(config: Config, databaseUrl: string): Prom
   const store = withPersonalDataProtection(new PostgresEventStore({ pool }), new PersonalDataVault({ pool }), PERSONAL_DATA_FIELDS);
   const ids = new PostgresIdAllocator(pool);
   const clock = createClock(config);
-  const commands = new CommandService({ store, ids, now: () => clock.now() });
-  return { pool, db, store, ids, commands, close: () => db.destroy() };
+  // The account tables get their own pool (see AccountDirectory: a registration holds one of its
+  // connections across the event store's append).
+  const accountPool = new pg.Pool({ connectionString: databaseUrl, max: 6 });
+  const directory = new AccountDirectory({ pool: accountPool, indexSecret: config.emailIndexSecret });
+  const commands = new CommandService({
+    store, ids, now: () => clock.now(), directory,
+    entryInsertionEnabled: async () => (await readSettings(store)).entryInsertionEnabled,
+  });
+  return {
+    pool, db, store, ids, commands,
+    close: async () => {
+      await accountPool.end();
+      await db.destroy();
+    },
+  };
 }

@@ -83,6 +83,7 @@ export async function start(): Promise<void> {
     DATABASE_URL: infra.databaseUrl,
     REDIS_URL: infra.redisUrl ?? '',
     JWT_SECRET: config.jwtSecret,
+    EMAIL_INDEX_SECRET: config.emailIndexSecret,
     PORT: String(config.port),
     COMMAND_API_PORT: String(config.commandApiPort),
     QUERY_API_PORT: String(config.queryApiPort),

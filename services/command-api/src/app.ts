@@ -1,27 +1,47 @@
 /**
  * The command API (Fastify): validates (TypeBox, strict), authenticates (JWT), hands commands to
- * the CommandService (which decides and appends), then wakes the projectors.
+ * the CommandService and the AccountService (which decide and append), then wakes the projectors.
  */
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import type { CommandService } from '@sinilill/commands';
+import type { AccountService, CommandService } from '@sinilill/commands';
 import { createApp } from '@sinilill/http';
 import { authPlugin } from './plugins/auth';
+import { accountRoutes, type RateLimitOptions } from './routes/accounts';
 import { entryRoutes } from './routes/entries';
 
 export interface CommandApiDependencies {
   commands: CommandService;
+  /**
+   * The account commands (registration, login, password reset and change, confirmation). Without
+   * it the account routes are not served (tests of other routes).
+   */
+  accounts?: AccountService;
   jwtSecret: string;
+  /** Lifetime of login tokens (a zeit/ms string such as '7d', or seconds); default 7 days. */
+  sessionExpiresIn?: string | number;
+  /** Attempts per client and e-mail on /login and /requestpasswordreset; default 10 a minute. */
+  rateLimit?: RateLimitOptions;
   /** Wakes the projectors for events up to `position` (must not throw). */
   wake: (position: number) => void;
   logger?: FastifyServerOptions['logger'];
 }
 
+/** Default rate limit of /login and /requestpasswordreset. */
+export const DEFAULT_RATE_LIMIT: RateLimitOptions = { max: 10, timeWindowMs: 60_000 };
+
 /** Builds the command API (not listening yet). */
 export function buildCommandApi(deps: CommandApiDependencies): FastifyInstance {
   const app = createApp({ logger: deps.logger ?? false });
-  app.register(authPlugin, { secret: deps.jwtSecret, resolveActor: (actor) => deps.commands.resolveActor(actor) });
+  app.register(authPlugin, {
+    secret: deps.jwtSecret,
+    resolveActor: (actor) => deps.commands.resolveActor(actor),
+    ...(deps.sessionExpiresIn !== undefined ? { expiresIn: deps.sessionExpiresIn } : {}),
+  });
   app.register(async (api) => {
     await api.register(entryRoutes, { commands: deps.commands, appended: deps.wake });
+    if (deps.accounts) {
+      await api.register(accountRoutes, { accounts: deps.accounts, appended: deps.wake, rateLimit: deps.rateLimit ?? DEFAULT_RATE_LIMIT });
+    }
   }, { prefix: '/api' });
   return app;
 }

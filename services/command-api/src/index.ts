@@ -1,2 +1,3 @@
 /** The command API's building blocks (for tests). */
-export { buildCommandApi, type CommandApiDependencies } from './app';
+export { buildCommandApi, DEFAULT_RATE_LIMIT, type CommandApiDependencies } from './app';
+export type { RateLimitOptions } from './routes/accounts';

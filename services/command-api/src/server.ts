@@ -1,29 +1,57 @@
-/** Wires the command API: configuration, the event store (with personal-data protection), ids, wake-ups. */
-import { CommandService, PostgresIdAllocator } from '@sinilill/commands';
+/**
+ * Wires the command API: configuration, the event store (with personal-data protection), ids,
+ * the account tables, outgoing mail, the global switches, wake-ups; and the first administrator
+ * (ADMIN_EMAIL, ADMIN_PASSWORD) at start.
+ */
+import { AccountDirectory, AccountService, CommandService, PostgresIdAllocator, readSettings } from '@sinilill/commands';
 import { createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection } from '@sinilill/event-store';
+import { smtpMailer } from '@sinilill/mail';
 import { WakeUpPublisher } from '@sinilill/messaging';
 import pg from 'pg';
 import { buildCommandApi } from './app';
 
 const config = loadConfig();
-const pool = new pg.Pool({ connectionString: required(config.databaseUrl, 'DATABASE_URL'), max: 20 });
+const databaseUrl = required(config.databaseUrl, 'DATABASE_URL');
+const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
+// The account tables get their own pool: a registration holds one of its connections across the
+// event store's append (see AccountDirectory), which must never wait for a connection of its own.
+const accountPool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
 const store = withPersonalDataProtection(new PostgresEventStore({ pool }), new PersonalDataVault({ pool }), PERSONAL_DATA_FIELDS);
 const clock = createClock(config);
+const now = () => clock.now();
+const ids = new PostgresIdAllocator(pool);
 const publisher = new WakeUpPublisher({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix });
-const commands = new CommandService({ store, ids: new PostgresIdAllocator(pool), now: () => clock.now() });
+const directory = new AccountDirectory({ pool: accountPool, indexSecret: config.emailIndexSecret });
+const mailer = smtpMailer({ url: config.smtpUrl ?? `smtp://127.0.0.1:${config.maildevSmtpPort}`, from: config.mailFrom });
+const commands = new CommandService({
+  store, ids, now, directory,
+  entryInsertionEnabled: async () => (await readSettings(store)).entryInsertionEnabled,
+});
+const accounts = new AccountService({
+  store, ids, directory, mailer, now, publicUrl: config.publicUrl,
+  onMailError: (error, kind) => app.log.error({ err: error, kind }, 'mail not sent'),
+});
 const app = buildCommandApi({
   commands,
+  accounts,
   jwtSecret: config.jwtSecret,
   wake: (position) => { void publisher.wake(position, (error) => app.log.warn({ err: error }, 'wake-up failed; the sweep will catch up')); },
   logger: { level: config.logLevel },
 });
 app.addHook('onClose', async () => {
+  mailer.close();
   await publisher.close();
+  await accountPool.end();
   await pool.end();
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => { void app.close().then(() => process.exit(0)); });
+}
+if (config.admin) {
+  const admin = await accounts.ensureAdmin(config.admin.email, config.admin.password);
+  app.log.info({ userId: admin.userId, changed: admin.changed }, 'administrator from ADMIN_EMAIL is in place');
+  if (admin.changed) void publisher.wake(admin.position, (error) => app.log.warn({ err: error }, 'wake-up failed; the sweep will catch up'));
 }
 await app.listen({ host: config.host, port: config.commandApiPort });

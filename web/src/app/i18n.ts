@@ -6,7 +6,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { Lang } from '../lib/language';
-import { resources } from './resources';
+import { namespaces, resources } from './resources';
 
 /** Initialises the global i18next instance in `lang` and sets `<html lang>` to match. */
 export function initI18n(lang: Lang): typeof i18next {
@@ -14,7 +14,7 @@ export function initI18n(lang: Lang): typeof i18next {
     lng: lang,
     fallbackLng: 'et',
     supportedLngs: ['et', 'en'],
-    ns: ['common', 'home'],
+    ns: namespaces,
     defaultNS: 'common',
     resources,
     initAsync: false,

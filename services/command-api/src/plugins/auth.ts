@@ -29,6 +29,8 @@ declare module 'fastify' {
 
 export interface AuthOptions {
   secret: string;
+  /** Lifetime of the tokens `app.jwt.sign` issues (a zeit/ms string or seconds); default 7 days. */
+  expiresIn?: string | number;
   /** Resolves the actor's team from the event log (CommandService.resolveActor). */
   resolveActor: (actor: ActingUser) => Promise<ActingUser>;
 }
@@ -36,7 +38,7 @@ export interface AuthOptions {
 export const authPlugin = fp<AuthOptions>(async (app, options) => {
   await app.register(fastifyJwt, {
     secret: options.secret,
-    sign: { algorithm: 'HS256', expiresIn: '7d' },
+    sign: { algorithm: 'HS256', expiresIn: options.expiresIn ?? '7d' },
     verify: { algorithms: ['HS256'] },
   });
   app.decorateRequest('actor', null as unknown as ActingUser);

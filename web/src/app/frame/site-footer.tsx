@@ -1,8 +1,6 @@
 import { useTranslation } from 'react-i18next';
+import { CONTACT_EMAIL } from '../../lib/organisation';
 import styles from './frame.module.css';
-
-/** Contact address for participants' questions (spec §2 footer "contact address {email}"). */
-export const CONTACT_EMAIL = 'info@sinilill.ee';
 
 export function SiteFooter() {
   const { t } = useTranslation();

@@ -1,12 +1,48 @@
-import { Link } from '@tanstack/react-router';
+import { Link, useRouterState } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FlowerIcon } from '../../components/ui/flower-icon';
+import { useSessionStore } from '../../lib/session-store';
+import { selectRegistrationEnabled, useSettingsStore } from '../../lib/settings-store';
 import { LanguageToggle } from './language-toggle';
+import { NotPaidBanner } from './not-paid-banner';
 import styles from './frame.module.css';
 
-/** The top bar (spec §2 "Navigation and frame"): links to the pages that exist so far. */
+/**
+ * The top bar (spec §2 "Navigation and frame"): the brand, then the links the visitor may use
+ * now (/team with a team, /admin for admins, /register while registration is open and nobody is
+ * logged in, /pay as "donate" once paid, /account, /login, logout), the flag control, and the red
+ * not-paid banner. Links to pages that do not exist yet are added with their pages. On small
+ * screens the links fold into a menu button.
+ */
 export function SiteHeader() {
   const { t } = useTranslation();
+  const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
+  const identity = useSessionStore((s) => s.identity);
+  const logout = useSessionStore((s) => s.logout);
+  const registrationEnabled = useSettingsStore(selectRegistrationEnabled);
+  const loadSettings = useSettingsStore((s) => s.load);
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const [menuOpen, setMenuOpen] = useState(false);
+
+  useEffect(() => loadSettings(), [loadSettings]);
+  // A followed link closes the menu (also when the page stays the same).
+  const [menuPath, setMenuPath] = useState(pathname);
+  if (menuPath !== pathname) {
+    setMenuPath(pathname);
+    setMenuOpen(false);
+  }
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setMenuOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
+
+  const close = () => setMenuOpen(false);
+
   return (
     <header className={styles.header}>
       <div className={styles.headerInner}>
@@ -15,9 +51,81 @@ export function SiteHeader() {
             <FlowerIcon size={30} className={styles.brandFlower} />
             <span>{t('brand')}</span>
           </Link>
+          <button
+            type="button"
+            className={styles.menuButton}
+            aria-expanded={menuOpen}
+            aria-controls="main-menu"
+            onClick={() => setMenuOpen((open) => !open)}
+            data-testid="menu-toggle"
+          >
+            <span className={styles.menuIcon} aria-hidden="true" />
+            {t('nav.menu')}
+          </button>
+          <ul id="main-menu" className={menuOpen ? `${styles.links} ${styles.linksOpen}` : styles.links}>
+            {isAuthenticated && identity.teamId !== null && (
+              <li>
+                <Link to="/team" className={styles.navLink} onClick={close} data-testid="nav-team">
+                  {t('nav.team')}
+                </Link>
+              </li>
+            )}
+            {isAuthenticated && identity.isAdmin && (
+              <li>
+                {/* A plain link until the admin console's route exists (a later issue). */}
+                <a href="/admin" className={styles.navLink} onClick={close} data-testid="nav-admin">
+                  {t('nav.admin')}
+                </a>
+              </li>
+            )}
+            {!isAuthenticated && registrationEnabled && (
+              <li>
+                <Link to="/register" className={styles.navLink} onClick={close} data-testid="nav-register">
+                  {t('nav.register')}
+                </Link>
+              </li>
+            )}
+            {isAuthenticated && identity.isPaid && (
+              <li>
+                <Link to="/pay" className={styles.navLink} onClick={close} data-testid="nav-pay">
+                  {t('nav.donate')}
+                </Link>
+              </li>
+            )}
+            {isAuthenticated && (
+              <li>
+                <Link to="/account" className={styles.navLink} onClick={close} data-testid="nav-account">
+                  {t('nav.account')}
+                </Link>
+              </li>
+            )}
+            {!isAuthenticated && (
+              <li>
+                <Link to="/login" className={styles.navLink} onClick={close} data-testid="nav-login">
+                  {t('nav.login')}
+                </Link>
+              </li>
+            )}
+            {isAuthenticated && (
+              <li>
+                <Link
+                  to="/"
+                  className={styles.navLink}
+                  onClick={() => {
+                    close();
+                    logout();
+                  }}
+                  data-testid="nav-logout"
+                >
+                  {t('nav.logout')}
+                </Link>
+              </li>
+            )}
+          </ul>
         </nav>
         <LanguageToggle />
       </div>
+      {isAuthenticated && !identity.isPaid && <NotPaidBanner />}
     </header>
   );
 }

@@ -1,0 +1,294 @@
+/**
+ * The account side's tables in schema `app`: what must stay out of the event log (secrets) or
+ * must be unique across streams (indexes). Events say *that* a password changed or a reset was
+ * requested; these tables hold the argon2id hash and the SHA-256 hashes of live tokens.
+ *
+ * | table | holds |
+ * |---|---|
+ * | app.credentials(user_id pk, password_hash, updated_at) | argon2id hash per account with a password |
+ * | app.account_tokens(token_hash pk, user_id, kind, created_at, expires_at, used_at) | SHA-256 of confirmation ('confirm') and reset ('reset') tokens; single use |
+ * | app.email_index(email_key pk, user_id unique) | HMAC-SHA256 of the e-mail's comparison form → account (no readable address) |
+ * | app.team_name_index(name_key pk, team_id unique) | a team name's comparison form → team (team names are public) |
+ * | app.join_codes(code pk, team_id, created_at, expires_at, revoked_at) | join code (upper case) → team |
+ *
+ * Uniqueness under races: a reservation is an INSERT … ON CONFLICT DO NOTHING inside a
+ * transaction that stays open until the events are appended (AccountDirectory.transaction). A
+ * racing registration of the same e-mail or team name waits on the unique index until the first
+ * one commits (then finds it taken) or rolls back (then takes it): exactly one wins, and a failed
+ * append releases its reservations by rolling back. Rows owned by the same account or team count
+ * as free, so re-running the importer never trips over its own reservations.
+ *
+ * Erasure (issue 6) deletes the person's email_index row and credentials; tokens expire anyway.
+ */
+import { createHmac, hkdfSync } from 'node:crypto';
+import type pg from 'pg';
+import { DomainError, emailComparisonForm, joinCodeComparisonForm, teamNameComparisonForm } from '@sinilill/domain';
+
+/** Advisory lock key ('acmigrat' in ASCII) held while migrating the account tables. */
+const MIGRATION_LOCK = '7017769326963270004';
+
+const migrations: readonly { version: number; sql: string }[] = [
+  {
+    version: 1,
+    sql: /* sql */ `
+      CREATE TABLE app.credentials (
+        user_id       text PRIMARY KEY,
+        password_hash text NOT NULL,
+        updated_at    timestamptz NOT NULL
+      );
+      CREATE TABLE app.account_tokens (
+        token_hash bytea PRIMARY KEY,
+        user_id    text NOT NULL,
+        kind       text NOT NULL CHECK (kind IN ('confirm', 'reset')),
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        used_at    timestamptz
+      );
+      CREATE INDEX account_tokens_user ON app.account_tokens (user_id, kind) WHERE used_at IS NULL;
+      CREATE TABLE app.email_index (
+        email_key bytea PRIMARY KEY,
+        user_id   text NOT NULL UNIQUE
+      );
+      CREATE TABLE app.team_name_index (
+        name_key text PRIMARY KEY,
+        team_id  integer NOT NULL UNIQUE
+      );
+      CREATE TABLE app.join_codes (
+        code       text PRIMARY KEY,
+        team_id    integer NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        expires_at timestamptz,
+        revoked_at timestamptz
+      );
+      CREATE INDEX join_codes_team ON app.join_codes (team_id);
+    `,
+  },
+];
+
+/**
+ * Creates the account tables in schema `app` (credentials, account_tokens, email_index,
+ * team_name_index, join_codes) or brings them up to date; versions are recorded in
+ * `app.account_migrations`. Idempotent and safe to run from several processes at once (advisory
+ * lock, one transaction). Run it wherever migrateIdSequences runs.
+ * @returns the versions applied by this call.
+ */
+export async function migrateAccounts(pool: pg.Pool): Promise<number[]> {
+  const client = await pool.connect();
+  const applied: number[] = [];
+  try {
+    await client.query('BEGIN');
+    await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS app;
+      CREATE TABLE IF NOT EXISTS app.account_migrations (version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM app.account_migrations');
+    const done = new Set(rows.map((row) => row.version));
+    for (const migration of migrations) {
+      if (done.has(migration.version)) continue;
+      await client.query(migration.sql);
+      await client.query('INSERT INTO app.account_migrations (version) VALUES ($1)', [migration.version]);
+      applied.push(migration.version);
+    }
+    await client.query('COMMIT');
+    return applied;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export type TokenKind = 'confirm' | 'reset';
+
+/** A stored token (by its hash). Times are Dates (UTC). */
+export interface TokenRecord {
+  userId: string;
+  kind: TokenKind;
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
+/** A join-code index row. */
+export interface JoinCodeRecord {
+  teamId: number;
+  revoked: boolean;
+  /** ISO-8601 UTC, or null: the code has no expiry of its own. */
+  expiresAt: string | null;
+}
+
+export interface AccountDirectoryOptions {
+  /**
+   * The pool for these tables. Give it its own pool (not the event store's): a registration
+   * holds one connection of it while the event store appends with another, and a shared, full
+   * pool could leave every holder waiting for a second connection.
+   */
+  pool: pg.Pool;
+  /**
+   * Secret the e-mail index key is derived from (HKDF-SHA256). Changing it makes every stored
+   * e-mail key unfindable: keep it as stable as the data (today the server passes JWT_SECRET).
+   */
+  indexSecret: string;
+}
+
+/** Reads and writes the account tables; writes go through `transaction`. */
+export class AccountDirectory {
+  private readonly pool: pg.Pool;
+  private readonly indexKey: Buffer;
+
+  constructor(options: AccountDirectoryOptions) {
+    if (options.indexSecret.length < 16) throw new Error('AccountDirectory: indexSecret must be at least 16 characters');
+    this.pool = options.pool;
+    this.indexKey = Buffer.from(hkdfSync('sha256', options.indexSecret, 'sinilill', 'email-index v1', 32));
+  }
+
+  /** The e-mail index key: HMAC-SHA256 of the address's comparison form (trimmed, NFKC, lower case). */
+  emailKey(email: string): Buffer {
+    return createHmac('sha256', this.indexKey).update(emailComparisonForm(email), 'utf8').digest();
+  }
+
+  /** The account registered with this e-mail (any case or spacing), or null. */
+  async userIdOfEmail(email: string): Promise<string | null> {
+    const { rows } = await this.pool.query<{ user_id: string }>('SELECT user_id FROM app.email_index WHERE email_key = $1', [this.emailKey(email)]);
+    return rows[0]?.user_id ?? null;
+  }
+
+  /** The team that owns this name (comparison form), or null. */
+  async teamOfName(teamName: string): Promise<number | null> {
+    const { rows } = await this.pool.query<{ team_id: number }>('SELECT team_id FROM app.team_name_index WHERE name_key = $1', [teamNameComparisonForm(teamName)]);
+    return rows[0]?.team_id ?? null;
+  }
+
+  /** The join-code row of `code` (any case), or null when no team ever had it. */
+  async joinCode(code: string): Promise<JoinCodeRecord | null> {
+    const { rows } = await this.pool.query<{ team_id: number; revoked_at: Date | null; expires_at: Date | null }>(
+      'SELECT team_id, revoked_at, expires_at FROM app.join_codes WHERE code = $1',
+      [joinCodeComparisonForm(code)],
+    );
+    const row = rows[0];
+    return row ? { teamId: row.team_id, revoked: row.revoked_at !== null, expiresAt: row.expires_at?.toISOString() ?? null } : null;
+  }
+
+  /** The account's argon2id hash, or null when it has no password (imported people). */
+  async passwordHash(userId: string): Promise<string | null> {
+    const { rows } = await this.pool.query<{ password_hash: string }>('SELECT password_hash FROM app.credentials WHERE user_id = $1', [userId]);
+    return rows[0]?.password_hash ?? null;
+  }
+
+  /**
+   * Runs `work` in one transaction on a connection of this pool: reservations, secrets and token
+   * changes made through the AccountTransaction commit only if `work` (which appends the events
+   * last) succeeds, and roll back otherwise.
+   */
+  async transaction<T>(work: (tx: AccountTransaction) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(new AccountTransaction(client, this));
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+/** The writes of one AccountDirectory transaction. */
+export class AccountTransaction {
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly directory: AccountDirectory,
+  ) {}
+
+  /**
+   * Reserves the e-mail for `userId`.
+   * @throws DomainError('EMAIL_ALREADY_IN_USE') when another account holds it.
+   */
+  async reserveEmail(email: string, userId: string): Promise<void> {
+    const key = this.directory.emailKey(email);
+    const owner = await this.reserve('INSERT INTO app.email_index (email_key, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING user_id',
+      'SELECT user_id AS owner FROM app.email_index WHERE email_key = $1', [key, userId]);
+    if (owner !== userId) throw new DomainError('EMAIL_ALREADY_IN_USE');
+  }
+
+  /**
+   * Reserves the team name (its comparison form) for `teamId`.
+   * @throws DomainError('TEAM_NAME_ALREADY_IN_USE') when another team holds it.
+   */
+  async reserveTeamName(teamName: string, teamId: number): Promise<void> {
+    const owner = await this.reserve('INSERT INTO app.team_name_index (name_key, team_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING team_id',
+      'SELECT team_id AS owner FROM app.team_name_index WHERE name_key = $1', [teamNameComparisonForm(teamName), teamId]);
+    if (owner !== teamId) throw new DomainError('TEAM_NAME_ALREADY_IN_USE');
+  }
+
+  /**
+   * Records `code` (upper case) as `teamId`'s join code.
+   * @returns false when another team holds the code (the caller draws another).
+   */
+  async reserveJoinCode(code: string, teamId: number, expiresAt: Date | null, createdAt: Date): Promise<boolean> {
+    const normal = joinCodeComparisonForm(code);
+    const { rows } = await this.client.query<{ team_id: number }>(
+      `INSERT INTO app.join_codes (code, team_id, created_at, expires_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (code) DO UPDATE SET code = EXCLUDED.code WHERE app.join_codes.team_id = EXCLUDED.team_id
+       RETURNING team_id`,
+      [normal, teamId, createdAt, expiresAt],
+    );
+    return rows.length === 1;
+  }
+
+  /** Sets (or replaces) the account's password hash. */
+  async setPasswordHash(userId: string, passwordHash: string, at: Date): Promise<void> {
+    await this.client.query(
+      `INSERT INTO app.credentials (user_id, password_hash, updated_at) VALUES ($1, $2, $3)
+       ON CONFLICT (user_id) DO UPDATE SET password_hash = EXCLUDED.password_hash, updated_at = EXCLUDED.updated_at`,
+      [userId, passwordHash, at],
+    );
+  }
+
+  /** The account's password hash, locked until the transaction ends (null: no password). */
+  async passwordHashForUpdate(userId: string): Promise<string | null> {
+    const { rows } = await this.client.query<{ password_hash: string }>('SELECT password_hash FROM app.credentials WHERE user_id = $1 FOR UPDATE', [userId]);
+    return rows[0]?.password_hash ?? null;
+  }
+
+  /** Stores a token's hash. */
+  async addToken(tokenHash: Buffer, userId: string, kind: TokenKind, createdAt: Date, expiresAt: Date): Promise<void> {
+    await this.client.query(
+      'INSERT INTO app.account_tokens (token_hash, user_id, kind, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
+      [tokenHash, userId, kind, createdAt, expiresAt],
+    );
+  }
+
+  /**
+   * The token with this hash, locked until the transaction ends (a second use of the same token
+   * waits here and then finds it used), or null when unknown or of another kind.
+   */
+  async tokenForUpdate(tokenHash: Buffer, kind: TokenKind): Promise<TokenRecord | null> {
+    const { rows } = await this.client.query<{ user_id: string; kind: TokenKind; expires_at: Date; used_at: Date | null }>(
+      'SELECT user_id, kind, expires_at, used_at FROM app.account_tokens WHERE token_hash = $1 AND kind = $2 FOR UPDATE',
+      [tokenHash, kind],
+    );
+    const row = rows[0];
+    return row ? { userId: row.user_id, kind: row.kind, expiresAt: row.expires_at, usedAt: row.used_at } : null;
+  }
+
+  /** Marks every unused token of this kind of the account used (a used link, a newer reset, a new password). */
+  async useTokens(userId: string, kind: TokenKind, at: Date): Promise<void> {
+    await this.client.query('UPDATE app.account_tokens SET used_at = $3 WHERE user_id = $1 AND kind = $2 AND used_at IS NULL', [userId, kind, at]);
+  }
+
+  /**
+   * INSERT … ON CONFLICT DO NOTHING RETURNING the owner; on a conflict, the key's current owner
+   * (null when the conflict was on the owner's column: the owner already holds another key). A
+   * concurrent, uncommitted insert of the same key makes the INSERT wait for that transaction.
+   */
+  private async reserve<Owner>(insert: string, selectByKey: string, params: [unknown, Owner]): Promise<Owner | null> {
+    const inserted = await this.client.query<Record<string, Owner>>(insert, params);
+    const first = inserted.rows[0];
+    if (first) return Object.values(first)[0] ?? null;
+    const { rows } = await this.client.query<{ owner: Owner }>(selectByKey, [params[0]]);
+    return rows[0]?.owner ?? null;
+  }
+}

@@ -1,0 +1,304 @@
+/**
+ * The user account aggregate (stream user-{userId}) as a decider: registration, confirmation,
+ * approval, role, and the password's life cycle. The password itself, its hash and the token
+ * hashes are not the decider's: the caller checks them against its secret tables and passes the
+ * verdict in (tokenValid, currentPasswordValid, passwordMatches); the new password's plain text
+ * comes in only for the length rule and never reaches an event.
+ */
+import { match } from 'ts-pattern';
+import { isPrivileged } from '../actors';
+import { parseInstant } from '../dates';
+import type { Decider, DecisionContext } from '../decider';
+import type { Edition } from '../edition/types';
+import { currentEdition } from '../edition';
+import { DomainError } from '../errors';
+import type { AccountEvent, MailLanguage, Role } from '../events';
+import { isPlausibleEmail } from '../participant/decider';
+import { requireBoolean, requireId, requireText } from '../validation';
+import { assertRegistrationOpen, assertValidNewPassword } from './rules';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ROLES: readonly Role[] = ['USER', 'ADMIN'];
+const LANGUAGES: readonly MailLanguage[] = ['est', 'eng'];
+
+/** True when `value` has the shape of a user id (a lower-case UUID). */
+export function isUserId(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value);
+}
+
+/** Create a participant's account (registration; the importer for the 2025 people). */
+export interface RegisterUser {
+  type: 'RegisterUser';
+  data: {
+    userId: string;
+    participantId: number;
+    email: string;
+    fullName: string;
+    /** USER, or ADMIN (administrators and the system only). */
+    role: Role;
+    /** True only when an administrator or the system creates the account. */
+    approved: boolean;
+    hasPassword: boolean;
+    lang: MailLanguage;
+    /** The registration switch (settings stream) at the time of the decision. */
+    registrationEnabled: boolean;
+  };
+}
+
+/** The confirmation link was followed; tokenValid says whether its token is live and this user's. */
+export interface ConfirmAccount {
+  type: 'ConfirmAccount';
+  data: { userId: string; tokenValid: boolean };
+}
+
+/** Set the approved flag (spec §4 "Admin may approve"; the admin console's toggle). */
+export interface SetApproval {
+  type: 'SetApproval';
+  data: { userId: string; approved: boolean };
+}
+
+/** The user changes their own password (spec §2 Account, §5 INVALID_PASSWORD). */
+export interface ChangePassword {
+  type: 'ChangePassword';
+  data: { userId: string; currentPasswordValid: boolean; newPassword: string };
+}
+
+/** A reset link is about to be mailed (spec §2 forgot password); valid until expiresAt. */
+export interface RequestPasswordReset {
+  type: 'RequestPasswordReset';
+  data: { userId: string; expiresAt: string };
+}
+
+/** The reset link was used with a new password; tokenValid as for ConfirmAccount. */
+export interface CompletePasswordReset {
+  type: 'CompletePasswordReset';
+  data: { userId: string; tokenValid: boolean; newPassword: string };
+}
+
+/**
+ * Make sure an approved administrator with this e-mail and password exists (ADMIN_EMAIL and
+ * ADMIN_PASSWORD at start). passwordMatches: whether the stored password already is that one.
+ */
+export interface EnsureAdmin {
+  type: 'EnsureAdmin';
+  data: { userId: string; email: string; fullName: string; password: string; passwordMatches: boolean };
+}
+
+export type AccountCommand =
+  | RegisterUser
+  | ConfirmAccount
+  | SetApproval
+  | ChangePassword
+  | RequestPasswordReset
+  | CompletePasswordReset
+  | EnsureAdmin;
+
+export interface AccountState {
+  exists: boolean;
+  userId: string | null;
+  /** Null for an account without a participant (the first administrator). */
+  participantId: number | null;
+  role: Role;
+  /** Personal data; null before registration or once erased. */
+  email: string | null;
+  fullName: string | null;
+  approved: boolean;
+  /**
+   * True while an administrator's withdrawal of the approval stands: the confirmation link then
+   * approves nothing and a login mails no new link (only an administrator approves again).
+   */
+  approvalRevoked: boolean;
+  hasPassword: boolean;
+  lang: MailLanguage;
+  /** ISO-8601 UTC. */
+  registeredAt: string | null;
+}
+
+const initialAccountState = (): AccountState => ({
+  exists: false,
+  userId: null,
+  participantId: null,
+  role: 'USER',
+  email: null,
+  fullName: null,
+  approved: false,
+  approvalRevoked: false,
+  hasPassword: false,
+  lang: 'est',
+  registeredAt: null,
+});
+
+function requireUserId(value: unknown): string {
+  if (!isUserId(value)) throw new DomainError('INVALID_REQUEST', 'userId must be a UUID');
+  return value;
+}
+
+function requireEmail(value: unknown, edition: Edition): string {
+  const email = requireText(value, 'email', { max: edition.limits.emailMax, required: true, emptyCode: 'INVALID_EMAIL', typeCode: 'INVALID_EMAIL' });
+  if (!isPlausibleEmail(email)) throw new DomainError('INVALID_EMAIL');
+  return email;
+}
+
+function registerUser(command: RegisterUser, state: AccountState, ctx: DecisionContext, edition: Edition): AccountEvent[] {
+  const c = command.data;
+  assertRegistrationOpen(requireBoolean(c.registrationEnabled, 'registrationEnabled'), ctx.actor);
+  const userId = requireUserId(c.userId);
+  const participantId = requireId(c.participantId, 'participantId');
+  if (state.exists) throw new DomainError('ALREADY_EXISTS', `user ${userId} is already registered`);
+  const email = requireEmail(c.email, edition);
+  const fullName = requireText(c.fullName, 'fullName', { max: edition.limits.fullNameMax, required: true });
+  if (!ROLES.includes(c.role)) throw new DomainError('INVALID_REQUEST', 'role must be USER or ADMIN');
+  if (!LANGUAGES.includes(c.lang)) throw new DomainError('INVALID_REQUEST', 'lang must be est or eng');
+  const approved = requireBoolean(c.approved, 'approved');
+  const hasPassword = requireBoolean(c.hasPassword, 'hasPassword');
+  if ((approved || c.role === 'ADMIN') && !isPrivileged(ctx.actor)) {
+    throw new DomainError('FORBIDDEN', 'only an administrator or the system creates approved or admin accounts');
+  }
+  return [
+    {
+      type: 'UserRegistered',
+      data: { userId, participantId, role: c.role, email, fullName, approved, hasPassword, lang: c.lang, registeredAt: ctx.now },
+    },
+  ];
+}
+
+function confirmAccount(command: ConfirmAccount, state: AccountState, ctx: DecisionContext): AccountEvent[] {
+  // One code for every failure (spec §8: "Invalid link or account is already confirmed").
+  if (!command.data.tokenValid || !state.exists || state.approved || state.approvalRevoked || state.userId !== command.data.userId) {
+    throw new DomainError('INVALID_ACCOUNT_TOKEN');
+  }
+  return [{ type: 'AccountConfirmed', data: { userId: state.userId, confirmedAt: ctx.now } }];
+}
+
+function setApproval(command: SetApproval, state: AccountState, ctx: DecisionContext): AccountEvent[] {
+  const userId = requireUserId(command.data.userId);
+  const approved = requireBoolean(command.data.approved, 'approved');
+  if (!isPrivileged(ctx.actor)) throw new DomainError('FORBIDDEN', 'only an administrator approves accounts');
+  if (!state.exists) throw new DomainError('NOT_FOUND', `user ${userId}`);
+  if (state.approved === approved) return [];
+  const by = ctx.actor.userId;
+  return approved
+    ? [{ type: 'UserApproved', data: { userId, approvedBy: by, approvedAt: ctx.now } }]
+    : [{ type: 'UserApprovalRevoked', data: { userId, revokedBy: by, revokedAt: ctx.now } }];
+}
+
+function changePassword(command: ChangePassword, state: AccountState, ctx: DecisionContext, edition: Edition): AccountEvent[] {
+  const userId = requireUserId(command.data.userId);
+  if (ctx.actor.userId !== userId) throw new DomainError('FORBIDDEN', 'a password is changed by its owner');
+  if (!state.exists) throw new DomainError('UNAUTHORIZED', `user ${userId} does not exist`);
+  // An account without a password (imported) has no current password that could be right.
+  if (!state.hasPassword || !command.data.currentPasswordValid) throw new DomainError('INVALID_PASSWORD');
+  assertValidNewPassword(command.data.newPassword, edition);
+  return [{ type: 'PasswordChanged', data: { userId, changedAt: ctx.now } }];
+}
+
+function requestPasswordReset(command: RequestPasswordReset, state: AccountState, ctx: DecisionContext): AccountEvent[] {
+  // Spec §5: the reset needs a "valid known email"; the caller found no account otherwise.
+  if (!state.exists || state.userId !== command.data.userId) throw new DomainError('INVALID_EMAIL');
+  const expiresAt = command.data.expiresAt;
+  if (typeof expiresAt !== 'string' || parseInstant(expiresAt) <= parseInstant(ctx.now)) {
+    throw new DomainError('INVALID_REQUEST', 'expiresAt must be an instant after now');
+  }
+  return [{ type: 'PasswordResetRequested', data: { userId: state.userId, requestedAt: ctx.now, expiresAt } }];
+}
+
+function completePasswordReset(command: CompletePasswordReset, state: AccountState, ctx: DecisionContext, edition: Edition): AccountEvent[] {
+  if (!command.data.tokenValid || !state.exists || state.userId !== command.data.userId) throw new DomainError('INVALID_RESET_TOKEN');
+  assertValidNewPassword(command.data.newPassword, edition);
+  return [{ type: 'PasswordResetCompleted', data: { userId: state.userId, completedAt: ctx.now } }];
+}
+
+function ensureAdmin(command: EnsureAdmin, state: AccountState, ctx: DecisionContext, edition: Edition): AccountEvent[] {
+  const c = command.data;
+  if (ctx.actor.role !== 'SYSTEM') throw new DomainError('FORBIDDEN', 'the first administrator is created by the system');
+  const userId = requireUserId(c.userId);
+  assertValidNewPassword(c.password, edition);
+  if (!state.exists) {
+    const email = requireEmail(c.email, edition);
+    const fullName = requireText(c.fullName, 'fullName', { max: edition.limits.fullNameMax, required: true });
+    return [{ type: 'AdminRegistered', data: { userId, email, fullName, registeredAt: ctx.now } }];
+  }
+  const events: AccountEvent[] = [];
+  if (state.role !== 'ADMIN') events.push({ type: 'UserRoleChanged', data: { userId, role: 'ADMIN', changedAt: ctx.now } });
+  if (!state.approved) events.push({ type: 'UserApproved', data: { userId, approvedBy: null, approvedAt: ctx.now } });
+  if (!state.hasPassword || !c.passwordMatches) events.push({ type: 'PasswordChanged', data: { userId, changedAt: ctx.now } });
+  return events;
+}
+
+function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
+  return match(event)
+    .with({ type: 'UserRegistered' }, ({ data }) => ({
+      ...state,
+      exists: true,
+      userId: data.userId,
+      participantId: data.participantId,
+      role: data.role,
+      email: data.email,
+      fullName: data.fullName,
+      approved: data.approved,
+      hasPassword: data.hasPassword,
+      lang: data.lang,
+      registeredAt: data.registeredAt,
+    }))
+    .with({ type: 'AdminRegistered' }, ({ data }) => ({
+      ...state,
+      exists: true,
+      userId: data.userId,
+      participantId: null,
+      role: 'ADMIN' as const,
+      email: data.email,
+      fullName: data.fullName,
+      approved: true,
+      hasPassword: true,
+      registeredAt: data.registeredAt,
+    }))
+    .with({ type: 'AccountConfirmed' }, () => ({ ...state, approved: true }))
+    .with({ type: 'UserApproved' }, () => ({ ...state, approved: true, approvalRevoked: false }))
+    .with({ type: 'UserApprovalRevoked' }, () => ({ ...state, approved: false, approvalRevoked: true }))
+    .with({ type: 'UserRoleChanged' }, ({ data }) => ({ ...state, role: data.role }))
+    .with({ type: 'PasswordChanged' }, () => ({ ...state, hasPassword: true }))
+    .with({ type: 'PasswordResetRequested' }, () => state)
+    .with({ type: 'PasswordResetCompleted' }, () => ({ ...state, hasPassword: true }))
+    .exhaustive();
+}
+
+/**
+ * The account decider for an edition (its limits apply).
+ *
+ * - RegisterUser → [UserRegistered] (registeredAt = ctx.now; e-mail and name trimmed).
+ *   REGISTRATION_DISABLED while the switch is off (not for ADMIN/SYSTEM); userId a UUID and
+ *   participantId a positive integer (INVALID_REQUEST); e-mail plausible (INVALID_EMAIL), ≤ 264
+ *   (VALUE_TOO_LONG); full name required (INVALID_REQUEST), ≤ 32 (VALUE_TOO_LONG); an approved or
+ *   ADMIN account only by ADMIN/SYSTEM (FORBIDDEN); a second registration → ALREADY_EXISTS.
+ * - ConfirmAccount → [AccountConfirmed]; a dead token, an unknown or already approved account, or
+ *   one whose approval an administrator withdrew → INVALID_ACCOUNT_TOKEN (spec §8).
+ * - SetApproval → [UserApproved] / [UserApprovalRevoked], [] when unchanged; ADMIN/SYSTEM only
+ *   (FORBIDDEN); unknown account → NOT_FOUND.
+ * - ChangePassword → [PasswordChanged]; only the owner (FORBIDDEN); a wrong current password or
+ *   none at all → INVALID_PASSWORD; the new one 6..128 characters (PASSWORD_TOO_SHORT,
+ *   VALUE_TOO_LONG).
+ * - RequestPasswordReset → [PasswordResetRequested]; unknown account → INVALID_EMAIL (spec §5).
+ * - CompletePasswordReset → [PasswordResetCompleted]; a dead token or unknown account →
+ *   INVALID_RESET_TOKEN; the new password as for ChangePassword.
+ * - EnsureAdmin (SYSTEM only) → [AdminRegistered] for a new account, else whichever of
+ *   UserRoleChanged, UserApproved, PasswordChanged is needed ([] when all is as wanted).
+ */
+export function createAccountDecider(edition: Edition): Decider<AccountCommand, AccountEvent, AccountState> {
+  return {
+    initialState: initialAccountState,
+    decide: (command, state, ctx) =>
+      match(command)
+        .with({ type: 'RegisterUser' }, (c) => registerUser(c, state, ctx, edition))
+        .with({ type: 'ConfirmAccount' }, (c) => confirmAccount(c, state, ctx))
+        .with({ type: 'SetApproval' }, (c) => setApproval(c, state, ctx))
+        .with({ type: 'ChangePassword' }, (c) => changePassword(c, state, ctx, edition))
+        .with({ type: 'RequestPasswordReset' }, (c) => requestPasswordReset(c, state, ctx))
+        .with({ type: 'CompletePasswordReset' }, (c) => completePasswordReset(c, state, ctx, edition))
+        .with({ type: 'EnsureAdmin' }, (c) => ensureAdmin(c, state, ctx, edition))
+        .exhaustive(),
+    evolve: evolveAccount,
+  };
+}
+
+/** The account decider of the current edition (see createAccountDecider). */
+export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState> = createAccountDecider(currentEdition);

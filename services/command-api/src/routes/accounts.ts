@@ -1,0 +1,136 @@
+/**
+ * Account commands (spec §7): POST /registerteam, /jointeam, /login, /requestpasswordreset,
+ * /resetpassword, /confirmaccount and PUT /account/changepassword.
+ *
+ * Bodies are the contracts' strict TypeBox schemas (unknown fields, wrong types and over-long
+ * strings → 400 INVALID_REQUEST); rules beyond shape are the AccountService's and the deciders'.
+ * /login and /requestpasswordreset are rate limited per client address and e-mail (429
+ * TOO_MANY_REQUESTS with Retry-After).
+ */
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyError, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import {
+  ChangePasswordBody,
+  ConfirmAccountBody,
+  ErrorAnswer,
+  LoginAnswer,
+  LoginBody,
+  RegistrationBody,
+  RequestPasswordResetBody,
+  ResetPasswordBody,
+  SuccessAnswer,
+} from '@sinilill/contracts';
+import type { AccountService, CommandRequest } from '@sinilill/commands';
+import { DomainError, emailComparisonForm, type ActingUser } from '@sinilill/domain';
+import { commandRequest } from './entries';
+
+/** How many attempts per client and e-mail a window allows, on /login and /requestpasswordreset. */
+export interface RateLimitOptions {
+  max: number;
+  timeWindowMs: number;
+}
+
+export interface AccountRouteOptions {
+  accounts: AccountService;
+  /** Called with the position after every command that appended (wakes the projectors). */
+  appended: (position: number) => void;
+  rateLimit: RateLimitOptions;
+}
+
+/** A caller without a token (registration, login, reset, confirmation). */
+const VISITOR: ActingUser = { userId: null, role: 'USER', participantId: null, teamId: null };
+
+const CORRELATION = /^[A-Za-z0-9_.:-]{8,100}$/;
+
+/** Command metadata for a visitor's request (always a new command id: these are not retried blindly). */
+function visitorRequest(request: FastifyRequest): CommandRequest {
+  const correlation = request.headers['x-correlation-id'];
+  const commandId = randomUUID();
+  return {
+    actor: VISITOR,
+    metadata: { commandId, correlationId: typeof correlation === 'string' && CORRELATION.test(correlation) ? correlation : commandId, causationId: null },
+  };
+}
+
+const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer, 429: ErrorAnswer };
+
+export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app, options) => {
+  const { accounts, appended } = options;
+
+  // 429 is not a catalogue status of the shared error handler: answer it here, pass the rest on.
+  const shared = app.errorHandler;
+  app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
+    const limited = error instanceof DomainError ? error.code === 'TOO_MANY_REQUESTS' : error.statusCode === 429;
+    if (limited) return reply.status(429).send({ message: 'TOO_MANY_REQUESTS' });
+    return shared.call(app, error, request, reply);
+  });
+
+  await app.register(rateLimit, {
+    global: false,
+    // After validation, so that the key can name the e-mail and malformed bodies cost nothing.
+    hook: 'preHandler',
+    // Per address *and* e-mail: behind the gateway every request comes from 127.0.0.1, so a key
+    // of the address alone would be one limit for the whole site. (In memory: one command API.)
+    keyGenerator: (request) => {
+      const body = request.body as { email?: unknown } | undefined;
+      const email = typeof body?.email === 'string' ? emailComparisonForm(body.email) : '';
+      return `${request.ip}|${email}`;
+    },
+    errorResponseBuilder: () => new DomainError('TOO_MANY_REQUESTS'),
+  });
+  const limited = { rateLimit: { max: options.rateLimit.max, timeWindow: options.rateLimit.timeWindowMs } };
+
+  const registration = (type: 'REGISTER_TEAM' | 'JOIN_TEAM') => async (request: FastifyRequest<{ Body: RegistrationBody }>) => {
+    const body = request.body;
+    if (body.type !== type) throw new DomainError('INVALID_REQUEST', `type must be ${type} on ${request.url}`);
+    const person = {
+      fullName: body.full_name, email: body.email, gender: body.gender, birthYear: body.birth_year,
+      password: body.password, newsletter: body.newsletter, lang: body.lang,
+    };
+    const result = type === 'REGISTER_TEAM'
+      ? await accounts.registerTeam({ ...person, teamName: body.team_name ?? '' }, visitorRequest(request))
+      : await accounts.joinTeam({ ...person, joinCode: body.team_join_code ?? '' }, visitorRequest(request));
+    appended(result.position);
+    if (!result.mailSent) request.log.error({ userId: result.userId }, 'confirmation mail not sent; the next login attempt sends one');
+    return { success: true, position: result.position };
+  };
+
+  app.post('/registerteam', { schema: { body: RegistrationBody, response: { 200: SuccessAnswer, ...errors } } }, registration('REGISTER_TEAM'));
+  app.post('/jointeam', { schema: { body: RegistrationBody, response: { 200: SuccessAnswer, ...errors } } }, registration('JOIN_TEAM'));
+
+  app.post('/login', { schema: { body: LoginBody, response: { 200: LoginAnswer, ...errors } }, config: limited }, async (request) => {
+    const identity = await accounts.login(request.body);
+    return { token: app.jwt.sign(identity) };
+  });
+
+  app.post('/requestpasswordreset', {
+    schema: { body: RequestPasswordResetBody, response: { 200: SuccessAnswer, ...errors } }, config: limited,
+  }, async (request) => {
+    const result = await accounts.requestPasswordReset(request.body, visitorRequest(request));
+    appended(result.position);
+    return { success: true, position: result.position };
+  });
+
+  app.post('/resetpassword', { schema: { body: ResetPasswordBody, response: { 200: SuccessAnswer, ...errors } } }, async (request) => {
+    const result = await accounts.resetPassword(request.body, visitorRequest(request));
+    appended(result.position);
+    return { success: true, position: result.position };
+  });
+
+  app.post('/confirmaccount', { schema: { body: ConfirmAccountBody, response: { 200: SuccessAnswer, ...errors } } }, async (request) => {
+    const result = await accounts.confirmAccount({ userId: request.body.id, token: request.body.token }, visitorRequest(request));
+    appended(result.position);
+    return { success: true, position: result.position };
+  });
+
+  app.put('/account/changepassword', {
+    onRequest: [app.authenticate],
+    schema: { body: ChangePasswordBody, response: { 200: SuccessAnswer, ...errors } },
+  }, async (request) => {
+    const result = await accounts.changePassword(request.body, commandRequest(request));
+    appended(result.position);
+    return { success: true, position: result.position };
+  });
+};

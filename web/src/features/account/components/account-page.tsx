@@ -1,0 +1,23 @@
+import { useTranslation } from 'react-i18next';
+import { LoginRequired } from '../../../components/ui/login-required';
+import { Panel, panelStyles } from '../../../components/ui/panel';
+import { useSessionStore } from '../../../lib/session-store';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { ChangePasswordForm } from './change-password-form';
+
+/** /account (spec §2 "Account"): login needed; greets by full name; the change-password form. */
+export function AccountPage() {
+  const { t } = useTranslation('account');
+  const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
+  const fullName = useSessionStore((s) => s.identity.fullName);
+  useDocumentTitle(t('title'));
+  if (!isAuthenticated) return <LoginRequired />;
+  return (
+    <Panel heading={t('title')} headingId="account-heading" testId="account-page">
+      <p className={panelStyles.lead} data-testid="account-greeting">
+        {t('greeting', { name: fullName })}
+      </p>
+      <ChangePasswordForm />
+    </Panel>
+  );
+}

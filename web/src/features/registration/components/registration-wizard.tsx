@@ -1,0 +1,229 @@
+import { Link, useNavigate } from '@tanstack/react-router';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ErrorAlert } from '../../../components/ui/form/alert';
+import { RadioGroup, SelectField, SwitchField, TextField } from '../../../components/ui/form/field';
+import { focusField } from '../../../components/ui/form/problem-text';
+import formStyles from '../../../components/ui/form/form.module.css';
+import { limits, problemFields } from '../../../lib/form-validation';
+import { storedFromLang } from '../../../lib/language';
+import { useAction } from '../../../lib/use-action';
+import { useLang } from '../../../lib/use-lang';
+import { register } from '../api/register';
+import {
+  BIRTH_YEARS,
+  checkStep,
+  type DraftField,
+  EMPTY_DRAFT,
+  GENDERS,
+  lengthProblems,
+  type RegistrationDraft,
+  STEPS,
+  stepFields,
+  toRegistrationBody,
+} from '../utils/registration-form';
+import styles from './registration.module.css';
+
+const YEAR_OPTIONS = BIRTH_YEARS.map((year) => ({ value: String(year), label: String(year) }));
+
+/**
+ * The three-step registration of spec §2: user-information, register-type, team-infromation.
+ * Back on every step but the first; Next opens the next step once this one passes its checks;
+ * the last step's button registers. Success goes to /success; a refusal shows its catalogue
+ * message in a red alert.
+ */
+export function RegistrationWizard() {
+  const { t } = useTranslation('registration');
+  const lang = useLang();
+  const navigate = useNavigate();
+  const formRef = useRef<HTMLFormElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const [stepIndex, setStepIndex] = useState(0);
+  const [draft, setDraft] = useState<RegistrationDraft>(EMPTY_DRAFT);
+  // Steps the visitor tried to leave: from then on their problems follow every keystroke.
+  const [attempted, setAttempted] = useState<ReadonlySet<number>>(new Set());
+  const submission = useAction(register);
+  const movedRef = useRef(false);
+
+  const step = STEPS[stepIndex] ?? STEPS[0];
+  const isLast = stepIndex === STEPS.length - 1;
+  const problems = attempted.has(stepIndex) ? checkStep(step, draft) : lengthProblems(step, draft);
+
+  // A new step: the focus goes to its heading, so keyboard and screen-reader users start there.
+  useEffect(() => {
+    if (movedRef.current) headingRef.current?.focus();
+  }, [stepIndex]);
+
+  const set = <K extends keyof RegistrationDraft>(field: K) => (value: RegistrationDraft[K]) =>
+    setDraft((current) => ({ ...current, [field]: value }));
+
+  const goTo = (index: number) => {
+    movedRef.current = true;
+    setStepIndex(index);
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setAttempted((current) => new Set(current).add(stepIndex));
+    const found = checkStep(step, draft);
+    const first = problemFields(stepFields(step, draft.type), found)[0];
+    if (first) {
+      focusField(formRef.current, first);
+      return;
+    }
+    if (!isLast) {
+      goTo(stepIndex + 1);
+      return;
+    }
+    // The earlier steps passed when they were left; checked again in case (spec §5: the
+    // passwords must match before submitting).
+    for (const [index, earlier] of STEPS.entries()) {
+      if (Object.keys(checkStep(earlier, draft)).length > 0) {
+        setAttempted((current) => new Set(current).add(index));
+        goTo(index);
+        return;
+      }
+    }
+    const outcome = await submission.run(toRegistrationBody(draft, storedFromLang(lang)));
+    if (outcome.ok) void navigate({ to: '/success' });
+  };
+
+  const problem = (field: DraftField) => problems[field];
+
+  return (
+    <form ref={formRef} className={formStyles.form} noValidate onSubmit={(event) => void onSubmit(event)} aria-labelledby="registration-step-heading">
+      <ol className={styles.progress} aria-label={t('progress')}>
+        {STEPS.map((id, index) => (
+          <li
+            key={id}
+            className={index === stepIndex ? styles.current : index < stepIndex ? styles.done : undefined}
+            aria-current={index === stepIndex ? 'step' : undefined}
+          >
+            <span className={styles.stepNumber} aria-hidden="true">
+              {index + 1}
+            </span>
+            <span className={styles.stepName}>{t(`steps.${id}`)}</span>
+          </li>
+        ))}
+      </ol>
+
+      {submission.state.status === 'error' && <ErrorAlert code={submission.state.code} />}
+
+      <section id={step} className={styles.step} data-testid={`step-${step}`} data-step={step}>
+        <p className={styles.stepOf}>{t('stepOf', { current: stepIndex + 1, total: STEPS.length })}</p>
+        <h2 id="registration-step-heading" ref={headingRef} tabIndex={-1} className={styles.stepHeading}>
+          {t(`steps.${step}`)}
+        </h2>
+
+        {step === 'user-information' && (
+          <div className={formStyles.form}>
+            <TextField name="email" type="email" autoComplete="email" label={t('fields.email')} value={draft.email} onChange={set('email')} problem={problem('email')} />
+            <TextField name="full_name" autoComplete="name" label={t('fields.fullName')} value={draft.full_name} onChange={set('full_name')} problem={problem('full_name')} />
+            <TextField
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              label={t('fields.password')}
+              hint={t('fields.passwordHint', { min: limits.passwordMin })}
+              value={draft.password}
+              onChange={set('password')}
+              problem={problem('password')}
+            />
+            <TextField
+              name="password_confirmation"
+              type="password"
+              autoComplete="new-password"
+              label={t('fields.passwordConfirmation')}
+              value={draft.password_confirmation}
+              onChange={set('password_confirmation')}
+              problem={problem('password_confirmation')}
+            />
+            <div className={styles.pair}>
+              <SelectField
+                name="birth_year"
+                autoComplete="bday-year"
+                label={t('fields.birthYear')}
+                placeholder={t('fields.chooseYear')}
+                options={YEAR_OPTIONS}
+                value={draft.birth_year}
+                onChange={set('birth_year')}
+                problem={problem('birth_year')}
+              />
+              <SelectField
+                name="gender"
+                label={t('fields.gender')}
+                placeholder={t('fields.chooseGender')}
+                options={GENDERS.map((gender) => ({ value: gender, label: t(`genders.${gender}`) }))}
+                value={draft.gender}
+                onChange={(value) => set('gender')(value as RegistrationDraft['gender'])}
+                problem={problem('gender')}
+              />
+            </div>
+            <p className={styles.haveAccount}>
+              {t('haveAccount')} <Link to="/login">{t('logIn')}</Link>
+            </p>
+          </div>
+        )}
+
+        {step === 'register-type' && (
+          <RadioGroup
+            name="type"
+            legend={t('type.legend')}
+            value={draft.type}
+            onChange={(value) => set('type')(value as RegistrationDraft['type'])}
+            options={(['JOIN_TEAM', 'REGISTER_TEAM'] as const).map((type) => ({
+              value: type,
+              label: t(`type.options.${type}.label`),
+              description: t(`type.options.${type}.description`),
+            }))}
+            problem={problem('type')}
+          />
+        )}
+
+        {step === 'team-infromation' && (
+          <div className={formStyles.form}>
+            {draft.type === 'REGISTER_TEAM' ? (
+              <TextField
+                name="team_name"
+                autoComplete="off"
+                label={t('fields.teamName')}
+                hint={t('fields.teamNameHint')}
+                value={draft.team_name}
+                onChange={set('team_name')}
+                problem={problem('team_name')}
+              />
+            ) : (
+              <TextField
+                name="team_join_code"
+                autoComplete="off"
+                label={t('fields.joinCode')}
+                hint={t('fields.joinCodeHint')}
+                value={draft.team_join_code}
+                onChange={set('team_join_code')}
+                problem={problem('team_join_code')}
+              />
+            )}
+            <SwitchField name="newsletter" label={t('fields.newsletter')} checked={draft.newsletter} onChange={set('newsletter')} />
+          </div>
+        )}
+      </section>
+
+      <div className={formStyles.actions}>
+        {stepIndex > 0 && (
+          <button type="button" className={formStyles.buttonSecondary} onClick={() => goTo(stepIndex - 1)} data-testid="wizard-back">
+            {t('back')}
+          </button>
+        )}
+        {isLast ? (
+          <button type="submit" className={`${formStyles.button} ${formStyles.pushRight}`} disabled={submission.pending} data-testid="wizard-submit">
+            {submission.pending ? t('form.sending', { ns: 'common' }) : t('submit')}
+          </button>
+        ) : (
+          <button type="submit" className={`${formStyles.button} ${formStyles.pushRight}`} data-testid="wizard-next">
+            {t('next')}
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,2 @@
+export { RegisterPage } from './components/register-page';
+export { SuccessPage } from './components/success-page';

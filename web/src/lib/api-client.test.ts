@@ -1,0 +1,110 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeJwt } from './test-jwt';
+
+/** A Map-backed localStorage: unit tests run in Node, which has none. */
+function memoryStorage(initial: Record<string, string> = {}): Storage {
+  const data = new Map(Object.entries(initial));
+  return {
+    get length() {
+      return data.size;
+    },
+    clear: () => data.clear(),
+    getItem: (key) => data.get(key) ?? null,
+    key: (index) => [...data.keys()][index] ?? null,
+    removeItem: (key) => void data.delete(key),
+    setItem: (key, value) => void data.set(key, String(value)),
+  };
+}
+
+const token = fakeJwt({ userId: 'u1', fullName: 'Jaan Tamm', is_approved: true, participantId: 1, teamId: 2, role: 'USER', isPaid: false });
+
+/** Loads a fresh api-client and session store over `storage`, with `fetch` answering `answer`. */
+async function load(storage: Storage, answer: () => Response) {
+  vi.resetModules();
+  vi.stubGlobal('localStorage', storage);
+  const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) => answer());
+  vi.stubGlobal('fetch', fetchMock);
+  const client = await import('./api-client');
+  const { useSessionStore } = await import('./session-store');
+  return { ...client, useSessionStore, fetchMock };
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+describe('api client', () => {
+  let storage: Storage;
+  beforeEach(() => {
+    storage = memoryStorage({ token: `Bearer ${token}` });
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('starts authenticated when a token is stored, and sends it as Authorization', async () => {
+    const { apiGet, useSessionStore, fetchMock } = await load(storage, () => json(200, { ok: true }));
+    expect(useSessionStore.getState().isAuthenticated).toBe(true);
+    expect(useSessionStore.getState().identity.fullName).toBe('Jaan Tamm');
+    await expect(apiGet('/settings')).resolves.toEqual({ ok: true });
+    const init = fetchMock.mock.calls[0]?.[1];
+    expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/settings');
+    expect((init?.headers as Record<string, string>).authorization).toBe(`Bearer ${token}`);
+  });
+
+  it('sends JSON bodies without Authorization when logged out', async () => {
+    const { apiPost, fetchMock } = await load(memoryStorage(), () => json(200, { token: 'x' }));
+    await apiPost('/login', { email: 'a@b.ee', password: 'secret1' });
+    const init = fetchMock.mock.calls[0]?.[1];
+    expect(init?.method).toBe('POST');
+    expect(init?.body).toBe('{"email":"a@b.ee","password":"secret1"}');
+    expect((init?.headers as Record<string, string>).authorization).toBeUndefined();
+  });
+
+  for (const status of [401, 403]) {
+    it(`clears the session on ${status}`, async () => {
+      const { apiGet, ApiError, useSessionStore } = await load(storage, () => json(status, { message: 'UNAUTHORIZED' }));
+      await expect(apiGet('/team/2')).rejects.toBeInstanceOf(ApiError);
+      expect(useSessionStore.getState().isAuthenticated).toBe(false);
+      expect(useSessionStore.getState().identity.teamId).toBeNull();
+      expect(storage.getItem('token')).toBeNull();
+    });
+  }
+
+  it('keeps the session on other errors and turns the body into a catalogue code', async () => {
+    const { apiPut, useSessionStore } = await load(storage, () => json(400, { message: 'NEW_PASSWORDS_DONT_MATCH' }));
+    await expect(apiPut('/account/changepassword', {})).rejects.toMatchObject({ code: 'NEW_PASSWORDS_DONT_MATCH', status: 400 });
+    expect(useSessionStore.getState().isAuthenticated).toBe(true);
+  });
+
+  it('answers GENERIC_ERROR for unknown codes, bodies that are not JSON and network failures', async () => {
+    let next: () => Response = () => json(400, { message: 'SOMETHING_NEW' });
+    const { apiGet } = await load(storage, () => next());
+    await expect(apiGet('/x')).rejects.toMatchObject({ code: 'GENERIC_ERROR' });
+    next = () => new Response('<html>Bad gateway</html>', { status: 502 });
+    await expect(apiGet('/x')).rejects.toMatchObject({ code: 'GENERIC_ERROR', status: 502 });
+    next = () => {
+      throw new TypeError('Failed to fetch');
+    };
+    await expect(apiGet('/x')).rejects.toMatchObject({ code: 'GENERIC_ERROR', status: 0 });
+  });
+
+  it('login stores "Bearer <token>"; logout removes it', async () => {
+    const fresh = memoryStorage();
+    const { useSessionStore } = await load(fresh, () => json(200, {}));
+    expect(useSessionStore.getState().isAuthenticated).toBe(false);
+    expect(useSessionStore.getState().login(token)).toBe(true);
+    expect(fresh.getItem('token')).toBe(`Bearer ${token}`);
+    expect(useSessionStore.getState().identity.teamId).toBe(2);
+    useSessionStore.getState().logout();
+    expect(useSessionStore.getState().isAuthenticated).toBe(false);
+    expect(fresh.getItem('token')).toBeNull();
+  });
+
+  it('drops a stored token that is garbled or expired', async () => {
+    const garbled = memoryStorage({ token: 'Bearer garbage' });
+    expect((await load(garbled, () => json(200, {}))).useSessionStore.getState().isAuthenticated).toBe(false);
+    expect(garbled.getItem('token')).toBeNull();
+    const expired = memoryStorage({ token: `Bearer ${fakeJwt({ userId: 'u', exp: 1_000 })}` });
+    expect((await load(expired, () => json(200, {}))).useSessionStore.getState().isAuthenticated).toBe(false);
+  });
+});

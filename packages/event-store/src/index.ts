@@ -4,7 +4,7 @@
  */
 export * from './types';
 export { PostgresEventStore, migrateEventStore, type PostgresEventStoreOptions } from './postgres-event-store';
-export { APPEND_LOCK } from './migrations';
+export { APPEND_LOCK, runSqlMigrations, type Migration } from './migrations';
 export {
   PersonalDataVault,
   withPersonalDataProtection,

@@ -26,7 +26,8 @@ const MIGRATION_LOCK = '7310306919626989940';
  */
 export const APPEND_LOCK = '7310293755702373988';
 
-interface Migration {
+/** One versioned plain-SQL migration. Never edit an applied one: append a new one. */
+export interface Migration {
   version: number;
   name: string;
   sql: string;
@@ -224,35 +225,40 @@ const migrations: readonly Migration[] = [
 ];
 
 /**
- * Creates schema `es` (tables, sequence, the `es.append` function) or brings it up to date.
- * Idempotent and safe to run concurrently from several processes (advisory lock + one
- * transaction); a failing migration leaves the schema as it was.
+ * Applies the missing versions of a list of plain-SQL migrations to `schema`, recording them in
+ * `<schema>.<table>`: in one transaction under the advisory lock `lockKey`, so that several
+ * processes starting at once neither race nor half-apply. Shared by the event store and the
+ * account tables (packages/commands).
  * @param pool any pg pool (or client) on the target database; not ended here.
  * @returns the versions applied by this call (empty when already up to date).
  */
-export async function migrateEventStore(pool: pg.Pool | pg.Client): Promise<number[]> {
+export async function runSqlMigrations(
+  pool: pg.Pool | pg.Client,
+  options: { schema: string; table: string; lockKey: string; migrations: readonly Migration[] },
+): Promise<number[]> {
+  const { schema, table } = options;
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema) || !/^[a-z_][a-z0-9_]*$/.test(table) || !/^-?\d+$/.test(options.lockKey)) {
+    throw new Error('runSqlMigrations: schema and table must be plain identifiers, lockKey an integer');
+  }
   const owned = 'totalCount' in pool; // a Pool: borrow one client for the transaction
   const client = owned ? await pool.connect() : pool;
   const applied: number[] = [];
   try {
     await client.query('BEGIN');
-    await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    await client.query(`SELECT pg_advisory_xact_lock(${options.lockKey})`);
     await client.query(`
-      CREATE SCHEMA IF NOT EXISTS es;
-      CREATE TABLE IF NOT EXISTS es.schema_migrations (
+      CREATE SCHEMA IF NOT EXISTS ${schema};
+      CREATE TABLE IF NOT EXISTS ${schema}.${table} (
         version    int PRIMARY KEY,
         name       text NOT NULL,
         applied_at timestamptz NOT NULL DEFAULT now()
       )`);
-    const { rows } = await client.query<{ version: number }>('SELECT version FROM es.schema_migrations');
+    const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${schema}.${table}`);
     const done = new Set(rows.map((row) => row.version));
-    for (const migration of migrations) {
+    for (const migration of options.migrations) {
       if (done.has(migration.version)) continue;
       await client.query(migration.sql);
-      await client.query('INSERT INTO es.schema_migrations (version, name) VALUES ($1, $2)', [
-        migration.version,
-        migration.name,
-      ]);
+      await client.query(`INSERT INTO ${schema}.${table} (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
       applied.push(migration.version);
     }
     await client.query('COMMIT');
@@ -263,4 +269,15 @@ export async function migrateEventStore(pool: pg.Pool | pg.Client): Promise<numb
   } finally {
     if (owned) (client as pg.PoolClient).release();
   }
+}
+
+/**
+ * Creates schema `es` (tables, sequence, the `es.append` function) or brings it up to date.
+ * Idempotent and safe to run concurrently from several processes (advisory lock + one
+ * transaction); a failing migration leaves the schema as it was.
+ * @param pool any pg pool (or client) on the target database; not ended here.
+ * @returns the versions applied by this call (empty when already up to date).
+ */
+export async function migrateEventStore(pool: pg.Pool | pg.Client): Promise<number[]> {
+  return runSqlMigrations(pool, { schema: 'es', table: 'schema_migrations', lockKey: MIGRATION_LOCK, migrations });
 }

@@ -22,14 +22,16 @@
  */
 import { createHmac, hkdfSync } from 'node:crypto';
 import type pg from 'pg';
+import { runSqlMigrations, type Migration } from '@sinilill/event-store';
 import { DomainError, emailComparisonForm, joinCodeComparisonForm, teamNameComparisonForm } from '@sinilill/domain';
 
 /** Advisory lock key ('acmigrat' in ASCII) held while migrating the account tables. */
 const MIGRATION_LOCK = '7017769326963270004';
 
-const migrations: readonly { version: number; sql: string }[] = [
+const migrations: readonly Migration[] = [
   {
     version: 1,
+    name: 'credentials, tokens, e-mail, team-name and join-code indexes',
     sql: /* sql */ `
       CREATE TABLE app.credentials (
         user_id       text PRIMARY KEY,
@@ -73,29 +75,7 @@ const migrations: readonly { version: number; sql: string }[] = [
  * @returns the versions applied by this call.
  */
 export async function migrateAccounts(pool: pg.Pool): Promise<number[]> {
-  const client = await pool.connect();
-  const applied: number[] = [];
-  try {
-    await client.query('BEGIN');
-    await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS app;
-      CREATE TABLE IF NOT EXISTS app.account_migrations (version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
-    const { rows } = await client.query<{ version: number }>('SELECT version FROM app.account_migrations');
-    const done = new Set(rows.map((row) => row.version));
-    for (const migration of migrations) {
-      if (done.has(migration.version)) continue;
-      await client.query(migration.sql);
-      await client.query('INSERT INTO app.account_migrations (version) VALUES ($1)', [migration.version]);
-      applied.push(migration.version);
-    }
-    await client.query('COMMIT');
-    return applied;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  return runSqlMigrations(pool, { schema: 'app', table: 'account_migrations', lockKey: MIGRATION_LOCK, migrations });
 }
 
 export type TokenKind = 'confirm' | 'reset';

@@ -132,7 +132,7 @@ export class CommandService {
     const context = await this.context(request);
     const register = () => handleCommand(this.deps.store, streams.team(teamId), teamDecider,
       { type: 'RegisterTeam', data: { teamId, teamName: input.teamName, description: input.description, joinCode: input.joinCode, icon: input.icon } },
-      context, request.metadata);
+      context, request.metadata, { previous });
     const { directory } = this.deps;
     const result = !directory ? await register() : await directory.transaction(async (tx) => {
       await tx.reserveTeamName(input.teamName, teamId);
@@ -163,7 +163,7 @@ export class CommandService {
     const context = await this.context(request);
     const result = await handleCommand(this.deps.store, streams.participant(participantId), participantDecider,
       { type: 'RegisterParticipant', data: { ...rest, participantId } },
-      context, request.metadata);
+      context, request.metadata, { previous });
     if (!this.deps.directory) return { participantId: idOfStream(result.stream), position: result.position };
     const account = await this.registerParticipantAccount(participantId, input, context, request);
     return { participantId: idOfStream(result.stream), position: Math.max(result.position, account.position) };
@@ -191,7 +191,7 @@ export class CommandService {
           userId, participantId, email: input.email, fullName: input.fullName, role: 'USER',
           approved: privileged, hasPassword: false, lang: 'est', registrationEnabled,
         },
-      }, context, metadata);
+      }, context, metadata, { previous: null });
     });
     return { userId, position: result.position };
   }
@@ -225,7 +225,7 @@ export class CommandService {
     const entryId = input.entryId ?? (await this.deps.ids.next('entry'));
     const result = await handleCommand(this.deps.store, streams.entry(entryId), entryDecider,
       { type: 'AddEntry', data: { entryId, teamId: participantTeamId, participantId, participantTeamId, distance: input.distance, entryType: input.entryType, performedAt: input.performedAt } },
-      await this.context(request), request.metadata);
+      await this.context(request), request.metadata, { previous });
     if (result.repeated) return { entry: await this.entryView(entryId), position: result.position };
     const added = result.events[0] as EntryAdded;
     return { entry: viewOfAdded(added), position: result.position };

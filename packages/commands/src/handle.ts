@@ -99,6 +99,8 @@ function toEventData(
 
 /**
  * Handles one command against one stream.
+ * `known.previous`: the command's first event as the caller already looked it up (null: none),
+ * so that the repeat check is not made twice.
  * @throws DomainError from the decider; DomainError('CONCURRENCY_CONFLICT') after repeated conflicts.
  */
 export async function handleCommand<Command, Event extends { type: DomainEventType; data: unknown }, State>(
@@ -108,8 +110,9 @@ export async function handleCommand<Command, Event extends { type: DomainEventTy
   command: Command,
   context: DecisionContext,
   metadata: CommandMetadata,
+  known?: { previous: RecordedEvent | null },
 ): Promise<HandleResult<Event>> {
-  const previous = await store.findEvent(eventIdFor(metadata.commandId, 0));
+  const previous = known ? known.previous : await store.findEvent(eventIdFor(metadata.commandId, 0));
   if (previous) return { events: [], position: previous.globalPosition, repeated: true, stream: previous.stream };
   for (let attempt = 1; ; attempt++) {
     const recorded = await store.readStream(stream);

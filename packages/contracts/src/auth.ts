@@ -95,5 +95,10 @@ export type ChangePasswordBody = Type.Static<typeof ChangePasswordBody>;
 export const SettingsAnswer = Type.Object({
   registrationEnabled: Type.Boolean(),
   entryInsertionEnabled: Type.Boolean(),
+  /**
+   * True while participants may add, edit and delete entries: the switch is on and today (the
+   * server's clock, Europe/Tallinn) is not past the late-entry deadline (spec §4: 3 May).
+   */
+  entriesOpen: Type.Boolean(),
 });
 export type SettingsAnswer = Type.Static<typeof SettingsAnswer>;

@@ -3,3 +3,4 @@ export * from './stats';
 export * from './entries';
 export * from './session';
 export * from './auth';
+export * from './team';

@@ -54,7 +54,31 @@ export interface TeamRegistered {
     registeredAt: string;
   };
 }
-export type TeamEvent = TeamRegistered;
+/**
+ * A member (or an admin) changed the team's public card (spec §7 PUT /team/{id}/publicattributes).
+ * Only the fields that changed are present.
+ */
+export interface TeamPublicAttributesChanged {
+  type: 'TeamPublicAttributesChanged';
+  data: {
+    teamId: number;
+    /**
+     * The new icon's reference (the media store's URL path, e.g. `/api/images/<sha256>.webp`; the
+     * image itself never enters the event), or null when the icon was removed.
+     */
+    icon?: string | null;
+    /** The new description, trimmed, at most 256 characters (spec §5). */
+    description?: string;
+    /** ISO-8601 UTC. */
+    changedAt: string;
+  };
+}
+/** The team's join code was replaced by a new random one; the old one stops admitting (spec §4). */
+export interface JoinCodeReplaced {
+  type: 'JoinCodeReplaced';
+  data: { teamId: number; joinCode: string; replacedAt: string };
+}
+export type TeamEvent = TeamRegistered | TeamPublicAttributesChanged | JoinCodeReplaced;
 
 // ---- participant-{id} ---------------------------------------------------------------------
 export interface ParticipantRegistered {
@@ -221,6 +245,8 @@ export type DomainEventType = DomainEvent['type'];
 /** Current payload schema version of each event type (upcasters lift older ones). */
 export const SCHEMA_VERSIONS: Record<DomainEventType, number> = {
   TeamRegistered: 1,
+  TeamPublicAttributesChanged: 1,
+  JoinCodeReplaced: 1,
   ParticipantRegistered: 1,
   ParticipantPaymentMarked: 1,
   EntryAdded: 1,

@@ -4,8 +4,7 @@
  */
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { AccountService, CommandService } from '@sinilill/commands';
-import { createApp } from '@sinilill/http';
-import { authPlugin } from './plugins/auth';
+import { authPlugin, createApp } from '@sinilill/http';
 import { accountRoutes, type RateLimitOptions } from './routes/accounts';
 import { entryRoutes } from './routes/entries';
 

@@ -38,7 +38,7 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
   app.register(async (api) => {
     await api.register(statsRoutes, { db: deps.db, now: deps.now });
     await api.register(teamRoutes, { db: deps.db });
-    await api.register(settingsRoutes, { db: deps.db });
+    await api.register(settingsRoutes, { db: deps.db, now: deps.now });
     api.get('/health', { schema: { response: { 200: Type.Object({ status: Type.String(), position: Type.Integer() }) } } },
       async () => ({ status: 'ok', position: await projectedPosition(deps.db) }));
   }, { prefix: '/api' });

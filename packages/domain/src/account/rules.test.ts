@@ -78,9 +78,9 @@ describe('teamOfJoinCode', () => {
     expect(thrown(() => teamOfJoinCode('DSNQK43S', { ...live, teamJoinCode: null }, during, edition2025))).toBe('INVALID_JOIN_CODE');
   });
 
-  it('answers JOIN_CODE_EXPIRED for a replaced or revoked code (spec §4)', () => {
-    expect(thrown(() => teamOfJoinCode('DSNQK43S', { ...live, teamJoinCode: 'NEWCODE1' }, during, edition2025))).toBe('JOIN_CODE_EXPIRED');
-    expect(thrown(() => teamOfJoinCode('DSNQK43S', { ...live, record: { teamId: 7, revoked: true, expiresAt: null } }, during, edition2025))).toBe('JOIN_CODE_EXPIRED');
+  it('answers INVALID_JOIN_CODE for a replaced or revoked code (spec §4, issue 4)', () => {
+    expect(thrown(() => teamOfJoinCode('DSNQK43S', { ...live, teamJoinCode: 'NEWCODE1' }, during, edition2025))).toBe('INVALID_JOIN_CODE');
+    expect(thrown(() => teamOfJoinCode('DSNQK43S', { ...live, record: { teamId: 7, revoked: true, expiresAt: null } }, during, edition2025))).toBe('INVALID_JOIN_CODE');
   });
 
   it('answers JOIN_CODE_EXPIRED past the code’s own expiry', () => {

@@ -70,10 +70,11 @@ export interface JoinCodeFacts {
 /**
  * The team a join code admits to (spec §5 "valid unexpired join code").
  *
- * - INVALID_JOIN_CODE: blank, or no team has (or had) this code.
- * - JOIN_CODE_EXPIRED: the code was valid once but is not any more, because
- *   (a) it was replaced by a new code or revoked (spec §4), or (b) its own expiry (if it has one)
- *   has passed, or (c) the edition is over: the local date in the edition's time zone is after
+ * - INVALID_JOIN_CODE: blank, no team has (or had) this code, or the code was replaced by a new
+ *   one or revoked (spec §4 "Join code regeneration invalidates the old code"; issue 4: the old
+ *   code answers exactly like a code that never existed, so it tells a guesser nothing).
+ * - JOIN_CODE_EXPIRED: the code is the team's current one but (a) its own expiry (if it has one)
+ *   has passed, or (b) the edition is over: the local date in the edition's time zone is after
  *   `edition.lateEntriesUntil` (2025: after midnight at the end of 3 May, Europe/Tallinn), when
  *   joining a team would let nobody log a kilometre any more.
  *
@@ -84,7 +85,7 @@ export function teamOfJoinCode(code: string, facts: JoinCodeFacts, now: string, 
   const wanted = joinCodeComparisonForm(code);
   if (wanted.length === 0 || facts.record === null || facts.teamJoinCode === null) throw new DomainError('INVALID_JOIN_CODE');
   if (facts.record.revoked || joinCodeComparisonForm(facts.teamJoinCode) !== wanted) {
-    throw new DomainError('JOIN_CODE_EXPIRED', 'replaced or revoked');
+    throw new DomainError('INVALID_JOIN_CODE', 'replaced or revoked');
   }
   if (facts.record.expiresAt !== null && parseInstant(now) >= parseInstant(facts.record.expiresAt)) {
     throw new DomainError('JOIN_CODE_EXPIRED', `expired at ${facts.record.expiresAt}`);

@@ -1,13 +1,15 @@
 /**
- * The team aggregate (stream team-{id}) as a decider. Registration only for now; name uniqueness
- * (TEAM_NAME_ALREADY_IN_USE) spans teams and is checked by the caller against the team directory.
+ * The team aggregate (stream team-{id}) as a decider: registration, the public card (icon and
+ * description) and the join code. Name and join-code uniqueness span teams and are checked by
+ * the caller against the account indexes.
  */
 import { match } from 'ts-pattern';
+import { mayActForTeam } from '../actors';
 import type { Decider, DecisionContext } from '../decider';
 import type { Edition } from '../edition/types';
 import { currentEdition } from '../edition';
 import { DomainError } from '../errors';
-import type { TeamEvent, TeamRegistered } from '../events';
+import type { JoinCodeReplaced, TeamEvent, TeamPublicAttributesChanged, TeamRegistered } from '../events';
 import { requireId, requireText } from '../validation';
 
 /** Register a new team (spec §2 registration, type REGISTER_TEAM). */
@@ -23,7 +25,31 @@ export interface RegisterTeam {
     icon: string | null;
   };
 }
-export type TeamCommand = RegisterTeam;
+/**
+ * Change the team's public card (spec §2 team card, §7 PUT /team/{id}/publicattributes). A field
+ * left undefined stays as it is.
+ */
+export interface ChangeTeamPublicAttributes {
+  type: 'ChangeTeamPublicAttributes';
+  data: {
+    teamId: number;
+    /** The stored icon's reference (media store URL path), null to remove it, undefined: unchanged. */
+    icon?: string | null;
+    /** At most 256 characters after trimming; undefined: unchanged. */
+    description?: string;
+  };
+}
+
+/** Replace the join code (spec §7 GET /team/{id}/newcode); the caller draws the random code. */
+export interface ReplaceJoinCode {
+  type: 'ReplaceJoinCode';
+  data: { teamId: number; joinCode: string };
+}
+
+export type TeamCommand = RegisterTeam | ChangeTeamPublicAttributes | ReplaceJoinCode;
+
+/** Longest icon reference, characters (a URL path of the media store, or an imported URL). */
+export const ICON_REFERENCE_MAX = 2048;
 
 export interface TeamState {
   exists: boolean;
@@ -62,6 +88,46 @@ function registerTeam(command: RegisterTeam, state: TeamState, ctx: DecisionCont
   return [event];
 }
 
+function requireExistingTeam(state: TeamState, teamId: number): void {
+  if (!state.exists) throw new DomainError('NOT_FOUND', `team ${teamId}`);
+  if (state.teamId !== teamId) throw new DomainError('INVALID_REQUEST', `command for team ${teamId} applied to team ${String(state.teamId)}`);
+}
+
+function assertMayChangeTeam(ctx: DecisionContext, teamId: number): void {
+  if (!mayActForTeam(ctx.actor, teamId)) throw new DomainError('FORBIDDEN', `not allowed to change team ${teamId}`);
+}
+
+function changePublicAttributes(command: ChangeTeamPublicAttributes, state: TeamState, ctx: DecisionContext, edition: Edition): TeamEvent[] {
+  const c = command.data;
+  const teamId = requireId(c.teamId, 'teamId');
+  requireExistingTeam(state, teamId);
+  assertMayChangeTeam(ctx, teamId);
+  const data: TeamPublicAttributesChanged['data'] = { teamId, changedAt: ctx.now };
+  if (c.description !== undefined) {
+    const description = requireText(c.description, 'description', { max: edition.limits.descriptionMax, required: false });
+    if (description !== state.description) data.description = description;
+  }
+  if (c.icon !== undefined) {
+    if (c.icon !== null && (typeof c.icon !== 'string' || c.icon.length === 0 || c.icon.length > ICON_REFERENCE_MAX)) {
+      throw new DomainError('INVALID_REQUEST', `icon must be a reference of 1 to ${ICON_REFERENCE_MAX} characters or null`);
+    }
+    if (c.icon !== state.icon) data.icon = c.icon;
+  }
+  if (data.description === undefined && data.icon === undefined) return [];
+  const event: TeamPublicAttributesChanged = { type: 'TeamPublicAttributesChanged', data };
+  return [event];
+}
+
+function replaceJoinCode(command: ReplaceJoinCode, state: TeamState, ctx: DecisionContext, edition: Edition): TeamEvent[] {
+  const teamId = requireId(command.data.teamId, 'teamId');
+  requireExistingTeam(state, teamId);
+  assertMayChangeTeam(ctx, teamId);
+  const joinCode = requireText(command.data.joinCode, 'joinCode', { max: edition.limits.joinCodeMax, required: true });
+  if (joinCode === state.joinCode) throw new DomainError('INVALID_REQUEST', 'the new join code equals the current one');
+  const event: JoinCodeReplaced = { type: 'JoinCodeReplaced', data: { teamId, joinCode, replacedAt: ctx.now } };
+  return [event];
+}
+
 function evolveTeam(state: TeamState, event: TeamEvent): TeamState {
   return match(event)
     .with({ type: 'TeamRegistered' }, ({ data }) => ({
@@ -73,6 +139,12 @@ function evolveTeam(state: TeamState, event: TeamEvent): TeamState {
       icon: data.icon,
       registeredAt: data.registeredAt,
     }))
+    .with({ type: 'TeamPublicAttributesChanged' }, ({ data }) => ({
+      ...state,
+      ...(data.description !== undefined ? { description: data.description } : {}),
+      ...(data.icon !== undefined ? { icon: data.icon } : {}),
+    }))
+    .with({ type: 'JoinCodeReplaced' }, ({ data }) => ({ ...state, joinCode: data.joinCode }))
     .exhaustive();
 }
 
@@ -86,6 +158,14 @@ function evolveTeam(state: TeamState, event: TeamEvent): TeamState {
  * limits.joinCodeMax = 64 (VALUE_TOO_LONG); teamId a positive integer (INVALID_REQUEST); a team
  * registered already → ALREADY_EXISTS. Anyone may register (a visitor, when registration is on:
  * that switch and name uniqueness are the caller's checks).
+ *
+ * ChangeTeamPublicAttributes → [TeamPublicAttributesChanged] with only the fields that differ
+ * from the current card, or [] when nothing differs. ReplaceJoinCode → [JoinCodeReplaced]. Both:
+ * the team exists (NOT_FOUND); the actor is an ADMIN, the SYSTEM or a member of the team
+ * (FORBIDDEN) — every member may, as the spec leaves captains' rights open (issue 4), and the
+ * event log records who acted; description at most 256 characters (VALUE_TOO_LONG); icon a
+ * reference of at most ICON_REFERENCE_MAX characters or null (INVALID_REQUEST); the join code
+ * non-blank, at most 64 characters and different from the current one (INVALID_REQUEST).
  */
 export function createTeamDecider(edition: Edition): Decider<TeamCommand, TeamEvent, TeamState> {
   return {
@@ -93,6 +173,8 @@ export function createTeamDecider(edition: Edition): Decider<TeamCommand, TeamEv
     decide: (command, state, ctx) =>
       match(command)
         .with({ type: 'RegisterTeam' }, (c) => registerTeam(c, state, ctx, edition))
+        .with({ type: 'ChangeTeamPublicAttributes' }, (c) => changePublicAttributes(c, state, ctx, edition))
+        .with({ type: 'ReplaceJoinCode' }, (c) => replaceJoinCode(c, state, ctx, edition))
         .exhaustive(),
     evolve: evolveTeam,
   };

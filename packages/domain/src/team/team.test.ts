@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import type { TeamRegistered } from '../events';
-import { deciderSpec, systemActor, testContext, visitorActor } from '../testing';
-import type { RegisterTeam } from './decider';
+import { adminActor, deciderSpec, participantActor, systemActor, testContext, visitorActor } from '../testing';
+import type { ChangeTeamPublicAttributes, RegisterTeam, ReplaceJoinCode } from './decider';
 import { teamDecider } from './decider';
 
 const { given } = deciderSpec(teamDecider);
@@ -88,5 +88,70 @@ describe('RegisterTeam', () => {
       icon: null,
       registeredAt: now,
     });
+  });
+});
+
+describe('ChangeTeamPublicAttributes', () => {
+  const member = testContext({ now, actor: participantActor(3, 7) });
+  const change = (data: Partial<ChangeTeamPublicAttributes['data']>): ChangeTeamPublicAttributes => ({
+    type: 'ChangeTeamPublicAttributes', data: { teamId: 7, ...data },
+  });
+
+  it('records only the fields that differ, attributed by the caller’s metadata', () => {
+    given([registered()])
+      .when(change({ description: ' We run now. ', icon: '/api/images/abc.webp' }), member)
+      .then([{ type: 'TeamPublicAttributesChanged', data: { teamId: 7, description: 'We run now.', icon: '/api/images/abc.webp', changedAt: now } }]);
+    given([registered()])
+      .when(change({ description: 'We walk.', icon: '/api/images/abc.webp' }), member)
+      .then([{ type: 'TeamPublicAttributesChanged', data: { teamId: 7, icon: '/api/images/abc.webp', changedAt: now } }]);
+  });
+
+  it('appends nothing when nothing changes', () => {
+    given([registered()]).when(change({ description: 'We walk.', icon: null }), member).then([]);
+  });
+
+  it('removes the icon with null', () => {
+    given([registered({ icon: '/api/images/abc.webp' })])
+      .when(change({ icon: null }), member)
+      .then([{ type: 'TeamPublicAttributesChanged', data: { teamId: 7, icon: null, changedAt: now } }]);
+  });
+
+  it('lets an admin change any team, and refuses a member of another team with FORBIDDEN', () => {
+    given([registered()]).when(change({ description: 'x' }), testContext({ now, actor: adminActor }))
+      .then([{ type: 'TeamPublicAttributesChanged', data: { teamId: 7, description: 'x', changedAt: now } }]);
+    given([registered()]).when(change({ description: 'x' }), testContext({ now, actor: participantActor(3, 8) })).then('FORBIDDEN');
+    given([registered()]).when(change({ description: 'x' }), testContext({ now, actor: visitorActor })).then('FORBIDDEN');
+  });
+
+  it('keeps the 256-character limit (spec §5) and refuses an unknown team with NOT_FOUND', () => {
+    given([registered()]).when(change({ description: 'd'.repeat(257) }), member).then('VALUE_TOO_LONG');
+    given([]).when(change({ description: 'x' }), member).then('NOT_FOUND');
+  });
+
+  it('refuses an empty or over-long icon reference', () => {
+    given([registered()]).when(change({ icon: '' }), member).then('INVALID_REQUEST');
+    given([registered()]).when(change({ icon: 'x'.repeat(2049) }), member).then('INVALID_REQUEST');
+  });
+});
+
+describe('ReplaceJoinCode', () => {
+  const member = testContext({ now, actor: participantActor(3, 7) });
+  const replace = (joinCode: string, teamId = 7): ReplaceJoinCode => ({ type: 'ReplaceJoinCode', data: { teamId, joinCode } });
+
+  it('records the new code', () => {
+    given([registered()]).when(replace('NEWCODE77'), member)
+      .then([{ type: 'JoinCodeReplaced', data: { teamId: 7, joinCode: 'NEWCODE77', replacedAt: now } }]);
+  });
+
+  it('refuses the current code, a blank one, another team’s member and an unknown team', () => {
+    given([registered()]).when(replace('ABC123'), member).then('INVALID_REQUEST');
+    given([registered()]).when(replace('  '), member).then('INVALID_REQUEST');
+    given([registered()]).when(replace('NEWCODE77'), testContext({ now, actor: participantActor(3, 8) })).then('FORBIDDEN');
+    given([]).when(replace('NEWCODE77'), member).then('NOT_FOUND');
+  });
+
+  it('folds: after a replacement the state holds the new code', () => {
+    given([registered(), { type: 'JoinCodeReplaced', data: { teamId: 7, joinCode: 'NEWCODE77', replacedAt: now } }])
+      .when(replace('NEWCODE77'), member).then('INVALID_REQUEST');
   });
 });

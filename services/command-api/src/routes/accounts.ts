@@ -7,6 +7,8 @@
  * /login and /requestpasswordreset are rate limited per client address and e-mail (429
  * TOO_MANY_REQUESTS with Retry-After).
  */
+// The `app.jwt` decoration's types (the plugin itself is registered by @sinilill/http's authPlugin).
+import type {} from '@fastify/jwt';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyRequest } from 'fastify';

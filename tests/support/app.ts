@@ -11,6 +11,7 @@ import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import { PersonalDataVault, PostgresEventStore, migrateEventStore, withPersonalDataProtection, type EventStore } from '@sinilill/event-store';
 import { createScratchDatabase } from '@sinilill/local-infra';
 import { migrateAccounts, migrateIdSequences } from '@sinilill/commands';
+import { migrateMedia } from '@sinilill/media';
 import { catchUp, createReadModelDb, migrateLiveReadModels, projections, type ReadModelDatabase } from '@sinilill/read-models';
 
 /** The 2025 export kept in the repository (a copy of shared/fixtures/edition-2025). */
@@ -40,6 +41,7 @@ export async function testApplication(options: { now?: () => Date } = {}): Promi
   await migrateEventStore(pool);
   await migrateIdSequences(pool);
   await migrateAccounts(pool);
+  await migrateMedia(pool);
   await migrateLiveReadModels(db);
   const store = withPersonalDataProtection(new PostgresEventStore({ pool }), new PersonalDataVault({ pool }), PERSONAL_DATA_FIELDS);
   const ids = new PostgresIdAllocator(pool);

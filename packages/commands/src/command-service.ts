@@ -25,10 +25,13 @@ import {
   type EntryAdded,
   type EntryEdited,
   type Gender,
+  type JoinCodeReplaced,
   type TeamRegistered,
+  type TeamState,
 } from '@sinilill/domain';
 import type { EventStore } from '@sinilill/event-store';
 import type { AccountDirectory } from './accounts/directory';
+import { newJoinCode } from './accounts/secrets';
 import { deterministicUuid, eventIdFor, foldStream, handleCommand, idOfStream, type CommandMetadata } from './handle';
 import type { IdAllocator } from './ids';
 import { readSettings } from './settings';
@@ -262,6 +265,66 @@ export class CommandService {
       position = Math.max(position, result.position);
     }
     return { count: unique.length, position };
+  }
+
+  /** The team's state from its stream (`exists` false for an unknown team). */
+  async team(teamId: number): Promise<TeamState> {
+    return foldStream(teamDecider, await this.deps.store.readStream(streams.team(teamId)));
+  }
+
+  /**
+   * Changes the team's public card (spec §7 PUT /team/{id}/publicattributes). `icon` is already a
+   * stored reference (the media store's `/api/images/<sha256>.webp`) or null to remove it; a field
+   * left undefined stays. Only the fields that differ are recorded.
+   * @returns the card after the change, and the position of its event (0 when nothing changed).
+   * @throws DomainError NOT_FOUND (no such team), FORBIDDEN (not a member of the team, an admin or
+   *   the system), VALUE_TOO_LONG (description over 256 characters), INVALID_REQUEST (bad icon
+   *   reference), CONCURRENCY_CONFLICT.
+   */
+  async changeTeamPublicAttributes(
+    teamId: number,
+    input: { icon?: string | null; description?: string },
+    request: CommandRequest,
+  ): Promise<{ team: { id: number; icon: string | null; description: string }; position: number }> {
+    const result = await handleCommand(this.deps.store, streams.team(teamId), teamDecider,
+      { type: 'ChangeTeamPublicAttributes', data: { teamId, ...input } },
+      await this.context(request), request.metadata);
+    const team = await this.team(teamId);
+    const changed = result.repeated || result.events.length > 0;
+    return { team: { id: teamId, icon: team.icon, description: team.description ?? '' }, position: changed ? result.position : 0 };
+  }
+
+  /**
+   * Gives the team a new random join code (spec §7 GET /team/{id}/newcode; §4 "Join code
+   * regeneration invalidates the old code"). With a directory, in one transaction: every live code
+   * of the team in app.join_codes is revoked, the new code is recorded (drawn again if it ever
+   * existed), and JoinCodeReplaced is appended last, so a failed append revokes nothing. /jointeam
+   * then accepts only the new code.
+   * @returns the new code, when it became the team's code (ISO-8601 UTC), and the event's position.
+   * @throws DomainError NOT_FOUND (no such team), FORBIDDEN (not a member of the team, an admin or
+   *   the system), CONCURRENCY_CONFLICT.
+   */
+  async replaceJoinCode(teamId: number, request: CommandRequest): Promise<{ code: string; createdAt: string; position: number }> {
+    const previous = await this.deps.store.findEvent(eventIdFor(request.metadata.commandId, 0));
+    if (previous?.type === 'JoinCodeReplaced') {
+      const data = previous.data as JoinCodeReplaced['data'];
+      return { code: data.joinCode, createdAt: data.replacedAt, position: previous.globalPosition };
+    }
+    const context = await this.context(request);
+    // Refuse a stranger or an unknown team before touching the join-code table (pure decision).
+    teamDecider.decide({ type: 'ReplaceJoinCode', data: { teamId, joinCode: newJoinCode() } }, await this.team(teamId), context);
+    const replace = (joinCode: string) => handleCommand(this.deps.store, streams.team(teamId), teamDecider,
+      { type: 'ReplaceJoinCode', data: { teamId, joinCode } }, context, request.metadata, { previous: null });
+    const { directory } = this.deps;
+    const result = !directory ? await replace(newJoinCode()) : await directory.transaction(async (tx) => {
+      const at = new Date(context.now);
+      await tx.revokeJoinCodes(teamId, at);
+      let code = newJoinCode();
+      while (!(await tx.addJoinCode(code, teamId, at))) code = newJoinCode();
+      return replace(code);
+    });
+    const replaced = result.events[0] as JoinCodeReplaced;
+    return { code: replaced.data.joinCode, createdAt: replaced.data.replacedAt, position: result.position };
   }
 
   /** The current view of an entry from its stream. */

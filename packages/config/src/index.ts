@@ -26,6 +26,8 @@
  * | MAILDEV_SMTP_PORT, MAILDEV_WEB_PORT | the local MailDev's SMTP port and inbox page | PORT + 5, PORT + 6 |
  * | PUBLIC_URL | the site's address, for links in mails | http://HOST:PORT |
  * | ADMIN_EMAIL, ADMIN_PASSWORD | create or update an approved admin at start | (none) |
+ * | STRAPI_URL | Strapi 5 the news page reads its stories from (http(s)://host[:port]) | (none: infra/content/news) |
+ * | STRAPI_TOKEN | API token sent to Strapi as `Authorization: Bearer …` (read-only token) | (none) |
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -67,6 +69,10 @@ export interface Config {
   maildevWebPort: number;
   publicUrl: string;
   admin: { email: string; password: string } | null;
+  /** Null: the news page reads the project's own stories (infra/content/news/<locale>.json). */
+  strapiUrl: string | null;
+  /** Null: Strapi is asked without a token (its stories are public). */
+  strapiToken: string | null;
 }
 
 /** A bad configuration value: names the variable and what it takes. */
@@ -92,6 +98,20 @@ function generatedSecret(dataDir: string, name = 'jwt-secret'): string {
   const secret = randomBytes(48).toString('base64url');
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
+}
+
+/** An absolute http(s) URL without a trailing slash, or null when unset. */
+function baseUrl(env: NodeJS.ProcessEnv, name: string): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
 }
 
 /**
@@ -138,6 +158,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maildevWebPort: int(env, 'MAILDEV_WEB_PORT', port + 6, 1, 65535),
     publicUrl: (env.PUBLIC_URL || `http://${env.HOST && env.HOST !== '0.0.0.0' ? env.HOST : '127.0.0.1'}:${port}`).replace(/\/$/, ''),
     admin: env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } : null,
+    strapiUrl: baseUrl(env, 'STRAPI_URL'),
+    strapiToken: env.STRAPI_TOKEN?.trim() || null,
   };
 }
 

@@ -4,3 +4,4 @@ export * from './entries';
 export * from './session';
 export * from './auth';
 export * from './team';
+export * from './news';

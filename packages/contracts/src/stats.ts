@@ -11,6 +11,8 @@ export const TeamStat = Type.Object({
     team_name: Type.String(),
     /** URL or data URL, or null for the default icon. */
     icon: Type.Union([Type.String(), Type.Null()]),
+    /** The team's own text (at most 256 characters, spec §9); '' when it has written none. */
+    description: Type.String(),
   }),
   /** Rounded total km (spec §4). */
   distance: Type.Integer(),

@@ -41,6 +41,7 @@ export const ERROR_CODES = [
   'PASSWORD_TOO_SHORT', // a new password shorter than 6 characters (spec §5 "password minimum length 6")
   'REGISTRATION_DISABLED', // the global registration switch is off (spec §2: "Registration is currently disabled.")
   'TOO_MANY_REQUESTS', // too many login or password-reset attempts in a short time; wait a minute (429)
+  'NEWS_UNAVAILABLE', // the news page's content service (Strapi) did not answer usably (502)
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

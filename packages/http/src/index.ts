@@ -23,6 +23,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   ALREADY_PAID_FOR: 409,
   MAX_IMAGE_SIZE: 413,
   TOO_MANY_REQUESTS: 429,
+  NEWS_UNAVAILABLE: 502,
 };
 
 /** The HTTP status a catalogue code is answered with. */

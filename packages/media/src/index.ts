@@ -1,2 +1,11 @@
 /** Team icons: checked by content, re-encoded and stored outside the event log (issue 4). */
-export {};
+export { processTeamIcon, decodeDataUrl, isDataUrl, TEAM_ICON_SIZE, MAX_INPUT_PIXELS, type ProcessedImage } from './team-icon';
+export {
+  MediaStore,
+  migrateMedia,
+  imageUrl,
+  isImageName,
+  IMAGE_NAME_PATTERN,
+  IMAGE_URL_PREFIX,
+  type StoredImage,
+} from './media-store';

@@ -4,6 +4,7 @@ export * from './migrations';
 export * from './database';
 export * from './projection';
 export * from './runner';
+export * from './changes';
 export { teamStatsProjection } from './team-stats/projection';
 export { teamDirectoryProjection } from './team-directory/projection';
 export { settingsProjection, evolveSettings } from './settings/projection';

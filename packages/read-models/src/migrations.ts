@@ -88,6 +88,25 @@ export function readModelMigrations(schema: string): Record<string, Migration> {
           .execute();
       },
     },
+    '2026-003-team-page': {
+      async up(db: Kysely<unknown>) {
+        const s = db.schema.withSchema(schema);
+        // team-directory: each team's current join code (issue 4, GET /team/{id}/joincode).
+        await s.createTable('team_join_codes')
+          .addColumn('team_id', 'integer', (c) => c.primaryKey())
+          .addColumn('join_code', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+          .execute();
+        // team-directory now also reads TeamRegistered, which a schema projected before this
+        // migration has passed already: start that projection over (its tables emptied, its
+        // checkpoint gone) so the projector refills them from the log, join codes included. Its
+        // evolve adds km, so it must not re-read events over rows that already count them.
+        // A fresh schema (a replay's rm_next) has nothing to clear.
+        await sql`DELETE FROM ${sql.table(`${schema}.team_members`)}`.execute(db);
+        await sql`DELETE FROM ${sql.table(`${schema}.team_entries`)}`.execute(db);
+        await sql`DELETE FROM ${sql.table(`${schema}.checkpoints`)} WHERE projection = 'team-directory'`.execute(db);
+      },
+    },
   };
 }
 

@@ -9,9 +9,15 @@
  * Rebuild (replay): builds every read model in a fresh schema (`rm_next`) from position 0 while
  * the live schema keeps answering, then, holding every projection's lock, applies the last events
  * that arrived meanwhile and renames `rm_next` to `rm` in the same transaction.
+ *
+ * Change notifications (./changes.ts): a batch applied to the live schema sends
+ * `pg_notify('rm_changes', {projection, position, teams})` in its own transaction, so listeners
+ * hear of it when, and only if, it commits; a rebuild's batches (private schema) say nothing, and
+ * its swap says `teams: null` once.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { EventStore, RecordedEvent } from '@sinilill/event-store';
+import { EVERY_PROJECTION, READ_MODEL_CHANGES_CHANNEL, changedTeams, type ReadModelChange } from './changes';
 import { migrateReadModels } from './migrations';
 import type { Projection } from './projection';
 import { READ_MODEL_SCHEMA, REBUILD_SCHEMA, type ReadModelDatabase } from './schema';
@@ -62,7 +68,15 @@ export async function readCheckpoints(
   return Object.fromEntries(rows.map((r) => [r.projection, r.position]));
 }
 
-/** Applies one batch inside `trx` (already locked if needed); returns what it did. */
+/** Queues a change notification in `trx`; PostgreSQL delivers it when `trx` commits. */
+async function notifyChange(trx: Transaction<ReadModelDatabase>, change: ReadModelChange): Promise<void> {
+  await sql`SELECT pg_notify(${READ_MODEL_CHANGES_CHANNEL}, ${JSON.stringify(change)})`.execute(trx);
+}
+
+/**
+ * Applies one batch inside `trx` (already locked if needed); returns what it did. In the live
+ * schema a batch that applied events also notifies which teams it touched (module docs).
+ */
 async function applyBatch(
   trx: Transaction<ReadModelDatabase>,
   store: EventStore,
@@ -78,6 +92,9 @@ async function applyBatch(
   const relevant: RecordedEvent[] = events.filter((e) => handled.has(e.type));
   if (relevant.length > 0) await projection.apply(db, relevant);
   const position = events[events.length - 1]!.globalPosition;
+  if (schema === READ_MODEL_SCHEMA && relevant.length > 0) {
+    await notifyChange(trx, { projection: projection.name, position, teams: changedTeams(relevant) });
+  }
   await db.insertInto('checkpoints').values({ projection: projection.name, position, updated_at: new Date() })
     .onConflict((oc) => oc.column('projection').doUpdateSet({ position, updated_at: new Date() }))
     .execute();
@@ -132,7 +149,8 @@ export interface RebuildResult {
 
 /**
  * Rebuilds every read model from the whole event log into fresh tables and swaps them in
- * atomically; the live ones keep answering meanwhile (see module docs).
+ * atomically; the live ones keep answering meanwhile (see module docs). The swap notifies
+ * `{ projection: '*', position, teams: null }` once: every team may have changed.
  */
 export async function rebuildReadModels(
   db: Kysely<ReadModelDatabase>,
@@ -171,6 +189,7 @@ export async function rebuildReadModels(
     }
     await sql`ALTER SCHEMA ${sql.id(REBUILD_SCHEMA)} RENAME TO ${sql.id(READ_MODEL_SCHEMA)}`.execute(trx);
     await sql`DROP SCHEMA IF EXISTS ${sql.id(`${READ_MODEL_SCHEMA}_old`)} CASCADE`.execute(trx);
+    await notifyChange(trx, { projection: EVERY_PROJECTION, position: last, teams: null });
     return last;
   });
   return { events, position, milliseconds: performance.now() - started };

@@ -88,6 +88,14 @@ export interface TeamEntriesTable {
   updated_at: Timestamp;
 }
 
+/** team-directory: each team's current join code (team page's join-code box, spec §2). */
+export interface TeamJoinCodesTable {
+  team_id: number;
+  join_code: string;
+  /** When this code became the team's code (registration or the last replacement). */
+  created_at: Timestamp;
+}
+
 /** settings: the global switches (spec §4), one row (id 1). */
 export interface SettingsTable {
   id: number;
@@ -105,4 +113,5 @@ export interface ReadModelDatabase {
   stats_entry_ledger: StatsEntryLedgerTable;
   team_members: TeamMembersTable;
   team_entries: TeamEntriesTable;
+  team_join_codes: TeamJoinCodesTable;
 }

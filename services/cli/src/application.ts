@@ -1,6 +1,6 @@
 /**
  * The pieces the operators' tools share: one pool, every migration (event store, id sequences,
- * read models), the event store with personal-data protection, and the CommandService.
+ * account tables, stored images, read models), the event store with personal-data protection, and the CommandService.
  */
 import pg from 'pg';
 import type { Kysely } from 'kysely';
@@ -14,6 +14,7 @@ import {
   withPersonalDataProtection,
   type EventStore,
 } from '@sinilill/event-store';
+import { migrateMedia } from '@sinilill/media';
 import { createReadModelDb, migrateLiveReadModels, type ReadModelDatabase } from '@sinilill/read-models';
 
 export interface Application {
@@ -30,6 +31,7 @@ export async function migrateAll(pool: pg.Pool, db: Kysely<ReadModelDatabase>): 
   await migrateEventStore(pool);
   await migrateIdSequences(pool);
   await migrateAccounts(pool);
+  await migrateMedia(pool);
   await migrateLiveReadModels(db);
 }
 

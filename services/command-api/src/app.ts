@@ -5,8 +5,10 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { AccountService, CommandService } from '@sinilill/commands';
 import { authPlugin, createApp } from '@sinilill/http';
+import type { MediaStore } from '@sinilill/media';
 import { accountRoutes, type RateLimitOptions } from './routes/accounts';
 import { entryRoutes } from './routes/entries';
+import { teamRoutes } from './routes/team';
 
 export interface CommandApiDependencies {
   commands: CommandService;
@@ -15,6 +17,11 @@ export interface CommandApiDependencies {
    * it the account routes are not served (tests of other routes).
    */
   accounts?: AccountService;
+  /**
+   * Where uploaded team icons are stored (PUT /team/{id}/publicattributes). Without it an icon
+   * upload is refused with INVALID_REQUEST; descriptions and icon removal still work.
+   */
+  media?: MediaStore;
   jwtSecret: string;
   /** Lifetime of login tokens (a zeit/ms string such as '7d', or seconds); default 7 days. */
   sessionExpiresIn?: string | number;
@@ -38,6 +45,7 @@ export function buildCommandApi(deps: CommandApiDependencies): FastifyInstance {
   });
   app.register(async (api) => {
     await api.register(entryRoutes, { commands: deps.commands, appended: deps.wake });
+    await api.register(teamRoutes, { commands: deps.commands, appended: deps.wake, ...(deps.media ? { media: deps.media } : {}) });
     if (deps.accounts) {
       await api.register(accountRoutes, { accounts: deps.accounts, appended: deps.wake, rateLimit: deps.rateLimit ?? DEFAULT_RATE_LIMIT });
     }

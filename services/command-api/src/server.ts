@@ -8,6 +8,7 @@ import { createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection } from '@sinilill/event-store';
 import { smtpMailer } from '@sinilill/mail';
+import { MediaStore } from '@sinilill/media';
 import { WakeUpPublisher } from '@sinilill/messaging';
 import pg from 'pg';
 import { buildCommandApi } from './app';
@@ -36,6 +37,8 @@ const accounts = new AccountService({
 const app = buildCommandApi({
   commands,
   accounts,
+  // Schema `media` is migrated by the launcher's migrateAll, like every other schema.
+  media: new MediaStore(pool),
   jwtSecret: config.jwtSecret,
   wake: (position) => { void publisher.wake(position, (error) => app.log.warn({ err: error }, 'wake-up failed; the sweep will catch up')); },
   logger: { level: config.logLevel },

@@ -1,7 +1,9 @@
 /**
  * The gateway: one origin for the browser. It serves the built web client (web/dist) and routes
  * /api by method: reads (GET, HEAD) to the query API, commands (POST, PUT, PATCH, DELETE) to the
- * command API. Unknown non-API paths get the client's index.html (client-side routing).
+ * command API. One GET is a command (spec §7 GET /team/{id}/newcode draws a new join code) and goes
+ * to the command API too; one POST is a read (POST /strapi/story, the news) and goes to the query
+ * API. Unknown non-API paths get the client's index.html (client-side routing).
  * Production may put nginx or a load balancer here instead (infra/).
  */
 import { existsSync } from 'node:fs';
@@ -19,12 +21,22 @@ export interface GatewayOptions {
 
 /** Builds the gateway (not listening yet). */
 export function buildGateway(options: GatewayOptions): FastifyInstance {
+  // The proxies stream request bodies to the upstream unread, so this limit does not bind them:
+  // each API enforces its own (16 MiB for PUT /team/{id}/publicattributes, 1 MiB elsewhere).
   const app = Fastify({ logger: options.logger ?? false, bodyLimit: 8 * 1024 * 1024 });
   app.register(httpProxy, {
     upstream: options.queryApiUrl, prefix: '/api', rewritePrefix: '/api', httpMethods: ['GET', 'HEAD'],
   });
   app.register(httpProxy, {
     upstream: options.commandApiUrl, prefix: '/api', rewritePrefix: '/api', httpMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+  });
+  // More specific than /api/*, so the router prefers it for this one GET.
+  app.register(httpProxy, {
+    upstream: options.commandApiUrl, prefix: '/api/team/:id/newcode', rewritePrefix: '/api/team/:id/newcode', httpMethods: ['GET'],
+  });
+  // And one POST is a read (spec §7 POST /strapi/story: the news page's stories): the query API.
+  app.register(httpProxy, {
+    upstream: options.queryApiUrl, prefix: '/api/strapi/story', rewritePrefix: '/api/strapi/story', httpMethods: ['POST'],
   });
   const hasWeb = existsSync(options.webRoot);
   if (hasWeb) {

@@ -1,22 +1,43 @@
 /**
  * The query API (Fastify): reads the read models, never the event store. Every route lives
  * under /api; a request carrying `x-min-position` first waits for the projections (bounded).
+ * Bearer tokens are verified here too (authPlugin, same secret as the command API); the actor's
+ * team comes from the read models (team-access.ts). The team page's live stream listens through
+ * a change feed the caller owns (live.ts): one per process, started and closed by the caller.
  */
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import Type from 'typebox';
 import type { Kysely } from 'kysely';
 import { MIN_POSITION_HEADER, PROJECTED_POSITION_HEADER } from '@sinilill/contracts';
-import { createApp } from '@sinilill/http';
+import { authPlugin, createApp } from '@sinilill/http';
+import type { MediaStore } from '@sinilill/media';
 import type { ReadModelDatabase } from '@sinilill/read-models';
+import type { TeamChangeFeed } from './live';
 import { projectedPosition, waitForPosition } from './read-your-writes';
 import { statsRoutes } from './routes/stats';
 import { settingsRoutes } from './routes/settings';
 import { teamRoutes } from './routes/team';
+import { imageRoutes } from './routes/images';
+import { newsRoutes, type NewsOptions } from './routes/news';
+import { resolveActorFromReadModels } from './team-access';
 
 export interface QueryApiDependencies {
   db: Kysely<ReadModelDatabase>;
   now: () => Date;
   readYourWritesTimeoutMs: number;
+  /** HS256 secret of the session tokens (the command API's; config.jwtSecret). */
+  jwtSecret: string;
+  /**
+   * Committed read-model changes per team, for GET /team/{id}/live: a started
+   * ReadModelChangeListener (live.ts); the caller closes it after the app.
+   */
+  changes: TeamChangeFeed;
+  /** Interval of the live stream's keep-alive comment, ms; default 15 000. */
+  liveKeepAliveMs?: number;
+  /** Stored images (team icons) for GET /api/images/{name}, public; without it that route is not served. */
+  media?: MediaStore;
+  /** Where POST /api/strapi/story reads stories: Strapi when strapiUrl is set; default infra/content/news. */
+  news?: NewsOptions;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -25,7 +46,10 @@ const POSITION = /^(0|[1-9][0-9]{0,15})$/;
 /** Builds the query API (not listening yet). */
 export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
   const app = createApp({ logger: deps.logger ?? false });
-  app.addHook('preHandler', async (request, reply) => {
+  app.register(authPlugin, { secret: deps.jwtSecret, resolveActor: (actor) => resolveActorFromReadModels(deps.db, actor) });
+  // onRequest, before the routes' authentication: the wait then covers the actor's team too (a
+  // member who just joined and sends the position back is found in team_members).
+  app.addHook('onRequest', async (request, reply) => {
     const raw = request.headers[MIN_POSITION_HEADER];
     if (raw === undefined) return;
     if (typeof raw !== 'string' || !POSITION.test(raw)) {
@@ -37,8 +61,10 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
   });
   app.register(async (api) => {
     await api.register(statsRoutes, { db: deps.db, now: deps.now });
-    await api.register(teamRoutes, { db: deps.db });
+    await api.register(teamRoutes, { db: deps.db, changes: deps.changes, keepAliveMs: deps.liveKeepAliveMs });
     await api.register(settingsRoutes, { db: deps.db, now: deps.now });
+    if (deps.media) await api.register(imageRoutes, { media: deps.media });
+    await api.register(newsRoutes, deps.news ?? {});
     api.get('/health', { schema: { response: { 200: Type.Object({ status: Type.String(), position: Type.Integer() }) } } },
       async () => ({ status: 'ok', position: await projectedPosition(deps.db) }));
   }, { prefix: '/api' });

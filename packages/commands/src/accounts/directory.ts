@@ -27,6 +27,8 @@ import { DomainError, emailComparisonForm, joinCodeComparisonForm, teamNameCompa
 
 /** Advisory lock key ('acmigrat' in ASCII) held while migrating the account tables. */
 const MIGRATION_LOCK = '7017769326963270004';
+/** First key of the per-team advisory lock ('jc' in ASCII) taken while a team's join code is replaced. */
+const JOIN_CODE_LOCK = 0x6a63;
 
 const migrations: readonly Migration[] = [
   {
@@ -216,6 +218,32 @@ export class AccountTransaction {
       [normal, teamId, createdAt, expiresAt],
     );
     return rows.length === 1;
+  }
+
+  /**
+   * Revokes every live join code of the team (sets revoked_at = `at`), after taking a per-team
+   * lock held until the transaction ends: two replacements of one team's code take turns, so the
+   * second revokes the first's new code too and one live code remains.
+   * @returns how many codes were revoked.
+   */
+  async revokeJoinCodes(teamId: number, at: Date): Promise<number> {
+    await this.client.query('SELECT pg_advisory_xact_lock($1, $2)', [JOIN_CODE_LOCK, teamId]);
+    const result = await this.client.query('UPDATE app.join_codes SET revoked_at = $2 WHERE team_id = $1 AND revoked_at IS NULL', [teamId, at]);
+    return result.rowCount ?? 0;
+  }
+
+  /**
+   * Records a newly drawn `code` (upper case) for `teamId`. Unlike reserveJoinCode, a code that
+   * was ever used, by any team and also by this one (a revoked code), is not taken: a replaced
+   * code must never start working again.
+   * @returns false when the code exists already (the caller draws another).
+   */
+  async addJoinCode(code: string, teamId: number, createdAt: Date): Promise<boolean> {
+    const { rowCount } = await this.client.query(
+      'INSERT INTO app.join_codes (code, team_id, created_at) VALUES ($1, $2, $3) ON CONFLICT (code) DO NOTHING',
+      [joinCodeComparisonForm(code), teamId, createdAt],
+    );
+    return rowCount === 1;
   }
 
   /** Sets (or replaces) the account's password hash. */

@@ -1,6 +1,7 @@
 /**
- * team-directory's pure fold: events → each team's members (with their km) and live entries,
- * for the team page (spec §2 "Team page": members table, entries table).
+ * team-directory's pure fold: events → each team's members (with their km), live entries and
+ * current join code, for the team page (spec §2 "Team page": members table, entries table, join
+ * code box).
  */
 import type { RecordedEvent } from '@sinilill/event-store';
 import { toHundredths, type DomainEvent } from '@sinilill/domain';
@@ -26,15 +27,29 @@ export interface TeamEntry {
   updatedAt: string;
 }
 
-/** Loaded rows a batch touches; `null` in `entries` marks an entry deleted in this batch. */
+/** A team's current join code and since when (ISO-8601 UTC). */
+export interface TeamJoinCode {
+  teamId: number;
+  joinCode: string;
+  createdAt: string;
+}
+
+/**
+ * Loaded rows a batch touches; `null` in `entries` marks an entry deleted in this batch.
+ * `joinCodes` holds only codes set in this batch: each event replaces the whole row, so none is
+ * loaded.
+ */
 export interface DirectoryWorkingSet {
   members: Map<number, Member>;
   entries: Map<number, TeamEntry | null>;
+  joinCodes: Map<number, TeamJoinCode>;
   changedMembers: Set<number>;
   changedEntries: Set<number>;
 }
 
 export const TEAM_DIRECTORY_EVENTS = [
+  'TeamRegistered',
+  'JoinCodeReplaced',
   'ParticipantRegistered',
   'ParticipantPaymentMarked',
   'EntryAdded',
@@ -43,7 +58,7 @@ export const TEAM_DIRECTORY_EVENTS = [
 ] as const;
 
 export function emptyDirectory(): DirectoryWorkingSet {
-  return { members: new Map(), entries: new Map(), changedMembers: new Set(), changedEntries: new Set() };
+  return { members: new Map(), entries: new Map(), joinCodes: new Map(), changedMembers: new Set(), changedEntries: new Set() };
 }
 
 function credit(set: DirectoryWorkingSet, participantId: number, hundredths: number): void {
@@ -57,6 +72,13 @@ function credit(set: DirectoryWorkingSet, participantId: number, hundredths: num
 export function evolveTeamDirectory(set: DirectoryWorkingSet, recorded: RecordedEvent): void {
   const event = { type: recorded.type, data: recorded.data } as DomainEvent;
   switch (event.type) {
+    case 'TeamRegistered':
+      set.joinCodes.set(event.data.teamId, { teamId: event.data.teamId, joinCode: event.data.joinCode, createdAt: event.data.registeredAt });
+      return;
+    case 'JoinCodeReplaced':
+      // The old code stops admitting (spec §4): only the latest one is kept.
+      set.joinCodes.set(event.data.teamId, { teamId: event.data.teamId, joinCode: event.data.joinCode, createdAt: event.data.replacedAt });
+      return;
     case 'ParticipantRegistered': {
       const existing = set.members.get(event.data.participantId);
       set.members.set(event.data.participantId, {

@@ -1,6 +1,7 @@
 /**
- * Projection `team-directory`: team_members (each member's km, paid flag, captain flag) and
- * team_entries (the live entries), the data of the team page's two tables (spec §2).
+ * Projection `team-directory`: team_members (each member's km, paid flag, captain flag),
+ * team_entries (the live entries) and team_join_codes (each team's current code), the data of the
+ * team page's two tables and its join-code box (spec §2).
  */
 import { sql, type Kysely } from 'kysely';
 import type { RecordedEvent } from '@sinilill/event-store';
@@ -77,6 +78,13 @@ async function save(db: Kysely<ReadModelDatabase>, set: DirectoryWorkingSet): Pr
   }
   if (removed.length > 0) {
     await db.deleteFrom('team_entries').where('entry_id', '=', sql<number>`any(${removed}::int[])`).execute();
+  }
+  const codes = [...set.joinCodes.values()].map((c) => ({ team_id: c.teamId, join_code: c.joinCode, created_at: c.createdAt }));
+  for (const part of chunk(codes, 3)) {
+    await db.insertInto('team_join_codes').values(part)
+      .onConflict((oc) => oc.column('team_id').doUpdateSet((eb) => ({
+        join_code: eb.ref('excluded.join_code'), created_at: eb.ref('excluded.created_at'),
+      }))).execute();
   }
 }
 

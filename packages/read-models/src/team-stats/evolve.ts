@@ -45,6 +45,7 @@ export interface TeamStatsWorkingSet {
 
 export const TEAM_STATS_EVENTS = [
   'TeamRegistered',
+  'TeamPublicAttributesChanged',
   'ParticipantRegistered',
   'EntryAdded',
   'EntryEdited',
@@ -95,6 +96,13 @@ export function evolveTeamStats(set: TeamStatsWorkingSet, recorded: RecordedEven
       row.icon = event.data.icon;
       row.description = event.data.description;
       row.createdAt = event.data.registeredAt;
+      return;
+    }
+    case 'TeamPublicAttributesChanged': {
+      // Only the fields that changed are present; icon null means "removed" (spec §7).
+      const row = team(set, event.data.teamId);
+      if (event.data.icon !== undefined) row.icon = event.data.icon;
+      if (event.data.description !== undefined) row.description = event.data.description;
       return;
     }
     case 'ParticipantRegistered':

@@ -1,7 +1,8 @@
 /**
  * Projection `team-stats`: the public statistics (spec §2 Home, §7 GET /stats): per team its
- * rounded distance, participants, per-day km, prestige, in-lap distance and blue flowers, and
- * the totals row. Owns team_stats, team_daily_distance, stats_totals and stats_entry_ledger.
+ * card (name, icon, description: TeamRegistered, TeamPublicAttributesChanged), rounded distance,
+ * participants, per-day km, prestige, in-lap distance and blue flowers, and the totals row. Owns
+ * team_stats, team_daily_distance, stats_totals and stats_entry_ledger.
  */
 import { sql, type Kysely } from 'kysely';
 import type { RecordedEvent } from '@sinilill/event-store';

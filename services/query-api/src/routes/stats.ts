@@ -1,7 +1,7 @@
 /**
- * GET /api/stats (spec §7): every team's public figures and the totals, plus totalBlueFlowers
- * and each team's blueFlowers and prestige. dailyDistance is the km performed on the clock's
- * current local day (Europe/Tallinn).
+ * GET /api/stats (spec §7): every team's public figures and the totals, plus totalBlueFlowers,
+ * each team's blueFlowers and prestige, and its description (the participants table's expanding
+ * rows). dailyDistance is the km performed on the clock's current local day (Europe/Tallinn).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql, type Kysely } from 'kysely';
@@ -21,7 +21,7 @@ export const statsRoutes: FastifyPluginAsyncTypebox<StatsRouteOptions> = async (
     const [teams, totals] = await Promise.all([
       rm.selectFrom('team_stats as t')
         .leftJoin('team_daily_distance as d', (join) => join.onRef('d.team_id', '=', 't.team_id').on('d.day', '=', sql<string>`${today}::date`))
-        .select(['t.team_id', 't.team_name', 't.icon', 't.distance', 't.participants', 't.prestige',
+        .select(['t.team_id', 't.team_name', 't.icon', 't.description', 't.distance', 't.participants', 't.prestige',
           't.in_lap_distance', 't.blue_flowers', 'd.distance_hundredths as daily'])
         .orderBy('t.distance', 'desc').orderBy('t.team_id')
         .execute(),
@@ -29,7 +29,7 @@ export const statsRoutes: FastifyPluginAsyncTypebox<StatsRouteOptions> = async (
     ]);
     return {
       teams: teams.map((t) => ({
-        team: { id: t.team_id, team_name: t.team_name, icon: t.icon },
+        team: { id: t.team_id, team_name: t.team_name, icon: t.icon, description: t.description },
         distance: t.distance,
         participants: t.participants,
         dailyDistance: fromHundredths(t.daily ?? 0),

@@ -1,22 +1,54 @@
-/** GET /api/team/{id} (spec §7): one team's card data and progress; 404 NOT_FOUND when unknown. */
+/**
+ * The team page's reads (spec §2 "Team page", §7 GET /team/{id}…): the card, the members, the
+ * entries, the join code, and a live stream of changes. Every route authenticates (401
+ * UNAUTHORIZED) and answers only a member of the team or an administrator (403 FORBIDDEN; an
+ * administrator asking for an unknown team gets 404 NOT_FOUND, anyone else 403: see
+ * team-access.ts). GET /team/{id}/newcode is a command and lives in the command API.
+ *
+ * Distances in km with two decimals (exact, from hundredths); instants ISO-8601 UTC.
+ */
+import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import Type from 'typebox';
-import { ErrorAnswer, TeamAnswer } from '@sinilill/contracts';
-import { DomainError } from '@sinilill/domain';
+import { ErrorAnswer, JoinCodeAnswer, TeamAnswer, TeamEntriesAnswer, TeamMembersAnswer, type TeamChange } from '@sinilill/contracts';
+import { DomainError, fromHundredths } from '@sinilill/domain';
 import { ID_PATTERN } from '@sinilill/http';
 import type { ReadModelDatabase } from '@sinilill/read-models';
+import type { TeamChangeFeed } from '../live';
+import { requireTeamAccess } from '../team-access';
 
-export const teamRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<ReadModelDatabase> }> = async (app, { db }) => {
+export interface TeamRouteOptions {
+  db: Kysely<ReadModelDatabase>;
+  /** The process's change feed (live.ts). */
+  changes: TeamChangeFeed;
+  /** Interval of the live stream's keep-alive comment, ms (default 15 000). */
+  keepAliveMs?: number;
+}
+
+/** Default interval of the live stream's `: keep-alive` comment: below common proxy idle limits (30–60 s). */
+export const LIVE_KEEP_ALIVE_MS = 15_000;
+
+const Params = Type.Object({ id: Type.String({ pattern: ID_PATTERN }) });
+const refusals = { 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer };
+
+/** One server-sent event (the format of the WHATWG HTML standard, §9.2 "Server-sent events"). */
+function changeEvent(change: TeamChange): string {
+  return `event: change\ndata: ${JSON.stringify({ teamId: change.teamId, position: change.position })}\n\n`;
+}
+
+export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (app, { db, changes, keepAliveMs }) => {
+  const rm = db.withSchema('rm');
+  const guard = { onRequest: [app.authenticate] };
+
   app.get('/team/:id', {
-    schema: {
-      params: Type.Object({ id: Type.String({ pattern: ID_PATTERN }) }),
-      response: { 200: TeamAnswer, 404: ErrorAnswer },
-    },
+    ...guard,
+    schema: { params: Params, response: { 200: TeamAnswer, ...refusals } },
   }, async (request) => {
-    const row = await db.withSchema('rm').selectFrom('team_stats').selectAll()
-      .where('team_id', '=', Number(request.params.id)).executeTakeFirst();
-    if (!row) throw new DomainError('NOT_FOUND', `team ${request.params.id}`);
+    const teamId = Number(request.params.id);
+    await requireTeamAccess(db, request.actor, teamId);
+    const row = await rm.selectFrom('team_stats').selectAll().where('team_id', '=', teamId).executeTakeFirst();
+    if (!row) throw new DomainError('NOT_FOUND', `team ${teamId}`);
     return {
       id: row.team_id,
       team_name: row.team_name,
@@ -29,5 +61,119 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<ReadModelDatabas
       inLapDistance: row.in_lap_distance,
       blueFlowers: row.blue_flowers,
     };
+  });
+
+  /** Members, most km first (spec §2: "default sort descending"), then by name. */
+  app.get('/team/:id/participants', {
+    ...guard,
+    schema: { params: Params, response: { 200: TeamMembersAnswer, ...refusals } },
+  }, async (request) => {
+    const teamId = Number(request.params.id);
+    await requireTeamAccess(db, request.actor, teamId);
+    const rows = await rm.selectFrom('team_members').selectAll().where('team_id', '=', teamId)
+      .orderBy('distance_hundredths', 'desc')
+      .orderBy('full_name', (ob) => ob.asc().nullsLast())
+      .orderBy('participant_id')
+      .execute();
+    return rows.map((m) => ({
+      id: m.participant_id,
+      full_name: m.full_name,
+      is_paid: m.is_paid,
+      is_captain: m.is_captain,
+      distance: fromHundredths(m.distance_hundredths),
+      created_at: m.created_at.toISOString(),
+    }));
+  });
+
+  /** Live entries, newest created first (spec §2: "default sort created-at descending"). */
+  app.get('/team/:id/entries', {
+    ...guard,
+    schema: { params: Params, response: { 200: TeamEntriesAnswer, ...refusals } },
+  }, async (request) => {
+    const teamId = Number(request.params.id);
+    await requireTeamAccess(db, request.actor, teamId);
+    const rows = await rm.selectFrom('team_entries').selectAll().where('team_id', '=', teamId)
+      .orderBy('created_at', 'desc').orderBy('entry_id', 'desc')
+      .execute();
+    return rows.map((e) => ({
+      id: e.entry_id,
+      team_id: e.team_id,
+      participant_id: e.participant_id,
+      distance: fromHundredths(e.distance_hundredths),
+      entry_type: e.entry_type,
+      performed_at: e.performed_at,
+      created_at: e.created_at.toISOString(),
+    }));
+  });
+
+  /** The team's current join code and since when (team-directory's team_join_codes). */
+  app.get('/team/:id/joincode', {
+    ...guard,
+    schema: { params: Params, response: { 200: JoinCodeAnswer, ...refusals } },
+  }, async (request) => {
+    const teamId = Number(request.params.id);
+    await requireTeamAccess(db, request.actor, teamId);
+    const row = await rm.selectFrom('team_join_codes').selectAll().where('team_id', '=', teamId).executeTakeFirst();
+    if (!row) throw new DomainError('NOT_FOUND', `join code of team ${teamId}`);
+    return { code: row.join_code, created_at: row.created_at.toISOString() };
+  });
+
+  // Streams still open when the server closes: ended in preClose, or server.close() would wait
+  // for them forever.
+  const open = new Set<ServerResponse>();
+  app.addHook('preClose', async () => {
+    for (const res of open) res.end();
+  });
+
+  /**
+   * Server-sent events: `event: change` with TeamChange data whenever a committed read-model batch
+   * names the team (or any team), at most once per position (the client's refetch with
+   * x-min-position: position waits for every projection, so an equal or lower position adds
+   * nothing); a `: keep-alive` comment every keepAliveMs. The subscription ends with the
+   * connection.
+   */
+  app.get('/team/:id/live', {
+    ...guard,
+    schema: { params: Params, response: refusals },
+  }, async (request, reply) => {
+    const teamId = Number(request.params.id);
+    await requireTeamAccess(db, request.actor, teamId);
+    // From here the response is ours, written as the events come (Fastify docs: Reply .hijack()).
+    reply.hijack();
+    const res = reply.raw;
+    // Headers set earlier (x-projected-position) would otherwise be lost with the hijack.
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (value !== undefined) res.setHeader(name, value);
+    }
+    res.writeHead(200, {
+      // Exactly this media type: @fastify/reply-from lifts its request timeout only for it.
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      // nginx (and proxies that honour it) would otherwise buffer the stream.
+      'x-accel-buffering': 'no',
+    });
+    if (request.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    // A first line flushes the headers through proxies that wait for body bytes.
+    res.write(': connected\n\n');
+    let lastSent = 0;
+    const unsubscribe = changes.subscribe(teamId, (change) => {
+      if (change.position <= lastSent) return;
+      lastSent = change.position;
+      res.write(changeEvent(change));
+    });
+    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), keepAliveMs ?? LIVE_KEEP_ALIVE_MS);
+    open.add(res);
+    const cleanUp = () => {
+      clearInterval(keepAlive);
+      unsubscribe();
+      open.delete(res);
+    };
+    res.once('close', cleanUp);
+    res.once('error', cleanUp);
+    // The client may have gone while access was checked: then 'close' has fired already.
+    if (res.destroyed || !res.socket || res.socket.destroyed) cleanUp();
   });
 };

@@ -1,0 +1,64 @@
+import { describe, expect, test } from 'vitest';
+import type { RecordedEvent } from '@sinilill/event-store';
+import { emptyDirectory, evolveTeamDirectory } from './evolve';
+
+let position = 0;
+const recorded = (type: string, data: object): RecordedEvent => {
+  position += 1;
+  return {
+    id: `e${position}`, type, schemaVersion: 1, data, stream: 's', revision: 0, globalPosition: position,
+    recordedAt: new Date(0), metadata: { actor: { userId: null, role: 'SYSTEM' }, correlationId: 'c', causationId: null },
+  };
+};
+const fold = (events: readonly RecordedEvent[]) => {
+  const set = emptyDirectory();
+  for (const event of events) evolveTeamDirectory(set, event);
+  return set;
+};
+
+const registered = recorded('TeamRegistered', {
+  teamId: 7, teamName: 'Tartu Tammed', description: '', joinCode: 'AAAA1111', icon: null, registeredAt: '2025-03-01T10:00:00.000Z',
+});
+
+describe('team-directory: join codes', () => {
+  test('given a registered team, its code is the registration one, since registeredAt', () => {
+    expect(fold([registered]).joinCodes.get(7)).toEqual({ teamId: 7, joinCode: 'AAAA1111', createdAt: '2025-03-01T10:00:00.000Z' });
+  });
+
+  test('when the code is replaced twice, only the latest one is kept, since its replacedAt', () => {
+    const set = fold([
+      registered,
+      recorded('JoinCodeReplaced', { teamId: 7, joinCode: 'BBBB2222', replacedAt: '2025-04-02T08:00:00.000Z' }),
+      recorded('JoinCodeReplaced', { teamId: 7, joinCode: 'CCCC3333', replacedAt: '2025-04-03T08:00:00.000Z' }),
+    ]);
+    expect([...set.joinCodes.values()]).toEqual([{ teamId: 7, joinCode: 'CCCC3333', createdAt: '2025-04-03T08:00:00.000Z' }]);
+  });
+
+  test('a replacement in a later batch needs no loaded row (it replaces the whole row)', () => {
+    const set = fold([recorded('JoinCodeReplaced', { teamId: 9, joinCode: 'DDDD4444', replacedAt: '2025-04-05T08:00:00.000Z' })]);
+    expect(set.joinCodes.get(9)).toEqual({ teamId: 9, joinCode: 'DDDD4444', createdAt: '2025-04-05T08:00:00.000Z' });
+  });
+
+  test('team events touch no member and no entry', () => {
+    const set = fold([registered, recorded('JoinCodeReplaced', { teamId: 7, joinCode: 'BBBB2222', replacedAt: '2025-04-02T08:00:00.000Z' })]);
+    expect(set.changedMembers.size).toBe(0);
+    expect(set.changedEntries.size).toBe(0);
+  });
+});
+
+describe('team-directory: members and entries', () => {
+  const member = recorded('ParticipantRegistered', {
+    participantId: 11, teamId: 7, fullName: 'Mari Maasikas', email: null, birthYear: null, gender: 'FEMALE',
+    isCaptain: true, newsletter: false, registeredAt: '2025-03-01T10:00:00.000Z',
+  });
+  const added = (entryId: number, distance: number) => recorded('EntryAdded', {
+    entryId, teamId: 7, participantId: 11, distance, entryType: 'WALK', performedAt: '2025-04-02', createdAt: `2025-04-02T0${entryId % 10}:00:00.000Z`,
+  });
+
+  test('a member\'s km are the exact sum of their live entries', () => {
+    const set = fold([member, added(1, 0.1), added(2, 0.2), recorded('EntryDeleted', { entryId: 1, teamId: 7, participantId: 11, deletedAt: '2025-04-03T00:00:00.000Z' })]);
+    expect(set.members.get(11)?.distanceHundredths).toBe(20);
+    expect(set.entries.get(1)).toBeNull();
+    expect(set.entries.get(2)).toMatchObject({ distanceHundredths: 20, createdAt: '2025-04-02T02:00:00.000Z' });
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * Team card and join code commands (spec §2 team page, §7): PUT /team/{id}/publicattributes and
+ * GET /team/{id}/newcode. Both only for a member of the team or an admin (401 UNAUTHORIZED
+ * without a valid token, 403 FORBIDDEN for anyone else); each answer carries `position` for
+ * read-your-writes.
+ *
+ * An uploaded icon (a data URL in the JSON body) is checked by content, re-encoded to a 256×256
+ * WebP and stored in the media store; the event records only its URL path. Who may change the
+ * team is checked before the body is even read, so a stranger's 5 MB upload costs no decoding.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyError, FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import {
+  ErrorAnswer,
+  JoinCodeAnswer,
+  MAX_IMAGE_SIZE_LABEL,
+  PUBLIC_ATTRIBUTES_BODY_LIMIT,
+  PublicAttributesAnswer,
+  PublicAttributesBody,
+} from '@sinilill/contracts';
+import type { CommandService } from '@sinilill/commands';
+import { DomainError, mayActForTeam } from '@sinilill/domain';
+import { ID_PATTERN } from '@sinilill/http';
+import { decodeDataUrl, isDataUrl, processTeamIcon, type MediaStore } from '@sinilill/media';
+import { commandRequest } from './entries';
+
+export interface TeamRouteOptions {
+  commands: CommandService;
+  /** Where uploaded icons go. Without it an icon upload is refused (INVALID_REQUEST); removal and descriptions still work. */
+  media?: MediaStore;
+  /** Called with the position after every command that appended (wakes the projectors). */
+  appended: (position: number) => void;
+}
+
+const ID = new RegExp(ID_PATTERN);
+const TeamParams = Type.Object({ id: Type.String({ pattern: ID_PATTERN }) });
+const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
+
+/**
+ * preParsing hook: 403 FORBIDDEN unless the authenticated actor may act for the team in the path
+ * (a member, an admin, the system). The deciders check it again; this one runs before the body
+ * is read. A malformed id passes here and fails validation (400).
+ */
+async function mayActForPathTeam(request: FastifyRequest): Promise<void> {
+  const { id } = request.params as { id?: unknown };
+  if (typeof id === 'string' && ID.test(id) && !mayActForTeam(request.actor, Number(id))) {
+    throw new DomainError('FORBIDDEN', `not allowed to change team ${id}`);
+  }
+}
+
+/**
+ * The icon to record for a requested `icon`: undefined (keep) when absent or equal to the team's
+ * current icon, null to remove, or the stored reference of an uploaded data URL.
+ * @throws DomainError INVALID_REQUEST (any other string, or no media store), NOT_FOUND,
+ *   NOT_ALLOWED_FILE_TYPE, MAX_IMAGE_SIZE (see processTeamIcon and decodeDataUrl).
+ */
+async function iconReference(
+  icon: string | null | undefined,
+  teamId: number,
+  commands: CommandService,
+  media: MediaStore | undefined,
+): Promise<string | null | undefined> {
+  if (icon === undefined || icon === null) return icon;
+  // Compared first: a client that sends the card back as it got it changes nothing, whatever
+  // the current icon is (an imported URL included).
+  const team = await commands.team(teamId);
+  if (!team.exists) throw new DomainError('NOT_FOUND', `team ${teamId}`);
+  if (icon === team.icon) return undefined;
+  if (!isDataUrl(icon)) throw new DomainError('INVALID_REQUEST', 'icon must be a data URL, null, or the current icon');
+  if (!media) throw new DomainError('INVALID_REQUEST', 'icon uploads are not served here');
+  const image = await processTeamIcon(decodeDataUrl(icon).bytes);
+  return (await media.put(image)).url;
+}
+
+export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (app, { commands, media, appended }) => {
+  app.addHook('onRequest', app.authenticate);
+
+  app.put('/team/:id/publicattributes', {
+    bodyLimit: PUBLIC_ATTRIBUTES_BODY_LIMIT,
+    preParsing: mayActForPathTeam,
+    schema: { params: TeamParams, body: PublicAttributesBody, response: { 200: PublicAttributesAnswer, 413: ErrorAnswer, ...errors } },
+    // A body over the limit is an image over the limit (the rest of the body is tiny): answer it
+    // as spec §5 does (MAX_IMAGE_SIZE), not as a generic refusal; everything else goes on to the
+    // shared handler.
+    errorHandler(error: FastifyError) {
+      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw new DomainError('MAX_IMAGE_SIZE', MAX_IMAGE_SIZE_LABEL);
+      throw error;
+    },
+  }, async (request) => {
+    const teamId = Number(request.params.id);
+    const icon = await iconReference(request.body.icon, teamId, commands, media);
+    const result = await commands.changeTeamPublicAttributes(teamId, {
+      ...(icon !== undefined ? { icon } : {}),
+      ...(request.body.description !== undefined ? { description: request.body.description } : {}),
+    }, commandRequest(request));
+    if (result.position > 0) appended(result.position);
+    return { success: true, team: result.team, position: result.position };
+  });
+
+  // GET because spec §7 says so, though it changes state: never cached, no HEAD twin (a HEAD
+  // request must not draw a code), and the gateway sends it to this API, not the query API.
+  app.get('/team/:id/newcode', {
+    exposeHeadRoute: false,
+    preHandler: mayActForPathTeam,
+    schema: { params: TeamParams, response: { 200: JoinCodeAnswer, ...errors } },
+  }, async (request, reply) => {
+    const result = await commands.replaceJoinCode(Number(request.params.id), commandRequest(request));
+    appended(result.position);
+    reply.header('cache-control', 'no-store');
+    return { code: result.code, created_at: result.createdAt, position: result.position };
+  });
+};

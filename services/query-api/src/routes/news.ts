@@ -1,0 +1,49 @@
+/**
+ * POST /api/strapi/story {locale} (spec §7): the news page's stories, newest first. A read,
+ * though a POST (the path and method are the spec's); the gateway sends it here, not to the
+ * command API. Public. The locale may be et/en or the stored est/eng (spec §1); anything else
+ * answers 400 INVALID_REQUEST. When the source fails (Strapi down, slow, or answering nonsense),
+ * 502 NEWS_UNAVAILABLE.
+ */
+import { join } from 'node:path';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { repoRoot } from '@sinilill/config';
+import { NewsAnswer, NewsRequest, newsContentLocale } from '@sinilill/contracts';
+import { DomainError } from '@sinilill/domain';
+import { cachedSource, localSource, strapiSource, type NewsSource } from '../news-source';
+
+export interface NewsOptions {
+  /** Strapi's address (config.strapiUrl); null or absent: the local content files. */
+  strapiUrl?: string | null;
+  /** Strapi's read-only API token (config.strapiToken). */
+  strapiToken?: string | null;
+  /** Folder of the local content files <locale>.json; default infra/content/news. */
+  contentDir?: string;
+  /** How long an answer is reused, ms; default 60 000 for Strapi, 0 (read every time) locally. */
+  cacheMs?: number;
+  /** Strapi request timeout, ms; default 5000. */
+  timeoutMs?: number;
+}
+
+/** The stories' source the options describe. */
+export function newsSource(options: NewsOptions): NewsSource {
+  if (options.strapiUrl) {
+    const source = strapiSource({ url: options.strapiUrl, token: options.strapiToken ?? null, timeoutMs: options.timeoutMs });
+    return cachedSource(source, options.cacheMs ?? 60_000);
+  }
+  const source = localSource(options.contentDir ?? join(repoRoot, 'infra/content/news'));
+  return cachedSource(source, options.cacheMs ?? 0);
+}
+
+export const newsRoutes: FastifyPluginAsyncTypebox<NewsOptions> = async (app, options) => {
+  const source = newsSource(options);
+  app.post('/strapi/story', { schema: { body: NewsRequest, response: { 200: NewsAnswer } } }, async (request) => {
+    const locale = newsContentLocale(request.body.locale);
+    try {
+      return await source(locale);
+    } catch (error) {
+      request.log.warn({ err: error, locale }, 'news source failed');
+      throw new DomainError('NEWS_UNAVAILABLE', error instanceof Error ? error.message : String(error));
+    }
+  });
+};

@@ -1,5 +1,7 @@
+import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { resources } from './resources';
+import { loadPageNamespace } from './i18n';
+import { pageNamespaces, resources, type PageNamespace } from './resources';
 
 /** Every key path of a nested translation object, e.g. "footer.contact". */
 function keyPaths(value: unknown, prefix = ''): string[] {
@@ -10,6 +12,11 @@ function keyPaths(value: unknown, prefix = ''): string[] {
 /** Plural forms differ per language (i18next suffixes _one, _other): compare the base keys. */
 function baseKeys(value: unknown): string[] {
   return [...new Set(keyPaths(value).map((path) => path.replace(/_(zero|one|two|few|many|other)$/, '')))].sort();
+}
+
+/** Every string of a translation object, with its key path. */
+function strings(value: unknown): [string, unknown][] {
+  return keyPaths(value).map((path) => [path, path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], value)]);
 }
 
 describe('translations', () => {
@@ -27,4 +34,30 @@ describe('translations', () => {
       }
     });
   }
+});
+
+describe('page translations (loaded with their page)', () => {
+  for (const ns of Object.keys(pageNamespaces) as PageNamespace[]) {
+    it(`${ns}: English has exactly the Estonian keys, and no string is empty`, async () => {
+      const [et, en] = await Promise.all([pageNamespaces[ns].et(), pageNamespaces[ns].en()]);
+      expect(baseKeys(en.default)).toEqual(baseKeys(et.default));
+      for (const bundle of [et.default, en.default]) {
+        const empty = strings(bundle).filter(([, text]) => typeof text !== 'string' || text.trim() === '');
+        expect(empty).toEqual([]);
+      }
+    });
+  }
+
+  it('no page namespace shares a name with a bundled one', () => {
+    expect(Object.keys(pageNamespaces).filter((ns) => ns in resources.et)).toEqual([]);
+  });
+
+  it('loadPageNamespace adds the page\'s texts in the current language only', async () => {
+    const instance = i18next.createInstance();
+    await instance.init({ lng: 'en', fallbackLng: 'et', resources: { et: {}, en: {} }, interpolation: { escapeValue: false } });
+    await loadPageNamespace('history', instance);
+    expect(instance.hasResourceBundle('en', 'history')).toBe(true);
+    expect(instance.hasResourceBundle('et', 'history')).toBe(false);
+    expect(instance.t('title', { ns: 'history' })).toBe((await pageNamespaces.history.en()).default.title);
+  });
 });

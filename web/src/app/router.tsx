@@ -4,15 +4,16 @@
  * Route components read params and search here and hand them to the features as props, so the
  * features stay free of route ids.
  */
-import { createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, notFound } from '@tanstack/react-router';
 import { AccountPage } from '../features/account';
 import { ConfirmAccountPage, LoginPage, PasswordResetPage } from '../features/auth';
 import { HomePage } from '../features/home';
 import { PayPage } from '../features/pay';
 import { RegisterPage, SuccessPage } from '../features/registration';
-import { TeamPage } from '../features/team';
 import { NotFoundPage } from './frame/not-found-page';
 import { RootLayout } from './frame/root-layout';
+import { RoutePending } from './frame/route-pending';
+import { loadPageNamespace } from './i18n';
 
 /** `?type=<value>` when it is the expected value, else no search at all. */
 function typeSearch<Value extends string>(value: Value) {
@@ -83,7 +84,10 @@ const accountRoute = createRoute({
 const teamRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/team',
-  component: TeamPage,
+  // Its own chunk: the tables (TanStack Table) and the live stream are not needed elsewhere, so
+  // the home page does not download them. Hovering a link to /team preloads it (defaultPreload).
+  component: lazyRouteComponent(() => import('../features/team'), 'TeamPage'),
+  pendingComponent: RoutePending,
 });
 
 const payRoute = createRoute({
@@ -92,8 +96,94 @@ const payRoute = createRoute({
   component: PayPage,
 });
 
+const participantsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/participants',
+  // Its own chunk, like /team: the table code is not needed on the home page.
+  component: lazyRouteComponent(() => import('../features/participants'), 'ParticipantsPage'),
+  pendingComponent: RoutePending,
+});
+
+/** A query value as text: the router parses `?amount=15` as a number, `?code=abc` as a string. */
+function searchText(value: unknown): string | undefined {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) ? String(value) : undefined;
+}
+
+// Rarely visited (only on the way back from the payment service): its own chunk. The route's
+// component reads params and search and renders this one, which suspends until it has loaded.
+const PaymentResultPage = lazyRouteComponent(() => import('../features/pay/result'), 'PaymentResultPage');
+
+const paymentResultRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/payment/$status',
+  // Spec §2: status success or failed; anything else is an unknown address.
+  beforeLoad: ({ params }) => {
+    if (params.status !== 'success' && params.status !== 'failed') throw notFound();
+  },
+  validateSearch: (search: Record<string, unknown>): { amount?: string; code?: string } => ({
+    amount: searchText(search.amount),
+    code: searchText(search.code),
+  }),
+  component: function PaymentResultRoute() {
+    const { status } = paymentResultRoute.useParams();
+    const { amount, code } = paymentResultRoute.useSearch();
+    return <PaymentResultPage status={status === 'success' ? 'success' : 'failed'} amount={amount} code={code} />;
+  },
+  pendingComponent: RoutePending,
+});
+
+// The content pages: each its own chunk, and its long texts (a page namespace, resources.ts)
+// load in the page's language in the loader, alongside the chunk.
+const adminRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/admin',
+  component: lazyRouteComponent(() => import('../features/admin'), 'AdminPage'),
+  pendingComponent: RoutePending,
+});
+
+const historyRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/history',
+  loader: () => loadPageNamespace('history'),
+  component: lazyRouteComponent(() => import('../features/history'), 'HistoryPage'),
+  pendingComponent: RoutePending,
+});
+
+const guideRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/guide',
+  loader: () => loadPageNamespace('guide'),
+  component: lazyRouteComponent(() => import('../features/guide'), 'GuidePage'),
+  pendingComponent: RoutePending,
+});
+
+const sponsorRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/sponsor',
+  loader: () => loadPageNamespace('sponsors'),
+  component: lazyRouteComponent(() => import('../features/sponsors'), 'SponsorsPage'),
+  pendingComponent: RoutePending,
+});
+
+const newsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/news',
+  loader: () => loadPageNamespace('news'),
+  component: lazyRouteComponent(() => import('../features/news'), 'NewsPage'),
+  pendingComponent: RoutePending,
+});
+
+const privacyRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/privacy',
+  loader: () => loadPageNamespace('privacy'),
+  component: lazyRouteComponent(() => import('../features/privacy'), 'PrivacyPage'),
+  pendingComponent: RoutePending,
+});
+
 const routeTree = rootRoute.addChildren([
   homeRoute,
+  participantsRoute,
   registerRoute,
   successRoute,
   loginRoute,
@@ -102,6 +192,13 @@ const routeTree = rootRoute.addChildren([
   accountRoute,
   teamRoute,
   payRoute,
+  paymentResultRoute,
+  historyRoute,
+  adminRoute,
+  guideRoute,
+  sponsorRoute,
+  newsRoute,
+  privacyRoute,
 ]);
 
 export const router = createRouter({

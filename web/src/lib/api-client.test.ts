@@ -88,6 +88,28 @@ describe('api client', () => {
     await expect(apiGet('/x')).rejects.toMatchObject({ code: 'GENERIC_ERROR', status: 0 });
   });
 
+  it('sends extra headers (read-your-writes) alongside Authorization', async () => {
+    const { apiGet, fetchMock } = await load(storage, () => json(200, []));
+    await apiGet('/team/2/entries', { headers: { 'x-min-position': '42' } });
+    const headers = fetchMock.mock.calls[0]?.[1]?.headers as Record<string, string>;
+    expect(headers['x-min-position']).toBe('42');
+    expect(headers.authorization).toBe(`Bearer ${token}`);
+    expect(headers.accept).toBe('application/json');
+  });
+
+  it('opens event streams with Authorization, and clears the session when they answer 401', async () => {
+    let next = () => new Response('event: change\ndata: {}\n\n', { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    const { apiOpenStream, useSessionStore, fetchMock } = await load(storage, () => next());
+    const response = await apiOpenStream('/team/2/live');
+    expect(await response.text()).toContain('event: change');
+    const headers = fetchMock.mock.calls[0]?.[1]?.headers as Record<string, string>;
+    expect(headers.accept).toBe('text/event-stream');
+    expect(headers.authorization).toBe(`Bearer ${token}`);
+    next = () => json(401, { message: 'UNAUTHORIZED' });
+    await expect(apiOpenStream('/team/2/live')).rejects.toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
+    expect(useSessionStore.getState().isAuthenticated).toBe(false);
+  });
+
   it('login stores "Bearer <token>"; logout removes it', async () => {
     const fresh = memoryStorage();
     const { useSessionStore } = await load(fresh, () => json(200, {}));

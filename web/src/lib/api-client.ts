@@ -31,6 +31,27 @@ export interface RequestOptions {
   /** Sent as JSON. */
   body?: unknown;
   signal?: AbortSignal;
+  /** Extra request headers, e.g. `x-min-position` for read-your-writes. */
+  headers?: Record<string, string>;
+}
+
+/** Options of the GET/POST/PUT shorthands. */
+export type CallOptions = Pick<RequestOptions, 'signal' | 'headers'>;
+
+/** The headers every call sends: `extra`, then Authorization from the session as it is now. */
+function requestHeaders(extra: Record<string, string> | undefined, base: Record<string, string>): Record<string, string> {
+  const headers: Record<string, string> = { ...base, ...extra };
+  // Read at call time: the value the session holds now (after a login, after a clear).
+  const token = useSessionStore.getState().token;
+  if (token) headers.authorization = token;
+  return headers;
+}
+
+/** Spec §4: a 401 or 403 from any call ends the session (a forged, expired or revoked token). */
+function clearSessionOn(status: number): void {
+  if ((status === 401 || status === 403) && useSessionStore.getState().isAuthenticated) {
+    useSessionStore.getState().clear();
+  }
 }
 
 /**
@@ -38,11 +59,8 @@ export interface RequestOptions {
  * An aborted call rethrows the abort; any other failure throws ApiError.
  */
 export async function apiRequest<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers = requestHeaders(options.headers, { accept: 'application/json' });
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  // Read at call time: the value the session holds now (after a login, after a clear).
-  const token = useSessionStore.getState().token;
-  if (token) headers.authorization = token;
 
   let response: Response;
   try {
@@ -58,10 +76,7 @@ export async function apiRequest<T>(method: HttpMethod, path: string, options: R
   }
   const body: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
-    // Spec §4: a 401 or 403 from any call ends the session (a forged, expired or revoked token).
-    if ((response.status === 401 || response.status === 403) && useSessionStore.getState().isAuthenticated) {
-      useSessionStore.getState().clear();
-    }
+    clearSessionOn(response.status);
     const message = (body as { message?: unknown } | undefined)?.message;
     throw new ApiError(toCatalogueCode(message, response.status), response.status);
   }
@@ -69,18 +84,42 @@ export async function apiRequest<T>(method: HttpMethod, path: string, options: R
 }
 
 /** GET `API_BASE + path`. */
-export function apiGet<T>(path: string, init: { signal?: AbortSignal } = {}): Promise<T> {
+export function apiGet<T>(path: string, init: CallOptions = {}): Promise<T> {
   return apiRequest<T>('GET', path, init);
 }
 
 /** POST `body` to `API_BASE + path`. */
-export function apiPost<T>(path: string, body: unknown, init: { signal?: AbortSignal } = {}): Promise<T> {
+export function apiPost<T>(path: string, body: unknown, init: CallOptions = {}): Promise<T> {
   return apiRequest<T>('POST', path, { ...init, body });
 }
 
 /** PUT `body` to `API_BASE + path`. */
-export function apiPut<T>(path: string, body: unknown, init: { signal?: AbortSignal } = {}): Promise<T> {
+export function apiPut<T>(path: string, body: unknown, init: CallOptions = {}): Promise<T> {
   return apiRequest<T>('PUT', path, { ...init, body });
+}
+
+/**
+ * Opens a server-sent event stream at `API_BASE + path` (GET, `accept: text/event-stream`, the
+ * session's Authorization — which EventSource cannot send) and answers the response once its
+ * headers arrived, for the caller to read `body`. Failures as apiRequest: ApiError with the
+ * answer's code (a 401/403 clears the session), status 0 for a network failure; an abort rethrows.
+ */
+export async function apiOpenStream(path: string, init: CallOptions = {}): Promise<Response> {
+  const headers = requestHeaders(init.headers, { accept: 'text/event-stream' });
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}${path}`, { method: 'GET', headers, signal: init.signal, cache: 'no-store' });
+  } catch (error) {
+    if (init.signal?.aborted) throw error;
+    throw new ApiError('GENERIC_ERROR', 0);
+  }
+  if (!response.ok || !response.body) {
+    clearSessionOn(response.status);
+    const body: unknown = await response.json().catch(() => undefined);
+    const message = (body as { message?: unknown } | undefined)?.message;
+    throw new ApiError(toCatalogueCode(message, response.status), response.status);
+  }
+  return response;
 }
 
 /** The catalogue code of anything a call threw (ApiError's code, else GENERIC_ERROR). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatNumber } from './format-number';
+import { formatDistance, formatNumber } from './format-number';
 
 describe('formatNumber', () => {
   it('separates thousands with a plain space', () => {
@@ -34,5 +34,15 @@ describe('formatNumber', () => {
   it('shows non-finite input as zero', () => {
     expect(formatNumber(Number.NaN)).toBe('0');
     expect(formatNumber(Number.POSITIVE_INFINITY, { decimals: 1 })).toBe('0,0');
+  });
+});
+
+describe('formatDistance', () => {
+  it('shows km with two decimals and a point, ungrouped', () => {
+    expect(formatDistance(40.25)).toBe('40.25');
+    expect(formatDistance(12.5)).toBe('12.50');
+    expect(formatDistance(0)).toBe('0.00');
+    expect(formatDistance(1234.5)).toBe('1234.50');
+    expect(formatDistance(Number.NaN)).toBe('0.00');
   });
 });

@@ -23,3 +23,13 @@ export function formatNumber(value: number, options: FormatNumberOptions = {}): 
   const negative = value < 0 && /[1-9]/.test(fixed);
   return (negative ? '-' : '') + grouped + (fraction === undefined ? '' : decimalSeparator + fraction);
 }
+
+/**
+ * A distance in km with exactly two decimals, as the tables show it (spec §9 "distances two
+ * decimals"): 40.25 → "40.25", 12.5 → "12.50", 1234.5 → "1234.50". A decimal point and no
+ * grouping in both languages — the same text a person types into the distance field (a number
+ * input, which takes a point) and searches for. Non-finite input gives "0.00".
+ */
+export function formatDistance(km: number): string {
+  return (Number.isFinite(km) ? km : 0).toFixed(2);
+}

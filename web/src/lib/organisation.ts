@@ -1,5 +1,7 @@
 /**
- * The organiser's details shown to payers (spec §2 "Payment": manual bank transfer fallback).
+ * The organiser's details: the footer's (spec §2 "Navigation and frame": contact, social links,
+ * company name and registry code, main supporter) and those shown to payers (spec §2 "Payment":
+ * manual bank transfer fallback).
  *
  * The bank account number and the event registration site are configuration, not code: set
  * VITE_ORGANISER_BANK_ACCOUNT (the organiser's real IBAN) and VITE_EVENT_REGISTRATION_URL when
@@ -8,12 +10,44 @@
  * payers to write to the contact address for it instead of showing a made-up number, and the
  * registration-site link is left out.
  */
+import mainSupporterLogo from '../assets/supporters/kivikaare-kindlustus.svg';
 
-/** Name on the account that receives participation fees. */
+/** Name on the account that receives participation fees; the organiser in the footer (spec §2). */
 export const ORGANISATION_NAME = 'MTÜ Sinilill';
+
+/**
+ * The organiser's registry code (Estonian non-profit register) shown in the footer (spec §2).
+ * PLACEHOLDER: the spec does not give the organiser's real details. The organiser's real
+ * registry code replaces this value before the site goes public.
+ */
+export const REGISTRY_CODE = '80000000';
 
 /** Contact address for participants' questions (spec §2 footer "contact address {email}"). */
 export const CONTACT_EMAIL = 'info@sinilill.ee';
+
+/**
+ * The event's social media (spec §2 footer "social links", history page "social group link").
+ * The organiser confirms these addresses before the site goes public (the spec names none).
+ */
+export const SOCIAL_LINKS = {
+  facebook: 'https://www.facebook.com/sinilill.ee',
+  instagram: 'https://www.instagram.com/sinilill.ee',
+} as const;
+
+/** The participants' Facebook group, linked from the history and guide pages. */
+export const SOCIAL_GROUP_URL = 'https://www.facebook.com/groups/sinilill';
+
+/**
+ * The main supporter, whose logo the footer links to (spec §2). ILLUSTRATIVE STAND-IN, like the
+ * whole list in features/sponsors/sponsors.ts (which shows it first): a fictional organisation
+ * until the organiser's real main supporter replaces it.
+ */
+export const MAIN_SUPPORTER = {
+  id: 'kivikaare-kindlustus',
+  name: 'Kivikaare Kindlustus AS',
+  url: 'https://kivikaare.example.ee',
+  logo: mainSupporterLogo,
+} as const;
 
 function configured(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;

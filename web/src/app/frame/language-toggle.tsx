@@ -15,7 +15,8 @@ export function LanguageToggle() {
       type="button"
       className={styles.langToggle}
       lang={target}
-      aria-label={t('language.switchTo')}
+      // The name starts with the visible text (WCAG 2.5.3 label in name): "ENG – In English".
+      aria-label={`${t('language.short')} – ${t('language.switchTo')}`}
       title={t('language.switchTo')}
       onClick={() => switchTo(target)}
       data-testid="lang-toggle"

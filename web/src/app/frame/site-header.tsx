@@ -8,12 +8,21 @@ import { LanguageToggle } from './language-toggle';
 import { NotPaidBanner } from './not-paid-banner';
 import styles from './frame.module.css';
 
+/** The links every visitor sees (spec §2 "Bar links"), after the brand. */
+const PUBLIC_LINKS = [
+  { to: '/guide', label: 'nav.guide', testId: 'nav-guide' },
+  { to: '/sponsor', label: 'nav.sponsor', testId: 'nav-sponsor' },
+  { to: '/history', label: 'nav.history', testId: 'nav-history' },
+  { to: '/participants', label: 'nav.participants', testId: 'nav-participants' },
+  { to: '/news', label: 'nav.news', testId: 'nav-news' },
+] as const;
+
 /**
- * The top bar (spec §2 "Navigation and frame"): the brand, then the links the visitor may use
- * now (/team with a team, /admin for admins, /register while registration is open and nobody is
- * logged in, /pay as "donate" once paid, /account, /login, logout), the flag control, and the red
- * not-paid banner. Links to pages that do not exist yet are added with their pages. On small
- * screens the links fold into a menu button.
+ * The top bar (spec §2 "Navigation and frame"): the brand (/), the public pages (/guide,
+ * /sponsor, /history, /participants, /news), then the links the visitor may use now (/team with
+ * a team, /admin for admins, /register while registration is open and nobody is logged in, /pay
+ * as "donate" once paid, /account, /login, logout), the flag control, and the red not-paid
+ * banner. On small screens the links fold into a menu button.
  */
 export function SiteHeader() {
   const { t } = useTranslation();
@@ -63,6 +72,13 @@ export function SiteHeader() {
             {t('nav.menu')}
           </button>
           <ul id="main-menu" className={menuOpen ? `${styles.links} ${styles.linksOpen}` : styles.links}>
+            {PUBLIC_LINKS.map((link) => (
+              <li key={link.to}>
+                <Link to={link.to} className={styles.navLink} onClick={close} data-testid={link.testId}>
+                  {t(link.label)}
+                </Link>
+              </li>
+            ))}
             {isAuthenticated && identity.teamId !== null && (
               <li>
                 <Link to="/team" className={styles.navLink} onClick={close} data-testid="nav-team">
@@ -72,10 +88,9 @@ export function SiteHeader() {
             )}
             {isAuthenticated && identity.isAdmin && (
               <li>
-                {/* A plain link until the admin console's route exists (a later issue). */}
-                <a href="/admin" className={styles.navLink} onClick={close} data-testid="nav-admin">
+                <Link to="/admin" className={styles.navLink} onClick={close} data-testid="nav-admin">
                   {t('nav.admin')}
-                </a>
+                </Link>
               </li>
             )}
             {!isAuthenticated && registrationEnabled && (

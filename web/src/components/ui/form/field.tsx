@@ -4,7 +4,7 @@ import type { FieldProblem } from '../../../lib/form-validation';
 import { problemText } from './problem-text';
 import styles from './form.module.css';
 
-interface FieldFrameProps {
+export interface FieldFrameProps {
   id: string;
   label: ReactNode;
   problem: FieldProblem | undefined;
@@ -13,7 +13,7 @@ interface FieldFrameProps {
 }
 
 /** Label, control, hint and problem message, wired with aria-invalid and aria-describedby. */
-function FieldFrame({ id, label, problem, hint, children }: FieldFrameProps) {
+export function FieldFrame({ id, label, problem, hint, children }: FieldFrameProps) {
   const { t } = useTranslation();
   const hintId = hint ? `${id}-hint` : undefined;
   const problemId = problem ? `${id}-problem` : undefined;

@@ -1,20 +1,29 @@
 import { currentEdition } from '@sinilill/domain';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { preloadRouteMap } from '../../../components/ui/route-map';
 import { Spinner } from '../../../components/ui/spinner';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useStats } from '../api/get-stats';
+import { useStats } from '../../../lib/use-stats';
+import { MissingFlowers } from './missing-flowers';
+import { RouteMapSection } from './route-map-section';
 import { RouteProgress } from './route-progress';
 import { StatBoxes } from './stat-boxes';
 import { TopTeams } from './top-teams';
 import { Welcome } from './welcome';
 import styles from './home.module.css';
 
-/** The home page (spec §2 "Home"): welcome, totals, top teams and the route with every team. */
+/**
+ * The home page (spec §2 "Home"), in the spec's order: welcome and aftermath notice, missing
+ * flowers, the interactive map, the four totals, top teams, and the route bar with every team.
+ */
 export function HomePage() {
   const { t } = useTranslation('home');
   useDocumentTitle();
   const state = useStats();
   const edition = currentEdition;
+  // The map's chunk downloads while the stats load, not after.
+  useEffect(preloadRouteMap, []);
 
   return (
     <div className={styles.home}>
@@ -30,6 +39,8 @@ export function HomePage() {
               {t('stats.error')}
             </p>
           )}
+          <MissingFlowers teams={state.stats.teams} totalBlueFlowers={state.stats.totalBlueFlowers} edition={edition} />
+          <RouteMapSection teams={state.stats.teams} route={edition.route} />
           <StatBoxes stats={state.stats} />
           <TopTeams teams={state.stats.teams} today={state.stats.today} goldFrom={edition.flowers.maxPerLapBase} />
           <RouteProgress teams={state.stats.teams} route={edition.route} teamDots={edition.teamDots} />

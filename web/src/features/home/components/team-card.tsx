@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { FlowerIcon } from '../../../components/ui/flower-icon';
 import { useNumberFormat } from '../../../lib/use-number-format';
 import { sortFigure, type SortOrder } from '../utils/sort-teams';
-import { TeamAvatar } from './team-avatar';
+import { TeamIcon } from '../../../components/ui/team-icon';
 import styles from './top-teams.module.css';
 
 export interface TeamCardProps {
@@ -25,7 +25,7 @@ export function TeamCard({ team, rank, order, goldFrom }: TeamCardProps) {
     <article className={`${styles.card} ${gold ? styles.gold : ''}`} data-testid="top-team" data-gold={gold || undefined}>
       <header className={styles.cardHeader}>
         <span className={styles.avatarWrap}>
-          <TeamAvatar name={team.team.team_name} icon={team.team.icon} />
+          <TeamIcon icon={team.team.icon} size={48} alt={t('topTeams.iconAlt', { name: team.team.team_name })} />
           <span className={styles.rank}>
             <span aria-hidden="true">{rank}</span>
             <span className="sr-only">{t('topTeams.rank', { rank })}</span>

@@ -50,9 +50,10 @@ export function TeamCarousel({ children }: { children: ReactElement[] }) {
           go(end < start ? 1 : -1);
         }}
       >
-        <ol className={styles.track} style={{ transform: `translateX(-${index * 100}%)` }} aria-live="polite">
+        {/* Slides are groups (the WAI-ARIA carousel pattern), so the track is not a list. */}
+        <div className={styles.track} style={{ transform: `translateX(-${index * 100}%)` }} aria-live="polite">
           {children.map((child, position) => (
-            <li
+            <div
               key={child.key ?? position}
               className={styles.slide}
               role="group"
@@ -62,9 +63,9 @@ export function TeamCarousel({ children }: { children: ReactElement[] }) {
               inert={position !== index}
             >
               {child}
-            </li>
+            </div>
           ))}
-        </ol>
+        </div>
       </div>
       <div className={styles.carouselControls}>
         <button type="button" className={styles.carouselButton} onClick={() => go(-1)} aria-label={t('topTeams.previous')} data-testid="carousel-prev">

@@ -4,7 +4,7 @@ import { perMember, sortFigure, sortTeams, topTeams } from './sort-teams';
 
 function team(id: number, name: string, fields: Partial<Omit<TeamStat, 'team'>> = {}): TeamStat {
   return {
-    team: { id, team_name: name, icon: null },
+    team: { id, team_name: name, icon: null, description: '' },
     distance: 0,
     participants: 1,
     dailyDistance: 0,

@@ -4,7 +4,7 @@ import { isInMission, teamCountsByMission, teamsInMission } from './teams-in-mis
 
 function team(id: number, name: string, inLapDistance: number): TeamStat {
   return {
-    team: { id, team_name: name, icon: null },
+    team: { id, team_name: name, icon: null, description: '' },
     distance: inLapDistance,
     participants: 3,
     dailyDistance: 0,

@@ -1,30 +1,15 @@
 import type { TeamAnswer } from '@sinilill/contracts';
-import { useEffect, useState } from 'react';
-import { apiGet, errorCodeOf } from '../../../lib/api-client';
-import type { CatalogueCode } from '../../../lib/errors/catalogue';
+import { apiGet } from '../../../lib/api-client';
+import { minPositionHeaders } from '../../../lib/read-your-writes';
 
-/** GET /api/team/{id} (spec §7): the team's card data and progress. Throws ApiError (NOT_FOUND). */
-export function getTeam(id: number, signal?: AbortSignal): Promise<TeamAnswer> {
-  return apiGet<TeamAnswer>(`/team/${id}`, { signal });
+/** Options of the team page's reads: an abort signal and the position the answer must reflect. */
+export interface ReadOptions {
+  signal?: AbortSignal;
+  /** A command's (or live event's) position: the query API answers once it has caught up. */
+  minPosition?: number;
 }
 
-export type TeamState =
-  | { status: 'loading' }
-  | { status: 'success'; team: TeamAnswer }
-  | { status: 'error'; code: CatalogueCode };
-
-/** Loads team `id` once per mount (the page remounts it, by key, when the id changes). */
-export function useTeam(id: number): TeamState {
-  const [state, setState] = useState<TeamState>({ status: 'loading' });
-  useEffect(() => {
-    const controller = new AbortController();
-    getTeam(id, controller.signal).then(
-      (team) => setState({ status: 'success', team }),
-      (error: unknown) => {
-        if (!controller.signal.aborted) setState({ status: 'error', code: errorCodeOf(error) });
-      },
-    );
-    return () => controller.abort();
-  }, [id]);
-  return state;
+/** GET /api/team/{id} (spec §7): the team's card data and progress. Throws ApiError (NOT_FOUND, FORBIDDEN). */
+export function getTeam(id: number, options: ReadOptions = {}): Promise<TeamAnswer> {
+  return apiGet<TeamAnswer>(`/team/${id}`, { signal: options.signal, headers: minPositionHeaders(options.minPosition) });
 }

@@ -1,19 +1,31 @@
+import type { TeamAnswer } from '@sinilill/contracts';
+import { useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FlowerIcon } from '../../../components/ui/flower-icon';
-import { ErrorAlert } from '../../../components/ui/form/alert';
+import { Alert, ErrorAlert } from '../../../components/ui/form/alert';
+import { PlusIcon } from '../../../components/ui/icons';
 import { LoginRequired } from '../../../components/ui/login-required';
 import { Panel } from '../../../components/ui/panel';
 import { Spinner } from '../../../components/ui/spinner';
 import { useSessionStore } from '../../../lib/session-store';
+import { useSettingsStore } from '../../../lib/settings-store';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useNumberFormat } from '../../../lib/use-number-format';
-import { useTeam } from '../api/get-team';
-import styles from './team.module.css';
+import { useTeamData } from '../api/use-team-data';
+import { useTeamLive } from '../api/use-team-live';
+import { useTeamStore } from '../stores/team-store';
+import { EntriesSection } from './entries-section';
+import { EntryDialog } from './entry-dialog';
+import { JoinCodeBox } from './join-code-box';
+import { MembersTable } from './members-table';
+import { TeamCard } from './team-card';
+import { TeamProgress } from './team-progress';
+import { TeamStats } from './team-stats';
+import formStyles from '../../../components/ui/form/form.module.css';
+import styles from './team-page.module.css';
 
 /**
  * /team (spec §2 "Team page"): asks to log in, says when the account has no team, and otherwise
- * shows the team's card (name, description, distance, blue flowers) from GET /api/team/{id}.
- * Entries, members and the rest of the page come with their issue.
+ * shows the team: card, join code, figures, progress, members and entries, kept current by the
+ * team's live stream and by reading after each own command (read-your-writes).
  */
 export function TeamPage() {
   const { t } = useTranslation('team');
@@ -28,13 +40,31 @@ export function TeamPage() {
       </Panel>
     );
   }
-  return <TeamCard key={teamId} id={teamId} />;
+  return <TeamView key={teamId} teamId={teamId} />;
 }
 
-function TeamCard({ id }: { id: number }) {
+function TeamView({ teamId }: { teamId: number }) {
   const { t } = useTranslation('team');
-  const format = useNumberFormat();
-  const state = useTeam(id);
+  const participantId = useSessionStore((s) => s.identity.participantId);
+  const entriesOpen = useSettingsStore((s) => s.settings?.entriesOpen === true);
+  const loadSettings = useSettingsStore((s) => s.load);
+  const resetUi = useTeamStore((s) => s.reset);
+  const { state, refresh, patchTeam } = useTeamData(teamId);
+  const reload = useCallback(() => refresh(), [refresh]);
+  useTeamLive(teamId, refresh, reload);
+
+  useEffect(() => {
+    loadSettings();
+  }, [loadSettings]);
+  useEffect(() => resetUi, [resetUi]);
+
+  const onTeamChanged = useCallback(
+    (patch: Partial<TeamAnswer>, position: number) => {
+      patchTeam(patch);
+      refresh(position);
+    },
+    [patchTeam, refresh],
+  );
 
   if (state.status === 'loading') {
     return (
@@ -50,41 +80,45 @@ function TeamCard({ id }: { id: number }) {
       </Panel>
     );
   }
-  const { team } = state;
+  const { team, members, entries } = state.data;
   return (
-    <article className={styles.card} aria-labelledby="team-heading" data-testid="team-card">
-      <div className={styles.identity}>
-        {team.icon ? (
-          <img className={styles.icon} src={team.icon} alt={t('iconAlt', { name: team.team_name })} width={88} height={88} />
-        ) : (
-          <span className={`${styles.icon} ${styles.defaultIcon}`} aria-hidden="true">
-            <FlowerIcon size={56} />
-          </span>
-        )}
-        <div className={styles.text}>
-          <h1 id="team-heading" className={styles.name} data-testid="team-name">
-            {team.team_name}
-          </h1>
-          <p className={styles.members}>{t('members', { count: team.participant_count })}</p>
-          {team.description && (
-            <p className={styles.description} data-testid="team-description">
-              {team.description}
-            </p>
-          )}
-        </div>
+    <div className={styles.page}>
+      <div className={styles.top}>
+        <TeamCard team={team} onChanged={onTeamChanged} />
+        <JoinCodeBox teamId={teamId} onChanged={refresh} />
       </div>
-      <dl className={styles.figures}>
-        <div className={styles.figure}>
-          <dt>{t('distance')}</dt>
-          <dd data-testid="team-distance">{t('km', { km: format(team.distance) })}</dd>
+      <TeamStats team={team} />
+      <TeamProgress team={team} />
+      <MembersTable members={members} />
+      <EntriesSection entries={entries} members={members} entriesOpen={entriesOpen} onChanged={refresh} />
+      <ActionBar entriesOpen={entriesOpen} />
+      {entriesOpen && <EntryDialog members={members} participantId={participantId} onSaved={refresh} />}
+    </div>
+  );
+}
+
+/**
+ * Sticks to the bottom of the window while the page scrolls: the notice about entries (added,
+ * saved, deleted — or why not) and, while entries are open, the add-entry button.
+ */
+function ActionBar({ entriesOpen }: { entriesOpen: boolean }) {
+  const { t } = useTranslation('team');
+  const notice = useTeamStore((s) => s.notice);
+  const openAddEntry = useTeamStore((s) => s.openAddEntry);
+  if (!entriesOpen && !notice) return null;
+  return (
+    <div className={styles.actionBar}>
+      {notice && (
+        <div className={styles.notice}>
+          {notice.variant === 'success' ? <Alert variant="success">{notice.text}</Alert> : <ErrorAlert code={notice.code} />}
         </div>
-        <div className={`${styles.figure} ${styles.flowerFigure}`}>
-          <dt>
-            <FlowerIcon size={20} /> {t('flowers')}
-          </dt>
-          <dd data-testid="team-flowers">{format(team.blueFlowers)}</dd>
-        </div>
-      </dl>
-    </article>
+      )}
+      {entriesOpen && (
+        <button type="button" className={`${formStyles.button} ${styles.addButton}`} onClick={openAddEntry} data-testid="add-entry">
+          <PlusIcon size={20} />
+          {t('entry.add')}
+        </button>
+      )}
+    </div>
   );
 }

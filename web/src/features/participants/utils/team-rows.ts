@@ -1,0 +1,33 @@
+import type { TeamStat } from '@sinilill/contracts';
+
+/** One row of the participants page's teams table (spec §2 "Participants"). */
+export interface TeamRow {
+  /** The team id as text: the table's row id (`data-row-id`, test ids). */
+  id: string;
+  name: string;
+  /** Picture URL or data URL; null for the default flower (an empty string counts as none). */
+  icon: string | null;
+  /** The team's own text, trimmed; '' when it has written none (the page shows a default). */
+  description: string;
+  /** Rounded total km. */
+  distance: number;
+  /** Members ("teammates"). */
+  participants: number;
+  blueFlowers: number;
+}
+
+/**
+ * The table's rows from GET /api/stats' `teams` (spec §3 "Team stat entry"), in the answer's
+ * order (the table sorts them itself). A description of only spaces counts as none.
+ */
+export function teamRows(teams: readonly TeamStat[]): TeamRow[] {
+  return teams.map(({ team, distance, participants, blueFlowers }) => ({
+    id: String(team.id),
+    name: team.team_name,
+    icon: team.icon === null || team.icon.trim() === '' ? null : team.icon,
+    description: team.description.trim(),
+    distance,
+    participants,
+    blueFlowers,
+  }));
+}

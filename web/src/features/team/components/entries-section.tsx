@@ -1,0 +1,161 @@
+import type { Entry, TeamMember } from '@sinilill/contracts';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DataTable, type DataTableColumn, type RowSelectionState } from '../../../components/ui/data-table';
+import { PencilIcon, TrashIcon } from '../../../components/ui/icons';
+import { formatDate, formatDateTime } from '../../../lib/format-date';
+import { useAction } from '../../../lib/use-action';
+import { useLang } from '../../../lib/use-lang';
+import { formatDistance } from '../../../lib/format-number';
+import { deleteEntries } from '../api/delete-entries';
+import { useTeamStore } from '../stores/team-store';
+import { entryTypeLabel } from '../utils/entry-type';
+import formStyles from '../../../components/ui/form/form.module.css';
+import styles from './team-page.module.css';
+
+const entryId = (entry: Entry) => String(entry.id);
+const byTime = (iso: string) => {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? null : ms;
+};
+
+export interface EntriesSectionProps {
+  entries: readonly Entry[];
+  members: readonly TeamMember[];
+  /** Entries may be added, edited and deleted (settings.entriesOpen). */
+  entriesOpen: boolean;
+  /** A command changed entries: refresh from its position. */
+  onChanged: (position: number) => void;
+}
+
+/**
+ * The entries table (spec §2): distance, type, member, performed at, created at; sortable,
+ * searchable, 10 per page, newest first. While entries are open: a checkbox per row, an edit
+ * pencil per row and "delete selected" (after a confirmation).
+ */
+export function EntriesSection({ entries, members, entriesOpen, onChanged }: EntriesSectionProps) {
+  const { t } = useTranslation('team');
+  const lang = useLang();
+  const openEditEntry = useTeamStore((s) => s.openEditEntry);
+  const showNotice = useTeamStore((s) => s.showNotice);
+  const [selection, setSelection] = useState<RowSelectionState>({});
+  const remove = useAction(deleteEntries);
+
+  const columns = useMemo((): DataTableColumn<Entry>[] => {
+    const names = new Map(members.map((member) => [member.id, member.full_name]));
+    const memberName = (entry: Entry) => names.get(entry.participant_id) ?? t('members.deleted');
+    const typeLabel = (entry: Entry) => entryTypeLabel(entry.entry_type, (type) => t(`entryTypes.${type}`));
+    const describe = (entry: Entry) => ({ member: memberName(entry), distance: formatDistance(entry.distance), date: formatDate(entry.performed_at, lang) });
+    const list: DataTableColumn<Entry>[] = [
+      {
+        id: 'distance',
+        header: t('entries.distance'),
+        value: (entry) => entry.distance,
+        cell: (entry) => formatDistance(entry.distance),
+        searchText: (entry) => formatDistance(entry.distance),
+        align: 'end',
+        sortDescFirst: true,
+      },
+      { id: 'type', header: t('entries.type'), value: typeLabel },
+      { id: 'member', header: t('entries.member'), value: memberName },
+      {
+        id: 'performedAt',
+        header: t('entries.performedAt'),
+        value: (entry) => entry.performed_at,
+        cell: (entry) => <span className={styles.nowrap}>{formatDate(entry.performed_at, lang)}</span>,
+        searchText: (entry) => formatDate(entry.performed_at, lang),
+        sortDescFirst: true,
+      },
+      {
+        id: 'createdAt',
+        header: t('entries.createdAt'),
+        value: (entry) => byTime(entry.created_at),
+        cell: (entry) => <span className={styles.nowrap}>{formatDateTime(entry.created_at, lang)}</span>,
+        searchText: (entry) => formatDateTime(entry.created_at, lang),
+        sortDescFirst: true,
+      },
+    ];
+    if (entriesOpen) {
+      list.push({
+        id: 'actions',
+        header: t('entries.actions'),
+        headerHidden: true,
+        align: 'end',
+        cell: (entry) => (
+          <button
+            type="button"
+            className={styles.iconButton}
+            onClick={() => openEditEntry(entry)}
+            aria-label={t('entries.edit', describe(entry))}
+            title={t('entries.edit', describe(entry))}
+            data-testid={`entry-edit-${entry.id}`}
+          >
+            <PencilIcon size={18} />
+          </button>
+        ),
+      });
+    }
+    return list;
+  }, [t, lang, members, entriesOpen, openEditEntry]);
+
+  const rowLabel = useMemo(() => {
+    const names = new Map(members.map((member) => [member.id, member.full_name]));
+    return (entry: Entry) =>
+      t('entries.select', {
+        member: names.get(entry.participant_id) ?? t('members.deleted'),
+        distance: formatDistance(entry.distance),
+        date: formatDate(entry.performed_at, lang),
+      });
+  }, [t, lang, members]);
+
+  // Selected ids of entries that still exist (a team mate may have deleted one meanwhile).
+  const selectedIds = useMemo(() => {
+    const existing = new Set(entries.map(entryId));
+    return Object.keys(selection).filter((id) => selection[id] && existing.has(id));
+  }, [entries, selection]);
+
+  async function deleteSelected() {
+    const count = selectedIds.length;
+    if (count === 0 || !window.confirm(t('entries.deleteConfirm', { count }))) return;
+    const outcome = await remove.run(selectedIds.map(Number));
+    if (outcome.ok) {
+      setSelection({});
+      showNotice({ variant: 'success', text: t('entries.deleted', { count: outcome.result.count }) });
+      onChanged(outcome.result.position);
+    } else if (outcome.code) {
+      showNotice({ variant: 'error', code: outcome.code });
+    }
+  }
+
+  return (
+    <section className={styles.section} aria-labelledby="entries-heading">
+      <h2 id="entries-heading" className={styles.sectionHeading}>
+        {t('entries.heading')}
+      </h2>
+      <DataTable
+        data={entries}
+        columns={columns}
+        getRowId={entryId}
+        testId="entries-table"
+        caption={t('entries.caption')}
+        searchLabel={t('entries.search')}
+        initialSort={{ id: 'createdAt', desc: true }}
+        selection={entriesOpen ? { selected: selection, onChange: setSelection, rowLabel } : undefined}
+        toolbar={
+          entriesOpen ? (
+            <button
+              type="button"
+              className={`${formStyles.buttonSecondary} ${styles.dangerButton}`}
+              onClick={() => void deleteSelected()}
+              disabled={selectedIds.length === 0 || remove.pending}
+              data-testid="entries-delete"
+            >
+              <TrashIcon size={18} />
+              {t('entries.deleteSelected', { count: selectedIds.length })}
+            </button>
+          ) : undefined
+        }
+      />
+    </section>
+  );
+}

@@ -1,0 +1,220 @@
+import type { TeamAnswer } from '@sinilill/contracts';
+import { currentEdition } from '@sinilill/domain';
+import { useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { FlowerIcon } from '../../../components/ui/flower-icon';
+import { ErrorAlert } from '../../../components/ui/form/alert';
+import { CameraIcon, PencilIcon } from '../../../components/ui/icons';
+import { errorCodeOf } from '../../../lib/api-client';
+import { useTimedValue } from '../../../lib/use-timed-value';
+import { updatePublicAttributes } from '../api/update-public-attributes';
+import { checkIconFile, ICON_ACCEPT, readAsDataUrl } from '../utils/icon-file';
+import styles from './team-card.module.css';
+
+const DESCRIPTION_MAX = currentEdition.limits.descriptionMax;
+
+export interface TeamCardProps {
+  team: TeamAnswer;
+  /** The server accepted a change: show it now, and refresh from `position`. */
+  onChanged: (patch: Partial<TeamAnswer>, position: number) => void;
+}
+
+/**
+ * The team card (spec §2): the icon (a button that uploads a new image), the name and the
+ * description (click or Enter to edit, saved on blur). Refusals show in a red alert for 2 s.
+ */
+export function TeamCard({ team, onChanged }: TeamCardProps) {
+  const { t } = useTranslation('team');
+  const [error, showError] = useTimedValue<string>();
+
+  return (
+    <article className={styles.card} aria-labelledby="team-heading" data-testid="team-card">
+      <div className={styles.identity}>
+        <TeamIcon team={team} onChanged={onChanged} onError={showError} />
+        <div className={styles.text}>
+          <h1 id="team-heading" className={styles.name} data-testid="team-name">
+            {team.team_name}
+          </h1>
+          <p className={styles.members}>{t('card.members', { count: team.participant_count })}</p>
+        </div>
+      </div>
+      <TeamDescription team={team} onChanged={onChanged} onError={showError} />
+      {error && <ErrorAlert code={error} />}
+    </article>
+  );
+}
+
+interface PartProps {
+  team: TeamAnswer;
+  onChanged: TeamCardProps['onChanged'];
+  onError: (code: string) => void;
+}
+
+/** The icon as a button: a hidden file input takes .jpg/.jpeg/.png up to 5 MB, checked first here. */
+function TeamIcon({ team, onChanged, onError }: PartProps) {
+  const { t } = useTranslation('team');
+  const input = useRef<HTMLInputElement>(null);
+  const hintId = useId();
+  const [uploading, setUploading] = useState(false);
+  const [broken, setBroken] = useState<string | null>(null);
+
+  async function upload(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    // Cleared, so that choosing the same file again fires another change.
+    event.target.value = '';
+    if (!file) return;
+    const problem = checkIconFile(file);
+    if (problem) return onError(problem);
+    setUploading(true);
+    try {
+      const icon = await readAsDataUrl(file);
+      const answer = await updatePublicAttributes(team.id, { icon });
+      onChanged({ icon: answer.team.icon }, answer.position);
+    } catch (error) {
+      onError(errorCodeOf(error));
+    } finally {
+      setUploading(false);
+    }
+  }
+
+  const showImage = team.icon !== null && team.icon !== broken;
+  return (
+    <div className={styles.iconBox}>
+      <button
+        type="button"
+        className={styles.iconButton}
+        onClick={() => input.current?.click()}
+        disabled={uploading}
+        aria-busy={uploading}
+        aria-label={t('card.changeIcon')}
+        aria-describedby={hintId}
+        data-testid="team-icon-button"
+      >
+        {showImage ? (
+          <img
+            className={styles.icon}
+            src={team.icon ?? undefined}
+            alt={t('card.iconAlt', { name: team.team_name })}
+            width={96}
+            height={96}
+            onError={() => setBroken(team.icon)}
+            data-testid="team-icon"
+          />
+        ) : (
+          <span className={`${styles.icon} ${styles.defaultIcon}`} data-testid="team-icon">
+            <FlowerIcon size={60} />
+          </span>
+        )}
+        <span className={styles.iconBadge} aria-hidden="true">
+          <CameraIcon size={16} />
+        </span>
+      </button>
+      <span id={hintId} className="sr-only">
+        {uploading ? t('card.uploading') : t('card.iconHint')}
+      </span>
+      <input
+        ref={input}
+        type="file"
+        accept={ICON_ACCEPT}
+        hidden
+        tabIndex={-1}
+        onChange={(event) => void upload(event)}
+        data-testid="team-icon-input"
+      />
+    </div>
+  );
+}
+
+/** The description: text that becomes a textarea on click or Enter; saved when the textarea loses focus. */
+function TeamDescription({ team, onChanged, onError }: PartProps) {
+  const { t } = useTranslation('team');
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState('');
+  // Shown while the save is under way, so the text does not jump back meanwhile.
+  const [saving, setSaving] = useState<string | null>(null);
+  const textButton = useRef<HTMLButtonElement>(null);
+  const cancelled = useRef(false);
+  const hintId = useId();
+  const inputId = useId();
+  const countId = useId();
+
+  const shown = saving ?? team.description;
+
+  function start() {
+    cancelled.current = false;
+    setDraft(team.description);
+    setEditing(true);
+  }
+
+  async function save() {
+    setEditing(false);
+    const text = draft.trim();
+    if (cancelled.current || text === team.description) return;
+    setSaving(text);
+    try {
+      const answer = await updatePublicAttributes(team.id, { description: text });
+      onChanged({ description: answer.team.description }, answer.position);
+    } catch (error) {
+      onError(errorCodeOf(error));
+    } finally {
+      setSaving(null);
+    }
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key === 'Escape') {
+      // Inside the page, Escape only cancels the edit.
+      event.preventDefault();
+      cancelled.current = true;
+      setEditing(false);
+      requestAnimationFrame(() => textButton.current?.focus());
+    }
+  }
+
+  if (editing) {
+    return (
+      <div className={styles.descriptionEdit}>
+        <label htmlFor={inputId} className={styles.descriptionLabel}>
+          {t('card.descriptionLabel')}
+        </label>
+        <textarea
+          id={inputId}
+          className={styles.textarea}
+          value={draft}
+          maxLength={DESCRIPTION_MAX}
+          rows={4}
+          autoFocus
+          onChange={(event) => setDraft(event.target.value)}
+          onBlur={() => void save()}
+          onKeyDown={onKeyDown}
+          aria-describedby={`${hintId} ${countId}`}
+          data-testid="team-description-input"
+        />
+        <div className={styles.descriptionMeta}>
+          <span id={hintId}>{t('card.descriptionSaveHint')}</span>
+          <span id={countId}>{t('card.descriptionCount', { count: [...draft].length, max: DESCRIPTION_MAX })}</span>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className={styles.description}>
+      <button
+        ref={textButton}
+        type="button"
+        className={styles.descriptionButton}
+        onClick={start}
+        aria-describedby={hintId}
+        aria-busy={saving !== null}
+      >
+        <span className={shown ? styles.descriptionText : styles.descriptionPlaceholder} data-testid="team-description">
+          {shown || t('card.descriptionEmpty')}
+        </span>
+        <PencilIcon size={16} className={styles.descriptionPencil} />
+      </button>
+      <span id={hintId} className="sr-only">
+        {saving !== null ? t('card.saving') : t('card.descriptionEditHint')}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+/**
+ * GET /api/stats for the pages that show it (home, participants): one fetcher and one hook, so
+ * that features do not import each other (house style).
+ */
+import type { StatsAnswer } from '@sinilill/contracts';
+import { useCallback, useEffect, useState } from 'react';
+import { apiGet } from './api-client';
+
+/** What a page shows when the stats cannot be loaded (spec §7: "failure resets to empty stats"). */
+export const EMPTY_STATS: StatsAnswer = {
+  teams: [],
+  totalParticipants: 0,
+  totalDistance: 0,
+  totalBlueFlowers: 0,
+  today: '',
+};
+
+/** GET /api/stats: every team's progress and the totals (spec §7). Throws ApiError. */
+export function getStats(signal?: AbortSignal): Promise<StatsAnswer> {
+  return apiGet<StatsAnswer>('/stats', { signal });
+}
+
+export type StatsState =
+  | { status: 'loading'; stats: StatsAnswer }
+  | { status: 'success'; stats: StatsAnswer }
+  | { status: 'error'; stats: StatsAnswer; code: string };
+
+/**
+ * Loads the stats once per mount; on failure the stats are empty and `code` says why.
+ * `reload()` loads them again (a "try again" button), showing the loading state meanwhile.
+ */
+export function useStats(): StatsState & { reload: () => void } {
+  const [state, setState] = useState<StatsState>({ status: 'loading', stats: EMPTY_STATS });
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    const controller = new AbortController();
+    getStats(controller.signal).then(
+      (stats) => setState({ status: 'success', stats }),
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        const code = error instanceof Error ? error.message : 'GENERIC_ERROR';
+        setState({ status: 'error', stats: EMPTY_STATS, code });
+      },
+    );
+    return () => controller.abort();
+  }, [attempt]);
+  const reload = useCallback(() => {
+    setState({ status: 'loading', stats: EMPTY_STATS });
+    setAttempt((previous) => previous + 1);
+  }, []);
+  return { ...state, reload };
+}

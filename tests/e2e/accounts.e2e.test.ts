@@ -2,29 +2,18 @@
  * Accounts as a new user tries them (issue 3), in headless Chromium against `npm start`, with the
  * mail read from the local MailDev inbox the launcher starts.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import pg from 'pg';
+import type { Browser, Page } from 'playwright-core';
 import { repoRoot } from '@sinilill/config';
 import { launchBrowser } from '../support/browser';
-import { eventually, startStack, type RunningStack } from '../support/stack';
+import { e2eKit, message } from '../support/e2e-kit';
+import { startStack, type RunningStack } from '../support/stack';
 
 let stack: RunningStack;
 let browser: Browser;
 const artifacts = join(repoRoot, 'test-results');
-const catalogue = {
-  est: JSON.parse(readFileSync(join(repoRoot, 'web/src/lib/errors/locales/et.json'), 'utf8')) as Record<string, string>,
-  eng: JSON.parse(readFileSync(join(repoRoot, 'web/src/lib/errors/locales/en.json'), 'utf8')) as Record<string, string>,
-};
-/** The catalogue text of a code; the files may nest codes under a key. */
-function message(lang: 'est' | 'eng', code: string, values: Record<string, string> = {}): string {
-  const texts = catalogue[lang] as Record<string, unknown>;
-  const found = (texts[code] ?? (texts.errors as Record<string, string> | undefined)?.[code]) as string | undefined;
-  if (!found) throw new Error(`no ${lang} text for ${code}`);
-  return found.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, key: string) => values[key] ?? '').trim();
-}
+const { withDatabase, newPage, login, setPasswordByMail, register, confirmFromMail } = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
@@ -34,75 +23,12 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const port = () => Number(new URL(stack.baseUrl).port);
-const inboxUrl = () => /mail inbox \(MailDev\): (\S+)/.exec(stack.output())![1]!;
-
-interface Mail { subject: string; text: string; to: { address: string }[] }
-async function mailTo(address: string, subjectPart: RegExp): Promise<Mail> {
-  let found: Mail | undefined;
-  await eventually(async () => {
-    const mails = await (await fetch(`${inboxUrl()}/email`)).json() as Mail[];
-    found = mails.reverse().find((m) => m.to.some((t) => t.address === address) && subjectPart.test(m.subject));
-    return found !== undefined;
-  }, 20_000);
-  return found!;
-}
-function linkIn(mail: Mail, path: string): string {
-  const match = new RegExp(`https?://[^\\s]+${path}/[^\\s]+`).exec(mail.text);
-  if (!match) throw new Error(`no ${path} link in: ${mail.text}`);
-  return match[0].replace(/^https?:\/\/[^/]+/, stack.baseUrl);
-}
 async function joinCodeOf(teamName: string): Promise<string> {
-  const client = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port() + 3}/sinilill` });
-  await client.connect();
-  try {
+  return withDatabase(async (client) => {
     const { rows } = await client.query<{ code: string }>(
       "SELECT data->>'joinCode' AS code FROM es.events WHERE type = 'TeamRegistered' AND data->>'teamName' = $1", [teamName]);
     return rows[0]!.code;
-  } finally {
-    await client.end();
-  }
-}
-
-async function newPage(lang: 'est' | 'eng' = 'est', width = 1440): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  await context.addInitScript((l) => { if (!window.localStorage.getItem('lang')) window.localStorage.setItem('lang', l); }, lang);
-  return { context, page: await context.newPage() };
-}
-
-interface Registration {
-  email: string; fullName: string; password: string; confirmation?: string; birthYear?: string;
-  type: 'REGISTER_TEAM' | 'JOIN_TEAM'; teamName?: string; joinCode?: string;
-}
-async function register(page: Page, r: Registration): Promise<void> {
-  await page.goto(`${stack.baseUrl}/register`);
-  await page.getByTestId('step-user-information').waitFor();
-  await page.fill('[name="email"]', r.email);
-  await page.fill('[name="full_name"]', r.fullName);
-  await page.fill('[name="password"]', r.password);
-  await page.fill('[name="password_confirmation"]', r.confirmation ?? r.password);
-  await page.selectOption('[name="birth_year"]', r.birthYear ?? '1985');
-  await page.selectOption('[name="gender"]', 'FEMALE');
-  await page.getByTestId('wizard-next').click();
-  if (!(await page.getByTestId('step-register-type').isVisible())) return; // refused on step 1
-  await page.check(`[name="type"][value="${r.type}"]`);
-  await page.getByTestId('wizard-next').click();
-  await page.getByTestId('step-team-infromation').waitFor();
-  if (r.type === 'REGISTER_TEAM') await page.fill('[name="team_name"]', r.teamName!);
-  else await page.fill('[name="team_join_code"]', r.joinCode!);
-  await page.getByTestId('wizard-submit').click();
-}
-async function login(page: Page, email: string, password: string): Promise<void> {
-  await page.goto(`${stack.baseUrl}/login`);
-  await page.fill('[name="email"]', email);
-  await page.fill('[name="password"]', password);
-  await page.getByTestId('login-submit').click();
-}
-async function confirmFromMail(page: Page, email: string): Promise<void> {
-  const mail = await mailTo(email, /Kinnita|Confirm/);
-  await page.goto(linkIn(mail, '/confirm/account'));
-  await page.getByTestId('confirm-submit').click();
-  await page.getByTestId('alert-success').waitFor();
+  });
 }
 
 const captain = { email: 'kapten@example.ee', fullName: 'Kärt Kapten', password: 'sinilill-2025', teamName: 'Tallinna Tormilinnud' };
@@ -167,16 +93,7 @@ describe('each refusal shows its catalogue message, in both languages', () => {
 describe('passwords', () => {
   test('an imported 2025 participant sets a password through forgot-password and logs in', async () => {
     const { context, page } = await newPage('est');
-    await page.goto(`${stack.baseUrl}/login?type=forgot`);
-    await page.fill('[name="email"]', 'participant1@example.ee');
-    await page.getByTestId('forgot-submit').click();
-    await page.getByTestId('alert-success').waitFor();
-    const mail = await mailTo('participant1@example.ee', /parool|password/i);
-    await page.goto(linkIn(mail, '/passwordreset'));
-    await page.fill('[name="newPassword"], [name="password"]', 'kaja-uus-1');
-    await page.fill('[name="confirmation"], [name="password_confirmation"]', 'kaja-uus-1');
-    await page.getByTestId('reset-submit').click();
-    await page.getByTestId('alert-success').waitFor();
+    await setPasswordByMail(page, 'participant1@example.ee', 'kaja-uus-1');
     await login(page, 'participant1@example.ee', 'kaja-uus-1');
     await page.waitForURL(/\/team$/); // paid in 2025 (fixture), so the team route
     expect(await page.getByTestId('team-name').textContent()).toBe('Haapsalu Sõbrad');

@@ -8,6 +8,8 @@
  *    projection's checkpoint covers its position (p50 / p95 / p99, ms). Target: p99 < 250 ms;
  * 3. replay throughput: the 2025 export imported, then every read model rebuilt from the log
  *    into fresh tables and swapped in (events/s). Target: >= 20 000 events/s.
+ * 4. the home route's JavaScript, gzipped, from a fresh production build (web-size.ts).
+ *    Target: <= 250 KB.
  *
  * Uses DATABASE_URL / REDIS_URL when set, else starts embedded PostgreSQL and redis-server in a
  * temporary folder.
@@ -25,6 +27,7 @@ import { WakeUpPublisher } from '@sinilill/messaging';
 import { startProjector } from '@sinilill/projector';
 import { createReadModelDb, migrateLiveReadModels, projections, rebuildReadModels } from '@sinilill/read-models';
 import { importEdition } from '@sinilill/cli';
+import { measureHomeRoute } from './web-size';
 
 const SYSTEM: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, teamId: null };
 
@@ -124,6 +127,11 @@ async function main() {
     await projector.close();
     await publisher.close();
     await db.destroy();
+
+    // 4. The home route's JavaScript.
+    const home = measureHomeRoute();
+    rows.push([`home route JavaScript, gzipped: at start (${home.files} files with the map)`, `${home.initialJsKb.toFixed(1)} KB`, 'n/a']);
+    rows.push(['home route JavaScript, gzipped: with the lazy route map and geodata', `${home.totalJsKb.toFixed(1)} KB`, '<= 250 KB']);
 
     const width = Math.max(...rows.map((r) => r[0].length));
     console.log(`\n${'measure'.padEnd(width)}  ${'result'.padStart(16)}  target`);

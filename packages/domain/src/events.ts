@@ -19,6 +19,7 @@ export const streams = {
   entry: (entryId: number) => `entry-${entryId}`,
   user: (userId: string) => `user-${userId}`,
   settings: () => 'settings',
+  operations: () => 'operations',
 } as const;
 
 /** Preset entry types (spec §1). Anything else is free text entered under "Other". */
@@ -78,7 +79,21 @@ export interface JoinCodeReplaced {
   type: 'JoinCodeReplaced';
   data: { teamId: number; joinCode: string; replacedAt: string };
 }
-export type TeamEvent = TeamRegistered | TeamPublicAttributesChanged | JoinCodeReplaced;
+/** An administrator renamed the team (spec §2 admin teams tab; name unique, at most 50). */
+export interface TeamRenamed {
+  type: 'TeamRenamed';
+  data: { teamId: number; teamName: string; renamedAt: string };
+}
+/**
+ * An administrator deleted the team (spec §2 admin: "Deletion is permanent"). Its members and
+ * their entries are deleted by their own events in the same append (ParticipantDeleted,
+ * UserDeleted, EntryDeleted); the read models drop the team; the history keeps every event.
+ */
+export interface TeamDeleted {
+  type: 'TeamDeleted';
+  data: { teamId: number; deletedAt: string };
+}
+export type TeamEvent = TeamRegistered | TeamPublicAttributesChanged | JoinCodeReplaced | TeamRenamed | TeamDeleted;
 
 // ---- participant-{id} ---------------------------------------------------------------------
 export interface ParticipantRegistered {
@@ -103,7 +118,26 @@ export interface ParticipantPaymentMarked {
   type: 'ParticipantPaymentMarked';
   data: { participantId: number; isPaid: boolean };
 }
-export type ParticipantEvent = ParticipantRegistered | ParticipantPaymentMarked;
+/** An administrator corrected the participant's name (spec §2 admin users tab; at most 32). */
+export interface ParticipantRenamed {
+  type: 'ParticipantRenamed';
+  data: {
+    participantId: number;
+    /** Personal data (encrypted at rest, subject participant-{participantId}). Null once erased. */
+    fullName: string | null;
+    renamedAt: string;
+  };
+}
+/**
+ * The participant was deleted (an administrator deleted the user or the team). Their personal
+ * data is erased in the same step (the subject key participant-{id} is destroyed: every
+ * ParticipantRegistered, ParticipantRenamed and UserRegistered copy reads null from then on).
+ */
+export interface ParticipantDeleted {
+  type: 'ParticipantDeleted';
+  data: { participantId: number; teamId: number; deletedAt: string };
+}
+export type ParticipantEvent = ParticipantRegistered | ParticipantPaymentMarked | ParticipantRenamed | ParticipantDeleted;
 
 // ---- entry-{id} ---------------------------------------------------------------------------
 export interface EntryAdded {
@@ -219,7 +253,13 @@ export interface PasswordResetCompleted {
   type: 'PasswordResetCompleted';
   data: { userId: string; completedAt: string };
 }
+/** The account was deleted by an administrator; it can no longer log in. */
+export interface UserDeleted {
+  type: 'UserDeleted';
+  data: { userId: string; deletedAt: string };
+}
 export type AccountEvent =
+  | UserDeleted
   | UserRegistered
   | AdminRegistered
   | AccountConfirmed
@@ -239,7 +279,37 @@ export interface SettingsChanged {
 }
 export type SettingsEvent = SettingsChanged;
 
-export type DomainEvent = TeamEvent | ParticipantEvent | EntryEvent | AccountEvent | SettingsEvent;
+// ---- operations (operators' acts on the whole system) ---------------------------------------
+/** Figures of the whole event at one moment (the stats totals). */
+export interface ReplayTotals {
+  teams: number;
+  participants: number;
+  /** km (sum of the teams' rounded distances). */
+  distance: number;
+  blueFlowers: number;
+}
+/**
+ * Every read model was rebuilt from the log (an operator's replay, e.g. after the route's
+ * mission lengths changed). Recorded in stream `operations` with the totals before and after.
+ */
+export interface ReadModelsReplayed {
+  type: 'ReadModelsReplayed';
+  data: {
+    /** The BullMQ job id, or null for the CLI. */
+    jobId: string | null;
+    /** Events read by the rebuild. */
+    events: number;
+    /** The global position the rebuilt read models reflect. */
+    position: number;
+    before: ReplayTotals;
+    after: ReplayTotals;
+    startedAt: string;
+    finishedAt: string;
+  };
+}
+export type OperationsEvent = ReadModelsReplayed;
+
+export type DomainEvent = TeamEvent | ParticipantEvent | EntryEvent | AccountEvent | SettingsEvent | OperationsEvent;
 export type DomainEventType = DomainEvent['type'];
 
 /** Current payload schema version of each event type (upcasters lift older ones). */
@@ -247,6 +317,12 @@ export const SCHEMA_VERSIONS: Record<DomainEventType, number> = {
   TeamRegistered: 1,
   TeamPublicAttributesChanged: 1,
   JoinCodeReplaced: 1,
+  TeamRenamed: 1,
+  TeamDeleted: 1,
+  ParticipantRenamed: 1,
+  ParticipantDeleted: 1,
+  UserDeleted: 1,
+  ReadModelsReplayed: 1,
   ParticipantRegistered: 1,
   ParticipantPaymentMarked: 1,
   EntryAdded: 1,
@@ -278,6 +354,7 @@ export const PERSONAL_DATA_FIELDS: Partial<
   Record<DomainEventType, { subject: string; fields: readonly string[] }>
 > = {
   ParticipantRegistered: { subject: 'participantId', fields: ['fullName', 'email', 'birthYear'] },
+  ParticipantRenamed: { subject: 'participantId', fields: ['fullName'] },
   UserRegistered: { subject: 'participantId', fields: ['email', 'fullName'] },
   AdminRegistered: { subject: 'userId', fields: ['email', 'fullName'] },
 };

@@ -86,6 +86,7 @@ describe('RegisterUser', () => {
   it('folds into an unapproved USER account with a password', () => {
     given([]).when(register(), visitor).thenState({
       exists: true,
+      deleted: false,
       userId,
       participantId: 3,
       role: 'USER',
@@ -215,6 +216,7 @@ describe('EnsureAdmin', () => {
     given([]).when(ensure(false), system).then([adminRegistered]);
     given([]).when(ensure(false), system).thenState({
       exists: true,
+      deleted: false,
       userId,
       participantId: null,
       role: 'ADMIN',

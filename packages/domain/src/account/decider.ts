@@ -112,6 +112,8 @@ export interface AccountState {
   lang: MailLanguage;
   /** ISO-8601 UTC. */
   registeredAt: string | null;
+  /** True once an administrator deleted the account (UserDeleted): it cannot log in. */
+  deleted: boolean;
 }
 
 const initialAccountState = (): AccountState => ({
@@ -126,6 +128,7 @@ const initialAccountState = (): AccountState => ({
   hasPassword: false,
   lang: 'est',
   registeredAt: null,
+  deleted: false,
 });
 
 function requireUserId(value: unknown): string {
@@ -259,6 +262,7 @@ function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
     .with({ type: 'PasswordChanged' }, () => ({ ...state, hasPassword: true }))
     .with({ type: 'PasswordResetRequested' }, () => state)
     .with({ type: 'PasswordResetCompleted' }, () => ({ ...state, hasPassword: true }))
+    .with({ type: 'UserDeleted' }, () => ({ ...state, deleted: true, email: null, fullName: null }))
     .exhaustive();
 }
 

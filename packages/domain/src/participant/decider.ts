@@ -72,6 +72,8 @@ export interface ParticipantState {
   isPaid: boolean;
   /** ISO-8601 UTC. */
   registeredAt: string | null;
+  /** True once deleted (ParticipantDeleted); the personal data is erased with it. */
+  deleted: boolean;
 }
 
 const initialParticipantState = (): ParticipantState => ({
@@ -86,6 +88,7 @@ const initialParticipantState = (): ParticipantState => ({
   newsletter: false,
   isPaid: false,
   registeredAt: null,
+  deleted: false,
 });
 
 function registerParticipant(
@@ -162,6 +165,8 @@ function evolveParticipant(state: ParticipantState, event: ParticipantEvent): Pa
       registeredAt: data.registeredAt,
     }))
     .with({ type: 'ParticipantPaymentMarked' }, ({ data }) => ({ ...state, isPaid: data.isPaid }))
+    .with({ type: 'ParticipantRenamed' }, ({ data }) => ({ ...state, fullName: data.fullName }))
+    .with({ type: 'ParticipantDeleted' }, () => ({ ...state, deleted: true, fullName: null, email: null, birthYear: null }))
     .exhaustive();
 }
 

@@ -100,6 +100,7 @@ describe('RegisterParticipant', () => {
   it('starts unpaid', () => {
     given([]).when(register(), ctx).thenState({
       exists: true,
+      deleted: false,
       participantId: 3,
       teamId: 7,
       fullName: 'Mari Maasikas',

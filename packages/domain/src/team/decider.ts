@@ -60,6 +60,8 @@ export interface TeamState {
   icon: string | null;
   /** ISO-8601 UTC. */
   registeredAt: string | null;
+  /** True once an administrator deleted the team (TeamDeleted). */
+  deleted: boolean;
 }
 
 const initialTeamState = (): TeamState => ({
@@ -70,6 +72,7 @@ const initialTeamState = (): TeamState => ({
   joinCode: null,
   icon: null,
   registeredAt: null,
+  deleted: false,
 });
 
 function registerTeam(command: RegisterTeam, state: TeamState, ctx: DecisionContext, edition: Edition): TeamEvent[] {
@@ -138,6 +141,7 @@ function evolveTeam(state: TeamState, event: TeamEvent): TeamState {
       joinCode: data.joinCode,
       icon: data.icon,
       registeredAt: data.registeredAt,
+      deleted: false,
     }))
     .with({ type: 'TeamPublicAttributesChanged' }, ({ data }) => ({
       ...state,
@@ -145,6 +149,8 @@ function evolveTeam(state: TeamState, event: TeamEvent): TeamState {
       ...(data.icon !== undefined ? { icon: data.icon } : {}),
     }))
     .with({ type: 'JoinCodeReplaced' }, ({ data }) => ({ ...state, joinCode: data.joinCode }))
+    .with({ type: 'TeamRenamed' }, ({ data }) => ({ ...state, teamName: data.teamName }))
+    .with({ type: 'TeamDeleted' }, () => ({ ...state, deleted: true }))
     .exhaustive();
 }
 

@@ -81,6 +81,7 @@ describe('RegisterTeam', () => {
   it('folds TeamRegistered into the state', () => {
     given([]).when(register(), ctx).thenState({
       exists: true,
+      deleted: false,
       teamId: 7,
       teamName: 'Sinilillede Seltskond',
       description: 'We walk.',

@@ -28,11 +28,23 @@ import {
   type JoinCodeReplaced,
   type TeamRegistered,
   type TeamState,
+  type TeamEvent,
 } from '@sinilill/domain';
 import type { EventStore } from '@sinilill/event-store';
-import type { AccountDirectory } from './accounts/directory';
+import type { AccountDirectory, AccountTransaction } from './accounts/directory';
 import { newJoinCode } from './accounts/secrets';
-import { deterministicUuid, eventIdFor, foldStream, handleCommand, idOfStream, type CommandMetadata } from './handle';
+import {
+  appendDecided,
+  decideAcrossStreams,
+  deterministicUuid,
+  eventIdFor,
+  foldStream,
+  handleCommand,
+  idOfStream,
+  streamDecision,
+  type CommandMetadata,
+  type StreamDecision,
+} from './handle';
 import type { IdAllocator } from './ids';
 import { readSettings } from './settings';
 
@@ -60,6 +72,38 @@ export interface CommandServiceDependencies {
    * neither).
    */
   directory?: AccountDirectory;
+  /**
+   * Erases a personal-data subject (the event store's PersonalDataVault.forget): deleting a user
+   * or a team destroys the person's key (D2). Needed by deleteUsers and deleteTeams only.
+   */
+  personalData?: { forget(subject: string): Promise<void> };
+  /**
+   * The ids of a participant's live entries (deleteUsers, deleteTeams cascade). The command API
+   * reads rm.team_entries by participant_id: reading the whole log for them would be far too
+   * slow, and there is no index of entry streams by participant in the store. Each id is checked
+   * against its own stream before it is deleted (a deleted or moved entry is skipped), so a stale
+   * read model can only leave out entries appended after its checkpoint (read-model lag, D3).
+   */
+  entriesOfParticipant?: (participantId: number) => Promise<number[]>;
+  /**
+   * The participant ids of a team's members (deleteTeams cascade), from rm.team_members; each is
+   * checked against its stream as for entriesOfParticipant.
+   */
+  membersOfTeam?: (teamId: number) => Promise<number[]>;
+}
+
+/** One person to delete: an account, its participant, or both. */
+interface PersonToDelete {
+  userId: string | null;
+  participantId: number | null;
+}
+
+/** A team as the admin's PUT /admin/team/{id} answers it. */
+export interface AdminTeamView {
+  id: number;
+  team_name: string;
+  description: string;
+  icon: string | null;
 }
 
 /** An entry as answered to the client (spec §3 "Entry"), distance in km. */
@@ -104,7 +148,8 @@ export class CommandService {
   async participantTeam(participantId: number): Promise<number | null> {
     const events = await this.deps.store.readStream(streams.participant(participantId));
     const state = foldStream(participantDecider, events);
-    return state.exists ? state.teamId : null;
+    // A deleted participant has no team: AddEntry and EditEntry for them answer NOT_FOUND.
+    return state.exists && !state.deleted ? state.teamId : null;
   }
 
   /**
@@ -325,6 +370,191 @@ export class CommandService {
     });
     const replaced = result.events[0] as JoinCodeReplaced;
     return { code: replaced.data.joinCode, createdAt: replaced.data.replacedAt, position: result.position };
+  }
+
+  // ---- administrators (issue 6; spec §2 Admin, §7 /admin/*) ------------------------------------
+
+  /**
+   * Corrects a participant's full name (spec §7 PUT /admin/participant/{id} {id, full_name}).
+   * The name is personal data (encrypted under participant-{id}).
+   * @returns the position of ParticipantRenamed (0 when the name was already that).
+   * @throws DomainError FORBIDDEN (not an administrator), NOT_FOUND (unknown or deleted),
+   *   VALUE_TOO_LONG (over 32 characters, spec §5), INVALID_REQUEST (blank).
+   */
+  async renameParticipant(participantId: number, fullName: string, request: CommandRequest): Promise<{ position: number }> {
+    const result = await handleCommand(this.deps.store, streams.participant(participantId), participantDecider,
+      { type: 'RenameParticipant', data: { participantId, fullName } }, await this.context(request), request.metadata);
+    return { position: result.repeated || result.events.length > 0 ? result.position : 0 };
+  }
+
+  /**
+   * An administrator's change of a team (spec §7 PUT /admin/team/{id}): name, description, icon
+   * (an already stored reference, or null to remove it), each undefined to keep. One append to
+   * the team stream (TeamRenamed and/or TeamPublicAttributesChanged); a rename reserves the new
+   * name in app.team_name_index (releasing the old one) in the transaction around the append.
+   * @returns the team after the change and the position (0 when nothing changed).
+   * @throws DomainError FORBIDDEN, NOT_FOUND (unknown or deleted team), TEAM_NAME_ALREADY_IN_USE,
+   *   VALUE_TOO_LONG (name over 50, description over 256), INVALID_REQUEST, CONCURRENCY_CONFLICT.
+   */
+  async changeTeamAsAdmin(
+    teamId: number,
+    input: { teamName?: string; description?: string; icon?: string | null },
+    request: CommandRequest,
+  ): Promise<{ team: AdminTeamView; position: number }> {
+    const previous = await this.deps.store.findEvent(eventIdFor(request.metadata.commandId, 0));
+    let position = previous?.globalPosition ?? 0;
+    if (!previous) {
+      const context = await this.context(request);
+      const { teamName, description, icon } = input;
+      const decision: StreamDecision = {
+        stream: streams.team(teamId),
+        decide: (recorded, ctx) => {
+          let state = foldStream(teamDecider, recorded);
+          const events: TeamEvent[] = [];
+          if (teamName !== undefined) {
+            const renamed = teamDecider.decide({ type: 'RenameTeam', data: { teamId, teamName } }, state, ctx);
+            events.push(...renamed);
+            state = renamed.reduce(teamDecider.evolve, state);
+          }
+          if (description !== undefined || icon !== undefined) {
+            events.push(...teamDecider.decide({
+              type: 'ChangeTeamPublicAttributes',
+              data: { teamId, ...(description !== undefined ? { description } : {}), ...(icon !== undefined ? { icon } : {}) },
+            }, state, ctx));
+          }
+          return events;
+        },
+      };
+      const decided = await decideAcrossStreams(this.deps.store, [decision], context, request.metadata);
+      const renames = decided.events.some((event) => event.type === 'TeamRenamed');
+      const { directory } = this.deps;
+      position = renames && directory
+        ? await directory.transaction(async (tx) => {
+          await tx.renameTeam(teamId, teamName!);
+          return appendDecided(this.deps.store, decided);
+        })
+        : await appendDecided(this.deps.store, decided);
+    }
+    const team = await this.team(teamId);
+    return { team: { id: teamId, team_name: team.teamName ?? '', description: team.description ?? '', icon: team.icon }, position };
+  }
+
+  /**
+   * Deletes accounts for good (spec §7 PUT /admin/deleteentities/user; §2 "Deletion is
+   * permanent"). For each user, in ONE atomic append across streams: UserDeleted, and when the
+   * account has a participant, ParticipantDeleted and EntryDeleted for each of the participant's
+   * live entries (found through `entriesOfParticipant`). In the same account-table transaction the
+   * e-mail index row and the password hash are deleted and the tokens spent (the e-mail may
+   * register again; login answers INVALID_CREDENTIALS). After the commit the person's key is
+   * destroyed (`participant-{id}`, or `user-{userId}` for an account without participant), so
+   * every stored copy of their name, e-mail and birth year reads null (D2). Every id is decided
+   * before anything is written: one refused id refuses them all.
+   *
+   * Idempotent by command id: a repeat appends nothing and runs the erasure again (which repairs
+   * a run that failed between the append and the erasure).
+   * @returns how many accounts were deleted and the position of the append.
+   * @throws DomainError FORBIDDEN (not an administrator, or the administrator's own account),
+   *   NOT_FOUND (an unknown or already deleted account), CONCURRENCY_CONFLICT.
+   */
+  async deleteUsers(userIds: readonly string[], request: CommandRequest): Promise<{ count: number; position: number }> {
+    const unique = [...new Set(userIds)];
+    const people = await Promise.all(unique.map(async (userId): Promise<PersonToDelete> => {
+      const account = foldStream(accountDecider, await this.deps.store.readStream(streams.user(userId)));
+      return { userId, participantId: account.participantId };
+    }));
+    const position = await this.deletePeople(people, [], request);
+    return { count: unique.length, position };
+  }
+
+  /**
+   * Deletes teams for good (spec §7 PUT /admin/deleteentities/team). In ONE atomic append:
+   * TeamDeleted for each team and, for each member (from `membersOfTeam`, each checked against
+   * its stream), the user deletion of deleteUsers (UserDeleted, ParticipantDeleted, EntryDeleted).
+   * In the account-table transaction the team's name is released (free for another team) and its
+   * join codes revoked; the members' accounts are erased as in deleteUsers. A member's account is
+   * found through the e-mail index (the participant stream holds the e-mail) and must name the
+   * participant; a member without an account loses only the participant and its entries.
+   * @returns how many teams were deleted and the position of the append.
+   * @throws DomainError FORBIDDEN, NOT_FOUND (unknown or already deleted team), CONCURRENCY_CONFLICT.
+   */
+  async deleteTeams(teamIds: readonly number[], request: CommandRequest): Promise<{ count: number; position: number }> {
+    const unique = [...new Set(teamIds)];
+    const membersOfTeam = this.required(this.deps.membersOfTeam, 'membersOfTeam');
+    const people: PersonToDelete[] = [];
+    for (const teamId of unique) {
+      for (const participantId of await membersOfTeam(teamId)) {
+        const participant = foldStream(participantDecider, await this.deps.store.readStream(streams.participant(participantId)));
+        // Only members of this team that are still alive (the read model may lag a deletion).
+        if (!participant.exists || participant.deleted || participant.teamId !== teamId) continue;
+        people.push({ userId: await this.accountOfParticipant(participantId, participant.email), participantId });
+      }
+    }
+    const position = await this.deletePeople(people, unique, request);
+    return { count: unique.length, position };
+  }
+
+  /** The account (user id) of a participant, through the e-mail index; null when it has none. */
+  private async accountOfParticipant(participantId: number, email: string | null): Promise<string | null> {
+    if (!this.deps.directory || email === null) return null;
+    const userId = await this.deps.directory.userIdOfEmail(email);
+    if (userId === null) return null;
+    const account = foldStream(accountDecider, await this.deps.store.readStream(streams.user(userId)));
+    return account.exists && !account.deleted && account.participantId === participantId ? userId : null;
+  }
+
+  /** The shared cascade of deleteUsers and deleteTeams: decide all, append once, then erase. */
+  private async deletePeople(people: readonly PersonToDelete[], teamIds: readonly number[], request: CommandRequest): Promise<number> {
+    const forget = this.required(this.deps.personalData, 'personalData');
+    const context = await this.context(request);
+    const at = new Date(context.now);
+    const previous = await this.deps.store.findEvent(eventIdFor(request.metadata.commandId, 0));
+    let position = previous?.globalPosition ?? 0;
+    const eraseTables = async (tx: AccountTransaction) => {
+      for (const teamId of teamIds) await tx.releaseTeam(teamId, at);
+      for (const person of people) if (person.userId !== null) await tx.eraseAccount(person.userId, at);
+    };
+    const { directory } = this.deps;
+    if (!previous) {
+      const decisions: StreamDecision[] = teamIds.map((teamId) =>
+        streamDecision(streams.team(teamId), teamDecider, { type: 'DeleteTeam', data: { teamId } }));
+      for (const person of people) decisions.push(...(await this.personDeletion(person)));
+      const decided = await decideAcrossStreams(this.deps.store, decisions, context, request.metadata);
+      position = directory
+        ? await directory.transaction(async (tx) => {
+          await eraseTables(tx);
+          return appendDecided(this.deps.store, decided);
+        })
+        : await appendDecided(this.deps.store, decided);
+    } else if (directory) {
+      await directory.transaction(eraseTables);
+    }
+    for (const person of people) {
+      await forget.forget(person.participantId !== null ? streams.participant(person.participantId) : streams.user(person.userId!));
+    }
+    return position;
+  }
+
+  /** The stream decisions that delete one person: account, participant, the participant's live entries. */
+  private async personDeletion(person: PersonToDelete): Promise<StreamDecision[]> {
+    const decisions: StreamDecision[] = [];
+    if (person.userId !== null) {
+      decisions.push(streamDecision(streams.user(person.userId), accountDecider, { type: 'DeleteUser', data: { userId: person.userId } }));
+    }
+    const { participantId } = person;
+    if (participantId === null) return decisions;
+    decisions.push(streamDecision(streams.participant(participantId), participantDecider, { type: 'DeleteParticipant', data: { participantId } }));
+    const entriesOfParticipant = this.required(this.deps.entriesOfParticipant, 'entriesOfParticipant');
+    for (const entryId of await entriesOfParticipant(participantId)) {
+      const entry = foldStream(entryDecider, await this.deps.store.readStream(streams.entry(entryId)));
+      if (entry.status !== 'active' || entry.participantId !== participantId) continue;
+      decisions.push(streamDecision(streams.entry(entryId), entryDecider, { type: 'DeleteEntry', data: { entryId } }));
+    }
+    return decisions;
+  }
+
+  private required<T>(dependency: T | undefined, name: string): T {
+    if (dependency === undefined) throw new Error(`CommandService: ${name} is needed to delete users and teams`);
+    return dependency;
   }
 
   /** The current view of an entry from its stream. */

@@ -5,3 +5,7 @@ export * from './session';
 export * from './auth';
 export * from './team';
 export * from './news';
+export * from './history';
+export * from './admin-queries';
+export * from './admin-commands';
+export * from './operations';

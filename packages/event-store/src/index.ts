@@ -3,11 +3,12 @@
  * schema migration, and crypto-shredding of personal data as an EventStore decorator.
  */
 export * from './types';
-export { PostgresEventStore, migrateEventStore, type PostgresEventStoreOptions } from './postgres-event-store';
+export { EVENT_COLUMNS, PostgresEventStore, migrateEventStore, toRecordedEvent, type EventRow, type PostgresEventStoreOptions } from './postgres-event-store';
 export { APPEND_LOCK, runSqlMigrations, type Migration } from './migrations';
 export {
   PersonalDataVault,
   withPersonalDataProtection,
+  revealPersonalData,
   subjectOf,
   isSealedValue,
   type JsonValue,

@@ -1,6 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { erasedValue, isSealedValue, openValue, parseSealedValue, sealValue, subjectOf } from './personal-data';
+import type pg from 'pg';
+import {
+  PersonalDataVault,
+  erasedValue,
+  isSealedValue,
+  openValue,
+  parseSealedValue,
+  revealPersonalData,
+  sealValue,
+  subjectOf,
+  withPersonalDataProtection,
+} from './personal-data';
+import type { EventStore, RecordedEvent } from './types';
 
 const key = randomBytes(32);
 
@@ -55,5 +67,35 @@ describe('subjectOf', () => {
   test('a missing subject is an error', () => {
     expect(() => subjectOf({}, { subject: 'participantId', fields: [] })).toThrow(TypeError);
     expect(() => subjectOf({ participantId: null }, { subject: 'participantId', fields: [] })).toThrow(TypeError);
+  });
+});
+
+describe('revealPersonalData', () => {
+  // A vault over a stand-in pool that knows one live key: enough to decrypt without a database.
+  const pool = {
+    query: async () => ({ rows: [{ subject: 'participant-7', key }] }),
+  } as unknown as pg.Pool;
+  const policy = { ParticipantRegistered: { subject: 'participantId', fields: ['fullName'] } };
+  const inner = {} as EventStore;
+  const recorded = (type: string, data: Record<string, unknown>): RecordedEvent => ({
+    id: '00000000-0000-4000-8000-000000000001', type, schemaVersion: 1, data,
+    metadata: { actor: { userId: null, role: 'SYSTEM' }, correlationId: 'c', causationId: null },
+    stream: 'participant-7', revision: 0, globalPosition: 1, recordedAt: new Date(0),
+  });
+
+  test('given events read around the store, when revealed through it, then personal fields are plaintext and erased ones null', async () => {
+    const store = withPersonalDataProtection(inner, new PersonalDataVault({ pool }), policy);
+    const sealed = recorded('ParticipantRegistered', { participantId: 7, fullName: sealValue(key, 'participant-7', 'Mari') });
+    const erased = recorded('ParticipantRegistered', { participantId: 7, fullName: erasedValue('participant-7') });
+    const other = recorded('EntryAdded', { entryId: 1, distance: 5 });
+    const [plain, gone, same] = await revealPersonalData(store, [sealed, erased, other]);
+    expect(plain?.data).toEqual({ participantId: 7, fullName: 'Mari' });
+    expect(gone?.data).toEqual({ participantId: 7, fullName: null });
+    expect(same).toBe(other);
+    expect(isSealedValue((sealed.data as { fullName: unknown }).fullName)).toBe(true);
+  });
+
+  test('a store without protection is refused rather than passing sealed values on', () => {
+    expect(() => revealPersonalData(inner, [])).toThrow(TypeError);
   });
 });

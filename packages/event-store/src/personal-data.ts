@@ -315,27 +315,9 @@ export function withPersonalDataProtection(store: EventStore, vault: PersonalDat
     return out;
   }
 
-  async function reveal(events: RecordedEvent[]): Promise<RecordedEvent[]> {
-    const slots: { data: Record<string, unknown>; field: string; sealed: string }[] = [];
-    const out = events.map((event) => {
-      const spec = policy[event.type];
-      if (!spec || typeof event.data !== 'object' || event.data === null) return event;
-      const data = { ...(event.data as Record<string, unknown>) };
-      for (const field of spec.fields) {
-        const sealed = data[field];
-        if (isSealedValue(sealed)) slots.push({ data, field, sealed });
-      }
-      return { ...event, data };
-    });
-    if (slots.length === 0) return events;
-    const plain = await vault.decryptMany(slots.map((slot) => slot.sealed));
-    slots.forEach((slot, index) => {
-      slot.data[slot.field] = plain[index] ?? null;
-    });
-    return out;
-  }
+  const reveal = (events: RecordedEvent[]) => revealWith(vault, policy, events);
 
-  return {
+  const protectedStore: EventStore = {
     async appendToStream(stream, events, options) {
       const [request] = await protect([{ stream, events, expectedRevision: options.expectedRevision }]);
       return store.appendToStream(stream, request!.events, options);
@@ -356,4 +338,50 @@ export function withPersonalDataProtection(store: EventStore, vault: PersonalDat
     },
     close: () => store.close(),
   };
+  revealers.set(protectedStore, reveal);
+  return protectedStore;
+}
+
+/**
+ * The decryption of each store built by withPersonalDataProtection. A WeakMap rather than a
+ * method on the store: the EventStore interface stays the KurrentDB-shaped one, and a store
+ * nobody references any more is not kept alive by this registry.
+ */
+const revealers = new WeakMap<EventStore, (events: RecordedEvent[]) => Promise<RecordedEvent[]>>();
+
+/**
+ * Decrypts the personal fields of events read from the log by other means than `store`'s own
+ * reads (e.g. a filtered SQL query over es.events), exactly as `store.readAll` would: fields of
+ * an erased subject read null. Events of types without personal data come back unchanged.
+ *
+ * @param store a store returned by withPersonalDataProtection (its vault and policy are used).
+ * @returns new event objects in input order (the inputs are not mutated).
+ * @throws TypeError when `store` is not protected: handing sealed values on silently would
+ *   look like data, and handing them on as plaintext is impossible.
+ */
+export function revealPersonalData(store: EventStore, events: RecordedEvent[]): Promise<RecordedEvent[]> {
+  const reveal = revealers.get(store);
+  if (!reveal) throw new TypeError('revealPersonalData: the store was not built by withPersonalDataProtection');
+  return reveal(events);
+}
+
+/** Decrypts the policy's fields of `events` with one vault round trip for all of them. */
+async function revealWith(vault: PersonalDataVault, policy: PersonalDataPolicy, events: RecordedEvent[]): Promise<RecordedEvent[]> {
+  const slots: { data: Record<string, unknown>; field: string; sealed: string }[] = [];
+  const out = events.map((event) => {
+    const spec = policy[event.type];
+    if (!spec || typeof event.data !== 'object' || event.data === null) return event;
+    const data = { ...(event.data as Record<string, unknown>) };
+    for (const field of spec.fields) {
+      const sealed = data[field];
+      if (isSealedValue(sealed)) slots.push({ data, field, sealed });
+    }
+    return { ...event, data };
+  });
+  if (slots.length === 0) return events;
+  const plain = await vault.decryptMany(slots.map((slot) => slot.sealed));
+  slots.forEach((slot, index) => {
+    slot.data[slot.field] = plain[index] ?? null;
+  });
+  return out;
 }

@@ -58,11 +58,12 @@ export type PostgresEventStoreOptions = ({ pool: pg.Pool } | { connectionString:
   beforeCommit?: (results: readonly AppendResult[]) => Promise<void>;
 };
 
-interface EventRow {
-  global_position: string;
+/** A row of es.events as pg returns it (bigints as strings, or numbers from a reader that parses them). */
+export interface EventRow {
+  global_position: string | number;
   event_id: string;
   stream: string;
-  revision: string;
+  revision: string | number;
   type: string;
   schema_version: number;
   data: unknown;
@@ -70,7 +71,9 @@ interface EventRow {
   recorded_at: Date;
 }
 
-const COLUMNS = 'global_position, event_id, stream, revision, type, schema_version, data, metadata, recorded_at';
+/** The columns of es.events a RecordedEvent is made of, in EventRow's order. */
+export const EVENT_COLUMNS = 'global_position, event_id, stream, revision, type, schema_version, data, metadata, recorded_at';
+const COLUMNS = EVENT_COLUMNS;
 
 const SQL = {
   append: 'SELECT request_index, next_expected_revision, last_position FROM es.append($1::text[], $2::text[], $3::int[], $4::jsonb)',
@@ -207,7 +210,8 @@ function toResult(row: { next_expected_revision: string; last_position: string }
   return { nextExpectedRevision: Number(row.next_expected_revision), position: Number(row.last_position) };
 }
 
-function toRecordedEvent(row: EventRow): RecordedEvent {
+/** An es.events row as the store's RecordedEvent (personal fields still encrypted). */
+export function toRecordedEvent(row: EventRow): RecordedEvent {
   return {
     id: row.event_id,
     type: row.type,

@@ -12,7 +12,7 @@
 import { Queue, type ConnectionOptions } from 'bullmq';
 
 /** Names of the projections that run as workers (one queue each). */
-export const PROJECTION_NAMES = ['team-stats', 'team-directory', 'settings'] as const;
+export const PROJECTION_NAMES = ['team-stats', 'team-directory', 'settings', 'admin-directory'] as const;
 export type ProjectionName = (typeof PROJECTION_NAMES)[number];
 
 /** The job a wake-up carries: the global position that prompted it (for lag measurement). */
@@ -86,4 +86,53 @@ export class WakeUpPublisher {
   async close(): Promise<void> {
     await Promise.all(this.queues.map((queue) => queue.close()));
   }
+}
+
+// ---- replay (D17) ------------------------------------------------------------------------------
+
+/** Queue of replay jobs (one at a time: the projector's replay worker runs with concurrency 1). */
+export const REPLAY_QUEUE = 'replay';
+export const REPLAY_JOB = 'replay';
+
+/** BullMQ's queue type, for services that hold the queues this package makes without depending on bullmq. */
+export type { Queue } from 'bullmq';
+
+/** What a replay job carries: who asked for it (recorded in ReadModelsReplayed's metadata). */
+export interface ReplayJob {
+  requestedBy: { userId: string | null; role: 'USER' | 'ADMIN' | 'SYSTEM' };
+}
+
+/** A replay job's progress (job.updateProgress): see @sinilill/read-models' ReplayProgress. */
+export interface ReplayJobProgress {
+  projection: string;
+  position: number;
+  head: number;
+  read: number;
+  percent: number;
+}
+
+/**
+ * The replay queue, with the configured prefix like the projection queues. Finished jobs are
+ * kept for a day (at most 100), so an operator can still read a job's result after it ends.
+ */
+export function createReplayQueue(options: { redisUrl: string; prefix?: string }): Queue<ReplayJob> {
+  return new Queue<ReplayJob>(REPLAY_QUEUE, {
+    connection: redisConnection(options.redisUrl),
+    prefix: options.prefix ?? 'sinilill',
+    defaultJobOptions: {
+      attempts: 1,
+      removeOnComplete: { age: 24 * 3600, count: 100 },
+      removeOnFail: { age: 7 * 24 * 3600, count: 100 },
+    },
+  });
+}
+
+/**
+ * Handles on the projection queues for watching them (the operators' board); the replay queue
+ * comes from createReplayQueue. The caller closes them.
+ */
+export function createProjectionQueues(options: { redisUrl: string; prefix?: string; projections?: readonly string[] }): Queue[] {
+  const prefix = options.prefix ?? 'sinilill';
+  return (options.projections ?? PROJECTION_NAMES).map((projection) =>
+    new Queue(projectionQueueName(projection), { connection: redisConnection(options.redisUrl), prefix }));
 }

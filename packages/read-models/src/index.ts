@@ -5,14 +5,32 @@ export * from './database';
 export * from './projection';
 export * from './runner';
 export * from './changes';
-export { teamStatsProjection } from './team-stats/projection';
+export * from './replay';
+export { teamStatsProjection, createTeamStatsProjection } from './team-stats/projection';
 export { teamDirectoryProjection } from './team-directory/projection';
+export { adminDirectoryProjection } from './admin-directory/projection';
 export { settingsProjection, evolveSettings } from './settings/projection';
 export { deriveTeamFigures } from './team-stats/evolve';
 import { teamDirectoryProjection } from './team-directory/projection';
-import { teamStatsProjection } from './team-stats/projection';
+import { createTeamStatsProjection } from './team-stats/projection';
 import { settingsProjection } from './settings/projection';
+import { adminDirectoryProjection } from './admin-directory/projection';
 import type { Projection } from './projection';
+import { currentEdition, type Edition } from '@sinilill/domain';
 
-/** Every projection the projector runs, by name (names match @sinilill/messaging's queues). */
-export const projections: readonly Projection[] = [teamStatsProjection, teamDirectoryProjection, settingsProjection];
+/**
+ * Every projection the projector runs, computing route figures from `edition` (D9: the edition is
+ * data; a replay with another route recomputes prestige, in-lap distance and flowers). Names
+ * match @sinilill/messaging's queues.
+ */
+export function createProjections(edition: Edition): readonly Projection[] {
+  return [
+    createTeamStatsProjection(edition),
+    teamDirectoryProjection,
+    settingsProjection,
+    adminDirectoryProjection,
+  ];
+}
+
+/** Every projection the projector runs, for the edition the application runs. */
+export const projections: readonly Projection[] = createProjections(currentEdition);

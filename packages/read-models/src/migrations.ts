@@ -107,6 +107,42 @@ export function readModelMigrations(schema: string): Record<string, Migration> {
         await sql`DELETE FROM ${sql.table(`${schema}.checkpoints`)} WHERE projection = 'team-directory'`.execute(db);
       },
     },
+    '2026-004-admin': {
+      async up(db: Kysely<unknown>) {
+        const s = db.schema.withSchema(schema);
+        // admin-directory (issue 6). A new projection has no checkpoint, so it reads the log from
+        // position 0. team-stats and team-directory now also read TeamRenamed, TeamDeleted,
+        // ParticipantRenamed and ParticipantDeleted; unlike 2026-003 they are not started over:
+        // those events are new with this release, so no schema has passed one of them yet.
+        await s.createTable('admin_users')
+          .addColumn('user_id', 'text', (c) => c.primaryKey())
+          .addColumn('participant_id', 'integer')
+          .addColumn('role', 'text', (c) => c.notNull())
+          .addColumn('email', 'text')
+          .addColumn('full_name', 'text')
+          .addColumn('approved', 'boolean', (c) => c.notNull().defaultTo(false))
+          .addColumn('is_paid', 'boolean', (c) => c.notNull().defaultTo(false))
+          .addColumn('team_id', 'integer')
+          .addColumn('team_name', 'text')
+          .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+          .addColumn('participant_created_at', 'timestamptz')
+          .execute();
+        await s.createIndex('admin_users_participant').on('admin_users').column('participant_id').execute();
+        await s.createIndex('admin_users_team').on('admin_users').column('team_id').execute();
+        await s.createTable('admin_participants')
+          .addColumn('participant_id', 'integer', (c) => c.primaryKey())
+          .addColumn('team_id', 'integer', (c) => c.notNull())
+          .addColumn('full_name', 'text')
+          .addColumn('is_paid', 'boolean', (c) => c.notNull().defaultTo(false))
+          .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+          .execute();
+        await s.createIndex('admin_participants_team').on('admin_participants').column('team_id').execute();
+        await s.createTable('admin_teams')
+          .addColumn('team_id', 'integer', (c) => c.primaryKey())
+          .addColumn('team_name', 'text', (c) => c.notNull())
+          .execute();
+      },
+    },
   };
 }
 

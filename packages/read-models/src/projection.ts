@@ -17,6 +17,12 @@ export interface Projection {
   /** Event types it reads; others only advance its checkpoint. */
   readonly handles: readonly string[];
   /**
+   * True when no live listener reads its tables (the team page's stream, changes.ts): its
+   * batches then send no change notification, which for events without a team (accounts)
+   * would tell every open team page to refetch for nothing.
+   */
+  readonly silent?: boolean;
+  /**
    * Applies `events` (all of handled types, in global order) to the read model.
    * `db` is a transaction already bound to the target schema.
    */

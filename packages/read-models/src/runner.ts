@@ -92,7 +92,7 @@ async function applyBatch(
   const relevant: RecordedEvent[] = events.filter((e) => handled.has(e.type));
   if (relevant.length > 0) await projection.apply(db, relevant);
   const position = events[events.length - 1]!.globalPosition;
-  if (schema === READ_MODEL_SCHEMA && relevant.length > 0) {
+  if (schema === READ_MODEL_SCHEMA && relevant.length > 0 && !projection.silent) {
     await notifyChange(trx, { projection: projection.name, position, teams: changedTeams(relevant) });
   }
   await db.insertInto('checkpoints').values({ projection: projection.name, position, updated_at: new Date() })

@@ -104,6 +104,48 @@ export interface SettingsTable {
   updated_at: Timestamp;
 }
 
+/**
+ * admin-directory: one row per account, the admin console's users tab (spec §3 "User (admin
+ * view)"): the account with its participant and team copied in. Personal data (email, names) is
+ * null once erased; a deleted account has no row.
+ */
+export interface AdminUsersTable {
+  /** UUID. */
+  user_id: string;
+  /** Null for an account without a participant (the administrator of ADMIN_EMAIL). */
+  participant_id: number | null;
+  role: string;
+  email: string | null;
+  /** The participant's current name (renames included), else the account's. */
+  full_name: string | null;
+  approved: boolean;
+  is_paid: boolean;
+  team_id: number | null;
+  team_name: string | null;
+  /** When the account was registered. */
+  created_at: Timestamp;
+  /** When the participant was registered (the console's default sort), null without one. */
+  participant_created_at: Timestamp | null;
+}
+
+/**
+ * admin-directory's memory of each live participant, so that an account registered after its
+ * participant (or a participant after its account) still gets the participant's fields.
+ */
+export interface AdminParticipantsTable {
+  participant_id: number;
+  team_id: number;
+  full_name: string | null;
+  is_paid: boolean;
+  created_at: Timestamp;
+}
+
+/** admin-directory's memory of each live team's name (for the members' rows). */
+export interface AdminTeamsTable {
+  team_id: number;
+  team_name: string;
+}
+
 export interface ReadModelDatabase {
   settings: SettingsTable;
   checkpoints: CheckpointsTable;
@@ -114,4 +156,7 @@ export interface ReadModelDatabase {
   team_members: TeamMembersTable;
   team_entries: TeamEntriesTable;
   team_join_codes: TeamJoinCodesTable;
+  admin_users: AdminUsersTable;
+  admin_participants: AdminParticipantsTable;
+  admin_teams: AdminTeamsTable;
 }

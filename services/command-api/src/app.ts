@@ -6,15 +6,19 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { AccountService, CommandService } from '@sinilill/commands';
 import { authPlugin, createApp } from '@sinilill/http';
 import type { MediaStore } from '@sinilill/media';
+import type { Queue, ReplayJob } from '@sinilill/messaging';
 import { accountRoutes, type RateLimitOptions } from './routes/accounts';
+import { adminRoutes } from './routes/admin';
 import { entryRoutes } from './routes/entries';
+import { operationsRoutes } from './routes/operations';
 import { teamRoutes } from './routes/team';
 
 export interface CommandApiDependencies {
   commands: CommandService;
   /**
    * The account commands (registration, login, password reset and change, confirmation). Without
-   * it the account routes are not served (tests of other routes).
+   * it the account routes and the admin routes (/admin/*, which approve, reset passwords and
+   * switch settings through it) are not served (tests of other routes).
    */
   accounts?: AccountService;
   /**
@@ -30,6 +34,13 @@ export interface CommandApiDependencies {
   /** Wakes the projectors for events up to `position` (must not throw). */
   wake: (position: number) => void;
   logger?: FastifyServerOptions['logger'];
+  /**
+   * The replay queue (POST /admin/replay, GET /admin/replay/{jobId}; D17). Without it those
+   * routes and the queue board are not served (tests of other routes).
+   */
+  replayQueue?: Queue<ReplayJob>;
+  /** Every queue the board at /api/admin/queues shows (projection queues and replay). */
+  boardQueues?: readonly Queue[];
 }
 
 /** Default rate limit of /login and /requestpasswordreset. */
@@ -48,6 +59,10 @@ export function buildCommandApi(deps: CommandApiDependencies): FastifyInstance {
     await api.register(teamRoutes, { commands: deps.commands, appended: deps.wake, ...(deps.media ? { media: deps.media } : {}) });
     if (deps.accounts) {
       await api.register(accountRoutes, { accounts: deps.accounts, appended: deps.wake, rateLimit: deps.rateLimit ?? DEFAULT_RATE_LIMIT });
+      await api.register(adminRoutes, { commands: deps.commands, accounts: deps.accounts, appended: deps.wake, ...(deps.media ? { media: deps.media } : {}) });
+    }
+    if (deps.replayQueue) {
+      await api.register(operationsRoutes, { replayQueue: deps.replayQueue, ...(deps.boardQueues ? { boardQueues: deps.boardQueues } : {}) });
     }
   }, { prefix: '/api' });
   return app;

@@ -9,9 +9,10 @@ import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection } from '@sinilill/event-store';
 import { smtpMailer } from '@sinilill/mail';
 import { MediaStore } from '@sinilill/media';
-import { WakeUpPublisher } from '@sinilill/messaging';
+import { WakeUpPublisher, createProjectionQueues, createReplayQueue } from '@sinilill/messaging';
 import pg from 'pg';
 import { buildCommandApi } from './app';
+import { readModelLookups } from './read-model-lookups';
 
 const config = loadConfig();
 const databaseUrl = required(config.databaseUrl, 'DATABASE_URL');
@@ -19,16 +20,23 @@ const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
 // The account tables get their own pool: a registration holds one of its connections across the
 // event store's append (see AccountDirectory), which must never wait for a connection of its own.
 const accountPool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-const store = withPersonalDataProtection(new PostgresEventStore({ pool }), new PersonalDataVault({ pool }), PERSONAL_DATA_FIELDS);
+const vault = new PersonalDataVault({ pool });
+const store = withPersonalDataProtection(new PostgresEventStore({ pool }), vault, PERSONAL_DATA_FIELDS);
 const clock = createClock(config);
 const now = () => clock.now();
 const ids = new PostgresIdAllocator(pool);
 const publisher = new WakeUpPublisher({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix });
+// The replay queue (the projector's replay worker takes its jobs) and every queue for the board (D17).
+const replayQueue = createReplayQueue({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix });
+const projectionQueues = createProjectionQueues({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix });
 const directory = new AccountDirectory({ pool: accountPool, indexSecret: config.emailIndexSecret });
 const mailer = smtpMailer({ url: config.smtpUrl ?? `smtp://127.0.0.1:${config.maildevSmtpPort}`, from: config.mailFrom });
 const commands = new CommandService({
   store, ids, now, directory,
   entryInsertionEnabled: async () => (await readSettings(store)).entryInsertionEnabled,
+  // Admin deletions: the person's key is destroyed (D2); members and entries come from rm.*.
+  personalData: vault,
+  ...readModelLookups(pool),
 });
 const accounts = new AccountService({
   store, ids, directory, mailer, now, publicUrl: config.publicUrl,
@@ -42,10 +50,13 @@ const app = buildCommandApi({
   jwtSecret: config.jwtSecret,
   wake: (position) => { void publisher.wake(position, (error) => app.log.warn({ err: error }, 'wake-up failed; the sweep will catch up')); },
   logger: { level: config.logLevel },
+  replayQueue,
+  boardQueues: [...projectionQueues, replayQueue],
 });
 app.addHook('onClose', async () => {
   mailer.close();
   await publisher.close();
+  await Promise.all([replayQueue.close(), ...projectionQueues.map((q) => q.close())]);
   await accountPool.end();
   await pool.end();
 });

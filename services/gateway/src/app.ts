@@ -3,7 +3,8 @@
  * /api by method: reads (GET, HEAD) to the query API, commands (POST, PUT, PATCH, DELETE) to the
  * command API. One GET is a command (spec §7 GET /team/{id}/newcode draws a new join code) and goes
  * to the command API too; one POST is a read (POST /strapi/story, the news) and goes to the query
- * API. Unknown non-API paths get the client's index.html (client-side routing).
+ * API. The operators' replay and queue board (/api/admin/replay*, /api/admin/queues*) are
+ * the command API's for every method. Unknown non-API paths get the client's index.html (client-side routing).
  * Production may put nginx or a load balancer here instead (infra/).
  */
 import { existsSync } from 'node:fs';
@@ -34,6 +35,13 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
   app.register(httpProxy, {
     upstream: options.commandApiUrl, prefix: '/api/team/:id/newcode', rewritePrefix: '/api/team/:id/newcode', httpMethods: ['GET'],
   });
+  // The operators' replay and queue board live in the command API whatever the method (D17): a
+  // replay job's state is in Redis, not in a read model, and the board is one app with its assets.
+  for (const path of ['/api/admin/replay', '/api/admin/queues']) {
+    app.register(httpProxy, {
+      upstream: options.commandApiUrl, prefix: path, rewritePrefix: path, httpMethods: ['GET', 'HEAD'],
+    });
+  }
   // And one POST is a read (spec §7 POST /strapi/story: the news page's stories): the query API.
   app.register(httpProxy, {
     upstream: options.queryApiUrl, prefix: '/api/strapi/story', rewritePrefix: '/api/strapi/story', httpMethods: ['POST'],

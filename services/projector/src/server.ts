@@ -4,6 +4,7 @@ import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection } from '@sinilill/event-store';
 import { createPool, createReadModelDb, projections } from '@sinilill/read-models';
 import { startProjector } from './projector';
+import { startReplayWorker } from './replay-worker';
 
 const config = loadConfig();
 const pool = createPool(required(config.databaseUrl, 'DATABASE_URL'), 10);
@@ -16,9 +17,13 @@ const projector = await startProjector({
   sweepIntervalMs: config.sweepIntervalMs,
   log: (message, details) => console.log(JSON.stringify({ service: 'projector', message, ...details })),
 });
+const log = (message: string, details?: Record<string, unknown>) => console.log(JSON.stringify({ service: 'projector', message, ...details }));
+const replayWorker = startReplayWorker({
+  db, store, projections, redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix, log,
+});
 console.log(JSON.stringify({ service: 'projector', message: 'ready', projections: projections.map((p) => p.name) }));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    void projector.close().then(() => db.destroy()).then(() => process.exit(0));
+    void Promise.all([projector.close(), replayWorker.close()]).then(() => db.destroy()).then(() => process.exit(0));
   });
 }

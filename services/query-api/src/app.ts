@@ -1,5 +1,6 @@
 /**
- * The query API (Fastify): reads the read models, never the event store. Every route lives
+ * The query API (Fastify): reads the read models, never the event store, except for the
+ * administrators' history, which reads the log itself (an audit, D16). Every route lives
  * under /api; a request carrying `x-min-position` first waits for the projections (bounded).
  * Bearer tokens are verified here too (authPlugin, same secret as the command API); the actor's
  * team comes from the read models (team-access.ts). The team page's live stream listens through
@@ -10,6 +11,7 @@ import Type from 'typebox';
 import type { Kysely } from 'kysely';
 import { MIN_POSITION_HEADER, PROJECTED_POSITION_HEADER } from '@sinilill/contracts';
 import { authPlugin, createApp } from '@sinilill/http';
+import type { EventStore } from '@sinilill/event-store';
 import type { MediaStore } from '@sinilill/media';
 import type { ReadModelDatabase } from '@sinilill/read-models';
 import type { TeamChangeFeed } from './live';
@@ -19,6 +21,9 @@ import { settingsRoutes } from './routes/settings';
 import { teamRoutes } from './routes/team';
 import { imageRoutes } from './routes/images';
 import { newsRoutes, type NewsOptions } from './routes/news';
+import { historyRoutes } from './routes/history';
+import { adminRoutes } from './routes/admin';
+import { HistoryReader } from './history-query';
 import { resolveActorFromReadModels } from './team-access';
 
 export interface QueryApiDependencies {
@@ -38,6 +43,12 @@ export interface QueryApiDependencies {
   media?: MediaStore;
   /** Where POST /api/strapi/story reads stories: Strapi when strapiUrl is set; default infra/content/news. */
   news?: NewsOptions;
+  /**
+   * The event store with personal-data protection (withPersonalDataProtection), over the same
+   * database as `db`, for the administrators' history (GET /admin/history…, D16); without it
+   * those routes are not served.
+   */
+  history?: EventStore;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -65,6 +76,10 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
     await api.register(settingsRoutes, { db: deps.db, now: deps.now });
     if (deps.media) await api.register(imageRoutes, { media: deps.media });
     await api.register(newsRoutes, deps.news ?? {});
+    await api.register(adminRoutes, { db: deps.db });
+    if (deps.history) {
+      await api.register(historyRoutes, { reader: new HistoryReader(deps.db, deps.history), store: deps.history, now: deps.now });
+    }
     api.get('/health', { schema: { response: { 200: Type.Object({ status: Type.String(), position: Type.Integer() }) } } },
       async () => ({ status: 'ok', position: await projectedPosition(deps.db) }));
   }, { prefix: '/api' });

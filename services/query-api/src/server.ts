@@ -1,8 +1,11 @@
 /**
- * Wires the query API: configuration, the read-model pool, the clock, the token secret and the
- * process's one read-model change listener (live updates); then listens.
+ * Wires the query API: configuration, the read-model pool, the clock, the token secret, the
+ * process's one read-model change listener (live updates) and the protected event store the
+ * administrators' history reads (D16); then listens.
  */
 import { createClock, loadConfig, required } from '@sinilill/config';
+import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
+import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection } from '@sinilill/event-store';
 import { MediaStore } from '@sinilill/media';
 import { createPool, createReadModelDb } from '@sinilill/read-models';
 import { buildQueryApi } from './app';
@@ -13,6 +16,9 @@ const databaseUrl = required(config.databaseUrl, 'DATABASE_URL');
 const pool = createPool(databaseUrl, 20);
 const db = createReadModelDb(pool);
 const clock = createClock(config);
+// Read-only here (the history); the same database and pool as the read models, and the same
+// protection as the command API's store, so erased people read null in the history too.
+const history = withPersonalDataProtection(new PostgresEventStore({ pool }), new PersonalDataVault({ pool }), PERSONAL_DATA_FIELDS);
 // Its log calls come only after a connection drop, when `app` exists.
 const changes = new ReadModelChangeListener({
   connectionString: databaseUrl,
@@ -27,6 +33,7 @@ const app = buildQueryApi({
   changes,
   media: new MediaStore(pool),
   news: { strapiUrl: config.strapiUrl, strapiToken: config.strapiToken },
+  history,
   logger: { level: config.logLevel },
 });
 app.addHook('onClose', async () => {

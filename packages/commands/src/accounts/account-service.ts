@@ -16,6 +16,7 @@ import {
   assertValidNewPassword,
   currentEdition,
   emailComparisonForm,
+  isPrivileged,
   isUserId,
   participantDecider,
   settingsDecider,
@@ -39,6 +40,7 @@ import {
   appendDecided,
   decideAcrossStreams,
   deterministicUuid,
+  eventIdFor,
   foldStream,
   handleCommand,
   streamDecision,
@@ -265,8 +267,8 @@ export class AccountService {
   /**
    * Checks e-mail and password (spec §7 POST /login) and answers the session identity (spec §3)
    * for the token. Every wrong combination takes one argon2 verification, known e-mail or not.
-   * @throws DomainError INVALID_CREDENTIALS (unknown e-mail, wrong password, or an imported
-   *   account without a password yet); USER_NOT_APPROVED after mailing a new confirmation link
+   * @throws DomainError INVALID_CREDENTIALS (unknown e-mail, wrong password, an imported
+   *   account without a password yet, or a deleted account); USER_NOT_APPROVED after mailing a new confirmation link
    *   (spec §4), only when the password was right (no link when an administrator withdrew the
    *   approval).
    */
@@ -277,7 +279,9 @@ export class AccountService {
     const matches = await verifyPassword(stored ?? (await dummyPasswordHash()), input.password);
     if (userId === null || stored === null || !matches) throw new DomainError('INVALID_CREDENTIALS');
     const account = await this.account(userId);
-    if (!account.exists) throw new DomainError('INVALID_CREDENTIALS', 'no account stream');
+    // Erasure deletes the e-mail row and the hash, so a deleted account stops above; this guards
+    // a deletion whose table changes did not happen (an older run, a manual restore).
+    if (!account.exists || account.deleted) throw new DomainError('INVALID_CREDENTIALS', 'no live account');
     if (!account.approved) {
       // A withdrawn approval is an administrator's decision: a new link would not undo it.
       if (!account.approvalRevoked) await this.resendConfirmation(account, now);
@@ -397,6 +401,31 @@ export class AccountService {
     const result = await handleCommand(this.deps.store, streams.user(userId), accountDecider,
       { type: 'SetApproval', data: { userId, approved } }, ctx, request.metadata);
     return { position: result.position };
+  }
+
+  /**
+   * An administrator sets a user's password (spec §2 admin "Reset password": the browser
+   * generates a random password and sends it; §7 POST /admin/resetpassword {userId,
+   * newPassword}). The argon2id hash replaces the stored one and open reset links stop working,
+   * in the transaction that appends PasswordChanged. The user logs in with it at once.
+   * @throws DomainError FORBIDDEN (not an administrator), NOT_FOUND (unknown, deleted or malformed
+   *   user id), PASSWORD_TOO_SHORT (under 6, spec §5), VALUE_TOO_LONG (over 128).
+   */
+  async adminResetPassword(userId: string, newPassword: string, request: CommandRequest): Promise<{ position: number }> {
+    const { ctx, now } = await this.context(request);
+    if (!isPrivileged(ctx.actor)) throw new DomainError('FORBIDDEN', 'only an administrator resets passwords');
+    if (!isUserId(userId)) throw new DomainError('NOT_FOUND', `user ${userId}`);
+    assertValidNewPassword(newPassword, this.edition);
+    const previous = await this.deps.store.findEvent(eventIdFor(request.metadata.commandId, 0));
+    if (previous) return { position: previous.globalPosition };
+    const passwordHash = await hashPassword(newPassword);
+    return this.deps.directory.transaction(async (tx) => {
+      await tx.setPasswordHash(userId, passwordHash, now);
+      await tx.useTokens(userId, 'reset', now);
+      const result = await handleCommand(this.deps.store, streams.user(userId), accountDecider,
+        { type: 'ResetPasswordAsAdmin', data: { userId, newPassword } }, ctx, request.metadata, { previous: null });
+      return { position: result.position };
+    });
   }
 
   /**

@@ -18,7 +18,8 @@
  * append releases its reservations by rolling back. Rows owned by the same account or team count
  * as free, so re-running the importer never trips over its own reservations.
  *
- * Erasure (issue 6) deletes the person's email_index row and credentials; tokens expire anyway.
+ * Erasure (issue 6) deletes the person's email_index row and credentials and spends their tokens
+ * (eraseAccount); deleting a team releases its name and revokes its join codes (releaseTeam).
  */
 import { createHmac, hkdfSync } from 'node:crypto';
 import type pg from 'pg';
@@ -285,6 +286,37 @@ export class AccountTransaction {
   /** Marks every unused token of this kind of the account used (a used link, a newer reset, a new password). */
   async useTokens(userId: string, kind: TokenKind, at: Date): Promise<void> {
     await this.client.query('UPDATE app.account_tokens SET used_at = $3 WHERE user_id = $1 AND kind = $2 AND used_at IS NULL', [userId, kind, at]);
+  }
+
+  /**
+   * Gives `teamId` the name `teamName` in the index: its old name is released and the new one
+   * reserved, in this transaction (a rename to a name that differs only in case or spacing keeps
+   * working).
+   * @throws DomainError('TEAM_NAME_ALREADY_IN_USE') when another team holds the new name.
+   */
+  async renameTeam(teamId: number, teamName: string): Promise<void> {
+    await this.client.query('DELETE FROM app.team_name_index WHERE team_id = $1', [teamId]);
+    await this.reserveTeamName(teamName, teamId);
+  }
+
+  /**
+   * A deleted team's index rows: its name becomes free for other teams, and every live join code
+   * is revoked (revoked codes are never handed out again, D15).
+   */
+  async releaseTeam(teamId: number, at: Date): Promise<void> {
+    await this.client.query('DELETE FROM app.team_name_index WHERE team_id = $1', [teamId]);
+    await this.revokeJoinCodes(teamId, at);
+  }
+
+  /**
+   * A deleted account's secrets and index rows: the e-mail becomes free to register again, the
+   * password hash is deleted (login answers INVALID_CREDENTIALS like for an unknown e-mail), and
+   * every unused confirmation and reset token is marked used at `at`. Idempotent.
+   */
+  async eraseAccount(userId: string, at: Date): Promise<void> {
+    await this.client.query('DELETE FROM app.email_index WHERE user_id = $1', [userId]);
+    await this.client.query('DELETE FROM app.credentials WHERE user_id = $1', [userId]);
+    await this.client.query('UPDATE app.account_tokens SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL', [userId, at]);
   }
 
   /**

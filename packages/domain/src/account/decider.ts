@@ -84,7 +84,25 @@ export interface EnsureAdmin {
   data: { userId: string; email: string; fullName: string; password: string; passwordMatches: boolean };
 }
 
+/**
+ * An administrator sets a new password for the account (spec §2 admin reset-password tab: the
+ * browser generates it and sends it; §7 POST /admin/resetpassword). Only its length reaches the
+ * decider's rules; the hash is the caller's.
+ */
+export interface ResetPasswordAsAdmin {
+  type: 'ResetPasswordAsAdmin';
+  data: { userId: string; newPassword: string };
+}
+
+/** An administrator deletes the account (spec §7 PUT /admin/deleteentities/user). */
+export interface DeleteUser {
+  type: 'DeleteUser';
+  data: { userId: string };
+}
+
 export type AccountCommand =
+  | ResetPasswordAsAdmin
+  | DeleteUser
   | RegisterUser
   | ConfirmAccount
   | SetApproval
@@ -167,7 +185,7 @@ function registerUser(command: RegisterUser, state: AccountState, ctx: DecisionC
 
 function confirmAccount(command: ConfirmAccount, state: AccountState, ctx: DecisionContext): AccountEvent[] {
   // One code for every failure (spec §8: "Invalid link or account is already confirmed").
-  if (!command.data.tokenValid || !state.exists || state.approved || state.approvalRevoked || state.userId !== command.data.userId) {
+  if (!command.data.tokenValid || !state.exists || state.deleted || state.approved || state.approvalRevoked || state.userId !== command.data.userId) {
     throw new DomainError('INVALID_ACCOUNT_TOKEN');
   }
   return [{ type: 'AccountConfirmed', data: { userId: state.userId, confirmedAt: ctx.now } }];
@@ -177,7 +195,7 @@ function setApproval(command: SetApproval, state: AccountState, ctx: DecisionCon
   const userId = requireUserId(command.data.userId);
   const approved = requireBoolean(command.data.approved, 'approved');
   if (!isPrivileged(ctx.actor)) throw new DomainError('FORBIDDEN', 'only an administrator approves accounts');
-  if (!state.exists) throw new DomainError('NOT_FOUND', `user ${userId}`);
+  requireLiveAccount(state, userId);
   if (state.approved === approved) return [];
   const by = ctx.actor.userId;
   return approved
@@ -188,7 +206,7 @@ function setApproval(command: SetApproval, state: AccountState, ctx: DecisionCon
 function changePassword(command: ChangePassword, state: AccountState, ctx: DecisionContext, edition: Edition): AccountEvent[] {
   const userId = requireUserId(command.data.userId);
   if (ctx.actor.userId !== userId) throw new DomainError('FORBIDDEN', 'a password is changed by its owner');
-  if (!state.exists) throw new DomainError('UNAUTHORIZED', `user ${userId} does not exist`);
+  if (!state.exists || state.deleted) throw new DomainError('UNAUTHORIZED', `user ${userId} does not exist`);
   // An account without a password (imported) has no current password that could be right.
   if (!state.hasPassword || !command.data.currentPasswordValid) throw new DomainError('INVALID_PASSWORD');
   assertValidNewPassword(command.data.newPassword, edition);
@@ -197,7 +215,7 @@ function changePassword(command: ChangePassword, state: AccountState, ctx: Decis
 
 function requestPasswordReset(command: RequestPasswordReset, state: AccountState, ctx: DecisionContext): AccountEvent[] {
   // Spec §5: the reset needs a "valid known email"; the caller found no account otherwise.
-  if (!state.exists || state.userId !== command.data.userId) throw new DomainError('INVALID_EMAIL');
+  if (!state.exists || state.deleted || state.userId !== command.data.userId) throw new DomainError('INVALID_EMAIL');
   const expiresAt = command.data.expiresAt;
   if (typeof expiresAt !== 'string' || parseInstant(expiresAt) <= parseInstant(ctx.now)) {
     throw new DomainError('INVALID_REQUEST', 'expiresAt must be an instant after now');
@@ -206,9 +224,32 @@ function requestPasswordReset(command: RequestPasswordReset, state: AccountState
 }
 
 function completePasswordReset(command: CompletePasswordReset, state: AccountState, ctx: DecisionContext, edition: Edition): AccountEvent[] {
-  if (!command.data.tokenValid || !state.exists || state.userId !== command.data.userId) throw new DomainError('INVALID_RESET_TOKEN');
+  if (!command.data.tokenValid || !state.exists || state.deleted || state.userId !== command.data.userId) throw new DomainError('INVALID_RESET_TOKEN');
   assertValidNewPassword(command.data.newPassword, edition);
   return [{ type: 'PasswordResetCompleted', data: { userId: state.userId, completedAt: ctx.now } }];
+}
+
+/** A deleted account answers exactly like one that never existed (NOT_FOUND). */
+function requireLiveAccount(state: AccountState, userId: string): void {
+  if (!state.exists || state.deleted || state.userId !== userId) throw new DomainError('NOT_FOUND', `user ${userId}`);
+}
+
+function resetPasswordAsAdmin(command: ResetPasswordAsAdmin, state: AccountState, ctx: DecisionContext, edition: Edition): AccountEvent[] {
+  const userId = requireUserId(command.data.userId);
+  if (!isPrivileged(ctx.actor)) throw new DomainError('FORBIDDEN', 'only an administrator resets passwords');
+  requireLiveAccount(state, userId);
+  assertValidNewPassword(command.data.newPassword, edition);
+  return [{ type: 'PasswordChanged', data: { userId, changedAt: ctx.now } }];
+}
+
+function deleteUser(command: DeleteUser, state: AccountState, ctx: DecisionContext): AccountEvent[] {
+  const userId = requireUserId(command.data.userId);
+  if (!isPrivileged(ctx.actor)) throw new DomainError('FORBIDDEN', 'only an administrator deletes accounts');
+  // Deleting oneself would lock the console's last administrator out (and is never what the
+  // multi-select meant).
+  if (ctx.actor.userId === userId) throw new DomainError('FORBIDDEN', 'an administrator cannot delete their own account');
+  requireLiveAccount(state, userId);
+  return [{ type: 'UserDeleted', data: { userId, deletedAt: ctx.now } }];
 }
 
 function ensureAdmin(command: EnsureAdmin, state: AccountState, ctx: DecisionContext, edition: Edition): AccountEvent[] {
@@ -286,6 +327,16 @@ function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
  *   INVALID_RESET_TOKEN; the new password as for ChangePassword.
  * - EnsureAdmin (SYSTEM only) → [AdminRegistered] for a new account, else whichever of
  *   UserRoleChanged, UserApproved, PasswordChanged is needed ([] when all is as wanted).
+ * - ResetPasswordAsAdmin → [PasswordChanged] (spec §2 admin reset password); ADMIN/SYSTEM only
+ *   (FORBIDDEN); unknown or deleted account → NOT_FOUND; the new password 6..128 characters
+ *   (PASSWORD_TOO_SHORT, VALUE_TOO_LONG).
+ * - DeleteUser → [UserDeleted]; ADMIN/SYSTEM only (FORBIDDEN); an administrator's own account →
+ *   FORBIDDEN; unknown or already deleted → NOT_FOUND.
+ *
+ * A deleted account (UserDeleted) answers every command as an unknown account would: SetApproval
+ * NOT_FOUND, ConfirmAccount INVALID_ACCOUNT_TOKEN, RequestPasswordReset INVALID_EMAIL,
+ * CompletePasswordReset INVALID_RESET_TOKEN, ChangePassword UNAUTHORIZED; RegisterUser
+ * ALREADY_EXISTS (ids are never reused).
  */
 export function createAccountDecider(edition: Edition): Decider<AccountCommand, AccountEvent, AccountState> {
   return {
@@ -299,6 +350,8 @@ export function createAccountDecider(edition: Edition): Decider<AccountCommand, 
         .with({ type: 'RequestPasswordReset' }, (c) => requestPasswordReset(c, state, ctx))
         .with({ type: 'CompletePasswordReset' }, (c) => completePasswordReset(c, state, ctx, edition))
         .with({ type: 'EnsureAdmin' }, (c) => ensureAdmin(c, state, ctx, edition))
+        .with({ type: 'ResetPasswordAsAdmin' }, (c) => resetPasswordAsAdmin(c, state, ctx, edition))
+        .with({ type: 'DeleteUser' }, (c) => deleteUser(c, state, ctx))
         .exhaustive(),
     evolve: evolveAccount,
   };

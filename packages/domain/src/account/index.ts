@@ -9,6 +9,8 @@ export type {
   RequestPasswordReset,
   CompletePasswordReset,
   EnsureAdmin,
+  ResetPasswordAsAdmin,
+  DeleteUser,
 } from './decider';
 export { settingsDecider, DEFAULT_SETTINGS } from './settings';
 export type { ChangeSettings, SettingsCommand } from './settings';

@@ -56,7 +56,22 @@ export interface MarkPayment {
   data: { participantId: number; isPaid: boolean };
 }
 
-export type ParticipantCommand = RegisterParticipant | MarkPayment;
+/** An administrator corrects the participant's full name (spec §2 admin users tab edit modal). */
+export interface RenameParticipant {
+  type: 'RenameParticipant';
+  data: { participantId: number; fullName: string };
+}
+
+/**
+ * An administrator deletes the participant (deleting their user or their team, spec §7
+ * PUT /admin/deleteentities/{user|team}); the caller erases the personal data afterwards.
+ */
+export interface DeleteParticipant {
+  type: 'DeleteParticipant';
+  data: { participantId: number };
+}
+
+export type ParticipantCommand = RegisterParticipant | MarkPayment | RenameParticipant | DeleteParticipant;
 
 export interface ParticipantState {
   exists: boolean;
@@ -144,9 +159,33 @@ function markPayment(command: MarkPayment, state: ParticipantState, ctx: Decisio
   const participantId = requireId(command.data.participantId, 'participantId');
   const isPaid = requireBoolean(command.data.isPaid, 'isPaid');
   if (!isPrivileged(ctx.actor)) throw new DomainError('FORBIDDEN', 'only an administrator or the system marks payment');
-  if (!state.exists) throw new DomainError('NOT_FOUND', `participant ${participantId} does not exist`);
+  requireLiveParticipant(state, participantId);
   if (state.isPaid === isPaid) return [];
   return [{ type: 'ParticipantPaymentMarked', data: { participantId, isPaid } }];
+}
+
+/** A deleted participant answers exactly like one that never existed (NOT_FOUND). */
+function requireLiveParticipant(state: ParticipantState, participantId: number): void {
+  if (!state.exists || state.deleted) throw new DomainError('NOT_FOUND', `participant ${participantId} does not exist`);
+  if (state.participantId !== participantId) {
+    throw new DomainError('INVALID_REQUEST', `command for participant ${participantId} applied to participant ${String(state.participantId)}`);
+  }
+}
+
+function renameParticipant(command: RenameParticipant, state: ParticipantState, ctx: DecisionContext, edition: Edition): ParticipantEvent[] {
+  const participantId = requireId(command.data.participantId, 'participantId');
+  if (!isPrivileged(ctx.actor)) throw new DomainError('FORBIDDEN', 'only an administrator renames participants');
+  requireLiveParticipant(state, participantId);
+  const fullName = requireText(command.data.fullName, 'fullName', { max: edition.limits.fullNameMax, required: true });
+  if (fullName === state.fullName) return [];
+  return [{ type: 'ParticipantRenamed', data: { participantId, fullName, renamedAt: ctx.now } }];
+}
+
+function deleteParticipant(command: DeleteParticipant, state: ParticipantState, ctx: DecisionContext): ParticipantEvent[] {
+  const participantId = requireId(command.data.participantId, 'participantId');
+  if (!isPrivileged(ctx.actor)) throw new DomainError('FORBIDDEN', 'only an administrator deletes participants');
+  requireLiveParticipant(state, participantId);
+  return [{ type: 'ParticipantDeleted', data: { participantId, teamId: state.teamId!, deletedAt: ctx.now } }];
 }
 
 function evolveParticipant(state: ParticipantState, event: ParticipantEvent): ParticipantState {
@@ -184,6 +223,14 @@ function evolveParticipant(state: ParticipantState, event: ParticipantEvent): Pa
  * MarkPayment → [ParticipantPaymentMarked] only when the flag changes, else [] (spec §4, §6).
  * Only ADMIN or SYSTEM (the payment callback) may mark (FORBIDDEN); unknown participant →
  * NOT_FOUND.
+ *
+ * RenameParticipant → [ParticipantRenamed] (renamedAt = ctx.now, name trimmed), [] when unchanged;
+ * full name required (INVALID_REQUEST), ≤ limits.fullNameMax = 32 (VALUE_TOO_LONG, spec §5 "Admin
+ * participant name max 32"). DeleteParticipant → [ParticipantDeleted] carrying the team id.
+ * Both ADMIN or SYSTEM only (FORBIDDEN, checked before existence).
+ *
+ * Every command but RegisterParticipant on a deleted participant → NOT_FOUND, as for an unknown
+ * one; RegisterParticipant with a deleted participant's id → ALREADY_EXISTS.
  */
 export function createParticipantDecider(
   edition: Edition,
@@ -194,6 +241,8 @@ export function createParticipantDecider(
       match(command)
         .with({ type: 'RegisterParticipant' }, (c) => registerParticipant(c, state, ctx, edition))
         .with({ type: 'MarkPayment' }, (c) => markPayment(c, state, ctx))
+        .with({ type: 'RenameParticipant' }, (c) => renameParticipant(c, state, ctx, edition))
+        .with({ type: 'DeleteParticipant' }, (c) => deleteParticipant(c, state, ctx))
         .exhaustive(),
     evolve: evolveParticipant,
   };

@@ -5,4 +5,4 @@ export {
   isPlausibleEmail,
   normalizeEmail,
 } from './decider';
-export type { RegisterParticipant, MarkPayment, ParticipantCommand, ParticipantState } from './decider';
+export type { RegisterParticipant, MarkPayment, RenameParticipant, DeleteParticipant, ParticipantCommand, ParticipantState } from './decider';

@@ -4,12 +4,12 @@
  * the caller against the account indexes.
  */
 import { match } from 'ts-pattern';
-import { mayActForTeam } from '../actors';
+import { isPrivileged, mayActForTeam } from '../actors';
 import type { Decider, DecisionContext } from '../decider';
 import type { Edition } from '../edition/types';
 import { currentEdition } from '../edition';
 import { DomainError } from '../errors';
-import type { JoinCodeReplaced, TeamEvent, TeamPublicAttributesChanged, TeamRegistered } from '../events';
+import type { JoinCodeReplaced, TeamDeleted, TeamEvent, TeamPublicAttributesChanged, TeamRegistered, TeamRenamed } from '../events';
 import { requireId, requireText } from '../validation';
 
 /** Register a new team (spec §2 registration, type REGISTER_TEAM). */
@@ -46,7 +46,25 @@ export interface ReplaceJoinCode {
   data: { teamId: number; joinCode: string };
 }
 
-export type TeamCommand = RegisterTeam | ChangeTeamPublicAttributes | ReplaceJoinCode;
+/**
+ * An administrator renames the team (spec §2 admin teams tab, §7 PUT /admin/team/{id}). The new
+ * name's uniqueness (TEAM_NAME_ALREADY_IN_USE) is the caller's, through app.team_name_index.
+ */
+export interface RenameTeam {
+  type: 'RenameTeam';
+  data: { teamId: number; teamName: string };
+}
+
+/**
+ * An administrator deletes the team (spec §7 PUT /admin/deleteentities/team). Its members and
+ * their entries are deleted by the caller in the same append.
+ */
+export interface DeleteTeam {
+  type: 'DeleteTeam';
+  data: { teamId: number };
+}
+
+export type TeamCommand = RegisterTeam | ChangeTeamPublicAttributes | ReplaceJoinCode | RenameTeam | DeleteTeam;
 
 /** Longest icon reference, characters (a URL path of the media store, or an imported URL). */
 export const ICON_REFERENCE_MAX = 2048;
@@ -92,7 +110,8 @@ function registerTeam(command: RegisterTeam, state: TeamState, ctx: DecisionCont
 }
 
 function requireExistingTeam(state: TeamState, teamId: number): void {
-  if (!state.exists) throw new DomainError('NOT_FOUND', `team ${teamId}`);
+  // A deleted team answers exactly like one that never existed.
+  if (!state.exists || state.deleted) throw new DomainError('NOT_FOUND', `team ${teamId}`);
   if (state.teamId !== teamId) throw new DomainError('INVALID_REQUEST', `command for team ${teamId} applied to team ${String(state.teamId)}`);
 }
 
@@ -128,6 +147,28 @@ function replaceJoinCode(command: ReplaceJoinCode, state: TeamState, ctx: Decisi
   const joinCode = requireText(command.data.joinCode, 'joinCode', { max: edition.limits.joinCodeMax, required: true });
   if (joinCode === state.joinCode) throw new DomainError('INVALID_REQUEST', 'the new join code equals the current one');
   const event: JoinCodeReplaced = { type: 'JoinCodeReplaced', data: { teamId, joinCode, replacedAt: ctx.now } };
+  return [event];
+}
+
+function assertAdmin(ctx: DecisionContext, what: string): void {
+  if (!isPrivileged(ctx.actor)) throw new DomainError('FORBIDDEN', `only an administrator may ${what}`);
+}
+
+function renameTeam(command: RenameTeam, state: TeamState, ctx: DecisionContext, edition: Edition): TeamEvent[] {
+  const teamId = requireId(command.data.teamId, 'teamId');
+  assertAdmin(ctx, 'rename a team');
+  requireExistingTeam(state, teamId);
+  const teamName = requireText(command.data.teamName, 'teamName', { max: edition.limits.teamNameMax, required: true });
+  if (teamName === state.teamName) return [];
+  const event: TeamRenamed = { type: 'TeamRenamed', data: { teamId, teamName, renamedAt: ctx.now } };
+  return [event];
+}
+
+function deleteTeam(command: DeleteTeam, state: TeamState, ctx: DecisionContext): TeamEvent[] {
+  const teamId = requireId(command.data.teamId, 'teamId');
+  assertAdmin(ctx, 'delete a team');
+  requireExistingTeam(state, teamId);
+  const event: TeamDeleted = { type: 'TeamDeleted', data: { teamId, deletedAt: ctx.now } };
   return [event];
 }
 
@@ -172,6 +213,14 @@ function evolveTeam(state: TeamState, event: TeamEvent): TeamState {
  * event log records who acted; description at most 256 characters (VALUE_TOO_LONG); icon a
  * reference of at most ICON_REFERENCE_MAX characters or null (INVALID_REQUEST); the join code
  * non-blank, at most 64 characters and different from the current one (INVALID_REQUEST).
+ *
+ * RenameTeam → [TeamRenamed] (renamedAt = ctx.now, name trimmed), [] when the name is the
+ * current one. DeleteTeam → [TeamDeleted]. Both: ADMIN or SYSTEM only (FORBIDDEN, checked first,
+ * so a user learns nothing about other teams); name required (INVALID_REQUEST), ≤ 50
+ * (VALUE_TOO_LONG, spec §5 "Admin … team name 50"); uniqueness is the caller's.
+ *
+ * Every command but RegisterTeam on a deleted team (TeamDeleted) → NOT_FOUND, as for an unknown
+ * team; RegisterTeam with a deleted team's id → ALREADY_EXISTS (ids are never reused).
  */
 export function createTeamDecider(edition: Edition): Decider<TeamCommand, TeamEvent, TeamState> {
   return {
@@ -181,6 +230,8 @@ export function createTeamDecider(edition: Edition): Decider<TeamCommand, TeamEv
         .with({ type: 'RegisterTeam' }, (c) => registerTeam(c, state, ctx, edition))
         .with({ type: 'ChangeTeamPublicAttributes' }, (c) => changePublicAttributes(c, state, ctx, edition))
         .with({ type: 'ReplaceJoinCode' }, (c) => replaceJoinCode(c, state, ctx, edition))
+        .with({ type: 'RenameTeam' }, (c) => renameTeam(c, state, ctx, edition))
+        .with({ type: 'DeleteTeam' }, (c) => deleteTeam(c, state, ctx))
         .exhaustive(),
     evolve: evolveTeam,
   };

@@ -62,3 +62,37 @@ describe('team-directory: members and entries', () => {
     expect(set.entries.get(2)).toMatchObject({ distanceHundredths: 20, createdAt: '2025-04-02T02:00:00.000Z' });
   });
 });
+
+describe('team-directory: renames and deletions (issue 6)', () => {
+  const member = (participantId: number, fullName: string | null = 'Mari Maasikas') => recorded('ParticipantRegistered', {
+    participantId, teamId: 7, fullName, email: null, birthYear: null, gender: 'FEMALE', isCaptain: false, newsletter: false, registeredAt: '2025-03-01T10:00:00.000Z',
+  });
+  const at = '2025-04-05T08:00:00.000Z';
+
+  test('given a member, when renamed, then the row carries the new name (and null once erased)', () => {
+    expect(fold([member(11), recorded('ParticipantRenamed', { participantId: 11, fullName: 'Mari Mets', renamedAt: at })]).members.get(11)?.fullName).toBe('Mari Mets');
+    const set = fold([member(11), recorded('ParticipantRenamed', { participantId: 11, fullName: null, renamedAt: at })]);
+    expect(set.members.get(11)?.fullName).toBeNull();
+    expect(set.changedMembers.has(11)).toBe(true);
+  });
+
+  test('given a member with an entry, when deleted with their entry, then the member row and the entry go', () => {
+    const set = fold([
+      member(11), member(12),
+      recorded('EntryAdded', { entryId: 1, teamId: 7, participantId: 12, distance: 3, entryType: 'WALK', performedAt: '2025-04-02', createdAt: at }),
+      recorded('ParticipantDeleted', { participantId: 12, teamId: 7, deletedAt: at }),
+      recorded('EntryDeleted', { entryId: 1, teamId: 7, participantId: 12, deletedAt: at }),
+    ]);
+    expect(set.members.has(12)).toBe(false);
+    expect(set.changedMembers.has(12)).toBe(false);
+    expect(set.deletedMembers).toEqual(new Set([12]));
+    expect(set.entries.get(1)).toBeNull();
+    expect(set.members.get(11)).toBeDefined();
+  });
+
+  test('given a team, when deleted, then its join code is not written back and is marked for removal', () => {
+    const set = fold([registered, recorded('TeamDeleted', { teamId: 7, deletedAt: at })]);
+    expect(set.joinCodes.has(7)).toBe(false);
+    expect(set.deletedTeams).toEqual(new Set([7]));
+  });
+});

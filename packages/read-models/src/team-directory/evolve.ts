@@ -45,20 +45,31 @@ export interface DirectoryWorkingSet {
   joinCodes: Map<number, TeamJoinCode>;
   changedMembers: Set<number>;
   changedEntries: Set<number>;
+  /** Participants deleted in this batch (their rows go; their entries go by their own events). */
+  deletedMembers: Set<number>;
+  /** Teams deleted in this batch: their join code goes, and any member or entry row left of them. */
+  deletedTeams: Set<number>;
 }
 
 export const TEAM_DIRECTORY_EVENTS = [
   'TeamRegistered',
   'JoinCodeReplaced',
+  'TeamDeleted',
   'ParticipantRegistered',
   'ParticipantPaymentMarked',
+  'ParticipantRenamed',
+  'ParticipantDeleted',
   'EntryAdded',
   'EntryEdited',
   'EntryDeleted',
 ] as const;
 
+/** A working set with nothing loaded (the projection fills it before folding). */
 export function emptyDirectory(): DirectoryWorkingSet {
-  return { members: new Map(), entries: new Map(), joinCodes: new Map(), changedMembers: new Set(), changedEntries: new Set() };
+  return {
+    members: new Map(), entries: new Map(), joinCodes: new Map(), changedMembers: new Set(), changedEntries: new Set(),
+    deletedMembers: new Set(), deletedTeams: new Set(),
+  };
 }
 
 function credit(set: DirectoryWorkingSet, participantId: number, hundredths: number): void {
@@ -73,13 +84,19 @@ export function evolveTeamDirectory(set: DirectoryWorkingSet, recorded: Recorded
   const event = { type: recorded.type, data: recorded.data } as DomainEvent;
   switch (event.type) {
     case 'TeamRegistered':
+      set.deletedTeams.delete(event.data.teamId);
       set.joinCodes.set(event.data.teamId, { teamId: event.data.teamId, joinCode: event.data.joinCode, createdAt: event.data.registeredAt });
       return;
     case 'JoinCodeReplaced':
       // The old code stops admitting (spec §4): only the latest one is kept.
       set.joinCodes.set(event.data.teamId, { teamId: event.data.teamId, joinCode: event.data.joinCode, createdAt: event.data.replacedAt });
       return;
+    case 'TeamDeleted':
+      set.joinCodes.delete(event.data.teamId);
+      set.deletedTeams.add(event.data.teamId);
+      return;
     case 'ParticipantRegistered': {
+      set.deletedMembers.delete(event.data.participantId);
       const existing = set.members.get(event.data.participantId);
       set.members.set(event.data.participantId, {
         participantId: event.data.participantId,
@@ -100,6 +117,18 @@ export function evolveTeamDirectory(set: DirectoryWorkingSet, recorded: Recorded
       set.changedMembers.add(member.participantId);
       return;
     }
+    case 'ParticipantRenamed': {
+      const member = set.members.get(event.data.participantId);
+      if (!member) return;
+      member.fullName = event.data.fullName;
+      set.changedMembers.add(member.participantId);
+      return;
+    }
+    case 'ParticipantDeleted':
+      set.members.delete(event.data.participantId);
+      set.changedMembers.delete(event.data.participantId);
+      set.deletedMembers.add(event.data.participantId);
+      return;
     case 'EntryAdded':
     case 'EntryEdited': {
       const old = set.entries.get(event.data.entryId);

@@ -1,7 +1,8 @@
 /**
  * Projection `team-directory`: team_members (each member's km, paid flag, captain flag),
  * team_entries (the live entries) and team_join_codes (each team's current code), the data of the
- * team page's two tables and its join-code box (spec §2).
+ * team page's two tables and its join-code box (spec §2). Deletions (ParticipantDeleted,
+ * TeamDeleted) remove rows; ParticipantRenamed corrects a member's name.
  */
 import { sql, type Kysely } from 'kysely';
 import type { RecordedEvent } from '@sinilill/event-store';
@@ -46,11 +47,11 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
 }
 
 async function save(db: Kysely<ReadModelDatabase>, set: DirectoryWorkingSet): Promise<void> {
-  const members = [...set.changedMembers].map((id) => set.members.get(id)!).map((m) => ({
+  const changed = [...set.changedMembers].map((id) => set.members.get(id)!).map((m) => ({
     participant_id: m.participantId, team_id: m.teamId, full_name: m.fullName, is_paid: m.isPaid,
     is_captain: m.isCaptain, distance_hundredths: m.distanceHundredths, created_at: m.createdAt,
   }));
-  for (const part of chunk(members, 7)) {
+  for (const part of chunk(changed, 7)) {
     await db.insertInto('team_members').values(part)
       .onConflict((oc) => oc.column('participant_id').doUpdateSet((eb) => ({
         team_id: eb.ref('excluded.team_id'), full_name: eb.ref('excluded.full_name'),
@@ -85,6 +86,19 @@ async function save(db: Kysely<ReadModelDatabase>, set: DirectoryWorkingSet): Pr
       .onConflict((oc) => oc.column('team_id').doUpdateSet((eb) => ({
         join_code: eb.ref('excluded.join_code'), created_at: eb.ref('excluded.created_at'),
       }))).execute();
+  }
+  // Deletes last, so that nothing upserted above outlives its deletion in the same batch.
+  const members = [...set.deletedMembers];
+  if (members.length > 0) {
+    await db.deleteFrom('team_members').where('participant_id', '=', sql<number>`any(${members}::int[])`).execute();
+  }
+  const teams = [...set.deletedTeams];
+  if (teams.length > 0) {
+    // By team id, so a member or entry whose own deletion event is missing cannot linger.
+    const ids = sql<number>`any(${teams}::int[])`;
+    await db.deleteFrom('team_join_codes').where('team_id', '=', ids).execute();
+    await db.deleteFrom('team_members').where('team_id', '=', ids).execute();
+    await db.deleteFrom('team_entries').where('team_id', '=', ids).execute();
   }
 }
 

@@ -48,3 +48,50 @@ describe('team-stats: the public card', () => {
     expect(set.teams.get(7)).toMatchObject({ distanceHundredths: 1234, participants: 0 });
   });
 });
+
+describe('team-stats: renames and deletions (issue 6)', () => {
+  const member = (participantId: number, teamId = 7) => recorded('ParticipantRegistered', {
+    participantId, teamId, fullName: null, email: null, birthYear: null, gender: 'FEMALE', isCaptain: false, newsletter: false, registeredAt: '2025-03-01T10:00:00.000Z',
+  });
+  const entry = (entryId: number, participantId: number, distance: number, teamId = 7) => recorded('EntryAdded', {
+    entryId, teamId, participantId, distance, entryType: 'WALK', performedAt: '2025-04-02', createdAt: '2025-04-02T08:00:00.000Z',
+  });
+
+  test('given a team, when it is renamed, then only its name changes', () => {
+    const set = fold([registered, member(11), entry(1, 11, 5), recorded('TeamRenamed', { teamId: 7, teamName: 'Uus Nimi', renamedAt: '2025-04-03T08:00:00.000Z' })]);
+    expect(set.teams.get(7)).toMatchObject({ teamName: 'Uus Nimi', description: 'Algne', participants: 1, distanceHundredths: 500 });
+  });
+
+  test('given a member with km, when the user is deleted, then the team keeps one member less and loses their km', () => {
+    const set = fold([
+      registered, member(11), member(12), entry(1, 11, 5), entry(2, 12, 2.5),
+      recorded('UserDeleted', { userId: 'u-12', deletedAt: '2025-04-05T08:00:00.000Z' }),
+      recorded('ParticipantDeleted', { participantId: 12, teamId: 7, deletedAt: '2025-04-05T08:00:00.000Z' }),
+      recorded('EntryDeleted', { entryId: 2, teamId: 7, participantId: 12, deletedAt: '2025-04-05T08:00:00.000Z' }),
+    ]);
+    expect(set.teams.get(7)).toMatchObject({ participants: 1, distanceHundredths: 500 });
+    expect(set.ledger.get(2)).toBeNull();
+    expect(set.dailyDelta.get('7|2025-04-02')).toBe(500);
+  });
+
+  test('given a team with members and km, when it is deleted, then nothing of it is written back and its entries leave the ledger', () => {
+    const set = fold([
+      registered, member(11), entry(1, 11, 5),
+      recorded('TeamDeleted', { teamId: 7, deletedAt: '2025-04-05T08:00:00.000Z' }),
+      recorded('UserDeleted', { userId: 'u-11', deletedAt: '2025-04-05T08:00:00.000Z' }),
+      recorded('ParticipantDeleted', { participantId: 11, teamId: 7, deletedAt: '2025-04-05T08:00:00.000Z' }),
+      recorded('EntryDeleted', { entryId: 1, teamId: 7, participantId: 11, deletedAt: '2025-04-05T08:00:00.000Z' }),
+    ]);
+    expect(set.teams.has(7)).toBe(false);
+    expect(set.changedTeams.has(7)).toBe(false);
+    expect(set.deletedTeams).toEqual(new Set([7]));
+    expect(set.ledger.get(1)).toBeNull();
+    expect([...set.dailyDelta.keys()].some((k) => k.startsWith('7|'))).toBe(false);
+  });
+
+  test('a member deleted from a team the model does not know brings no placeholder team back', () => {
+    const set = fold([recorded('ParticipantDeleted', { participantId: 11, teamId: 9, deletedAt: '2025-04-05T08:00:00.000Z' })]);
+    expect(set.teams.size).toBe(0);
+    expect(set.changedTeams.size).toBe(0);
+  });
+});

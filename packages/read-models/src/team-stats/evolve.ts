@@ -41,19 +41,29 @@ export interface TeamStatsWorkingSet {
   dailyDelta: Map<string, number>;
   /** Teams whose figures changed. */
   changedTeams: Set<number>;
+  /**
+   * Teams deleted in this batch: their rows, daily km and ledger go, and later events of the
+   * same deletion (the members' ParticipantDeleted, the entries' EntryDeleted) must not bring
+   * a placeholder row back.
+   */
+  deletedTeams: Set<number>;
 }
 
 export const TEAM_STATS_EVENTS = [
   'TeamRegistered',
   'TeamPublicAttributesChanged',
+  'TeamRenamed',
+  'TeamDeleted',
   'ParticipantRegistered',
+  'ParticipantDeleted',
   'EntryAdded',
   'EntryEdited',
   'EntryDeleted',
 ] as const;
 
+/** A working set with nothing loaded (the projection fills it before folding). */
 export function emptyWorkingSet(): TeamStatsWorkingSet {
-  return { teams: new Map(), ledger: new Map(), dailyDelta: new Map(), changedTeams: new Set() };
+  return { teams: new Map(), ledger: new Map(), dailyDelta: new Map(), changedTeams: new Set(), deletedTeams: new Set() };
 }
 
 function team(set: TeamStatsWorkingSet, teamId: number): TeamFigures {
@@ -75,6 +85,11 @@ function addDaily(set: TeamStatsWorkingSet, teamId: number, day: string, hundred
 function unbook(set: TeamStatsWorkingSet, entryId: number): void {
   const old = set.ledger.get(entryId);
   if (!old) return;
+  if (set.deletedTeams.has(old.teamId)) {
+    // The team's km left with the team; only the ledger row still has to go.
+    set.ledger.set(entryId, null);
+    return;
+  }
   team(set, old.teamId).distanceHundredths -= old.distanceHundredths;
   addDaily(set, old.teamId, old.performedAt, -old.distanceHundredths);
   set.ledger.set(entryId, null);
@@ -91,6 +106,7 @@ export function evolveTeamStats(set: TeamStatsWorkingSet, recorded: RecordedEven
   const event = { type: recorded.type, data: recorded.data } as DomainEvent;
   switch (event.type) {
     case 'TeamRegistered': {
+      set.deletedTeams.delete(event.data.teamId);
       const row = team(set, event.data.teamId);
       row.teamName = event.data.teamName;
       row.icon = event.data.icon;
@@ -105,9 +121,31 @@ export function evolveTeamStats(set: TeamStatsWorkingSet, recorded: RecordedEven
       if (event.data.description !== undefined) row.description = event.data.description;
       return;
     }
+    case 'TeamRenamed': {
+      if (set.deletedTeams.has(event.data.teamId)) return;
+      team(set, event.data.teamId).teamName = event.data.teamName;
+      return;
+    }
+    case 'TeamDeleted': {
+      const teamId = event.data.teamId;
+      set.teams.delete(teamId);
+      set.changedTeams.delete(teamId);
+      set.deletedTeams.add(teamId);
+      for (const key of [...set.dailyDelta.keys()]) if (key.startsWith(`${teamId}|`)) set.dailyDelta.delete(key);
+      for (const [entryId, entry] of set.ledger) if (entry?.teamId === teamId) set.ledger.set(entryId, null);
+      return;
+    }
     case 'ParticipantRegistered':
       team(set, event.data.teamId).participants += 1;
       return;
+    case 'ParticipantDeleted': {
+      // Only a team the model knows: a member of a team deleted earlier has nothing to undo.
+      const row = set.teams.get(event.data.teamId);
+      if (!row || set.deletedTeams.has(event.data.teamId)) return;
+      row.participants = Math.max(0, row.participants - 1);
+      set.changedTeams.add(row.teamId);
+      return;
+    }
     case 'EntryAdded':
     case 'EntryEdited': {
       unbook(set, event.data.entryId);

@@ -1,10 +1,12 @@
 /**
  * Projection `team-stats`: the public statistics (spec §2 Home, §7 GET /stats): per team its
- * card (name, icon, description: TeamRegistered, TeamPublicAttributesChanged), rounded distance,
- * participants, per-day km, prestige, in-lap distance and blue flowers, and the totals row. Owns
+ * card (name, icon, description: TeamRegistered, TeamPublicAttributesChanged, TeamRenamed), rounded distance,
+ * participants, per-day km, prestige, in-lap distance and blue flowers, and the totals row. A
+ * TeamDeleted removes the team with its km; a ParticipantDeleted takes one off its count. Owns
  * team_stats, team_daily_distance, stats_totals and stats_entry_ledger.
  */
 import { sql, type Kysely } from 'kysely';
+import { currentEdition, type Edition } from '@sinilill/domain';
 import type { RecordedEvent } from '@sinilill/event-store';
 import { chunk, type Projection } from '../projection';
 import type { ReadModelDatabase } from '../schema';
@@ -53,10 +55,10 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
   return set;
 }
 
-async function save(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet): Promise<void> {
+async function save(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, edition: Edition): Promise<void> {
   const teams = [...set.changedTeams].map((id) => {
     const row = set.teams.get(id)!;
-    const figures = deriveTeamFigures(row.distanceHundredths);
+    const figures = deriveTeamFigures(row.distanceHundredths, edition);
     return {
       team_id: row.teamId, team_name: row.teamName, icon: row.icon, description: row.description,
       created_at: row.createdAt, distance_hundredths: row.distanceHundredths,
@@ -101,7 +103,15 @@ async function save(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet): Pr
         distance_hundredths: sql`${eb.ref('team_daily_distance.distance_hundredths')} + ${eb.ref('excluded.distance_hundredths')}`,
       }))).execute();
   }
-  if (teams.length > 0) {
+  const deleted = [...set.deletedTeams];
+  if (deleted.length > 0) {
+    // Whole-team deletes by team id: the team's ledger and daily rows need not be loaded.
+    const ids = sql<number>`any(${deleted}::int[])`;
+    await db.deleteFrom('team_stats').where('team_id', '=', ids).execute();
+    await db.deleteFrom('team_daily_distance').where('team_id', '=', ids).execute();
+    await db.deleteFrom('stats_entry_ledger').where('team_id', '=', ids).execute();
+  }
+  if (teams.length > 0 || deleted.length > 0) {
     // Totals from the team rows: one aggregate over a few hundred rows, never drifting.
     await db.updateTable('stats_totals').where('id', '=', 1).set((eb) => ({
       teams: eb.selectFrom('team_stats').select((e) => e.fn.countAll<number>().as('n')),
@@ -112,12 +122,21 @@ async function save(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet): Pr
   }
 }
 
-export const teamStatsProjection: Projection = {
-  name: 'team-stats',
-  handles: TEAM_STATS_EVENTS,
-  async apply(db, events) {
-    const set = await load(db, events);
-    for (const event of events) evolveTeamStats(set, event);
-    await save(db, set);
-  },
-};
+/**
+ * team-stats for a given edition: prestige, in-lap distance and flowers follow `edition.route`
+ * (D9: the route is data, so a replay with a changed route recomputes every team's flowers).
+ */
+export function createTeamStatsProjection(edition: Edition): Projection {
+  return {
+    name: 'team-stats',
+    handles: TEAM_STATS_EVENTS,
+    async apply(db, events) {
+      const set = await load(db, events);
+      for (const event of events) evolveTeamStats(set, event);
+      await save(db, set, edition);
+    },
+  };
+}
+
+/** team-stats for the edition the application runs. */
+export const teamStatsProjection: Projection = createTeamStatsProjection(currentEdition);

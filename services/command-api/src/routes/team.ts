@@ -9,12 +9,11 @@
  * team is checked before the body is even read, so a stranger's 5 MB upload costs no decoding.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import {
   ErrorAnswer,
   JoinCodeAnswer,
-  MAX_IMAGE_SIZE_LABEL,
   PUBLIC_ATTRIBUTES_BODY_LIMIT,
   PublicAttributesAnswer,
   PublicAttributesBody,
@@ -22,7 +21,8 @@ import {
 import type { CommandService } from '@sinilill/commands';
 import { DomainError, mayActForTeam } from '@sinilill/domain';
 import { ID_PATTERN } from '@sinilill/http';
-import { decodeDataUrl, isDataUrl, processTeamIcon, type MediaStore } from '@sinilill/media';
+import type { MediaStore } from '@sinilill/media';
+import { iconBodyTooLarge, iconReference } from '../team-icon';
 import { commandRequest } from './entries';
 
 export interface TeamRouteOptions {
@@ -49,30 +49,6 @@ async function mayActForPathTeam(request: FastifyRequest): Promise<void> {
   }
 }
 
-/**
- * The icon to record for a requested `icon`: undefined (keep) when absent or equal to the team's
- * current icon, null to remove, or the stored reference of an uploaded data URL.
- * @throws DomainError INVALID_REQUEST (any other string, or no media store), NOT_FOUND,
- *   NOT_ALLOWED_FILE_TYPE, MAX_IMAGE_SIZE (see processTeamIcon and decodeDataUrl).
- */
-async function iconReference(
-  icon: string | null | undefined,
-  teamId: number,
-  commands: CommandService,
-  media: MediaStore | undefined,
-): Promise<string | null | undefined> {
-  if (icon === undefined || icon === null) return icon;
-  // Compared first: a client that sends the card back as it got it changes nothing, whatever
-  // the current icon is (an imported URL included).
-  const team = await commands.team(teamId);
-  if (!team.exists) throw new DomainError('NOT_FOUND', `team ${teamId}`);
-  if (icon === team.icon) return undefined;
-  if (!isDataUrl(icon)) throw new DomainError('INVALID_REQUEST', 'icon must be a data URL, null, or the current icon');
-  if (!media) throw new DomainError('INVALID_REQUEST', 'icon uploads are not served here');
-  const image = await processTeamIcon(decodeDataUrl(icon).bytes);
-  return (await media.put(image)).url;
-}
-
 export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (app, { commands, media, appended }) => {
   app.addHook('onRequest', app.authenticate);
 
@@ -80,13 +56,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
     bodyLimit: PUBLIC_ATTRIBUTES_BODY_LIMIT,
     preParsing: mayActForPathTeam,
     schema: { params: TeamParams, body: PublicAttributesBody, response: { 200: PublicAttributesAnswer, 413: ErrorAnswer, ...errors } },
-    // A body over the limit is an image over the limit (the rest of the body is tiny): answer it
-    // as spec §5 does (MAX_IMAGE_SIZE), not as a generic refusal; everything else goes on to the
-    // shared handler.
-    errorHandler(error: FastifyError) {
-      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw new DomainError('MAX_IMAGE_SIZE', MAX_IMAGE_SIZE_LABEL);
-      throw error;
-    },
+    errorHandler: iconBodyTooLarge,
   }, async (request) => {
     const teamId = Number(request.params.id);
     const icon = await iconReference(request.body.icon, teamId, commands, media);

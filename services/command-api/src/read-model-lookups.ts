@@ -1,0 +1,32 @@
+/**
+ * The two read-model look-ups the admin deletions need (CommandServiceDependencies
+ * entriesOfParticipant and membersOfTeam): the event store has no index of entry streams by
+ * participant nor of participant streams by team, and reading the whole log per deletion would
+ * be far too slow. The CommandService checks every id against its own stream before deleting it,
+ * so a lagging read model can only leave out what was appended after its checkpoint.
+ */
+import type pg from 'pg';
+
+/** Look-ups of schema `rm` (team-directory projection) by plain SQL. */
+export interface ReadModelLookups {
+  /** Entry ids of the participant's live entries (rm.team_entries), ascending. */
+  entriesOfParticipant(participantId: number): Promise<number[]>;
+  /** Participant ids of the team's members (rm.team_members), ascending. */
+  membersOfTeam(teamId: number): Promise<number[]>;
+}
+
+/** The look-ups on `pool` (the read models' database; schema `rm`). */
+export function readModelLookups(pool: pg.Pool): ReadModelLookups {
+  return {
+    async entriesOfParticipant(participantId) {
+      const { rows } = await pool.query<{ entry_id: number }>(
+        'SELECT entry_id FROM rm.team_entries WHERE participant_id = $1 ORDER BY entry_id', [participantId]);
+      return rows.map((row) => Number(row.entry_id));
+    },
+    async membersOfTeam(teamId) {
+      const { rows } = await pool.query<{ participant_id: number }>(
+        'SELECT participant_id FROM rm.team_members WHERE team_id = $1 ORDER BY participant_id', [teamId]);
+      return rows.map((row) => Number(row.participant_id));
+    },
+  };
+}

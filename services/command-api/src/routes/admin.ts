@@ -1,0 +1,151 @@
+/**
+ * The admin console's commands (spec §2 "Admin", §6, §7 `/admin/*`; issue 6):
+ *
+ * | route | body | answer |
+ * |---|---|---|
+ * | PUT /admin/user/{id} (user UUID) | {is_approved} | {success, position} |
+ * | PUT /admin/participant/{id} | {is_paid} or {id, full_name} | {success, position} |
+ * | PUT /admin/team/{id} | {id, team_name?, description?, icon?} | {success, team, position} |
+ * | PUT /admin/deleteentities/{user,team,entry} | {ids} | {success, count, position} |
+ * | POST /admin/resetpassword | {userId, newPassword} | {success, position} |
+ * | PUT /admin/settings | {registrationEnabled?, entryInsertionEnabled?} | {success, position} |
+ *
+ * Every route authenticates (401 UNAUTHORIZED) and then refuses anyone but an ADMIN (403
+ * FORBIDDEN) in onRequest hooks, before the body is read; the deciders check the role again. An
+ * answer that appended wakes the projectors and carries `position` for read-your-writes.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import {
+  AdminDeleteEntitiesAnswer,
+  AdminDeleteEntitiesBody,
+  AdminEntityParams,
+  AdminParticipantBody,
+  AdminResetPasswordBody,
+  AdminSettingsBody,
+  AdminSuccessAnswer,
+  AdminTeamAnswer,
+  AdminTeamBody,
+  AdminUserBody,
+  AdminUserParams,
+  ErrorAnswer,
+  PUBLIC_ATTRIBUTES_BODY_LIMIT,
+} from '@sinilill/contracts';
+import type { AccountService, CommandService } from '@sinilill/commands';
+import { DomainError } from '@sinilill/domain';
+import { ID_PATTERN } from '@sinilill/http';
+import type { MediaStore } from '@sinilill/media';
+import { iconBodyTooLarge, iconReference } from '../team-icon';
+import { commandRequest } from './entries';
+
+export interface AdminRouteOptions {
+  commands: CommandService;
+  /** Approval, the administrator's password reset and the global switches. */
+  accounts: AccountService;
+  /** Where uploaded team icons go (PUT /admin/team/{id}); without it an upload is INVALID_REQUEST. */
+  media?: MediaStore;
+  /** Called with the position after every command that appended (wakes the projectors). */
+  appended: (position: number) => void;
+}
+
+const IdParams = Type.Object({ id: Type.String({ pattern: ID_PATTERN }) });
+const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
+
+/** onRequest hook after authenticate: 403 FORBIDDEN unless the actor is an administrator. */
+async function requireAdmin(request: FastifyRequest): Promise<void> {
+  if (request.actor.role !== 'ADMIN') throw new DomainError('FORBIDDEN', 'the admin console is for administrators');
+}
+
+/** The body's `id` must name the path's entity (spec §7 repeats it); INVALID_REQUEST otherwise. */
+function sameId(bodyId: number, pathId: number): void {
+  if (bodyId !== pathId) throw new DomainError('INVALID_REQUEST', `body id ${bodyId} differs from the path's ${pathId}`);
+}
+
+function integerIds(ids: readonly (string | number)[]): number[] {
+  return ids.map((id) => {
+    if (typeof id !== 'number') throw new DomainError('INVALID_REQUEST', 'team and entry ids are integers');
+    return id;
+  });
+}
+
+function userIds(ids: readonly (string | number)[]): string[] {
+  return ids.map((id) => {
+    if (typeof id !== 'string') throw new DomainError('INVALID_REQUEST', 'user ids are UUID strings');
+    return id;
+  });
+}
+
+export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { commands, accounts, media, appended }) => {
+  app.addHook('onRequest', app.authenticate);
+  app.addHook('onRequest', requireAdmin);
+  const done = (position: number) => {
+    if (position > 0) appended(position);
+    return position;
+  };
+
+  app.put('/admin/user/:id', {
+    schema: { params: AdminUserParams, body: AdminUserBody, response: { 200: AdminSuccessAnswer, ...errors } },
+  }, async (request) => {
+    const result = await accounts.setApproval(request.params.id, request.body.is_approved, commandRequest(request));
+    return { success: true, position: done(result.position) };
+  });
+
+  app.put('/admin/participant/:id', {
+    schema: { params: IdParams, body: AdminParticipantBody, response: { 200: AdminSuccessAnswer, ...errors } },
+  }, async (request) => {
+    const participantId = Number(request.params.id);
+    const body = request.body;
+    if ('is_paid' in body) {
+      const result = await commands.markPayment(participantId, body.is_paid, commandRequest(request));
+      return { success: true, position: done(result.position) };
+    }
+    sameId(body.id, participantId);
+    const result = await commands.renameParticipant(participantId, body.full_name, commandRequest(request));
+    return { success: true, position: done(result.position) };
+  });
+
+  app.put('/admin/team/:id', {
+    bodyLimit: PUBLIC_ATTRIBUTES_BODY_LIMIT,
+    schema: { params: IdParams, body: AdminTeamBody, response: { 200: AdminTeamAnswer, 413: ErrorAnswer, ...errors } },
+    errorHandler: iconBodyTooLarge,
+  }, async (request) => {
+    const teamId = Number(request.params.id);
+    const body = request.body;
+    sameId(body.id, teamId);
+    const icon = await iconReference(body.icon, teamId, commands, media);
+    const result = await commands.changeTeamAsAdmin(teamId, {
+      ...(body.team_name !== undefined ? { teamName: body.team_name } : {}),
+      ...(body.description !== undefined ? { description: body.description } : {}),
+      ...(icon !== undefined ? { icon } : {}),
+    }, commandRequest(request));
+    return { success: true, team: result.team, position: done(result.position) };
+  });
+
+  app.put('/admin/deleteentities/:entity', {
+    schema: { params: AdminEntityParams, body: AdminDeleteEntitiesBody, response: { 200: AdminDeleteEntitiesAnswer, ...errors } },
+  }, async (request) => {
+    const { ids } = request.body;
+    const command = commandRequest(request);
+    const result = request.params.entity === 'user'
+      ? await commands.deleteUsers(userIds(ids), command)
+      : request.params.entity === 'team'
+        ? await commands.deleteTeams(integerIds(ids), command)
+        : await commands.deleteEntries(integerIds(ids), command);
+    return { success: true, count: result.count, position: done(result.position) };
+  });
+
+  app.post('/admin/resetpassword', {
+    schema: { body: AdminResetPasswordBody, response: { 200: AdminSuccessAnswer, ...errors } },
+  }, async (request) => {
+    const result = await accounts.adminResetPassword(request.body.userId, request.body.newPassword, commandRequest(request));
+    return { success: true, position: done(result.position) };
+  });
+
+  app.put('/admin/settings', {
+    schema: { body: AdminSettingsBody, response: { 200: AdminSuccessAnswer, ...errors } },
+  }, async (request) => {
+    const result = await accounts.changeSettings(request.body, commandRequest(request));
+    return { success: true, position: done(result.position) };
+  });
+};

@@ -1,0 +1,156 @@
+/**
+ * The operators' replay and queue board (issue 6, D17), administrators only (401 UNAUTHORIZED
+ * without a valid token, 403 FORBIDDEN for anyone else):
+ *
+ * - POST /admin/replay enqueues a replay on the `replay` queue (the projector's replay worker
+ *   runs it) and answers `{ jobId }`. While a replay is waiting or running, a second request is
+ *   refused with 409 CONCURRENCY_CONFLICT: a replay rebuilds every read model, and two racing
+ *   would only do the work twice. (Two requests in the same instant may both pass the check; the
+ *   queue's deduplication id then hands both the same job.)
+ * - GET /admin/replay/{jobId} answers `{ state, progress, result }` (contracts/operations.ts).
+ *   The gateway sends this GET here, not to the query API: the job lives in Redis, not in a
+ *   read model.
+ * - /admin/queues is Bull Board over every queue (projection wake-ups and replay). A browser
+ *   opens it without an Authorization header, so POST /admin/queues/session (bearer, admin)
+ *   sets an HttpOnly, SameSite=Strict cookie scoped to the board's path, holding a 15-minute
+ *   admin JWT signed with the same secret; the board's routes accept only that cookie.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { FastifyAdapter } from '@bull-board/fastify';
+import { Value } from 'typebox/value';
+import {
+  ErrorAnswer,
+  QUEUE_BOARD_COOKIE,
+  QUEUE_BOARD_PATH,
+  QUEUE_BOARD_SESSION_SECONDS,
+  QueueBoardSession,
+  ReplayJobParams,
+  ReplayProgressAnswer,
+  ReplayResultAnswer,
+  ReplayStarted,
+  ReplayStatus,
+  SessionClaims,
+  type ReplayState,
+} from '@sinilill/contracts';
+import { DomainError } from '@sinilill/domain';
+import { errorBody } from '@sinilill/http';
+import { REPLAY_JOB, type Queue, type ReplayJob } from '@sinilill/messaging';
+
+export interface OperationsRouteOptions {
+  /** Where replays are enqueued (the projector's replay worker takes them). */
+  replayQueue: Queue<ReplayJob>;
+  /** The queues the board shows; without them the board (and its session route) is not served. */
+  boardQueues?: readonly Queue[];
+}
+
+const errors = { 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
+
+/** onRequest hook after authenticate: 403 FORBIDDEN unless the actor is an administrator. */
+async function requireAdmin(request: FastifyRequest): Promise<void> {
+  if (request.actor.role !== 'ADMIN') throw new DomainError('FORBIDDEN', 'operations are for administrators');
+}
+
+/** BullMQ's states folded into the four an operator needs (delayed and the like are still waiting). */
+function publicState(state: string): ReplayState {
+  if (state === 'active' || state === 'completed' || state === 'failed') return state;
+  return 'waiting';
+}
+
+/** The value of cookie `name` in a Cookie header, or undefined. */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}
+
+/**
+ * The board's guard: the session cookie must hold a valid, unexpired JWT of ours with an
+ * administrator's claims. It answers itself instead of throwing, because the board's plugin
+ * installs its own error handler in its context, which would turn a thrown 401 into a 500.
+ */
+function boardGuard(app: FastifyInstance) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const token = cookieValue(request.headers.cookie, QUEUE_BOARD_COOKIE);
+    let claims: unknown;
+    try {
+      claims = token ? app.jwt.verify(token) : undefined;
+    } catch {
+      claims = undefined;
+    }
+    if (!claims || !Value.Check(SessionClaims, claims)) return reply.status(401).send(errorBody('UNAUTHORIZED'));
+    if (claims.role !== 'ADMIN') return reply.status(403).send(errorBody('FORBIDDEN'));
+  };
+}
+
+/** Registers the replay routes and, when `boardQueues` is given, the queue board. */
+export const operationsRoutes: FastifyPluginAsyncTypebox<OperationsRouteOptions> = async (app, options) => {
+  const { replayQueue } = options;
+  const adminOnly = { onRequest: [app.authenticate, requireAdmin] };
+
+  app.post('/admin/replay', {
+    ...adminOnly,
+    schema: { response: { 200: ReplayStarted, ...errors } },
+  }, async (request) => {
+    const busy = await replayQueue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
+    if (Object.values(busy).some((n) => n > 0)) {
+      throw new DomainError('CONCURRENCY_CONFLICT', 'a replay is already waiting or running');
+    }
+    const job = await replayQueue.add(REPLAY_JOB, {
+      requestedBy: { userId: request.actor.userId, role: request.actor.role === 'ADMIN' ? 'ADMIN' : 'USER' },
+    }, { deduplication: { id: 'replay' } });
+    request.log.info({ jobId: job.id, userId: request.actor.userId }, 'replay enqueued');
+    return { jobId: String(job.id) };
+  });
+
+  app.get('/admin/replay/:jobId', {
+    ...adminOnly,
+    schema: { params: ReplayJobParams, response: { 200: ReplayStatus, ...errors } },
+  }, async (request) => {
+    const job = await replayQueue.getJob(request.params.jobId);
+    if (!job) throw new DomainError('NOT_FOUND', 'no such replay job (or it has expired)');
+    const state = publicState(await job.getState());
+    const progress = Value.Check(ReplayProgressAnswer, job.progress) ? job.progress : null;
+    const result = state === 'completed' && Value.Check(ReplayResultAnswer, job.returnvalue) ? job.returnvalue : null;
+    return { jobId: request.params.jobId, state, progress, result };
+  });
+
+  if (!options.boardQueues) return;
+
+  app.post('/admin/queues/session', {
+    ...adminOnly,
+    schema: { response: { 200: QueueBoardSession, ...errors } },
+  }, async (request, reply) => {
+    const claims = request.user;
+    const token = app.jwt.sign({
+      userId: claims.userId, fullName: claims.fullName, is_approved: claims.is_approved,
+      participantId: claims.participantId, teamId: claims.teamId, role: claims.role, isPaid: claims.isPaid,
+    }, { expiresIn: QUEUE_BOARD_SESSION_SECONDS });
+    // Secure when the browser came over HTTPS (the gateway or a proxy in front says so); a
+    // Secure cookie over plain http on a developer's machine would never be sent back.
+    const https = request.protocol === 'https' || request.headers['x-forwarded-proto'] === 'https';
+    reply.header('set-cookie', [
+      `${QUEUE_BOARD_COOKIE}=${token}`, `Path=${QUEUE_BOARD_PATH}`, `Max-Age=${QUEUE_BOARD_SESSION_SECONDS}`,
+      'HttpOnly', 'SameSite=Strict', ...(https ? ['Secure'] : []),
+    ].join('; '));
+    return { path: QUEUE_BOARD_PATH, expiresInSeconds: QUEUE_BOARD_SESSION_SECONDS };
+  });
+
+  const adapter = new FastifyAdapter();
+  // The full path, as the browser sees it: the board's HTML links its assets and API from it.
+  adapter.setBasePath(QUEUE_BOARD_PATH);
+  createBullBoard({
+    queues: options.boardQueues.map((queue) => new BullMQAdapter(queue)),
+    serverAdapter: adapter,
+    options: { uiConfig: { boardTitle: 'Sinilill queues' } },
+  });
+  await app.register(async (board) => {
+    board.addHook('onRequest', boardGuard(app));
+    await board.register(adapter.registerPlugin(), { prefix: QUEUE_BOARD_PATH.replace(/^\/api/, '') });
+  });
+};

@@ -1,0 +1,139 @@
+/**
+ * Pure folds over events read from the log for the administrators' history (issue 6): the
+ * audit view of one event, the per-field changes along a stream, and a team's figures as of an
+ * instant. No I/O here; the routes read the events (history-query.ts) and hand them in.
+ */
+import type { FieldChange, HistoryActor, HistoryEvent, TeamAsOfAnswer, TimelineAnswer } from '@sinilill/contracts';
+import { currentEdition, fromHundredths, roundedKm, teamProgress, toHundredths, type Edition } from '@sinilill/domain';
+import type { RecordedEvent } from '@sinilill/event-store';
+
+/**
+ * The metadata an audit shows, read defensively: events written before D7 (or by hand) may lack
+ * parts of it, and an audit must show such an event rather than fail on it.
+ */
+function auditMetadata(event: RecordedEvent): { actor: HistoryActor; correlationId: string | null; causationId: string | null } {
+  const metadata = (event.metadata ?? {}) as Partial<RecordedEvent['metadata']>;
+  const actor = metadata.actor && typeof metadata.actor === 'object'
+    ? { userId: metadata.actor.userId ?? null, role: String(metadata.actor.role) }
+    : null;
+  return { actor, correlationId: metadata.correlationId ?? null, causationId: metadata.causationId ?? null };
+}
+
+/** An event as GET /api/admin/history answers it (instants ISO-8601 UTC). */
+export function toHistoryEvent(event: RecordedEvent): HistoryEvent {
+  return {
+    position: event.globalPosition,
+    stream: event.stream,
+    revision: event.revision,
+    type: event.type,
+    data: event.data,
+    ...auditMetadata(event),
+    recordedAt: event.recordedAt.toISOString(),
+  };
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Each event of one stream (in revision order) with the fields it changed against the state
+ * folded from the events before it: a field's value is the last value any earlier event of the
+ * stream gave it. Only fields present in an event's data count (partial events, such as
+ * TeamPublicAttributesChanged, carry only what changed); a field never seen before has `before`
+ * null; a field written with its current value is no change. Key order follows the event's data.
+ */
+export function timeline(events: readonly RecordedEvent[]): TimelineAnswer {
+  const state = new Map<string, unknown>();
+  return events.map((event) => {
+    const changes: FieldChange[] = [];
+    const data = typeof event.data === 'object' && event.data !== null && !Array.isArray(event.data)
+      ? (event.data as Record<string, unknown>)
+      : {};
+    for (const [field, after] of Object.entries(data)) {
+      const before = state.has(field) ? state.get(field) : null;
+      if (!state.has(field) || !same(before, after)) changes.push({ field, before, after });
+      state.set(field, after);
+    }
+    const { actor, correlationId } = auditMetadata(event);
+    return { position: event.globalPosition, type: event.type, recordedAt: event.recordedAt.toISOString(), actor, correlationId, changes };
+  });
+}
+
+/** The event types teamAsOf folds; reading others for it is wasted work. */
+export const TEAM_AS_OF_EVENTS = [
+  'TeamRegistered',
+  'TeamRenamed',
+  'ParticipantRegistered',
+  'ParticipantDeleted',
+  'EntryAdded',
+  'EntryEdited',
+  'EntryDeleted',
+] as const;
+
+interface AsOfData {
+  teamId?: number;
+  teamName?: string;
+  participantId?: number;
+  entryId?: number;
+  distance?: number;
+}
+
+/**
+ * A team's figures from the events recorded up to `at` (the caller reads only those): its name
+ * (TeamRegistered, TeamRenamed), its members (ParticipantRegistered minus ParticipantDeleted) and
+ * its entries (the last EntryAdded/EntryEdited of each entry naming the team, unless deleted).
+ * Entries are keyed by entry id, so an entry edited into another team leaves this one. Distances
+ * are summed in hundredths and rounded as spec §4 says; the progress figures come from
+ * teamProgress, as the team-stats read model's do.
+ *
+ * @param events the team's, its members' and its entries' events in global order; other teams'
+ *   events are ignored.
+ * @returns null when the team was not registered by then.
+ * @throws DomainError('INVALID_DISTANCE') for an entry distance with more than two decimals.
+ */
+export function teamAsOf(teamId: number, at: Date, events: readonly RecordedEvent[], edition: Edition = currentEdition): TeamAsOfAnswer | null {
+  let teamName: string | null = null;
+  const members = new Map<number, number>();
+  const entries = new Map<number, { teamId: number; hundredths: number }>();
+  for (const event of events) {
+    const data = (event.data ?? {}) as AsOfData;
+    switch (event.type) {
+      case 'TeamRegistered':
+      case 'TeamRenamed':
+        if (data.teamId === teamId && typeof data.teamName === 'string') teamName = data.teamName;
+        break;
+      case 'ParticipantRegistered':
+        if (data.participantId !== undefined && data.teamId !== undefined) members.set(data.participantId, data.teamId);
+        break;
+      case 'ParticipantDeleted':
+        if (data.participantId !== undefined) members.delete(data.participantId);
+        break;
+      case 'EntryAdded':
+      case 'EntryEdited':
+        if (data.entryId !== undefined && data.teamId !== undefined && data.distance !== undefined) {
+          entries.set(data.entryId, { teamId: data.teamId, hundredths: toHundredths(data.distance) });
+        }
+        break;
+      case 'EntryDeleted':
+        if (data.entryId !== undefined) entries.delete(data.entryId);
+        break;
+      default:
+        break;
+    }
+  }
+  if (teamName === null) return null;
+  let hundredths = 0;
+  for (const entry of entries.values()) if (entry.teamId === teamId) hundredths += entry.hundredths;
+  const distance = roundedKm(hundredths);
+  const progress = teamProgress(distance, edition);
+  return {
+    teamId,
+    teamName,
+    at: at.toISOString(),
+    participants: [...members.values()].filter((team) => team === teamId).length,
+    distance,
+    distanceExact: fromHundredths(hundredths),
+    prestige: progress.prestige,
+    inLapDistance: progress.inLapDistance,
+    blueFlowers: progress.blueFlowers,
+  };
+}

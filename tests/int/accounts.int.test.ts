@@ -197,18 +197,20 @@ describe('accounts through the command API', () => {
     expectRefusal(await post('/login', { email: captain.email, password: 'wrong-password' }), 401, 'INVALID_CREDENTIALS');
     expectRefusal(await post('/login', { email: 'nobody@example.ee', password: captain.password }), 401, 'INVALID_CREDENTIALS');
     expectRefusal(await post('/login', { email: 'not an e-mail', password: captain.password }), 401, 'INVALID_CREDENTIALS');
-    // Both refusals run one argon2 verification: neither answers markedly faster.
-    const median = async (payload: object) => {
+    // Both refusals run the same lookups and one argon2 verification: neither answers markedly
+    // faster. The fastest of 9 tries is compared: the other test files run meanwhile, and their
+    // load only ever adds time.
+    const fastest = async (payload: object) => {
       const times: number[] = [];
-      for (let i = 0; i < 7; i++) {
+      for (let i = 0; i < 9; i++) {
         const started = performance.now();
         await post('/login', payload);
         times.push(performance.now() - started);
       }
-      return times.sort((a, b) => a - b)[3]!;
+      return Math.min(...times);
     };
-    const wrongPassword = await median({ email: captain.email, password: 'wrong-password' });
-    const unknownEmail = await median({ email: 'nobody@example.ee', password: 'wrong-password' });
+    const wrongPassword = await fastest({ email: captain.email, password: 'wrong-password' });
+    const unknownEmail = await fastest({ email: 'nobody@example.ee', password: 'wrong-password' });
     expect(unknownEmail).toBeGreaterThan(wrongPassword * 0.5);
     expect(wrongPassword).toBeGreaterThan(unknownEmail * 0.5);
   });

@@ -104,6 +104,9 @@ export interface AccountServiceDependencies {
 }
 
 const SYSTEM: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, teamId: null };
+/** An account id no account has (UUIDs are never all zeros): looked up for unknown e-mails. */
+const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
+
 /** The name shown for the administrator ADMIN_EMAIL creates (it has no participant). */
 export const ADMIN_FULL_NAME = 'Administrator';
 
@@ -275,7 +278,10 @@ export class AccountService {
   async login(input: { email: string; password: string }, now: Date = this.deps.now()): Promise<SessionIdentity> {
     const { directory } = this.deps;
     const userId = await directory.userIdOfEmail(input.email);
-    const stored = userId ? await directory.passwordHash(userId) : null;
+    // The hash is looked up for an unknown e-mail too (under an id no account has), so both
+    // refusals do the same database work and the same argon2 verification: the answer's timing
+    // does not tell whether an e-mail is registered.
+    const stored = await directory.passwordHash(userId ?? NO_ACCOUNT);
     const matches = await verifyPassword(stored ?? (await dummyPasswordHash()), input.password);
     if (userId === null || stored === null || !matches) throw new DomainError('INVALID_CREDENTIALS');
     const account = await this.account(userId);

@@ -37,6 +37,14 @@ export interface AuthOptions {
   resolveActor: (actor: ActingUser) => Promise<ActingUser>;
 }
 
+/**
+ * onRequest hook, after `app.authenticate`: 403 FORBIDDEN unless the actor is an administrator
+ * (spec §6: the admin console, the history, the operators' tools).
+ */
+export async function requireAdmin(request: FastifyRequest): Promise<void> {
+  if (request.actor.role !== 'ADMIN') throw new DomainError('FORBIDDEN', 'administrators only');
+}
+
 export const authPlugin = fp<AuthOptions>(async (app, options) => {
   await app.register(fastifyJwt, {
     secret: options.secret,

@@ -72,4 +72,4 @@ export function createApp(options: FastifyServerOptions = {}): FastifyInstance {
 /** Path parameter schema for an integer id (string of digits; parse with Number). */
 export const ID_PATTERN = '^[1-9][0-9]{0,9}$';
 
-export { authPlugin, type AuthOptions } from './auth';
+export { authPlugin, requireAdmin, type AuthOptions } from './auth';

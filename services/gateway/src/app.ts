@@ -20,6 +20,20 @@ export interface GatewayOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
+/**
+ * The paths that do not follow the method rule, and where they go:
+ * - spec §7 GET /team/{id}/newcode draws a new join code: a command;
+ * - the operators' replay and queue board live in the command API whatever the method (D17): a
+ *   replay job's state is in Redis, not in a read model, and the board is one app with its assets;
+ * - spec §7 POST /strapi/story (the news page's stories) is a read: the query API.
+ */
+const EXCEPTIONS: readonly { path: string; methods: readonly ('GET' | 'HEAD' | 'POST')[]; to: 'command' | 'query' }[] = [
+  { path: '/api/team/:id/newcode', methods: ['GET'], to: 'command' },
+  { path: '/api/admin/replay', methods: ['GET', 'HEAD'], to: 'command' },
+  { path: '/api/admin/queues', methods: ['GET', 'HEAD'], to: 'command' },
+  { path: '/api/strapi/story', methods: ['POST'], to: 'query' },
+];
+
 /** Builds the gateway (not listening yet). */
 export function buildGateway(options: GatewayOptions): FastifyInstance {
   // The proxies stream request bodies to the upstream unread, so this limit does not bind them:
@@ -31,21 +45,13 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
   app.register(httpProxy, {
     upstream: options.commandApiUrl, prefix: '/api', rewritePrefix: '/api', httpMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
   });
-  // More specific than /api/*, so the router prefers it for this one GET.
-  app.register(httpProxy, {
-    upstream: options.commandApiUrl, prefix: '/api/team/:id/newcode', rewritePrefix: '/api/team/:id/newcode', httpMethods: ['GET'],
-  });
-  // The operators' replay and queue board live in the command API whatever the method (D17): a
-  // replay job's state is in Redis, not in a read model, and the board is one app with its assets.
-  for (const path of ['/api/admin/replay', '/api/admin/queues']) {
+  for (const route of EXCEPTIONS) {
+    // More specific than /api/*, so the router prefers these paths for these methods.
     app.register(httpProxy, {
-      upstream: options.commandApiUrl, prefix: path, rewritePrefix: path, httpMethods: ['GET', 'HEAD'],
+      upstream: route.to === 'command' ? options.commandApiUrl : options.queryApiUrl,
+      prefix: route.path, rewritePrefix: route.path, httpMethods: [...route.methods],
     });
   }
-  // And one POST is a read (spec §7 POST /strapi/story: the news page's stories): the query API.
-  app.register(httpProxy, {
-    upstream: options.queryApiUrl, prefix: '/api/strapi/story', rewritePrefix: '/api/strapi/story', httpMethods: ['POST'],
-  });
   const hasWeb = existsSync(options.webRoot);
   if (hasWeb) {
     app.register(fastifyStatic, {

@@ -26,7 +26,7 @@ import {
 } from '@sinilill/contracts';
 import type { AccountService, CommandRequest } from '@sinilill/commands';
 import { DomainError, emailComparisonForm, type ActingUser } from '@sinilill/domain';
-import { commandRequest } from './entries';
+import { commandRequest } from '../command-request';
 
 /** How many attempts per client and e-mail a window allows, on /login and /requestpasswordreset. */
 export interface RateLimitOptions {

@@ -15,7 +15,6 @@
  * answer that appended wakes the projectors and carries `position` for read-your-writes.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import {
   AdminDeleteEntitiesAnswer,
@@ -34,10 +33,10 @@ import {
 } from '@sinilill/contracts';
 import type { AccountService, CommandService } from '@sinilill/commands';
 import { DomainError } from '@sinilill/domain';
-import { ID_PATTERN } from '@sinilill/http';
+import { ID_PATTERN, requireAdmin } from '@sinilill/http';
 import type { MediaStore } from '@sinilill/media';
 import { iconBodyTooLarge, iconReference } from '../team-icon';
-import { commandRequest } from './entries';
+import { commandRequest } from '../command-request';
 
 export interface AdminRouteOptions {
   commands: CommandService;
@@ -51,11 +50,6 @@ export interface AdminRouteOptions {
 
 const IdParams = Type.Object({ id: Type.String({ pattern: ID_PATTERN }) });
 const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
-
-/** onRequest hook after authenticate: 403 FORBIDDEN unless the actor is an administrator. */
-async function requireAdmin(request: FastifyRequest): Promise<void> {
-  if (request.actor.role !== 'ADMIN') throw new DomainError('FORBIDDEN', 'the admin console is for administrators');
-}
 
 /** The body's `id` must name the path's entity (spec §7 repeats it); INVALID_REQUEST otherwise. */
 function sameId(bodyId: number, pathId: number): void {

@@ -3,8 +3,6 @@
  * carries `position`, the global position of the command's last event, for read-your-writes.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import { randomUUID } from 'node:crypto';
 import Type from 'typebox';
 import {
   AddEntryBody,
@@ -14,8 +12,9 @@ import {
   EntryAnswer,
   ErrorAnswer,
 } from '@sinilill/contracts';
-import type { CommandRequest, CommandService } from '@sinilill/commands';
+import type { CommandService } from '@sinilill/commands';
 import { ID_PATTERN } from '@sinilill/http';
+import { commandRequest } from '../command-request';
 
 export interface EntryRouteOptions {
   commands: CommandService;
@@ -23,16 +22,6 @@ export interface EntryRouteOptions {
   appended: (position: number) => void;
 }
 
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,100}$/;
-
-/** Command metadata from the request: Idempotency-Key (optional) and x-correlation-id. */
-export function commandRequest(request: FastifyRequest): CommandRequest {
-  const key = request.headers['idempotency-key'];
-  const correlation = request.headers['x-correlation-id'];
-  const commandId = typeof key === 'string' && IDEMPOTENCY_KEY.test(key) ? `${request.actor.userId}:${key}` : randomUUID();
-  const correlationId = typeof correlation === 'string' && IDEMPOTENCY_KEY.test(correlation) ? correlation : randomUUID();
-  return { actor: request.actor, metadata: { commandId, correlationId, causationId: null } };
-}
 
 const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
 

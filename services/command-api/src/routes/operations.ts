@@ -36,7 +36,7 @@ import {
   type ReplayState,
 } from '@sinilill/contracts';
 import { DomainError } from '@sinilill/domain';
-import { errorBody } from '@sinilill/http';
+import { errorBody, requireAdmin } from '@sinilill/http';
 import { REPLAY_JOB, type Queue, type ReplayJob } from '@sinilill/messaging';
 
 export interface OperationsRouteOptions {
@@ -49,9 +49,6 @@ export interface OperationsRouteOptions {
 const errors = { 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
 
 /** onRequest hook after authenticate: 403 FORBIDDEN unless the actor is an administrator. */
-async function requireAdmin(request: FastifyRequest): Promise<void> {
-  if (request.actor.role !== 'ADMIN') throw new DomainError('FORBIDDEN', 'operations are for administrators');
-}
 
 /** BullMQ's states folded into the four an operator needs (delayed and the like are still waiting). */
 function publicState(state: string): ReplayState {

@@ -23,7 +23,7 @@ import { DomainError, mayActForTeam } from '@sinilill/domain';
 import { ID_PATTERN } from '@sinilill/http';
 import type { MediaStore } from '@sinilill/media';
 import { iconBodyTooLarge, iconReference } from '../team-icon';
-import { commandRequest } from './entries';
+import { commandRequest } from '../command-request';
 
 export interface TeamRouteOptions {
   commands: CommandService;

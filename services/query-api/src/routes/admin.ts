@@ -2,7 +2,7 @@
  * The admin console's reads (spec §2 "Admin", §7 GET /admin/userdata, /admin/teamdata,
  * /admin/entrydata): every account with its participant and team (admin-directory), every team
  * with its join code (team-stats, team-directory), every entry with its member's and team's names
- * (team-directory, team-stats). Administrators only (requireAdmin): 401 UNAUTHORIZED without a
+ * (team-directory, team-stats). Administrators only (requireListedAdmin): 401 UNAUTHORIZED without a
  * valid token, 403 FORBIDDEN otherwise. The console searches, sorts and pages in the browser
  * (spec §2: 50 per page over lists of about a thousand rows), so each call answers everything in
  * its default order.
@@ -25,7 +25,7 @@ const refusals = { 401: ErrorAnswer, 403: ErrorAnswer };
  * in the read models (admin_users; a deleted or demoted admin's unexpired token reads nothing).
  * @throws DomainError FORBIDDEN.
  */
-export async function requireAdmin(db: Kysely<ReadModelDatabase>, actor: ActingUser): Promise<void> {
+export async function requireListedAdmin(db: Kysely<ReadModelDatabase>, actor: ActingUser): Promise<void> {
   if (actor.role !== 'ADMIN' || actor.userId === null) throw new DomainError('FORBIDDEN', 'administrators only');
   const row = await db.withSchema('rm').selectFrom('admin_users').select('role')
     .where('user_id', '=', actor.userId).executeTakeFirst();
@@ -34,7 +34,7 @@ export async function requireAdmin(db: Kysely<ReadModelDatabase>, actor: ActingU
 
 export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { db }) => {
   const rm = db.withSchema('rm');
-  const onRequest = [app.authenticate, async (request: { actor: ActingUser }) => requireAdmin(db, request.actor)];
+  const onRequest = [app.authenticate, async (request: { actor: ActingUser }) => requireListedAdmin(db, request.actor)];
 
   /** Accounts, newest participant first (spec §2 users tab default sort); accounts without one last. */
   app.get('/admin/userdata', { onRequest, schema: { response: { 200: AdminUsersAnswer, ...refusals } } }, async () => {

@@ -12,7 +12,6 @@
  */
 import { Readable, pipeline } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { stringify } from 'csv-stringify';
 import Type from 'typebox';
 import {
@@ -29,7 +28,7 @@ import {
 } from '@sinilill/contracts';
 import { DomainError } from '@sinilill/domain';
 import type { EventStore, RecordedEvent } from '@sinilill/event-store';
-import { ID_PATTERN } from '@sinilill/http';
+import { ID_PATTERN, requireAdmin } from '@sinilill/http';
 import { teamAsOf, timeline, toHistoryEvent } from '../history-fold';
 import type { HistoryFilter, HistoryReader } from '../history-query';
 
@@ -44,10 +43,6 @@ export interface HistoryRouteOptions {
 export const EXPORT_BATCH = 500;
 
 const refusals = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer };
-
-async function requireAdmin(request: FastifyRequest): Promise<void> {
-  if (request.actor.role !== 'ADMIN') throw new DomainError('FORBIDDEN', 'the history is for administrators');
-}
 
 /** An ISO instant from a query parameter (the schema checked its shape, not its calendar). */
 function instant(value: string | undefined): Date | undefined {

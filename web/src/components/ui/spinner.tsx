@@ -38,3 +38,12 @@ export function Spinner({ durationMs = 1200, size = 15, color = '#fff', count = 
     </span>
   );
 }
+
+/** The spinner in a brand-coloured block where a page's content is loading. */
+export function LoadingPanel({ label, testId }: { label: string; testId?: string }) {
+  return (
+    <div className={styles.panel} data-testid={testId}>
+      <Spinner label={label} />
+    </div>
+  );
+}

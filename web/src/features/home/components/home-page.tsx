@@ -2,7 +2,7 @@ import { currentEdition } from '@sinilill/domain';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { preloadRouteMap } from '../../../components/ui/route-map';
-import { Spinner } from '../../../components/ui/spinner';
+import { LoadingPanel } from '../../../components/ui/spinner';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useStats } from '../../../lib/use-stats';
 import { MissingFlowers } from './missing-flowers';
@@ -29,9 +29,7 @@ export function HomePage() {
     <div className={styles.home}>
       <Welcome edition={edition} />
       {state.status === 'loading' ? (
-        <div className={styles.loading} data-testid="stats-loading">
-          <Spinner label={t('stats.loading')} />
-        </div>
+        <LoadingPanel label={t('stats.loading')} testId="stats-loading" />
       ) : (
         <>
           {state.status === 'error' && (

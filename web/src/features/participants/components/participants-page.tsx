@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Spinner } from '../../../components/ui/spinner';
+import { LoadingPanel } from '../../../components/ui/spinner';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useStats } from '../../../lib/use-stats';
 import { teamRows } from '../utils/team-rows';
@@ -24,9 +24,7 @@ export function ParticipantsPage() {
         <p className={styles.intro}>{t('intro')}</p>
       </header>
       {state.status === 'loading' ? (
-        <div className={styles.loading} data-testid="teams-loading">
-          <Spinner label={t('loading')} />
-        </div>
+        <LoadingPanel label={t('loading')} testId="teams-loading" />
       ) : state.status === 'error' ? (
         <div className={styles.error} data-testid="teams-error">
           <p role="alert">{t('error')}</p>

@@ -5,7 +5,7 @@ import { Alert, ErrorAlert } from '../../../components/ui/form/alert';
 import { PlusIcon } from '../../../components/ui/icons';
 import { LoginRequired } from '../../../components/ui/login-required';
 import { Panel } from '../../../components/ui/panel';
-import { Spinner } from '../../../components/ui/spinner';
+import { LoadingPanel } from '../../../components/ui/spinner';
 import { useSessionStore } from '../../../lib/session-store';
 import { useSettingsStore } from '../../../lib/settings-store';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -68,9 +68,7 @@ function TeamView({ teamId }: { teamId: number }) {
 
   if (state.status === 'loading') {
     return (
-      <div className={styles.loading} data-testid="team-loading">
-        <Spinner label={t('loading')} />
-      </div>
+      <LoadingPanel label={t('loading')} testId="team-loading" />
     );
   }
   if (state.status === 'error') {

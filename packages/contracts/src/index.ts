@@ -9,3 +9,4 @@ export * from './history';
 export * from './admin-queries';
 export * from './admin-commands';
 export * from './operations';
+export * from './payments';

@@ -8,8 +8,6 @@ import commonEn from './locales/en.json';
 import commonEt from './locales/et.json';
 import errorsEn from '../lib/errors/locales/en.json';
 import errorsEt from '../lib/errors/locales/et.json';
-import adminEn from '../features/admin/locales/en.json';
-import adminEt from '../features/admin/locales/et.json';
 import accountEn from '../features/account/locales/en.json';
 import accountEt from '../features/account/locales/et.json';
 import authEn from '../features/auth/locales/en.json';
@@ -26,8 +24,8 @@ import teamEn from '../features/team/locales/en.json';
 import teamEt from '../features/team/locales/et.json';
 
 export const resources = {
-  et: { common: commonEt, errors: errorsEt, home: homeEt, registration: registrationEt, auth: authEt, account: accountEt, team: teamEt, pay: payEt, participants: participantsEt, admin: adminEt },
-  en: { common: commonEn, errors: errorsEn, home: homeEn, registration: registrationEn, auth: authEn, account: accountEn, team: teamEn, pay: payEn, participants: participantsEn, admin: adminEn },
+  et: { common: commonEt, errors: errorsEt, home: homeEt, registration: registrationEt, auth: authEt, account: accountEt, team: teamEt, pay: payEt, participants: participantsEt },
+  en: { common: commonEn, errors: errorsEn, home: homeEn, registration: registrationEn, auth: authEn, account: accountEn, team: teamEn, pay: payEn, participants: participantsEn },
 } as const;
 
 /** Every namespace, for i18next's `ns` option. */
@@ -35,7 +33,7 @@ export const namespaces = Object.keys(resources.et) as (keyof (typeof resources)
 
 /**
  * Page namespaces: the long texts of the content pages (history, guide, supporters, news,
- * privacy). Unlike the namespaces above they are not in the first download: each page's route
+ * privacy) and the admin console's (admin, adminAudit). Unlike the namespaces above they are not in the first download: each page's route
  * loads its namespace, in the page's language only, next to the page's own chunk
  * (i18n.ts loadPageNamespace, router.tsx loaders). Listed here so that `t()` keys are typed and
  * the locale test checks them like the rest.
@@ -46,6 +44,10 @@ export const pageNamespaces = {
   sponsors: { et: () => import('../features/sponsors/locales/et.json'), en: () => import('../features/sponsors/locales/en.json') },
   news: { et: () => import('../features/news/locales/et.json'), en: () => import('../features/news/locales/en.json') },
   privacy: { et: () => import('../features/privacy/locales/et.json'), en: () => import('../features/privacy/locales/en.json') },
+  // The admin console (issue 6): users, teams, entries, password reset …
+  admin: { et: () => import('../features/admin/locales/et.json'), en: () => import('../features/admin/locales/en.json') },
+  // … and its audit side: event history, switches, replay, queue board.
+  adminAudit: { et: () => import('../features/admin/locales/audit.et.json'), en: () => import('../features/admin/locales/audit.en.json') },
 } as const;
 
 export type PageNamespace = keyof typeof pageNamespaces;

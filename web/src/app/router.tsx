@@ -13,6 +13,7 @@ import { RegisterPage, SuccessPage } from '../features/registration';
 import { NotFoundPage } from './frame/not-found-page';
 import { RootLayout } from './frame/root-layout';
 import { RoutePending } from './frame/route-pending';
+import { toAdminTab, type AdminTab } from '../features/admin/tabs';
 import { loadPageNamespace } from './i18n';
 
 /** `?type=<value>` when it is the expected value, else no search at all. */
@@ -134,10 +135,22 @@ const paymentResultRoute = createRoute({
 
 // The content pages: each its own chunk, and its long texts (a page namespace, resources.ts)
 // load in the page's language in the loader, alongside the chunk.
+// The console's own chunk (tables, history, replay): never downloaded by non-admins' pages.
+const AdminPage = lazyRouteComponent(() => import('../features/admin'), 'AdminPage');
+
 const adminRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/admin',
-  component: lazyRouteComponent(() => import('../features/admin'), 'AdminPage'),
+  validateSearch: (search: Record<string, unknown>): { tab?: AdminTab } => {
+    const tab = toAdminTab(search.tab);
+    return tab ? { tab } : {};
+  },
+  loader: () => Promise.all([loadPageNamespace('admin'), loadPageNamespace('adminAudit')]),
+  component: function AdminRoute() {
+    const { tab } = adminRoute.useSearch();
+    const navigate = adminRoute.useNavigate();
+    return <AdminPage tab={tab} onTabChange={(next) => void navigate({ search: { tab: next }, replace: true })} />;
+  },
   pendingComponent: RoutePending,
 });
 

@@ -18,7 +18,12 @@ const db = createReadModelDb(pool);
 const clock = createClock(config);
 // Read-only here (the history); the same database and pool as the read models, and the same
 // protection as the command API's store, so erased people read null in the history too.
-const history = withPersonalDataProtection(new PostgresEventStore({ pool }), new PersonalDataVault({ pool }), PERSONAL_DATA_FIELDS);
+// No key cache (cacheTtlMs 0): an erasure happens in the command API's process, and the audit
+// reads must show it at once, not after a cached key expires. Each history page or export
+// batch loads its keys in one query.
+const history = withPersonalDataProtection(
+  new PostgresEventStore({ pool }), new PersonalDataVault({ pool, cacheTtlMs: 0 }), PERSONAL_DATA_FIELDS,
+);
 // Its log calls come only after a connection drop, when `app` exists.
 const changes = new ReadModelChangeListener({
   connectionString: databaseUrl,

@@ -28,6 +28,10 @@
  * | ADMIN_EMAIL, ADMIN_PASSWORD | create or update an approved admin at start | (none) |
  * | STRAPI_URL | Strapi 5 the news page reads its stories from (http(s)://host[:port]) | (none: infra/content/news) |
  * | STRAPI_TOKEN | API token sent to Strapi as `Authorization: Bearer …` (read-only token) | (none) |
+ * | PAYMENT_PROVIDER | `sandbox` (the local test bank) or `montonio` (Montonio's Stargate API) | sandbox |
+ * | SANDBOX_PAYMENT_SECRET | HS256 secret of the sandbox's notifications; generated into DATA_DIR when unset | (generated) |
+ * | MONTONIO_ACCESS_KEY, MONTONIO_SECRET_KEY | the Montonio store's API keys; required with PAYMENT_PROVIDER=montonio | (none) |
+ * | MONTONIO_API_URL | Montonio's API base URL | https://sandbox-stargate.montonio.com/api |
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -73,6 +77,17 @@ export interface Config {
   strapiUrl: string | null;
   /** Null: Strapi is asked without a token (its stories are public). */
   strapiToken: string | null;
+  /** The payment provider (issue 7, docs/architecture.md D18; @sinilill/payments createProvider). */
+  payments: PaymentConfig;
+}
+
+/** PAYMENT_PROVIDER and its keys. */
+export interface PaymentConfig {
+  provider: 'sandbox' | 'montonio';
+  /** Signs the sandbox's notifications (at least 32 characters). */
+  sandboxSecret: string;
+  /** Null unless the provider is montonio. */
+  montonio: { accessKey: string; secretKey: string; apiUrl: string } | null;
 }
 
 /** A bad configuration value: names the variable and what it takes. */
@@ -112,6 +127,28 @@ function baseUrl(env: NodeJS.ProcessEnv, name: string): string | null {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
   return raw.replace(/\/+$/, '');
+}
+
+/**
+ * PAYMENT_PROVIDER with its keys. The sandbox's secret is generated into DATA_DIR only when the
+ * sandbox is the provider (a Montonio site needs none).
+ * @throws ConfigError for an unknown provider, a short secret, or montonio without its keys.
+ */
+function paymentConfig(env: NodeJS.ProcessEnv, dataDir: string): PaymentConfig {
+  const provider = env.PAYMENT_PROVIDER?.trim() || 'sandbox';
+  if (provider !== 'sandbox' && provider !== 'montonio') {
+    throw new ConfigError(`PAYMENT_PROVIDER must be "sandbox" or "montonio", got "${provider}"`);
+  }
+  if (provider === 'montonio') {
+    const accessKey = env.MONTONIO_ACCESS_KEY?.trim();
+    const secretKey = env.MONTONIO_SECRET_KEY?.trim();
+    if (!accessKey || !secretKey) throw new ConfigError('PAYMENT_PROVIDER=montonio needs MONTONIO_ACCESS_KEY and MONTONIO_SECRET_KEY');
+    const apiUrl = baseUrl(env, 'MONTONIO_API_URL') ?? 'https://sandbox-stargate.montonio.com/api';
+    return { provider, sandboxSecret: env.SANDBOX_PAYMENT_SECRET || '', montonio: { accessKey, secretKey, apiUrl } };
+  }
+  const sandboxSecret = env.SANDBOX_PAYMENT_SECRET || generatedSecret(dataDir, 'sandbox-payment-secret');
+  if (sandboxSecret.length < 32) throw new ConfigError('SANDBOX_PAYMENT_SECRET must be at least 32 characters long');
+  return { provider, sandboxSecret, montonio: null };
 }
 
 /**
@@ -160,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     admin: env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } : null,
     strapiUrl: baseUrl(env, 'STRAPI_URL'),
     strapiToken: env.STRAPI_TOKEN?.trim() || null,
+    payments: paymentConfig(env, dataDir),
   };
 }
 

@@ -6,9 +6,17 @@
  * convert at their own boundary (Montonio takes decimal euros). Refusals are `{message: CODE}`:
  * NOT_SELECTED (no bank chosen), AMOUNT_NOT_MATCH (grandTotal ≠ payment.amount),
  * AMOUNT_TOO_LOW (below the fee, or a donation below 1 EUR), ALREADY_PAID_FOR (a fee order by a
- * participant who has paid), 401/403 as everywhere.
+ * participant who has paid), 401/403 as everywhere; PAYMENT_PROVIDER_UNAVAILABLE (502) when the
+ * provider does not answer.
+ *
+ * Also served (no schema of their own here): GET /api/payment/return?order-token=… (the provider's
+ * returnUrl; 303 to /payment/success?amount=15.00&code=<order reference> or
+ * /payment/failed?code=<order reference or catalogue code>), the sandbox's test bank under
+ * /api/payment/sandbox/*, and POST /api/session/refresh (authenticated, answers LoginAnswer
+ * {token}: a fresh session token whose isPaid is current). docs/architecture.md D18.
  */
 import Type from 'typebox';
+import { Lang } from './auth';
 
 /** ISO 3166-1 alpha-2 country code of a payment method's setup (EE, LV, LT, FI, …). */
 export const CountryCode = Type.String({ pattern: '^[A-Z]{2}$' });
@@ -50,7 +58,10 @@ export type PaymentInfoAnswer = Type.Static<typeof PaymentInfoAnswer>;
  * state as the page saw it: false orders the participation fee, true a donation. grandTotal and
  * payment.amount are EUR cents and must be equal (AMOUNT_NOT_MATCH). A fee order may exceed the
  * fee (a custom amount) but not undercut it (AMOUNT_TOO_LOW); a donation is at least 100 cents.
- * preferredProvider is the chosen bank's code; empty or unknown → NOT_SELECTED.
+ * preferredProvider is the chosen bank's code; unknown → NOT_SELECTED, and empty → NOT_SELECTED for
+ * the fee (spec §5), while a donation may leave the bank to the provider's page. `lang` (optional,
+ * as stored, spec §4) is the language of the provider's pages; without it the Accept-Language
+ * header decides, Estonian by default.
  */
 export const PaymentOrderBody = Type.Object(
   {
@@ -68,6 +79,7 @@ export const PaymentOrderBody = Type.Object(
       },
       { additionalProperties: false },
     ),
+    lang: Type.Optional(Lang),
   },
   { additionalProperties: false },
 );
@@ -90,3 +102,18 @@ export const FundraisingAnswer = Type.Object({
   ),
 });
 export type FundraisingAnswer = Type.Static<typeof FundraisingAnswer>;
+
+/**
+ * POST /api/payment/notification/{provider} (the provider calls it; no session token): the
+ * provider's signed order token. Answered 200 {ok: true} when verified (recorded now or before),
+ * 400 {message: 'INVALID_NOTIFICATION'} when forged, expired, of another store or stating another
+ * amount than the order's.
+ */
+export const PaymentNotificationBody = Type.Object(
+  { orderToken: Type.String({ minLength: 1, maxLength: 8192 }) },
+  { additionalProperties: false },
+);
+export type PaymentNotificationBody = Type.Static<typeof PaymentNotificationBody>;
+
+export const PaymentNotificationAnswer = Type.Object({ ok: Type.Boolean() });
+export type PaymentNotificationAnswer = Type.Static<typeof PaymentNotificationAnswer>;

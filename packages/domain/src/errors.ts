@@ -42,6 +42,8 @@ export const ERROR_CODES = [
   'REGISTRATION_DISABLED', // the global registration switch is off (spec §2: "Registration is currently disabled.")
   'TOO_MANY_REQUESTS', // too many login or password-reset attempts in a short time; wait a minute (429)
   'NEWS_UNAVAILABLE', // the news page's content service (Strapi) did not answer usably (502)
+  'INVALID_NOTIFICATION', // a payment provider's notification or return token is forged, expired, foreign or states another amount
+  'PAYMENT_PROVIDER_UNAVAILABLE', // the payment provider did not answer usably (502); try again later
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -10,8 +10,8 @@
  */
 
 /**
- * Stream names: one stream per team, participant, entry and user account (userId a UUID string),
- * and the one `settings` stream of the global switches.
+ * Stream names: one stream per team, participant, entry, user account (userId a UUID string) and
+ * payment order (orderId a UUID string), and the one `settings` stream of the global switches.
  */
 export const streams = {
   team: (teamId: number) => `team-${teamId}`,
@@ -20,6 +20,8 @@ export const streams = {
   user: (userId: string) => `user-${userId}`,
   settings: () => 'settings',
   operations: () => 'operations',
+  /** One stream per payment order (issue 7); orderId is a UUID. */
+  payment: (orderId: string) => `payment-${orderId}`,
 } as const;
 
 /** Preset entry types (spec §1). Anything else is free text entered under "Other". */
@@ -114,9 +116,23 @@ export interface ParticipantRegistered {
     registeredAt: string;
   };
 }
+/**
+ * The participant's paid flag changed (spec §4 "admin may mark paid"; issue 7: a succeeded fee
+ * payment marks it in the same append as its PaymentSucceeded).
+ */
 export interface ParticipantPaymentMarked {
   type: 'ParticipantPaymentMarked';
-  data: { participantId: number; isPaid: boolean };
+  data: {
+    participantId: number;
+    isPaid: boolean;
+    /**
+     * Who set it: 'admin' (the admin console), 'payment' (a succeeded fee order, with `orderId`).
+     * Absent on the importer's marks and on every mark recorded before issue 7.
+     */
+    source?: 'admin' | 'payment';
+    /** The fee order (stream payment-{orderId}) whose success set the flag; only with source 'payment'. */
+    orderId?: string;
+  };
 }
 /** An administrator corrected the participant's name (spec §2 admin users tab; at most 32). */
 export interface ParticipantRenamed {
@@ -175,6 +191,82 @@ export interface EntryDeleted {
   data: { entryId: number; teamId: number; participantId: number; deletedAt: string };
 }
 export type EntryEvent = EntryAdded | EntryEdited | EntryDeleted;
+
+// ---- payment-{orderId} (issue 7; ids and EUR cents only, never personal data) ---------------
+
+/** What a payment order pays: the participation fee (spec §9) or a donation (spec §2 "donate"). */
+export type PaymentKind = 'fee' | 'donation';
+
+/**
+ * A participant ordered a payment through the payment provider (spec §7 POST /payment/order):
+ * the provider's checkout comes next. Amounts in EUR cents.
+ */
+export interface PaymentOrdered {
+  type: 'PaymentOrdered';
+  data: {
+    /** UUID; also the provider's merchant reference. */
+    orderId: string;
+    participantId: number;
+    /** The participant's team when ordering (fundraising per team counts it there). */
+    teamId: number;
+    kind: PaymentKind;
+    /** What the payer pays, EUR cents (a fee order may exceed the fee: a custom amount, spec §2). */
+    amountCents: number;
+    /** The participant's fee by birth year at ordering time, EUR cents (1500 or 500 in 2025). */
+    feeCents: number;
+    /** The provider's name ('sandbox', 'montonio'). */
+    provider: string;
+    /** ISO 3166-1 alpha-2 country of the chosen bank's setup. */
+    country: string;
+    /** The chosen bank's provider code; '' when the payer chooses it at the provider (a donation). */
+    method: string;
+    /** The short code shown to the payer (orderReference of the order id: 8 upper-case hex digits). */
+    reference: string;
+    /** ISO-8601 UTC. */
+    orderedAt: string;
+  };
+}
+/** What a provider's confirmation says about an order (PaymentSucceeded, DonationReceived). */
+export interface PaymentSettlement {
+  orderId: string;
+  participantId: number;
+  teamId: number;
+  /** EUR cents, as confirmed (equal to the order's amount). */
+  amountCents: number;
+  provider: string;
+  /** The provider's own id of the order (Montonio's order UUID), when it gave one. */
+  providerOrderId: string | null;
+}
+/**
+ * The provider confirmed a fee order as paid. The participant's ParticipantPaymentMarked (source
+ * 'payment') is appended in the same atomic append when they were not marked paid yet.
+ */
+export interface PaymentSucceeded {
+  type: 'PaymentSucceeded';
+  /** succeededAt: ISO-8601 UTC. */
+  data: PaymentSettlement & { succeededAt: string };
+}
+/** The provider confirmed a donation order as paid. */
+export interface DonationReceived {
+  type: 'DonationReceived';
+  /** receivedAt: ISO-8601 UTC. */
+  data: PaymentSettlement & { receivedAt: string };
+}
+/**
+ * The payment did not go through (abandoned or refused at the bank, voided, or the provider did
+ * not take the order). Not final: a bank's late confirmation (spec §4: up to 72 h) still records
+ * the payment.
+ */
+export interface PaymentFailed {
+  type: 'PaymentFailed';
+  data: Omit<PaymentSettlement, 'amountCents'> & {
+    /** Why, as a code: the provider's status (ABANDONED, VOIDED, …) or PROVIDER_UNAVAILABLE. */
+    reason: string;
+    /** ISO-8601 UTC. */
+    failedAt: string;
+  };
+}
+export type PaymentEvent = PaymentOrdered | PaymentSucceeded | DonationReceived | PaymentFailed;
 
 // ---- user-{userId} (accounts; secrets such as password and token hashes never appear here) --
 
@@ -309,7 +401,14 @@ export interface ReadModelsReplayed {
 }
 export type OperationsEvent = ReadModelsReplayed;
 
-export type DomainEvent = TeamEvent | ParticipantEvent | EntryEvent | AccountEvent | SettingsEvent | OperationsEvent;
+export type DomainEvent =
+  | TeamEvent
+  | ParticipantEvent
+  | EntryEvent
+  | PaymentEvent
+  | AccountEvent
+  | SettingsEvent
+  | OperationsEvent;
 export type DomainEventType = DomainEvent['type'];
 
 /** Current payload schema version of each event type (upcasters lift older ones). */
@@ -338,6 +437,10 @@ export const SCHEMA_VERSIONS: Record<DomainEventType, number> = {
   PasswordResetRequested: 1,
   PasswordResetCompleted: 1,
   SettingsChanged: 1,
+  PaymentOrdered: 1,
+  PaymentSucceeded: 1,
+  DonationReceived: 1,
+  PaymentFailed: 1,
 };
 
 /**

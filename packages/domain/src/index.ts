@@ -1,7 +1,7 @@
 /**
  * @sinilill/domain — the pure rules of the product: edition and route, progress math, exact
- * distances, dates, and the team / participant / entry / account / settings deciders with their
- * error codes.
+ * distances, dates, and the team / participant / entry / account / settings / payment deciders
+ * with their error codes and the fee rules.
  * Test helpers are not exported here: import '@sinilill/domain/testing'.
  */
 export * from './errors';
@@ -17,3 +17,4 @@ export * from './team';
 export * from './participant';
 export * from './entry';
 export * from './account';
+export * from './payment';

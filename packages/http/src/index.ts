@@ -20,10 +20,10 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   ALREADY_EXISTS: 409,
   EMAIL_ALREADY_IN_USE: 409,
   TEAM_NAME_ALREADY_IN_USE: 409,
-  ALREADY_PAID_FOR: 409,
   MAX_IMAGE_SIZE: 413,
   TOO_MANY_REQUESTS: 429,
   NEWS_UNAVAILABLE: 502,
+  PAYMENT_PROVIDER_UNAVAILABLE: 502,
 };
 
 /** The HTTP status a catalogue code is answered with. */

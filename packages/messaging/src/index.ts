@@ -12,7 +12,7 @@
 import { Queue, type ConnectionOptions } from 'bullmq';
 
 /** Names of the projections that run as workers (one queue each). */
-export const PROJECTION_NAMES = ['team-stats', 'team-directory', 'settings', 'admin-directory'] as const;
+export const PROJECTION_NAMES = ['team-stats', 'team-directory', 'settings', 'admin-directory', 'payments'] as const;
 export type ProjectionName = (typeof PROJECTION_NAMES)[number];
 
 /** The job a wake-up carries: the global position that prompted it (for lag measurement). */

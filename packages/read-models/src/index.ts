@@ -9,12 +9,14 @@ export * from './replay';
 export { teamStatsProjection, createTeamStatsProjection } from './team-stats/projection';
 export { teamDirectoryProjection } from './team-directory/projection';
 export { adminDirectoryProjection } from './admin-directory/projection';
+export { paymentsProjection, createPaymentsProjection } from './payments/projection';
 export { settingsProjection, evolveSettings } from './settings/projection';
 export { deriveTeamFigures } from './team-stats/evolve';
 import { teamDirectoryProjection } from './team-directory/projection';
 import { createTeamStatsProjection } from './team-stats/projection';
 import { settingsProjection } from './settings/projection';
 import { adminDirectoryProjection } from './admin-directory/projection';
+import { createPaymentsProjection } from './payments/projection';
 import type { Projection } from './projection';
 import { currentEdition, type Edition } from '@sinilill/domain';
 
@@ -29,6 +31,7 @@ export function createProjections(edition: Edition): readonly Projection[] {
     teamDirectoryProjection,
     settingsProjection,
     adminDirectoryProjection,
+    createPaymentsProjection(edition),
   ];
 }
 

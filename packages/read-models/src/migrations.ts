@@ -143,6 +143,34 @@ export function readModelMigrations(schema: string): Record<string, Migration> {
           .execute();
       },
     },
+    '2026-005-payments': {
+      async up(db: Kysely<unknown>) {
+        const s = db.schema.withSchema(schema);
+        // payments (issue 7): a new projection, so no checkpoint: the projector reads the log from
+        // position 0 and fills payment_info from every ParticipantRegistered there is.
+        await s.createTable('payment_info')
+          .addColumn('participant_id', 'integer', (c) => c.primaryKey())
+          .addColumn('team_id', 'integer', (c) => c.notNull())
+          .addColumn('is_paid', 'boolean', (c) => c.notNull().defaultTo(false))
+          .addColumn('is_child', 'boolean', (c) => c.notNull().defaultTo(false))
+          .addColumn('fee_cents', 'integer', (c) => c.notNull())
+          .execute();
+        await s.createTable('fundraising_teams')
+          .addColumn('team_id', 'integer', (c) => c.primaryKey())
+          .addColumn('fees_cents', 'bigint', (c) => c.notNull().defaultTo(0))
+          .addColumn('donations_cents', 'bigint', (c) => c.notNull().defaultTo(0))
+          .addColumn('deleted', 'boolean', (c) => c.notNull().defaultTo(false))
+          .execute();
+        await s.createTable('fundraising_totals')
+          .addColumn('id', 'integer', (c) => c.primaryKey())
+          .addColumn('fees_cents', 'bigint', (c) => c.notNull())
+          .addColumn('donations_cents', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.withSchema(schema).insertInto('fundraising_totals' as never)
+          .values({ id: 1, fees_cents: 0, donations_cents: 0 } as never)
+          .execute();
+      },
+    },
   };
 }
 

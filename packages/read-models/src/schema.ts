@@ -146,6 +146,35 @@ export interface AdminTeamsTable {
   team_name: string;
 }
 
+/** payments: each live participant's payment info (spec §3 "Payment info"; GET /api/payment/info). */
+export interface PaymentInfoTable {
+  participant_id: number;
+  team_id: number;
+  is_paid: boolean;
+  /** Born in the edition's childFromBirthYear or later (the child fee applies). */
+  is_child: boolean;
+  /** The participation fee by birth year, EUR cents. */
+  fee_cents: number;
+}
+
+/**
+ * payments: money raised per team from succeeded payments, EUR cents (GET /api/fundraising). A
+ * deleted team's row stays, hidden (`deleted`), so that the totals keep its money.
+ */
+export interface FundraisingTeamsTable {
+  team_id: number;
+  fees_cents: number;
+  donations_cents: number;
+  deleted: boolean;
+}
+
+/** payments: money raised overall, EUR cents, one row (id 1); deleted teams' money included. */
+export interface FundraisingTotalsTable {
+  id: number;
+  fees_cents: number;
+  donations_cents: number;
+}
+
 export interface ReadModelDatabase {
   settings: SettingsTable;
   checkpoints: CheckpointsTable;
@@ -159,4 +188,7 @@ export interface ReadModelDatabase {
   admin_users: AdminUsersTable;
   admin_participants: AdminParticipantsTable;
   admin_teams: AdminTeamsTable;
+  payment_info: PaymentInfoTable;
+  fundraising_teams: FundraisingTeamsTable;
+  fundraising_totals: FundraisingTotalsTable;
 }

@@ -84,6 +84,8 @@ export async function start(): Promise<void> {
     REDIS_URL: infra.redisUrl ?? '',
     JWT_SECRET: config.jwtSecret,
     EMAIL_INDEX_SECRET: config.emailIndexSecret,
+    // Generated once here, so the services never race to create it (only the command API uses it).
+    ...(config.payments.provider === 'sandbox' ? { SANDBOX_PAYMENT_SECRET: config.payments.sandboxSecret } : {}),
     PORT: String(config.port),
     COMMAND_API_PORT: String(config.commandApiPort),
     QUERY_API_PORT: String(config.queryApiPort),

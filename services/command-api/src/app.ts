@@ -2,15 +2,19 @@
  * The command API (Fastify): validates (TypeBox, strict), authenticates (JWT), hands commands to
  * the CommandService and the AccountService (which decide and append), then wakes the projectors.
  */
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { AccountService, CommandService } from '@sinilill/commands';
 import { authPlugin, createApp } from '@sinilill/http';
 import type { MediaStore } from '@sinilill/media';
 import type { Queue, ReplayJob } from '@sinilill/messaging';
+import { SandboxProvider, type PaymentProvider } from '@sinilill/payments';
 import { accountRoutes, type RateLimitOptions } from './routes/accounts';
 import { adminRoutes } from './routes/admin';
 import { entryRoutes } from './routes/entries';
 import { operationsRoutes } from './routes/operations';
+import { paymentRoutes } from './routes/payments';
+import { sandboxRoutes } from './routes/sandbox';
+import { sessionRoutes } from './routes/session';
 import { teamRoutes } from './routes/team';
 
 export interface CommandApiDependencies {
@@ -41,14 +45,43 @@ export interface CommandApiDependencies {
   replayQueue?: Queue<ReplayJob>;
   /** Every queue the board at /api/admin/queues shows (projection queues and replay). */
   boardQueues?: readonly Queue[];
+  /**
+   * The payment provider and the site's address (issue 7: /payment/*; the sandbox's test bank
+   * when the provider is the sandbox). Without it the payment routes are not served.
+   */
+  payments?: { provider: PaymentProvider; publicUrl: string };
 }
 
 /** Default rate limit of /login and /requestpasswordreset. */
 export const DEFAULT_RATE_LIMIT: RateLimitOptions = { max: 10, timeWindowMs: 60_000 };
 
+/** Query parameters that carry signed tokens (the provider's return, the sandbox's checkout). */
+const TOKEN_QUERY = /([?&](?:order-token|session)=)[^&]*/g;
+
+/**
+ * The request as logged: Fastify's default fields, with token-carrying query values cut out, so
+ * that no payment token reaches the log.
+ */
+export function redactedRequest(request: FastifyRequest): Record<string, unknown> {
+  return {
+    method: request.method,
+    url: request.url.replace(TOKEN_QUERY, '$1[redacted]'),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
+/** The logger option with the redacting request serializer added. */
+function withRedaction(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
+  if (!logger) return false;
+  const options = logger === true ? {} : logger;
+  return { ...options, serializers: { ...options.serializers, req: redactedRequest } };
+}
+
 /** Builds the command API (not listening yet). */
 export function buildCommandApi(deps: CommandApiDependencies): FastifyInstance {
-  const app = createApp({ logger: deps.logger ?? false });
+  const app = createApp({ logger: withRedaction(deps.logger) });
   app.register(authPlugin, {
     secret: deps.jwtSecret,
     resolveActor: (actor) => deps.commands.resolveActor(actor),
@@ -60,6 +93,11 @@ export function buildCommandApi(deps: CommandApiDependencies): FastifyInstance {
     if (deps.accounts) {
       await api.register(accountRoutes, { accounts: deps.accounts, appended: deps.wake, rateLimit: deps.rateLimit ?? DEFAULT_RATE_LIMIT });
       await api.register(adminRoutes, { commands: deps.commands, accounts: deps.accounts, appended: deps.wake, ...(deps.media ? { media: deps.media } : {}) });
+      await api.register(sessionRoutes, { accounts: deps.accounts });
+    }
+    if (deps.payments) {
+      await api.register(paymentRoutes, { commands: deps.commands, appended: deps.wake, ...deps.payments });
+      if (deps.payments.provider instanceof SandboxProvider) await api.register(sandboxRoutes, { sandbox: deps.payments.provider });
     }
     if (deps.replayQueue) {
       await api.register(operationsRoutes, { replayQueue: deps.replayQueue, ...(deps.boardQueues ? { boardQueues: deps.boardQueues } : {}) });

@@ -1,7 +1,7 @@
 /**
  * Wires the command API: configuration, the event store (with personal-data protection), ids,
- * the account tables, outgoing mail, the global switches, wake-ups; and the first administrator
- * (ADMIN_EMAIL, ADMIN_PASSWORD) at start.
+ * the account tables, outgoing mail, the global switches, wake-ups, the payment provider
+ * (PAYMENT_PROVIDER); and the first administrator (ADMIN_EMAIL, ADMIN_PASSWORD) at start.
  */
 import { AccountDirectory, AccountService, CommandService, PostgresIdAllocator, readSettings } from '@sinilill/commands';
 import { createClock, loadConfig, required } from '@sinilill/config';
@@ -10,6 +10,7 @@ import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection } fro
 import { smtpMailer } from '@sinilill/mail';
 import { MediaStore } from '@sinilill/media';
 import { WakeUpPublisher, createProjectionQueues, createReplayQueue } from '@sinilill/messaging';
+import { createProvider } from '@sinilill/payments';
 import pg from 'pg';
 import { buildCommandApi } from './app';
 import { readModelLookups } from './read-model-lookups';
@@ -52,6 +53,7 @@ const app = buildCommandApi({
   logger: { level: config.logLevel },
   replayQueue,
   boardQueues: [...projectionQueues, replayQueue],
+  payments: { provider: createProvider(config.payments, { publicUrl: config.publicUrl }), publicUrl: config.publicUrl },
 });
 app.addHook('onClose', async () => {
   mailer.close();

@@ -3,7 +3,7 @@
  * /api by method: reads (GET, HEAD) to the query API, commands (POST, PUT, PATCH, DELETE) to the
  * command API. One GET is a command (spec §7 GET /team/{id}/newcode draws a new join code) and goes
  * to the command API too; one POST is a read (POST /strapi/story, the news) and goes to the query
- * API. The operators' replay and queue board (/api/admin/replay*, /api/admin/queues*) are
+ * API; the payment provider's GETs go to the command API (EXCEPTIONS). The operators' replay and queue board (/api/admin/replay*, /api/admin/queues*) are
  * the command API's for every method. Unknown non-API paths get the client's index.html (client-side routing).
  * Production may put nginx or a load balancer here instead (infra/).
  */
@@ -25,13 +25,20 @@ export interface GatewayOptions {
  * - spec §7 GET /team/{id}/newcode draws a new join code: a command;
  * - the operators' replay and queue board live in the command API whatever the method (D17): a
  *   replay job's state is in Redis, not in a read model, and the board is one app with its assets;
- * - spec §7 POST /strapi/story (the news page's stories) is a read: the query API.
+ * - spec §7 POST /strapi/story (the news page's stories) is a read: the query API;
+ * - the payment reads that talk to the provider or record an outcome are the command API's (issue
+ *   7, D18): GET /payment/methods (asks the provider), GET /payment/return (the provider's
+ *   returnUrl, records the outcome) and the sandbox's test bank (/payment/sandbox/*: checkout page,
+ *   logos). GET /payment/info and /fundraising are read models: the query API.
  */
 const EXCEPTIONS: readonly { path: string; methods: readonly ('GET' | 'HEAD' | 'POST')[]; to: 'command' | 'query' }[] = [
   { path: '/api/team/:id/newcode', methods: ['GET'], to: 'command' },
   { path: '/api/admin/replay', methods: ['GET', 'HEAD'], to: 'command' },
   { path: '/api/admin/queues', methods: ['GET', 'HEAD'], to: 'command' },
   { path: '/api/strapi/story', methods: ['POST'], to: 'query' },
+  { path: '/api/payment/methods', methods: ['GET', 'HEAD'], to: 'command' },
+  { path: '/api/payment/return', methods: ['GET', 'HEAD'], to: 'command' },
+  { path: '/api/payment/sandbox', methods: ['GET', 'HEAD'], to: 'command' },
 ];
 
 /** Builds the gateway (not listening yet). */

@@ -23,6 +23,7 @@ import { imageRoutes } from './routes/images';
 import { newsRoutes, type NewsOptions } from './routes/news';
 import { historyRoutes } from './routes/history';
 import { adminRoutes } from './routes/admin';
+import { paymentRoutes } from './routes/payments';
 import { HistoryReader } from './history-query';
 import { resolveActorFromReadModels } from './team-access';
 
@@ -77,6 +78,7 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
     if (deps.media) await api.register(imageRoutes, { media: deps.media });
     await api.register(newsRoutes, deps.news ?? {});
     await api.register(adminRoutes, { db: deps.db });
+    await api.register(paymentRoutes, { db: deps.db });
     if (deps.history) {
       await api.register(historyRoutes, { reader: new HistoryReader(deps.db, deps.history), store: deps.history, now: deps.now });
     }

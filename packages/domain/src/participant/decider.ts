@@ -53,7 +53,14 @@ export interface RegisterParticipant {
 /** Set the participant's paid flag (spec §4 payment; §6 admin marks payment; the payment provider). */
 export interface MarkPayment {
   type: 'MarkPayment';
-  data: { participantId: number; isPaid: boolean };
+  data: {
+    participantId: number;
+    isPaid: boolean;
+    /** Copied into the event when given (ParticipantPaymentMarked.source). */
+    source?: 'admin' | 'payment';
+    /** The succeeded fee order, with source 'payment'. */
+    orderId?: string;
+  };
 }
 
 /** An administrator corrects the participant's full name (spec §2 admin users tab edit modal). */
@@ -161,7 +168,11 @@ function markPayment(command: MarkPayment, state: ParticipantState, ctx: Decisio
   if (!isPrivileged(ctx.actor)) throw new DomainError('FORBIDDEN', 'only an administrator or the system marks payment');
   requireLiveParticipant(state, participantId);
   if (state.isPaid === isPaid) return [];
-  return [{ type: 'ParticipantPaymentMarked', data: { participantId, isPaid } }];
+  const { source, orderId } = command.data;
+  return [{
+    type: 'ParticipantPaymentMarked',
+    data: { participantId, isPaid, ...(source !== undefined ? { source } : {}), ...(orderId !== undefined ? { orderId } : {}) },
+  }];
 }
 
 /** A deleted participant answers exactly like one that never existed (NOT_FOUND). */
@@ -220,9 +231,9 @@ function evolveParticipant(state: ParticipantState, event: ParticipantEvent): Pa
  * MALE, FEMALE or UNDEFINED (INVALID_REQUEST); isCaptain and newsletter booleans
  * (INVALID_REQUEST); already registered → ALREADY_EXISTS.
  *
- * MarkPayment → [ParticipantPaymentMarked] only when the flag changes, else [] (spec §4, §6).
- * Only ADMIN or SYSTEM (the payment callback) may mark (FORBIDDEN); unknown participant →
- * NOT_FOUND.
+ * MarkPayment → [ParticipantPaymentMarked] only when the flag changes, else [] (spec §4, §6);
+ * the optional source and orderId are copied into the event. Only ADMIN or SYSTEM (the payment
+ * callback) may mark (FORBIDDEN); unknown participant → NOT_FOUND.
  *
  * RenameParticipant → [ParticipantRenamed] (renamedAt = ctx.now, name trimmed), [] when unchanged;
  * full name required (INVALID_REQUEST), ≤ limits.fullNameMax = 32 (VALUE_TOO_LONG, spec §5 "Admin

@@ -1,0 +1,32 @@
+/**
+ * The participation fee by birth year and the smallest amounts an order may carry (spec §9: 15 EUR
+ * for people born in 2010 or earlier, 5 EUR for 2011 or later; donation at least 1 EUR, default
+ * 5). The figures are the edition's data (edition-YYYY.json `fees`, D9); money is EUR cents.
+ */
+import type { Edition } from '../edition/types';
+import type { PaymentKind } from '../events';
+
+/**
+ * True when the child fee applies: born in `fees.childFromBirthYear` (2011 in 2025) or later.
+ * An unknown birth year (null: erased personal data) is not a child's.
+ */
+export function isChild(birthYear: number | null, edition: Edition): boolean {
+  return birthYear !== null && birthYear >= edition.fees.childFromBirthYear;
+}
+
+/**
+ * The participation fee in EUR cents for a person born in `birthYear`: `fees.childCents` (500)
+ * for a child (see isChild), else `fees.adultCents` (1500). An unknown birth year pays the adult
+ * fee.
+ */
+export function feeFor(birthYear: number | null, edition: Edition): number {
+  return isChild(birthYear, edition) ? edition.fees.childCents : edition.fees.adultCents;
+}
+
+/**
+ * The smallest amount, EUR cents, an order of `kind` may carry: the fee itself for a fee order (a
+ * custom amount may only add to it, spec §2), `fees.donationMinCents` (100) for a donation.
+ */
+export function minimumAmountCents(kind: PaymentKind, feeCents: number, edition: Edition): number {
+  return kind === 'fee' ? feeCents : edition.fees.donationMinCents;
+}

@@ -1,0 +1,90 @@
+/**
+ * Projection `payments` (issue 7): rm.payment_info (GET /api/payment/info), rm.fundraising_teams
+ * and the rm.fundraising_totals row (GET /api/fundraising), folded by ./evolve.ts. Built for an
+ * edition (its fee rules, D9). No team page listens to it, so it sends no change notifications
+ * (Projection.silent).
+ */
+import { sql, type Kysely } from 'kysely';
+import type { RecordedEvent } from '@sinilill/event-store';
+import { currentEdition, type Edition } from '@sinilill/domain';
+import { chunk, type Projection } from '../projection';
+import type { ReadModelDatabase } from '../schema';
+import { PAYMENTS_EVENTS, emptyPaymentsWorkingSet, evolvePayments, type PaymentsWorkingSet } from './evolve';
+
+const anyInt = (ids: Iterable<number>) => sql<number>`any(${[...ids]}::int[])`;
+
+async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEvent[]): Promise<PaymentsWorkingSet> {
+  const totals = await db.selectFrom('fundraising_totals').selectAll().where('id', '=', 1).executeTakeFirst();
+  const set = emptyPaymentsWorkingSet({ feesCents: totals?.fees_cents ?? 0, donationsCents: totals?.donations_cents ?? 0 });
+  const participantIds = new Set<number>();
+  const teamIds = new Set<number>();
+  for (const event of events) {
+    const data = event.data as { participantId?: unknown; teamId?: unknown };
+    if (typeof data.participantId === 'number') participantIds.add(data.participantId);
+    if (typeof data.teamId === 'number' && event.type !== 'ParticipantRegistered') teamIds.add(data.teamId);
+  }
+  if (participantIds.size > 0) {
+    const rows = await db.selectFrom('payment_info').selectAll().where('participant_id', '=', anyInt(participantIds)).execute();
+    for (const row of rows) {
+      set.info.set(row.participant_id, {
+        participantId: row.participant_id, teamId: row.team_id, isPaid: row.is_paid, isChild: row.is_child, feeCents: row.fee_cents,
+      });
+    }
+  }
+  if (teamIds.size > 0) {
+    const rows = await db.selectFrom('fundraising_teams').selectAll().where('team_id', '=', anyInt(teamIds)).execute();
+    for (const row of rows) {
+      set.teams.set(row.team_id, { teamId: row.team_id, feesCents: row.fees_cents, donationsCents: row.donations_cents, deleted: row.deleted });
+    }
+  }
+  return set;
+}
+
+async function save(db: Kysely<ReadModelDatabase>, set: PaymentsWorkingSet): Promise<void> {
+  const info = [];
+  const removed: number[] = [];
+  for (const id of set.changedInfo) {
+    const row = set.info.get(id);
+    if (!row) removed.push(id);
+    else info.push({ participant_id: row.participantId, team_id: row.teamId, is_paid: row.isPaid, is_child: row.isChild, fee_cents: row.feeCents });
+  }
+  for (const part of chunk(info, 5)) {
+    await db.insertInto('payment_info').values(part)
+      .onConflict((oc) => oc.column('participant_id').doUpdateSet((eb) => ({
+        team_id: eb.ref('excluded.team_id'), is_paid: eb.ref('excluded.is_paid'),
+        is_child: eb.ref('excluded.is_child'), fee_cents: eb.ref('excluded.fee_cents'),
+      }))).execute();
+  }
+  if (removed.length > 0) await db.deleteFrom('payment_info').where('participant_id', '=', anyInt(removed)).execute();
+  const teams = [...set.changedTeams].map((id) => {
+    const row = set.teams.get(id)!;
+    return { team_id: row.teamId, fees_cents: row.feesCents, donations_cents: row.donationsCents, deleted: row.deleted };
+  });
+  for (const part of chunk(teams, 4)) {
+    await db.insertInto('fundraising_teams').values(part)
+      .onConflict((oc) => oc.column('team_id').doUpdateSet((eb) => ({
+        fees_cents: eb.ref('excluded.fees_cents'), donations_cents: eb.ref('excluded.donations_cents'), deleted: eb.ref('excluded.deleted'),
+      }))).execute();
+  }
+  if (set.totalsChanged) {
+    await db.updateTable('fundraising_totals').where('id', '=', 1)
+      .set({ fees_cents: set.totals.feesCents, donations_cents: set.totals.donationsCents }).execute();
+  }
+}
+
+/** The payments projection for `edition` (the fee rules of payment_info). */
+export function createPaymentsProjection(edition: Edition): Projection {
+  return {
+    name: 'payments',
+    handles: PAYMENTS_EVENTS,
+    silent: true,
+    async apply(db, events) {
+      const set = await load(db, events);
+      for (const event of events) evolvePayments(set, event, edition);
+      await save(db, set);
+    },
+  };
+}
+
+/** The payments projection of the current edition. */
+export const paymentsProjection: Projection = createPaymentsProjection(currentEdition);

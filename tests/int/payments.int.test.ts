@@ -1,0 +1,392 @@
+/**
+ * The participation fee and donations end to end (issue 7; spec §2 "Payment", §3, §4, §7, §8,
+ * §9; D18) on real PostgreSQL and Redis, over real HTTP through the gateway: the payment codes of
+ * spec §8; the sandbox's checkout page, its signed webhook and the return redirect recording one
+ * payment however often and in whatever order they arrive; forged, expired and foreign tokens
+ * refused, logged and changing nothing; the child fee; donations in the fundraising totals;
+ * payment info and a refreshed session following a success; the administrator's mark; a replay.
+ */
+import type {} from '@fastify/jwt'; // brings app.jwt's type (the command API registers the plugin)
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { SignJWT, decodeJwt } from 'jose';
+import pg from 'pg';
+import { buildCommandApi, readModelLookups } from '@sinilill/command-api';
+import { AccountDirectory, AccountService, CommandService } from '@sinilill/commands';
+import type { FundraisingAnswer, PaymentInfoAnswer, PaymentMethodsAnswer, SessionClaims } from '@sinilill/contracts';
+import { currentEdition, feeFor, orderReference, streams, type ActingUser } from '@sinilill/domain';
+import { buildGateway } from '@sinilill/gateway';
+import { freePort } from '@sinilill/local-infra';
+import type { Mailer } from '@sinilill/mail';
+import { WakeUpPublisher } from '@sinilill/messaging';
+import { SandboxProvider } from '@sinilill/payments';
+import { startProjector, type RunningProjector } from '@sinilill/projector';
+import { buildQueryApi } from '@sinilill/query-api';
+import { projections, rebuildReadModels } from '@sinilill/read-models';
+import { testApplication, type TestApplication } from '../support/app';
+
+const JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+const SANDBOX_SECRET = 'sandbox-payment-secret-for-tests-0123456789';
+const NOW = new Date('2025-04-15T09:00:00Z');
+const SYSTEM: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, teamId: null };
+const { fees } = currentEdition;
+const noMail: Mailer = { send: async () => undefined, close: () => undefined };
+
+interface Payer {
+  participantId: number;
+  teamId: number;
+  userId: string;
+  authorization: string;
+  fee: number;
+}
+
+describe('payments through the gateway', () => {
+  let app: TestApplication;
+  let accountPool: pg.Pool;
+  let commands: CommandService;
+  let commandApi: FastifyInstance;
+  let queryApi: FastifyInstance;
+  let gateway: FastifyInstance;
+  let projector: RunningProjector;
+  let publisher: WakeUpPublisher;
+  let site: string;
+  const logs: { level: number; msg: string; reason?: string; [key: string]: unknown }[] = [];
+  const rawLogs: string[] = [];
+  const prefix = `t${randomUUID().slice(0, 8)}`;
+  let serial = 0;
+
+  const system = (id: string) => ({ actor: SYSTEM, metadata: { commandId: id, correlationId: id, causationId: null } });
+  const sign = (claims: SessionClaims) => `Bearer ${commandApi.jwt.sign(claims)}`;
+  const adminAuthorization = () => sign({ userId: randomUUID(), fullName: 'Admin', is_approved: true, participantId: null, teamId: null, role: 'ADMIN', isPaid: false });
+
+  /** A team with one participant (an approved account, imported-style) born in `birthYear`. */
+  const payer = async (birthYear: number): Promise<Payer> => {
+    serial += 1;
+    const { teamId } = await commands.registerTeam({ teamName: `Maksjad ${serial}`, description: '', joinCode: `PAY${serial}X${serial}QZ`, icon: null }, system(`pay-team-${serial}`));
+    const email = `maksja-${serial}@example.ee`;
+    const { participantId, position } = await commands.registerParticipant({
+      teamId, fullName: `Maksja ${serial}`, email, birthYear, gender: 'FEMALE', isCaptain: true, newsletter: false,
+    }, system(`pay-person-${serial}`));
+    await publisher.wake(position);
+    const userId = (await new AccountDirectory({ pool: accountPool, indexSecret: 'test-index-secret-0123456789' }).userIdOfEmail(email))!;
+    const authorization = sign({ userId, fullName: `Maksja ${serial}`, is_approved: true, participantId, teamId, role: 'USER', isPaid: false });
+    return { participantId, teamId, userId, authorization, fee: feeFor(birthYear, currentEdition) };
+  };
+
+  /** One request to the site (the gateway) over HTTP; redirects are not followed. */
+  const call = async (method: string, path: string, options: { authorization?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
+    const response = await fetch(path.startsWith('http') ? path : `${site}${path}`, {
+      method, redirect: 'manual',
+      headers: {
+        ...(options.authorization ? { authorization: options.authorization } : {}),
+        ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...options.headers,
+      },
+      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+    });
+    const text = await response.text();
+    let json: unknown = null;
+    try {
+      json = JSON.parse(text);
+    } catch { /* not JSON (a page, a redirect) */ }
+    return { status: response.status, location: response.headers.get('location'), contentType: response.headers.get('content-type') ?? '', text, json };
+  };
+  const orderBody = (amount: number, options: { isPaid?: boolean; country?: string; bank?: string; grandTotal?: number } = {}) => ({
+    billingAddress: {}, isPaid: options.isPaid ?? false, grandTotal: options.grandTotal ?? amount,
+    payment: { method: 'paymentInitiation', methodOptions: { preferredCountry: options.country ?? 'EE', preferredProvider: options.bank ?? 'HABAEE2X' }, amount },
+  });
+  const order = async (who: Payer, amount: number, options: Parameters<typeof orderBody>[1] = {}) => {
+    const response = await call('POST', '/api/payment/order', { authorization: who.authorization, body: orderBody(amount, options) });
+    expect(response.status, response.text).toBe(200);
+    return response.json as { orderId: string; paymentUrl: string };
+  };
+  const refused = async (who: Payer | string, body: unknown, status: number, code: string) => {
+    const response = await call('POST', '/api/payment/order', { authorization: typeof who === 'string' ? who : who.authorization, body });
+    expect({ status: response.status, body: response.json }).toEqual({ status, body: { message: code } });
+  };
+  /** The payer at the sandbox bank: opens the checkout page, presses a button; answers the bank's redirect. */
+  const atTheBank = async (paymentUrl: string, outcome: 'succeed' | 'fail', bank?: string) => {
+    const page = await call('GET', paymentUrl);
+    expect(page.status).toBe(200);
+    const session = /name="session" value="([^"]+)"/.exec(page.text)![1]!;
+    const action = /<form method="post" action="([^"]+)"/.exec(page.text)![1]!;
+    const response = await fetch(`${site}${action}`, {
+      method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ session, outcome, ...(bank ? { method: bank } : {}) }).toString(),
+    });
+    expect(response.status).toBe(303);
+    const location = response.headers.get('location')!;
+    return { page: page.text, location, orderToken: new URL(location).searchParams.get('order-token')! };
+  };
+  /** An order token as the sandbox provider signs it (or a forger, with another secret). */
+  const providerToken = (orderId: string, amountCents: number, paymentStatus: string, options: { secret?: string; accessKey?: string; expiresAt?: number } = {}) =>
+    new SignJWT({ uuid: randomUUID(), accessKey: options.accessKey ?? 'sandbox', merchantReference: orderId, paymentStatus, grandTotal: amountCents / 100, currency: 'EUR' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt()
+      .setExpirationTime(options.expiresAt ?? Math.floor(Date.now() / 1000) + 600)
+      .sign(new TextEncoder().encode(options.secret ?? SANDBOX_SECRET));
+  const notify = (orderToken: string) => call('POST', '/api/payment/notification/sandbox', { body: { orderToken } });
+  const types = async (stream: string) => (await app.store.readStream(stream)).map((event) => event.type);
+  const head = () => app.store.headPosition();
+  const paymentInfo = async (who: Payer | string, position?: number) => {
+    const response = await call('GET', '/api/payment/info', {
+      authorization: typeof who === 'string' ? who : who.authorization, headers: position ? { 'x-min-position': String(position) } : {},
+    });
+    expect(response.status, response.text).toBe(200);
+    return response.json as PaymentInfoAnswer;
+  };
+  const fundraising = async (position?: number) => {
+    const response = await call('GET', '/api/fundraising', { headers: position ? { 'x-min-position': String(position) } : {} });
+    expect(response.status).toBe(200);
+    return response.json as FundraisingAnswer;
+  };
+  const refusedLogs = () => logs.filter((line) => line.level === 40 && line.msg === 'payment token refused');
+
+  beforeAll(async () => {
+    app = await testApplication({ now: () => NOW });
+    accountPool = new pg.Pool({ connectionString: app.url, max: 6 });
+    const directory = new AccountDirectory({ pool: accountPool, indexSecret: 'test-index-secret-0123456789' });
+    commands = new CommandService({ store: app.store, ids: app.ids, now: () => NOW, directory, ...readModelLookups(app.pool) });
+    const accounts = new AccountService({ store: app.store, ids: app.ids, directory, mailer: noMail, now: () => NOW, publicUrl: 'http://sinilill.test' });
+    publisher = new WakeUpPublisher({ redisUrl: inject('redisUrl'), prefix });
+    const port = await freePort();
+    site = `http://127.0.0.1:${port}`;
+    commandApi = buildCommandApi({
+      commands, accounts, jwtSecret: JWT_SECRET, wake: (position) => { void publisher.wake(position); },
+      payments: { provider: new SandboxProvider({ secret: SANDBOX_SECRET, publicUrl: site }), publicUrl: site },
+      logger: {
+        level: 'info',
+        stream: { write: (line: string) => { rawLogs.push(line); logs.push(JSON.parse(line) as (typeof logs)[number]); } },
+      },
+    });
+    queryApi = buildQueryApi({ db: app.db, now: () => NOW, readYourWritesTimeoutMs: 5000, jwtSecret: JWT_SECRET, changes: { subscribe: () => () => undefined } });
+    await commandApi.listen({ host: '127.0.0.1', port: 0 });
+    await queryApi.listen({ host: '127.0.0.1', port: 0 });
+    const address = (api: FastifyInstance) => `http://127.0.0.1:${(api.server.address() as { port: number }).port}`;
+    gateway = buildGateway({ queryApiUrl: address(queryApi), commandApiUrl: address(commandApi), webRoot: '/nonexistent/web/dist' });
+    await gateway.listen({ host: '127.0.0.1', port });
+    // Updates arrive through the BullMQ wake-ups (a long sweep interval keeps the sweep out of it).
+    projector = await startProjector({ db: app.db, store: app.store, projections, redisUrl: inject('redisUrl'), prefix, sweepIntervalMs: 600_000 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await projector?.close();
+    await publisher?.close();
+    await gateway?.close();
+    await commandApi?.close();
+    await queryApi?.close();
+    await accountPool?.end();
+    await app?.close();
+  });
+
+  test('GET /api/payment/methods (command API through the gateway): EE, LV, LT, FI with banks and logos the sandbox serves', async () => {
+    const who = await payer(1980);
+    expect((await call('GET', '/api/payment/methods')).status).toBe(401);
+    const response = await call('GET', '/api/payment/methods', { authorization: who.authorization });
+    expect(response.status).toBe(200);
+    const answer = response.json as PaymentMethodsAnswer;
+    expect(answer.provider).toBe('sandbox');
+    expect(answer.countries.map((c) => c.country)).toEqual(['EE', 'LV', 'LT', 'FI']);
+    expect(answer.countries[0]!.methods.map((m) => m.name)).toEqual(['Swedbank', 'SEB', 'LHV', 'Luminor', 'Coop Pank', 'Citadele']);
+    const logo = await call('GET', answer.countries[0]!.methods[0]!.logoUrl);
+    expect(logo.status).toBe(200);
+    expect(logo.contentType).toContain('image/svg+xml');
+    expect(logo.text).toContain('Swedbank');
+  });
+
+  test('every payment code of spec §8 is reachable through HTTP, and malformed or foreign requests are refused', async () => {
+    const who = await payer(1980);
+    // NOT_SELECTED: no bank for the fee, a bank the country does not have, a country the provider does not serve.
+    await refused(who, orderBody(who.fee, { bank: '' }), 400, 'NOT_SELECTED');
+    await refused(who, orderBody(who.fee, { bank: 'NOSUCHBANK' }), 400, 'NOT_SELECTED');
+    await refused(who, orderBody(who.fee, { country: 'LV', bank: 'HABAEE2X' }), 400, 'NOT_SELECTED');
+    await refused(who, orderBody(who.fee, { country: 'SE', bank: 'HABAEE2X' }), 400, 'NOT_SELECTED');
+    // AMOUNT_NOT_MATCH: grandTotal ≠ payment.amount.
+    await refused(who, orderBody(who.fee, { grandTotal: who.fee + 100 }), 400, 'AMOUNT_NOT_MATCH');
+    // AMOUNT_TOO_LOW: under the fee, and a donation under 1 EUR.
+    await refused(who, orderBody(who.fee - 1), 400, 'AMOUNT_TOO_LOW');
+    await refused(who, orderBody(fees.donationMinCents - 1, { isPaid: true }), 400, 'AMOUNT_TOO_LOW');
+    // ALREADY_PAID_FOR: the fee again after paying it.
+    const { orderId, paymentUrl } = await order(who, who.fee);
+    await atTheBank(paymentUrl, 'succeed');
+    await refused(who, orderBody(who.fee), 400, 'ALREADY_PAID_FOR');
+    expect(await types(streams.payment(orderId))).toEqual(['PaymentOrdered', 'PaymentSucceeded']);
+    // Shape and identity.
+    await refused(who, { ...orderBody(who.fee), coupon: 'FREE' }, 400, 'INVALID_REQUEST');
+    await refused(who, orderBody(-100), 400, 'INVALID_REQUEST');
+    await refused(who, { ...orderBody(who.fee), grandTotal: '15.00' }, 400, 'INVALID_REQUEST');
+    await refused(adminAuthorization(), orderBody(who.fee), 403, 'FORBIDDEN');
+    expect((await call('POST', '/api/payment/order', { body: orderBody(who.fee) })).status).toBe(401);
+  });
+
+  test('a fee paid at the sandbox: one PaymentSucceeded with the participant marked in the same append, however often the webhook comes', async () => {
+    const who = await payer(1980);
+    expect(await paymentInfo(who, await head())).toEqual({ isPaid: false, isChild: false, feeCents: fees.adultCents });
+    const { orderId, paymentUrl } = await order(who, who.fee);
+    expect(paymentUrl.startsWith(`${site}/api/payment/sandbox/checkout/${orderId}?session=`)).toBe(true);
+
+    const bank = await atTheBank(paymentUrl, 'succeed');
+    // The checkout page: the order's amount, the chosen bank, the merchant, both buttons.
+    expect(bank.page).toContain('<html lang="et">');
+    expect(bank.page).toContain('15,00\u00a0€');
+    expect(bank.page).toContain('data-testid="sandbox-bank">Swedbank<');
+    expect(bank.page).toContain('data-testid="sandbox-merchant">Sinilill<');
+    expect(bank.page).toContain('data-testid="sandbox-fail"');
+    expect(bank.location.startsWith(`${site}/api/payment/return?order-token=`)).toBe(true);
+
+    // The webhook went out before the redirect: the payment is recorded once, with the mark.
+    const payment = await app.store.readStream(streams.payment(orderId));
+    expect(payment.map((e) => e.type)).toEqual(['PaymentOrdered', 'PaymentSucceeded']);
+    expect(payment[1]!.data).toMatchObject({ orderId, participantId: who.participantId, teamId: who.teamId, amountCents: who.fee });
+    const mark = (await app.store.readStream(streams.participant(who.participantId))).at(-1)!;
+    expect(mark).toMatchObject({ type: 'ParticipantPaymentMarked', data: { participantId: who.participantId, isPaid: true, source: 'payment', orderId } });
+    // One append: the same command, consecutive positions, correlated with the order.
+    expect(mark.metadata.commandId).toBe(payment[1]!.metadata.commandId);
+    expect(Math.abs(mark.globalPosition - payment[1]!.globalPosition)).toBe(1);
+    expect(payment[1]!.metadata.correlationId).toBe(payment[0]!.metadata.correlationId);
+    expect(payment[1]!.metadata.causationId).toBe(payment[0]!.id);
+
+    // The browser's return after the webhook: success with the amount and the order's code; still one payment.
+    const back = await call('GET', bank.location);
+    expect(back.status).toBe(303);
+    expect(back.location).toBe(`/payment/success?amount=${(who.fee / 100).toFixed(2)}&code=${orderReference(orderId)}`);
+    // The same webhook again, twice: accepted, nothing new.
+    const before = await head();
+    for (let i = 0; i < 2; i++) expect(await notify(bank.orderToken)).toMatchObject({ status: 200, json: { ok: true } });
+    expect(await head()).toBe(before);
+    expect(await types(streams.payment(orderId))).toEqual(['PaymentOrdered', 'PaymentSucceeded']);
+    expect(logs.some((line) => line.level === 40 && line.msg === 'payment token changed nothing' && line.orderId === orderId)).toBe(true);
+  });
+
+  test('the webhook arriving after the return records one payment too', async () => {
+    const who = await payer(1980);
+    const { orderId } = await order(who, who.fee + 500);
+    const token = await providerToken(orderId, who.fee + 500, 'PAID');
+    const back = await call('GET', `/api/payment/return?order-token=${encodeURIComponent(token)}`);
+    expect(back.location).toBe(`/payment/success?amount=${((who.fee + 500) / 100).toFixed(2)}&code=${orderReference(orderId)}`);
+    expect(await notify(token)).toMatchObject({ status: 200, json: { ok: true } });
+    expect(await types(streams.payment(orderId))).toEqual(['PaymentOrdered', 'PaymentSucceeded']);
+    expect(await types(streams.participant(who.participantId))).toEqual(['ParticipantRegistered', 'ParticipantPaymentMarked']);
+  });
+
+  test('forged, foreign, expired and wrong-amount tokens are refused with INVALID_NOTIFICATION, change nothing and are logged without the token', async () => {
+    const who = await payer(1980);
+    const { orderId } = await order(who, who.fee);
+    const forgeries = {
+      signature: await providerToken(orderId, who.fee, 'PAID', { secret: 'a-forger-s-secret-0123456789-abcdefgh' }),
+      'access-key': await providerToken(orderId, who.fee, 'PAID', { accessKey: 'someone-else' }),
+      expired: await providerToken(orderId, who.fee, 'PAID', { expiresAt: Math.floor(Date.now() / 1000) - 60 }),
+      malformed: 'not.a.token',
+    };
+    const before = await head();
+    for (const [reason, token] of Object.entries(forgeries)) {
+      const logged = refusedLogs().length;
+      expect(await notify(token), reason).toMatchObject({ status: 400, json: { message: 'INVALID_NOTIFICATION' } });
+      expect(refusedLogs().slice(logged).map((line) => line.reason)).toEqual([reason]);
+      const back = await call('GET', `/api/payment/return?order-token=${encodeURIComponent(token)}`);
+      expect(back.location).toBe('/payment/failed?code=INVALID_NOTIFICATION');
+    }
+    // Correctly signed, but stating another amount than the order's, or an order this site never placed.
+    const wrongAmount = await providerToken(orderId, who.fee - 100, 'PAID');
+    expect(await notify(wrongAmount)).toMatchObject({ status: 400, json: { message: 'INVALID_NOTIFICATION' } });
+    expect(await notify(await providerToken(randomUUID(), who.fee, 'PAID'))).toMatchObject({ status: 400, json: { message: 'INVALID_NOTIFICATION' } });
+    expect((await call('GET', '/api/payment/return')).location).toBe('/payment/failed?code=INVALID_NOTIFICATION');
+    expect((await call('POST', '/api/payment/notification/montonio', { body: { orderToken: wrongAmount } })).status).toBe(400);
+    expect(await head()).toBe(before);
+    expect(await types(streams.payment(orderId))).toEqual(['PaymentOrdered']);
+    for (const token of [...Object.values(forgeries), wrongAmount]) {
+      expect(rawLogs.some((line) => line.includes(token))).toBe(false);
+    }
+    expect(rawLogs.some((line) => line.includes(SANDBOX_SECRET))).toBe(false);
+  });
+
+  test('a failed payment goes to the failed page; a replayed old token of a settled order changes nothing; the bank’s late PAID still counts', async () => {
+    const who = await payer(1980);
+    const { orderId, paymentUrl } = await order(who, who.fee);
+    const failed = await atTheBank(paymentUrl, 'fail');
+    expect(await types(streams.payment(orderId))).toEqual(['PaymentOrdered', 'PaymentFailed']);
+    expect((await call('GET', failed.location)).location).toBe(`/payment/failed?code=${orderReference(orderId)}`);
+    expect(await paymentInfo(who, await head())).toMatchObject({ isPaid: false });
+    // The bank confirms late (spec §4: up to 72 h): recorded, and the participant is paid.
+    expect(await notify(await providerToken(orderId, who.fee, 'PAID'))).toMatchObject({ status: 200 });
+    expect(await types(streams.payment(orderId))).toEqual(['PaymentOrdered', 'PaymentFailed', 'PaymentSucceeded']);
+    // The old failure's token, replayed: nothing new, and the order stays paid.
+    const before = await head();
+    expect(await notify(failed.orderToken)).toMatchObject({ status: 200, json: { ok: true } });
+    expect((await call('GET', failed.location)).location).toBe(`/payment/success?amount=${(who.fee / 100).toFixed(2)}&code=${orderReference(orderId)}`);
+    expect(await head()).toBe(before);
+  });
+
+  test('a participant born 2012 is charged the child fee (5 EUR) and is paid after paying it', async () => {
+    const child = await payer(2012);
+    expect(child.fee).toBe(fees.childCents);
+    expect(await paymentInfo(child, await head())).toEqual({ isPaid: false, isChild: true, feeCents: fees.childCents });
+    await refused(child, orderBody(fees.childCents - 1), 400, 'AMOUNT_TOO_LOW');
+    const { orderId, paymentUrl } = await order(child, fees.childCents);
+    expect((await app.store.readStream(streams.payment(orderId)))[0]!.data).toMatchObject({ kind: 'fee', amountCents: fees.childCents, feeCents: fees.childCents });
+    const bank = await atTheBank(paymentUrl, 'succeed');
+    expect(bank.page).toContain('5,00\u00a0€');
+    expect(await paymentInfo(child, await head())).toEqual({ isPaid: true, isChild: true, feeCents: fees.childCents });
+  });
+
+  test('after a fee success /api/payment/info says isPaid and a refreshed session token says isPaid', async () => {
+    const who = await payer(1980);
+    const stale = await call('POST', '/api/session/refresh', { authorization: who.authorization, body: {} });
+    expect(stale.status).toBe(200);
+    expect(decodeJwt((stale.json as { token: string }).token)).toMatchObject({ userId: who.userId, participantId: who.participantId, isPaid: false });
+    const { paymentUrl } = await order(who, who.fee);
+    await atTheBank(paymentUrl, 'succeed');
+    expect(await paymentInfo(who, await head())).toEqual({ isPaid: true, isChild: false, feeCents: who.fee });
+    const fresh = await call('POST', '/api/session/refresh', { authorization: who.authorization, body: {} });
+    expect(fresh.status).toBe(200);
+    const token = (fresh.json as { token: string }).token;
+    expect(decodeJwt(token)).toMatchObject({ userId: who.userId, participantId: who.participantId, teamId: who.teamId, isPaid: true, is_approved: true, role: 'USER' });
+    // The fresh token is a session token of this site.
+    expect((await call('GET', '/api/payment/info', { authorization: `Bearer ${token}` })).status).toBe(200);
+    expect((await call('POST', '/api/session/refresh', { body: {} })).status).toBe(401);
+    expect((await call('POST', '/api/session/refresh', { authorization: sign({ userId: randomUUID(), fullName: 'Nobody', is_approved: true, participantId: null, teamId: null, role: 'USER', isPaid: false }) })).status).toBe(401);
+  });
+
+  test('a donation after paying shows in GET /api/fundraising, for the team and overall; the bank may be chosen at the provider', async () => {
+    const who = await payer(1980);
+    const { paymentUrl: feeUrl } = await order(who, who.fee);
+    await atTheBank(feeUrl, 'succeed');
+    const before = await fundraising(await head());
+    const donation = 750;
+    const { orderId, paymentUrl } = await order(who, donation, { isPaid: true, bank: '' });
+    const bank = await atTheBank(paymentUrl, 'succeed', 'LHVBEE22');
+    expect(bank.page).toContain('data-testid="sandbox-method"');
+    expect(await types(streams.payment(orderId))).toEqual(['PaymentOrdered', 'DonationReceived']);
+    expect(await types(streams.participant(who.participantId))).toEqual(['ParticipantRegistered', 'ParticipantPaymentMarked']);
+    const after = await fundraising(await head());
+    expect(after.donationsCents - before.donationsCents).toBe(donation);
+    expect(after.feesCents).toBe(before.feesCents);
+    expect(after.totalCents).toBe(after.feesCents + after.donationsCents);
+    expect(after.teams.find((t) => t.teamId === who.teamId)).toEqual({
+      teamId: who.teamId, feesCents: who.fee, donationsCents: donation, totalCents: who.fee + donation,
+    });
+    expect((await call('GET', bank.location)).location).toBe(`/payment/success?amount=${(donation / 100).toFixed(2)}&code=${orderReference(orderId)}`);
+  });
+
+  test('the administrator’s mark still works and feeds the payment info; a replay rebuilds the same payment read models', async () => {
+    const who = await payer(1980);
+    const marked = await call('PUT', `/api/admin/participant/${who.participantId}`, { authorization: adminAuthorization(), body: { is_paid: true } });
+    expect(marked.status, marked.text).toBe(200);
+    expect((await app.store.readStream(streams.participant(who.participantId))).at(-1)).toMatchObject({
+      type: 'ParticipantPaymentMarked', data: { isPaid: true, source: 'admin' },
+    });
+    expect(await paymentInfo(who, (marked.json as { position: number }).position)).toMatchObject({ isPaid: true });
+    await refused(who, orderBody(who.fee), 400, 'ALREADY_PAID_FOR');
+
+    const snapshot = async () => ({
+      info: await app.db.withSchema('rm').selectFrom('payment_info').selectAll().orderBy('participant_id').execute(),
+      teams: await app.db.withSchema('rm').selectFrom('fundraising_teams').selectAll().orderBy('team_id').execute(),
+      totals: await app.db.withSchema('rm').selectFrom('fundraising_totals').selectAll().execute(),
+    });
+    await fundraising(await head());
+    const live = await snapshot();
+    expect(live.totals[0]!.fees_cents).toBeGreaterThan(0);
+    await rebuildReadModels(app.db, app.store, projections);
+    expect(await snapshot()).toEqual(live);
+  });
+});

@@ -76,6 +76,9 @@ export async function start(): Promise<void> {
   const config = loadConfig();
   const infra = await openInfrastructure(config, { redis: 'required', log });
   const app = await openApplication(config, infra.databaseUrl);
+  // Judged before the services start: the command API appends the ADMIN_EMAIL account at its
+  // start, and that first event must not make a first start look like a later one.
+  const firstStart = (await app.store.headPosition()) === 0;
   await buildWebIfStale(log);
 
   const env: NodeJS.ProcessEnv = {
@@ -143,8 +146,7 @@ export async function start(): Promise<void> {
   const ports = [config.queryApiPort, config.commandApiPort, config.port, ...(config.smtpUrl ? [] : [config.maildevSmtpPort, config.maildevWebPort])];
   await Promise.all(ports.map((port) => waitForPort(port, 60_000)));
 
-  const head = await app.store.headPosition();
-  if (head === 0 && config.importOnStart) {
+  if (firstStart && config.importOnStart) {
     if (!existsSync(config.fixtureDir)) {
       log(`no export at ${config.fixtureDir}: starting with an empty event log`);
     } else {

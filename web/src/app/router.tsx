@@ -4,7 +4,9 @@
  * Route components read params and search here and hand them to the features as props, so the
  * features stay free of route ids.
  */
-import { createRootRoute, createRoute, createRouter, lazyRouteComponent, notFound } from '@tanstack/react-router';
+import {
+  createRootRoute, createRoute, createRouter, lazyRouteComponent, notFound, parseSearchWith, stringifySearchWith,
+} from '@tanstack/react-router';
 import { AccountPage } from '../features/account';
 import { ConfirmAccountPage, LoginPage, PasswordResetPage } from '../features/auth';
 import { HomePage } from '../features/home';
@@ -220,6 +222,11 @@ export const router = createRouter({
   // top after every navigation by default (resetScroll); restoring old positions stays off.
   scrollRestoration: false,
   defaultPreload: 'intent',
+  // Every search value of this site is plain text (?type=forgot, ?tab=users, ?amount=15.00,
+  // ?code=…): kept as written. The router's default JSON-parses values, which turns
+  // ?amount=15.00 into the number 15 and writes it back as ?amount=%2215%22.
+  parseSearch: parseSearchWith((value) => value),
+  stringifySearch: stringifySearchWith(JSON.stringify),
 });
 
 declare module '@tanstack/react-router' {

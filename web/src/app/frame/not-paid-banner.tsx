@@ -3,8 +3,9 @@ import { useTranslation } from 'react-i18next';
 import styles from './frame.module.css';
 
 /**
- * The sticky red banner of spec §2, shown while the logged-in user's fee is unpaid. Until the
- * payment info call exists (a later issue), "unpaid" is the login token's isPaid claim.
+ * The sticky red banner of spec §2 ("shows when the user is logged in and payment info says not
+ * paid"), linking to /pay. The header decides when (site-header.tsx: the payment info, or the
+ * login token's isPaid claim until the info has loaded).
  */
 export function NotPaidBanner() {
   const { t } = useTranslation();

@@ -2,6 +2,7 @@ import { Link, useRouterState } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FlowerIcon } from '../../components/ui/flower-icon';
+import { useIsPaid, usePaymentInfoStore } from '../../lib/payment-info-store';
 import { useSessionStore } from '../../lib/session-store';
 import { selectRegistrationEnabled, useSettingsStore } from '../../lib/settings-store';
 import { LanguageToggle } from './language-toggle';
@@ -22,19 +23,27 @@ const PUBLIC_LINKS = [
  * /sponsor, /history, /participants, /news), then the links the visitor may use now (/team with
  * a team, /admin for admins, /register while registration is open and nobody is logged in, /pay
  * as "donate" once paid, /account, /login, logout), the flag control, and the red not-paid
- * banner. On small screens the links fold into a menu button.
+ * banner. Paid or not is the payment info (lib/payment-info-store.ts, loaded here when the app
+ * starts with a stored session), the token's claim until it arrives. On small screens the links
+ * fold into a menu button.
  */
 export function SiteHeader() {
   const { t } = useTranslation();
   const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
   const identity = useSessionStore((s) => s.identity);
   const logout = useSessionStore((s) => s.logout);
+  const isPaid = useIsPaid();
+  const loadPaymentInfo = usePaymentInfoStore((s) => s.load);
   const registrationEnabled = useSettingsStore(selectRegistrationEnabled);
   const loadSettings = useSettingsStore((s) => s.load);
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const [menuOpen, setMenuOpen] = useState(false);
 
   useEffect(() => loadSettings(), [loadSettings]);
+  // At app start with a stored session; later logins and logouts reach the store directly.
+  useEffect(() => {
+    void loadPaymentInfo();
+  }, [loadPaymentInfo]);
   // A followed link closes the menu (also when the page stays the same).
   const [menuPath, setMenuPath] = useState(pathname);
   if (menuPath !== pathname) {
@@ -100,9 +109,9 @@ export function SiteHeader() {
                 </Link>
               </li>
             )}
-            {isAuthenticated && identity.isPaid && (
+            {isAuthenticated && isPaid && (
               <li>
-                <Link to="/pay" className={styles.navLink} onClick={close} data-testid="nav-pay">
+                <Link to="/pay" className={styles.navLink} onClick={close} data-testid="donate-link">
                   {t('nav.donate')}
                 </Link>
               </li>
@@ -140,7 +149,7 @@ export function SiteHeader() {
         </nav>
         <LanguageToggle />
       </div>
-      {isAuthenticated && !identity.isPaid && <NotPaidBanner />}
+      {isAuthenticated && !isPaid && <NotPaidBanner />}
     </header>
   );
 }

@@ -8,6 +8,7 @@ import formStyles from '../../../components/ui/form/form.module.css';
 import { Panel, panelStyles } from '../../../components/ui/panel';
 import { checkEmail, checkText, type FieldProblems, limits, problemFields } from '../../../lib/form-validation';
 import { storedFromLang } from '../../../lib/language';
+import { isPaidNow, usePaymentInfoStore } from '../../../lib/payment-info-store';
 import { useSessionStore } from '../../../lib/session-store';
 import { selectRegistrationEnabled, useSettingsStore } from '../../../lib/settings-store';
 import { useAction } from '../../../lib/use-action';
@@ -33,8 +34,9 @@ function ForgotToggle({ toForgot, children }: { toForgot: boolean; children: str
 type LoginField = 'email' | 'password';
 
 /**
- * Email and password. Success stores the token and goes to /team when the session says the fee
- * is paid, else to /pay (spec §2; the payment info call replaces the token's isPaid later).
+ * Email and password. Success stores the token, fetches the payment info and goes to /team when
+ * it says the fee is paid, else to /pay (spec §2); when the info cannot be fetched, the token's
+ * isPaid claim decides.
  */
 function LoginForm() {
   const { t } = useTranslation('auth');
@@ -81,8 +83,8 @@ function LoginForm() {
       setSessionError(true);
       return;
     }
-    const { isPaid } = useSessionStore.getState().identity;
-    void navigate({ to: isPaid ? '/team' : '/pay' });
+    const info = await usePaymentInfoStore.getState().load();
+    void navigate({ to: isPaidNow(info, useSessionStore.getState().identity) ? '/team' : '/pay' });
   };
 
   return (

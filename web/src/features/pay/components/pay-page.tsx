@@ -1,83 +1,79 @@
 import { currentEdition } from '@sinilill/domain';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FeeRules } from '../../../components/fee-rules';
 import { LoginRequired } from '../../../components/ui/login-required';
 import { Panel, panelStyles } from '../../../components/ui/panel';
+import { LoadingPanel } from '../../../components/ui/spinner';
 import { formatEuros } from '../../../lib/format-money';
-import { BANK_ACCOUNT, CONTACT_EMAIL, EVENT_REGISTRATION_URL, ORGANISATION_NAME, paymentDescription } from '../../../lib/organisation';
+import { EVENT_REGISTRATION_URL } from '../../../lib/organisation';
+import { usePaymentInfoStore } from '../../../lib/payment-info-store';
 import { useSessionStore } from '../../../lib/session-store';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useLang } from '../../../lib/use-lang';
+import { BankTransfer } from './bank-transfer';
+import { DonationForm } from './donation-form';
+import { FeeForm } from './fee-form';
+import { FundraisingTotals } from './fundraising-totals';
+import { LoadFailed } from './load-failed';
 import styles from './pay.module.css';
 
 /**
- * /pay (spec §2 "Payment"), as far as it goes without the payment provider (a later issue): login
- * needed; the participation fee by birth year; the manual bank transfer fallback (recipient,
- * account number, description "Sinilill <year> osalustasu <full name>"); the event registration
- * site when configured (lib/organisation.ts). Paid or not comes from the login token for now.
+ * /pay (spec §2 "Payment"; login needed). The payment info is read again on every visit
+ * (GET /api/payment/info). Not paid: the fee form (fee-form.tsx), the fees by birth year, the
+ * manual bank transfer fallback and the event registration site when configured
+ * (lib/organisation.ts). Paid: a thank-you and the donation form. Either way the money raised
+ * so far. While the info cannot be loaded the page says so and offers to try again, keeping the
+ * bank transfer details in view.
  */
 export function PayPage() {
   const { t } = useTranslation('pay');
   const lang = useLang();
   const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
-  const identity = useSessionStore((s) => s.identity);
+  const info = usePaymentInfoStore((s) => s.info);
+  const status = usePaymentInfoStore((s) => s.status);
+  const loadInfo = usePaymentInfoStore((s) => s.load);
   useDocumentTitle(t('title'));
+  useEffect(() => {
+    if (isAuthenticated) void loadInfo();
+  }, [isAuthenticated, loadInfo]);
   if (!isAuthenticated) return <LoginRequired />;
 
-  const { fees, year } = currentEdition;
+  const failed = info === null && status === 'error';
+  const paid = info?.isPaid === true;
+  const unpaid = info?.isPaid === false || failed;
   return (
     <Panel heading={t('title')} headingId="pay-heading" wide testId="pay-page">
       <div className={styles.sections}>
-        {identity.isPaid && (
-          <p className={styles.paid} data-testid="pay-paid">
-            {t('paid')}
-          </p>
+        {info === null && !failed && <LoadingPanel label={t('loading', { ns: 'common' })} testId="pay-loading" />}
+        {failed && <LoadFailed code="GENERIC_ERROR" onRetry={() => void loadInfo()} testId="pay-info-retry" />}
+        {paid && (
+          <>
+            <p className={styles.paid} data-testid="pay-paid">
+              {t('paid')}
+            </p>
+            <DonationForm />
+          </>
         )}
-        <div>
-          <FeeRules />
-          <p className={styles.note}>{t('company', { amount: formatEuros(fees.companyPerPersonCents, lang) })}</p>
-        </div>
+        {info && !info.isPaid && <FeeForm info={info} />}
+        <FundraisingTotals />
 
-        <section aria-labelledby="bank-transfer-heading" data-testid="bank-transfer">
-          <h2 id="bank-transfer-heading" className={styles.heading}>
-            {t('transfer.heading')}
-          </h2>
-          <p>{t('transfer.intro')}</p>
-          <dl className={styles.details}>
+        {unpaid && (
+          <>
             <div>
-              <dt>{t('transfer.recipient')}</dt>
-              <dd data-testid="bank-recipient">{ORGANISATION_NAME}</dd>
+              <FeeRules />
+              <p className={styles.note}>{t('company', { amount: formatEuros(currentEdition.fees.companyPerPersonCents, lang) })}</p>
             </div>
-            <div>
-              <dt>{t('transfer.account')}</dt>
-              {BANK_ACCOUNT ? (
-                <dd className={styles.account} data-testid="bank-account">
-                  {BANK_ACCOUNT}
-                </dd>
-              ) : (
-                <dd data-testid="bank-account">
-                  {t('transfer.accountByMail')} <a href={`mailto:${CONTACT_EMAIL}`}>{CONTACT_EMAIL}</a>
-                </dd>
-              )}
-            </div>
-            <div>
-              <dt>{t('transfer.description')}</dt>
-              <dd data-testid="bank-description">{paymentDescription(year, identity.fullName)}</dd>
-            </div>
-            <div>
-              <dt>{t('transfer.amount')}</dt>
-              <dd>{t('transfer.amountText')}</dd>
-            </div>
-          </dl>
-        </section>
-
-        {EVENT_REGISTRATION_URL && (
-          <p className={panelStyles.footer}>
-            {t('registrationSite.text')}{' '}
-            <a href={EVENT_REGISTRATION_URL} target="_blank" rel="noopener noreferrer" data-testid="event-registration-link">
-              {t('registrationSite.link')}
-            </a>
-          </p>
+            <BankTransfer feeCents={info?.feeCents ?? null} />
+            {EVENT_REGISTRATION_URL && (
+              <p className={panelStyles.footer}>
+                {t('registrationSite.text')}{' '}
+                <a href={EVENT_REGISTRATION_URL} target="_blank" rel="noopener noreferrer" data-testid="event-registration-link">
+                  {t('registrationSite.link')}
+                </a>
+              </p>
+            )}
+          </>
         )}
       </div>
     </Panel>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountCents } from './amount';
+import { acceptAmountInput, amountCents, amountInputCents, amountInputText } from './amount';
 
 describe('amountCents', () => {
   it('reads euros with up to two decimals, point or comma, as exact cents', () => {
@@ -7,10 +7,53 @@ describe('amountCents', () => {
     expect(amountCents('15.00')).toBe(1500);
     expect(amountCents('5,5')).toBe(550);
     expect(amountCents(20.1)).toBe(2010);
+    // No float drift: 0.29 * 100 is 28.999… in binary floating point.
     expect(amountCents(' 0.29 ')).toBe(29);
+    expect(amountCents('1234567.89')).toBe(123456789);
   });
 
   it('gives null for anything else', () => {
-    for (const value of [undefined, '', 'abc', '-5', '1.234', '1e3', '15 EUR']) expect(amountCents(value)).toBeNull();
+    for (const value of [undefined, '', 'abc', '-5', '1.234', '1e3', '15 EUR', '1.2.3', '15.']) expect(amountCents(value)).toBeNull();
+  });
+});
+
+describe('amountInputText', () => {
+  it('writes cents as euros with two decimals and a point, as the inputs start', () => {
+    expect(amountInputText(1500)).toBe('15.00');
+    expect(amountInputText(500)).toBe('5.00');
+    expect(amountInputText(29)).toBe('0.29');
+    expect(amountInputText(123450)).toBe('1234.50');
+  });
+
+  it('is read back by amountInputCents', () => {
+    for (const cents of [0, 1, 29, 100, 550, 1500, 99999]) expect(amountInputCents(amountInputText(cents))).toBe(cents);
+  });
+});
+
+describe('acceptAmountInput', () => {
+  it('takes an amount or the start of one', () => {
+    for (const typed of ['', '1', '15', '15,', '15.', '15,5', '15.50', '.5', '0']) expect(acceptAmountInput('15.00', typed)).toBe(typed);
+  });
+
+  it('drops spaces and euro signs (a pasted "15 €")', () => {
+    expect(acceptAmountInput('', '15 €')).toBe('15');
+    expect(acceptAmountInput('', '€ 1 000,50')).toBe('1000,50');
+  });
+
+  it('keeps the previous text when the typed one cannot become an amount', () => {
+    for (const typed of ['15.005', 'abc', '-5', '1e3', '1,2,3', '15.0a', '12345678']) expect(acceptAmountInput('15.00', typed)).toBe('15.00');
+  });
+});
+
+describe('amountInputCents', () => {
+  it('reads what the inputs hold, a trailing separator included', () => {
+    expect(amountInputCents('15')).toBe(1500);
+    expect(amountInputCents('15,')).toBe(1500);
+    expect(amountInputCents('5.5')).toBe(550);
+    expect(amountInputCents('.5')).toBeNull();
+  });
+
+  it('gives null for no amount', () => {
+    for (const text of ['', ' ', '.', ',']) expect(amountInputCents(text)).toBeNull();
   });
 });

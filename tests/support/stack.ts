@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '@sinilill/config';
-import { freePort } from '@sinilill/local-infra';
+import { freePortBlock } from '@sinilill/local-infra';
 
 export interface RunningStack {
   baseUrl: string;
@@ -20,9 +20,9 @@ export interface RunningStack {
 export async function startStack(env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000): Promise<RunningStack> {
   const dataDir = mkdtempSync(join(repoRoot, '.tmp-e2e-'));
   chmodSync(dataDir, 0o755);
-  // Five consecutive ports from PORT: gateway, command API, query API, PostgreSQL, Redis.
-  let port = await freePort();
-  while (port > 65000) port = await freePort();
+  // Seven consecutive ports from PORT: gateway, command API, query API, PostgreSQL, Redis, and
+  // MailDev's SMTP and web ports.
+  const port = await freePortBlock(7);
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'services/cli/src/main.ts'), 'start'], {
     cwd: repoRoot,
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', JWT_SECRET: '', ...env },

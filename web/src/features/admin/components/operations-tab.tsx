@@ -1,7 +1,19 @@
-import { useTranslation } from 'react-i18next';
+import { QueueBoardButton } from '../audit/components/queue-board-button';
+import { ReplayPanel } from '../audit/components/replay-panel';
+import { SettingsSwitches } from '../audit/components/settings-switches';
+import styles from '../audit/components/audit.module.css';
 
-/** PLACEHOLDER until the tab is built (issue 6). */
+/**
+ * The operations tab (issue 6): the global switches (registration, entry insertion; spec §4),
+ * the replay of the read models with live progress and its totals before and after, and the
+ * way into the queue dashboard (Bull Board). Administrators only; the server refuses anyone else.
+ */
 export function OperationsTab() {
-  const { t } = useTranslation('adminAudit');
-  return <p>{t('placeholder')}</p>;
+  return (
+    <div className={styles.tab}>
+      <SettingsSwitches />
+      <ReplayPanel />
+      <QueueBoardButton />
+    </div>
+  );
 }

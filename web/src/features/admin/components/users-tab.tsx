@@ -1,7 +1,229 @@
+import { useCallback, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { DataTableColumn } from '../../../components/ui/data-table';
+import { TextField } from '../../../components/ui/form/field';
+import { focusField } from '../../../components/ui/form/problem-text';
+import { errorCodeOf } from '../../../lib/api-client';
+import { limits } from '../../../lib/form-validation';
+import { useSessionStore } from '../../../lib/session-store';
+import { useAction } from '../../../lib/use-action';
+import { useLang } from '../../../lib/use-lang';
+import { renameParticipant, setApproval, setPaid } from '../api/admin-commands';
+import { getUsers, type AdminReadOptions } from '../api/get-admin-data';
+import { formatAuditTime } from '../audit/utils/tallinn-time';
+import { checkFullName } from '../utils/edit-forms';
+import { userRows, type UserRow } from '../utils/rows';
+import { AdminTable } from './console/admin-table';
+import { EditButton, OrDash, PersonName, ToggleButton } from './console/cells';
+import { ConsoleTabFrame, useConsoleTab } from './console/console-tab';
+import { DeleteSelected } from './console/delete-selected';
+import { EditDialog, EditForm } from './console/edit-dialog';
+import styles from './console/console.module.css';
 
-/** PLACEHOLDER until the tab is built (issue 6). */
+const loadUsers = (options: AdminReadOptions) => getUsers(options).then((answer) => userRows(answer.users));
+const userId = (row: UserRow) => row.id;
+const notSearched = () => '';
+
+type ToggleField = 'isPaid' | 'isApproved';
+
+/**
+ * The users tab (spec §2 "Admin" → Users; §3 "User (admin view)"): every account with full name,
+ * e-mail, team, paid and approved toggles, created at (the participant's registration, DD-MMM-YYYY
+ * HH:mm:ss in Europe/Tallinn) and an edit pencil; searched by e-mail, name and team; 50 per page,
+ * newest first. A toggle shows the new state only after the server accepted it (spec §4): while
+ * the call is under way it is disabled, a refusal leaves it and shows a red alert. The edit modal
+ * corrects the full name (≤ 32 characters). Selected accounts are deleted for good after a
+ * confirmation (not the administrator's own, which the server refuses).
+ */
 export function UsersTab() {
   const { t } = useTranslation('admin');
-  return <p>{t('title')}</p>;
+  const lang = useLang();
+  const ownId = useSessionStore((s) => s.identity.userId);
+  const tab = useConsoleTab(loadUsers, userId);
+  const { patch } = tab.list;
+  const { changed } = tab;
+  const { failure } = tab.notice;
+  const [pending, setPending] = useState<ReadonlySet<string>>(() => new Set());
+  const { clear } = tab.notice;
+  const [editing, setEditing] = useState<UserRow | null>(null);
+  const edit = useCallback(
+    (row: UserRow) => {
+      clear();
+      setEditing(row);
+    },
+    [clear],
+  );
+
+  const toggle = useCallback(
+    async (row: UserRow, field: ToggleField) => {
+      const key = `${row.id}:${field}`;
+      const next = !row[field];
+      const { participantId } = row;
+      const send = field === 'isApproved' ? () => setApproval(row.id, next) : participantId !== null ? () => setPaid(participantId, next) : null;
+      if (!send) return;
+      setPending((previous) => new Set(previous).add(key));
+      try {
+        const answer = await send();
+        patch((rows) => rows.map((user) => (user.id === row.id ? { ...user, [field]: next } : user)));
+        changed(t('success.user'), answer.position);
+      } catch (error) {
+        failure(errorCodeOf(error));
+      } finally {
+        setPending((previous) => {
+          const rest = new Set(previous);
+          rest.delete(key);
+          return rest;
+        });
+      }
+    },
+    [patch, changed, failure, t],
+  );
+
+  const columns = useMemo((): DataTableColumn<UserRow>[] => {
+    // An account without a participant (an administrator) has no name; an erased person's is null.
+    const name = (row: UserRow) => (row.participantId === null ? '' : (row.fullName ?? t('console.deleted')));
+    // The toggles and the pencil are named by the person: their e-mail, else their name.
+    const who = (row: UserRow) => row.email ?? (name(row) || t('console.deleted'));
+    const toggleCell = (row: UserRow, field: ToggleField, label: string, testId: string) => (
+      <ToggleButton
+        pressed={row[field] === true}
+        pending={pending.has(`${row.id}:${field}`)}
+        label={label}
+        onToggle={() => void toggle(row, field)}
+        testId={testId}
+      />
+    );
+    return [
+      {
+        id: 'fullName',
+        header: t('users.fullName'),
+        value: (row) => row.fullName,
+        cell: (row) => (row.participantId === null ? <OrDash value={null} /> : <PersonName name={row.fullName} />),
+        searchText: name,
+        rowHeader: true,
+      },
+      { id: 'email', header: t('users.email'), value: (row) => row.email, cell: (row) => <OrDash value={row.email} /> },
+      { id: 'team', header: t('users.team'), value: (row) => row.teamName, cell: (row) => <OrDash value={row.teamName} /> },
+      {
+        id: 'paid',
+        header: t('users.paid'),
+        value: (row) => row.isPaid,
+        cell: (row) => (row.isPaid === null ? <OrDash value={null} /> : toggleCell(row, 'isPaid', t('users.paidLabel', { name: who(row) }), 'admin-toggle-paid')),
+        align: 'center',
+      },
+      {
+        id: 'approved',
+        header: t('users.approved'),
+        value: (row) => row.isApproved,
+        cell: (row) => toggleCell(row, 'isApproved', t('users.approvedLabel', { name: who(row) }), 'admin-toggle-approved'),
+        align: 'center',
+      },
+      {
+        id: 'createdAt',
+        header: t('users.createdAt'),
+        value: (row) => row.createdMs,
+        cell: (row) => <span className={styles.nowrap}>{formatAuditTime(row.createdAt, lang)}</span>,
+        searchText: notSearched,
+        sortDescFirst: true,
+      },
+      {
+        id: 'actions',
+        header: t('users.actions'),
+        headerHidden: true,
+        align: 'end',
+        cell: (row) => (row.participantId === null ? null : <EditButton label={t('users.edit', { name: who(row) })} onClick={() => edit(row)} />),
+      },
+    ];
+  }, [t, lang, pending, toggle, edit]);
+
+  const rowLabel = useCallback((row: UserRow) => t('users.select', { name: row.email ?? row.fullName ?? t('console.deleted') }), [t]);
+  const ids = tab.selectedRows.filter((row) => row.id !== ownId).map(userId);
+  const keptOwn = tab.selectedRows.some((row) => row.id === ownId);
+
+  return (
+    <ConsoleTabFrame tab={tab}>
+      <AdminTable
+        testId="admin-users-table"
+        data={tab.rows}
+        columns={columns}
+        getRowId={userId}
+        caption={t('users.caption')}
+        searchLabel={t('users.search')}
+        initialSort={{ id: 'createdAt', desc: true }}
+        selection={{ ...tab.selection, rowLabel }}
+        toolbar={
+          <DeleteSelected
+            onOpen={clear}
+            entity="user"
+            ids={ids}
+            selectedCount={tab.selectedRows.length}
+            keptNote={keptOwn ? t('users.keptOwn') : null}
+            onDeleted={(count, position) => tab.deleted(t('success.users', { count }), position)}
+          />
+        }
+      />
+      <EditDialog open={editing !== null} title={t('users.editTitle')} onClose={() => setEditing(null)}>
+        {editing && (
+          <UserForm
+            key={editing.id}
+            row={editing}
+            onCancel={() => setEditing(null)}
+            onSaved={(fullName, position) => {
+              setEditing(null);
+              patch((rows) => rows.map((user) => (user.id === editing.id ? { ...user, fullName } : user)));
+              changed(t('success.user'), position);
+            }}
+          />
+        )}
+      </EditDialog>
+    </ConsoleTabFrame>
+  );
+}
+
+interface UserFormProps {
+  row: UserRow;
+  onCancel: () => void;
+  /** The server accepted the name (trimmed) at `position`. */
+  onSaved: (fullName: string, position: number) => void;
+}
+
+/** The users tab's edit form: the participant's full name (spec §5: at most 32 characters). */
+function UserForm({ row, onCancel, onSaved }: UserFormProps) {
+  const { t } = useTranslation('admin');
+  const form = useRef<HTMLFormElement>(null);
+  const [fullName, setFullName] = useState(row.fullName ?? '');
+  const [submitted, setSubmitted] = useState(false);
+  const action = useAction(renameParticipant);
+  const problems = submitted ? checkFullName(fullName) : {};
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSubmitted(true);
+    if (checkFullName(fullName).full_name) return focusField(form.current, 'full_name');
+    if (row.participantId === null) return;
+    const name = fullName.trim();
+    const outcome = await action.run(row.participantId, name);
+    if (outcome.ok) onSaved(name, outcome.result.position);
+  }
+
+  return (
+    <EditForm
+      formRef={form}
+      onSubmit={(event) => void submit(event)}
+      onCancel={onCancel}
+      pending={action.pending}
+      errorCode={action.state.status === 'error' ? action.state.code : null}
+    >
+      <TextField
+        name="full_name"
+        label={t('users.fullNameLabel')}
+        value={fullName}
+        onChange={setFullName}
+        problem={problems.full_name}
+        autoComplete="off"
+        hint={t('users.fullNameHint', { max: limits.fullNameMax })}
+        inputProps={{ 'data-autofocus': '' }}
+      />
+    </EditForm>
+  );
 }

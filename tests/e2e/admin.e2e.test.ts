@@ -349,7 +349,7 @@ describe('the admin console', () => {
     const first = items.nth(1);
     const second = items.nth(2);
     for (const item of [first, second]) {
-      expect(text(await item.getByTestId('timeline-actor').textContent())).toMatch(new RegExp(`${kaja.email}|${kaja.fullName}|${kajaUserId}`));
+      expect(text(await item.getByTestId('timeline-actor').textContent())).toContain(kaja.email);
     }
     const firstDiff = text(await first.getByTestId('timeline-diff').allTextContents().then((t) => t.join(' | ')));
     expect(firstDiff).toMatch(/distance: 40[.,]25 → 30/);

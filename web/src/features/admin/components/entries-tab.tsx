@@ -4,7 +4,7 @@ import type { DataTableColumn } from '../../../components/ui/data-table';
 import { formatDate, formatDateTime } from '../../../lib/format-date';
 import { formatDistance } from '../../../lib/format-number';
 import { useLang } from '../../../lib/use-lang';
-import { entryTypeLabel } from '../../team/utils/entry-type';
+import { entryTypeLabel } from '../../../lib/entry-type';
 import { getEntries, type AdminReadOptions } from '../api/get-admin-data';
 import { entryRows, type EntryRow } from '../utils/rows';
 import { AdminTable } from './console/admin-table';

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ui/form/alert';
 import { focusField } from '../../../components/ui/form/problem-text';
 import { Spinner } from '../../../components/ui/spinner';
+import { AccountEmailsProvider, useLoadAccountEmails } from '../audit/api/account-emails';
 import { getHistoryPage, HISTORY_PAGE_SIZE } from '../audit/api/history';
 import { lastData, useLoad } from '../audit/api/use-load';
 import { AuditSection } from '../audit/components/audit-section';
@@ -49,6 +50,7 @@ export function HistoryTab() {
   const [timeline, setTimeline] = useState<string | null>(null);
   const timelineOpener = useRef<HTMLElement | null>(null);
   const { state, load } = useLoad<HistoryPage>();
+  const accountEmails = useLoadAccountEmails();
 
   useEffect(() => {
     void load((signal) => getHistoryPage(applied, currentAfter(trail), pageSize, signal));
@@ -120,52 +122,54 @@ export function HistoryTab() {
   const requireTeamId = useCallback(() => requireId('teamId'), [requireId]);
 
   return (
-    <div className={styles.tab}>
-      <AuditSection level={2} heading={t('history.heading')} intro={t('history.intro')}>
-        <HistoryFilterForm
-          formRef={formRef}
-          values={values}
-          problems={problems}
-          onChange={change}
-          onApply={apply}
-          onClear={clear}
-          onOpenTeamTimeline={() => {
-            const id = requireId('teamId');
-            openTimeline(id === null ? null : teamStream(id));
-          }}
-          onOpenParticipantTimeline={() => {
-            const id = requireId('participantId');
-            openTimeline(id === null ? null : participantStream(id));
-          }}
-        />
-      </AuditSection>
-      {timeline !== null && <HistoryTimeline key={timeline} stream={timeline} onClose={closeTimeline} />}
-      <AuditSection level={3} heading={t('history.table.caption')}>
-        {state.status === 'error' && <ErrorAlert code={state.code} />}
-        {page ? (
-          <HistoryEventsTable
-            events={page.events}
-            page={pageNumber(trail)}
-            hasPrevious={trail.length > 1}
-            hasNext={page.next !== null}
-            onPrevious={() => setTrail(previousPage)}
-            onNext={() => {
-              if (page.next !== null) setTrail(nextPage(trail, page.next));
+    <AccountEmailsProvider value={accountEmails}>
+      <div className={styles.tab}>
+        <AuditSection level={2} heading={t('history.heading')} intro={t('history.intro')}>
+          <HistoryFilterForm
+            formRef={formRef}
+            values={values}
+            problems={problems}
+            onChange={change}
+            onApply={apply}
+            onClear={clear}
+            onOpenTeamTimeline={() => {
+              const id = requireId('teamId');
+              openTimeline(id === null ? null : teamStream(id));
             }}
-            pageSize={pageSize}
-            onPageSizeChange={(size) => {
-              setPageSize(size);
-              setTrail(FIRST_PAGE);
+            onOpenParticipantTimeline={() => {
+              const id = requireId('participantId');
+              openTimeline(id === null ? null : participantStream(id));
             }}
-            onOpenStream={openTimeline}
-            busy={state.status === 'loading'}
           />
-        ) : (
-          state.status === 'loading' && <Spinner label={t('loading')} color="var(--brand)" />
-        )}
-      </AuditSection>
-      <ExportButtons currentFilters={checkedFilters} />
-      <TeamAsOf requireTeamId={requireTeamId} />
-    </div>
+        </AuditSection>
+        {timeline !== null && <HistoryTimeline key={timeline} stream={timeline} onClose={closeTimeline} />}
+        <AuditSection level={3} heading={t('history.table.caption')}>
+          {state.status === 'error' && <ErrorAlert code={state.code} />}
+          {page ? (
+            <HistoryEventsTable
+              events={page.events}
+              page={pageNumber(trail)}
+              hasPrevious={trail.length > 1}
+              hasNext={page.next !== null}
+              onPrevious={() => setTrail(previousPage)}
+              onNext={() => {
+                if (page.next !== null) setTrail(nextPage(trail, page.next));
+              }}
+              pageSize={pageSize}
+              onPageSizeChange={(size) => {
+                setPageSize(size);
+                setTrail(FIRST_PAGE);
+              }}
+              onOpenStream={openTimeline}
+              busy={state.status === 'loading'}
+            />
+          ) : (
+            state.status === 'loading' && <Spinner label={t('loading')} color="var(--brand)" />
+          )}
+        </AuditSection>
+        <ExportButtons currentFilters={checkedFilters} />
+        <TeamAsOf requireTeamId={requireTeamId} />
+      </div>
+    </AccountEmailsProvider>
   );
 }

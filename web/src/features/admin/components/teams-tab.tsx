@@ -11,7 +11,7 @@ import { useSessionStore } from '../../../lib/session-store';
 import { useAction } from '../../../lib/use-action';
 import { useLang } from '../../../lib/use-lang';
 import { useNumberFormat } from '../../../lib/use-number-format';
-import { checkIconFile, ICON_ACCEPT, readAsDataUrl } from '../../team/utils/icon-file';
+import { checkIconFile, ICON_ACCEPT, readAsDataUrl } from '../../../lib/icon-file';
 import { updateTeam } from '../api/admin-commands';
 import { getTeams, type AdminReadOptions } from '../api/get-admin-data';
 import { checkTeamDraft, TEAM_DRAFT_FIELDS, teamBody, teamDraft, type TeamDraft } from '../utils/edit-forms';

@@ -9,7 +9,7 @@ import { useLang } from '../../../lib/use-lang';
 import { formatDistance } from '../../../lib/format-number';
 import { deleteEntries } from '../api/delete-entries';
 import { useTeamStore } from '../stores/team-store';
-import { entryTypeLabel } from '../utils/entry-type';
+import { entryTypeLabel } from '../../../lib/entry-type';
 import formStyles from '../../../components/ui/form/form.module.css';
 import styles from './team-page.module.css';
 

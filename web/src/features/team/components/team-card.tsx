@@ -8,7 +8,7 @@ import { CameraIcon, PencilIcon } from '../../../components/ui/icons';
 import { errorCodeOf } from '../../../lib/api-client';
 import { useTimedValue } from '../../../lib/use-timed-value';
 import { updatePublicAttributes } from '../api/update-public-attributes';
-import { checkIconFile, ICON_ACCEPT, readAsDataUrl } from '../utils/icon-file';
+import { checkIconFile, ICON_ACCEPT, readAsDataUrl } from '../../../lib/icon-file';
 import styles from './team-card.module.css';
 
 const DESCRIPTION_MAX = currentEdition.limits.descriptionMax;

@@ -13,7 +13,7 @@ import {
   type Edition,
 } from '@sinilill/domain';
 import { REQUIRED, type FieldProblem, type FieldProblems } from '../../../lib/form-validation';
-import { entryTypeChoice, entryTypeValue, isPresetType } from './entry-type';
+import { entryTypeChoice, entryTypeValue, isPresetType } from '../../../lib/entry-type';
 
 export type EntryFormMode = 'add' | 'edit';
 

@@ -84,7 +84,7 @@ export function EntriesSection({ entries, members, entriesOpen, onChanged }: Ent
         cell: (entry) => (
           <button
             type="button"
-            className={styles.iconButton}
+            className={formStyles.iconButton}
             onClick={() => openEditEntry(entry)}
             aria-label={t('entries.edit', describe(entry))}
             title={t('entries.edit', describe(entry))}
@@ -145,7 +145,7 @@ export function EntriesSection({ entries, members, entriesOpen, onChanged }: Ent
           entriesOpen ? (
             <button
               type="button"
-              className={`${formStyles.buttonSecondary} ${styles.dangerButton}`}
+              className={`${formStyles.buttonSecondary} ${formStyles.dangerButton}`}
               onClick={() => void deleteSelected()}
               disabled={selectedIds.length === 0 || remove.pending}
               data-testid="entries-delete"

@@ -33,6 +33,8 @@ export function SiteHeader() {
   const identity = useSessionStore((s) => s.identity);
   const logout = useSessionStore((s) => s.logout);
   const isPaid = useIsPaid();
+  // An account without a participant (an administrator) has no fee to pay and cannot pay one.
+  const hasParticipant = useSessionStore((s) => s.identity.participantId !== null);
   const loadPaymentInfo = usePaymentInfoStore((s) => s.load);
   const registrationEnabled = useSettingsStore(selectRegistrationEnabled);
   const loadSettings = useSettingsStore((s) => s.load);
@@ -109,7 +111,7 @@ export function SiteHeader() {
                 </Link>
               </li>
             )}
-            {isAuthenticated && isPaid && (
+            {isAuthenticated && hasParticipant && isPaid && (
               <li>
                 <Link to="/pay" className={styles.navLink} onClick={close} data-testid="donate-link">
                   {t('nav.donate')}
@@ -149,7 +151,7 @@ export function SiteHeader() {
         </nav>
         <LanguageToggle />
       </div>
-      {isAuthenticated && !isPaid && <NotPaidBanner />}
+      {isAuthenticated && hasParticipant && !isPaid && <NotPaidBanner />}
     </header>
   );
 }

@@ -36,7 +36,8 @@ type LoginField = 'email' | 'password';
 /**
  * Email and password. Success stores the token, fetches the payment info and goes to /team when
  * it says the fee is paid, else to /pay (spec §2); when the info cannot be fetched, the token's
- * isPaid claim decides.
+ * isPaid claim decides. An account without a participant (an administrator created from
+ * ADMIN_EMAIL) has no fee: it goes to /admin.
  */
 function LoginForm() {
   const { t } = useTranslation('auth');
@@ -83,8 +84,14 @@ function LoginForm() {
       setSessionError(true);
       return;
     }
+    const identity = useSessionStore.getState().identity;
+    // An account without a participant (an administrator) has no fee and no team: the console.
+    if (identity.participantId === null) {
+      void navigate({ to: identity.isAdmin ? '/admin' : '/' });
+      return;
+    }
     const info = await usePaymentInfoStore.getState().load();
-    void navigate({ to: isPaidNow(info, useSessionStore.getState().identity) ? '/team' : '/pay' });
+    void navigate({ to: isPaidNow(info, identity) ? '/team' : '/pay' });
   };
 
   return (

@@ -30,14 +30,26 @@ export function PayPage() {
   const { t } = useTranslation('pay');
   const lang = useLang();
   const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
+  const hasParticipant = useSessionStore((s) => s.identity.participantId !== null);
   const info = usePaymentInfoStore((s) => s.info);
   const status = usePaymentInfoStore((s) => s.status);
   const loadInfo = usePaymentInfoStore((s) => s.load);
   useDocumentTitle(t('title'));
   useEffect(() => {
-    if (isAuthenticated) void loadInfo();
-  }, [isAuthenticated, loadInfo]);
+    if (isAuthenticated && hasParticipant) void loadInfo();
+  }, [isAuthenticated, hasParticipant, loadInfo]);
   if (!isAuthenticated) return <LoginRequired />;
+  if (!hasParticipant) {
+    // An administrator's account without a participant: no fee, and the server takes no order.
+    return (
+      <Panel heading={t('title')} headingId="pay-heading" wide testId="pay-page">
+        <div className={styles.sections}>
+          <p data-testid="pay-no-participant">{t('noParticipant')}</p>
+          <FundraisingTotals />
+        </div>
+      </Panel>
+    );
+  }
 
   const failed = info === null && status === 'error';
   const paid = info?.isPaid === true;

@@ -17,7 +17,10 @@ import { createTeamStatsProjection } from './team-stats/projection';
 import { settingsProjection } from './settings/projection';
 import { adminDirectoryProjection } from './admin-directory/projection';
 import { createPaymentsProjection } from './payments/projection';
+import type { Kysely } from 'kysely';
 import type { Projection } from './projection';
+import type { ReadModelDatabase } from './schema';
+import { readCheckpoints } from './runner';
 import { currentEdition, type Edition } from '@sinilill/domain';
 
 /**
@@ -37,3 +40,34 @@ export function createProjections(edition: Edition): readonly Projection[] {
 
 /** Every projection the projector runs, for the edition the application runs. */
 export const projections: readonly Projection[] = createProjections(currentEdition);
+
+/**
+ * The lowest checkpoint over all projections: every read model reflects at least this global
+ * position (read-your-writes, docs D6; the launcher's "ready").
+ */
+export async function projectedPosition(db: Kysely<ReadModelDatabase>): Promise<number> {
+  const checkpoints = await readCheckpoints(db);
+  return Math.min(...projections.map((p) => checkpoints[p.name] ?? 0));
+}
+
+/**
+ * Waits until the projected position is at least `position`, polling every `pollMs`: a query
+ * with `x-min-position` (the global position a command answered) waits, bounded, until every
+ * projection's checkpoint has reached it, so the caller sees its own change; after the bound it
+ * answers with what it has, its `x-projected-position` saying which position the data reflects.
+ * @returns the projected position and whether it reached `position` within `timeoutMs`.
+ */
+export async function waitForPosition(
+  db: Kysely<ReadModelDatabase>,
+  position: number,
+  timeoutMs: number,
+  pollMs = 15,
+): Promise<{ position: number; reached: boolean }> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const current = await projectedPosition(db);
+    if (current >= position) return { position: current, reached: true };
+    if (performance.now() >= deadline) return { position: current, reached: false };
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}

@@ -16,9 +16,9 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { loadConfig, repoRoot } from '@sinilill/config';
 import { waitForPort } from '@sinilill/local-infra';
-import { PROJECTION_NAMES, WakeUpPublisher } from '@sinilill/messaging';
-import { readCheckpoints } from '@sinilill/read-models';
-import { openApplication, type Application } from './application';
+import { WakeUpPublisher } from '@sinilill/messaging';
+import { waitForPosition } from '@sinilill/read-models';
+import { openApplication } from './application';
 import { importEdition } from './import-edition';
 import { openInfrastructure } from './infra';
 import { progressBar } from './progress';
@@ -69,20 +69,6 @@ function pipe(name: string, stream: NodeJS.ReadableStream | null, out: NodeJS.Wr
     buffer = lines.pop() ?? '';
     for (const line of lines) if (line.trim()) out.write(`[${name}] ${line}\n`);
   });
-}
-
-/**
- * Waits until every projection's checkpoint has reached the log's head (polling every 100 ms),
- * at most `timeoutMs`; after that it goes on (the projectors keep working in the background).
- */
-async function caughtUp(app: Application, timeoutMs: number): Promise<void> {
-  const head = await app.store.headPosition();
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const checkpoints = await readCheckpoints(app.db);
-    if (PROJECTION_NAMES.every((name) => (checkpoints[name] ?? 0) >= head)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** Runs the launcher until SIGINT/SIGTERM or a service's unexpected exit. */
@@ -177,7 +163,7 @@ export async function start(): Promise<void> {
       await publisher.close();
       log(`imported ${result.teams} teams, ${result.participants} participants, ${result.entries} entries in ${(result.milliseconds / 1000).toFixed(1)} s`);
       // "ready" means the first page shows the whole import, not a projection still catching up.
-      await caughtUp(app, 120_000);
+      await waitForPosition(app.db, await app.store.headPosition(), 120_000, 100);
     }
   }
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;

@@ -13,9 +13,8 @@ import { MIN_POSITION_HEADER, PROJECTED_POSITION_HEADER } from '@sinilill/contra
 import { authPlugin, createApp } from '@sinilill/http';
 import type { EventStore } from '@sinilill/event-store';
 import type { MediaStore } from '@sinilill/media';
-import type { ReadModelDatabase } from '@sinilill/read-models';
+import { projectedPosition, waitForPosition, type ReadModelDatabase } from '@sinilill/read-models';
 import type { TeamChangeFeed } from './live';
-import { projectedPosition, waitForPosition } from './read-your-writes';
 import { statsRoutes } from './routes/stats';
 import { settingsRoutes } from './routes/settings';
 import { teamRoutes } from './routes/team';

@@ -9,8 +9,7 @@ export type Fetched<T> = { status: 'loading' } | { status: 'ready'; data: T } | 
  * A read a page shows (a GET of spec §7), loaded when the page mounts: runs `fetcher` once per
  * mount, and again on `reload()` (a try-again button), showing loading meanwhile; aborts it on
  * unmount. `fetcher` must keep its identity (a module-level function), or it runs on every
- * render. The one shape of useStats (use-stats.ts) and the news page's useStories, which could
- * be written on it.
+ * render. useStats, the pay page's reads and the history's account e-mails are written on it.
  */
 export function useFetched<T>(fetcher: (signal: AbortSignal) => Promise<T>): Fetched<T> & { reload: () => void } {
   const [state, setState] = useState<Fetched<T>>({ status: 'loading' });

@@ -3,8 +3,8 @@
  * that features do not import each other (house style).
  */
 import type { StatsAnswer } from '@sinilill/contracts';
-import { useCallback, useEffect, useState } from 'react';
 import { apiGet } from './api-client';
+import { useFetched } from './use-fetched';
 
 /** What a page shows when the stats cannot be loaded (spec §7: "failure resets to empty stats"). */
 export const EMPTY_STATS: StatsAnswer = {
@@ -30,23 +30,9 @@ export type StatsState =
  * `reload()` loads them again (a "try again" button), showing the loading state meanwhile.
  */
 export function useStats(): StatsState & { reload: () => void } {
-  const [state, setState] = useState<StatsState>({ status: 'loading', stats: EMPTY_STATS });
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    const controller = new AbortController();
-    getStats(controller.signal).then(
-      (stats) => setState({ status: 'success', stats }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        const code = error instanceof Error ? error.message : 'GENERIC_ERROR';
-        setState({ status: 'error', stats: EMPTY_STATS, code });
-      },
-    );
-    return () => controller.abort();
-  }, [attempt]);
-  const reload = useCallback(() => {
-    setState({ status: 'loading', stats: EMPTY_STATS });
-    setAttempt((previous) => previous + 1);
-  }, []);
-  return { ...state, reload };
+  const fetched = useFetched(getStats);
+  const { reload } = fetched;
+  if (fetched.status === 'ready') return { status: 'success', stats: fetched.data, reload };
+  if (fetched.status === 'error') return { status: 'error', stats: EMPTY_STATS, code: fetched.code, reload };
+  return { status: 'loading', stats: EMPTY_STATS, reload };
 }

@@ -4,7 +4,8 @@
  * /api/admin/userdata. An erased or unknown account is absent, and the actor then shows as its
  * user id; a failed read only costs the names.
  */
-import { createContext, useContext, useEffect, useState } from 'react';
+import { createContext, useContext } from 'react';
+import { useFetched } from '../../../../lib/use-fetched';
 import { getUsers } from '../../api/get-admin-data';
 
 const AccountEmailsContext = createContext<ReadonlyMap<string, string>>(new Map());
@@ -12,17 +13,18 @@ const AccountEmailsContext = createContext<ReadonlyMap<string, string>>(new Map(
 /** Provides the e-mails to the ActorText below it. */
 export const AccountEmailsProvider = AccountEmailsContext.Provider;
 
+const NO_EMAILS: ReadonlyMap<string, string> = new Map();
+
+/** GET /api/admin/userdata as a map from user id to e-mail (erased accounts left out). */
+async function accountEmails(signal: AbortSignal): Promise<ReadonlyMap<string, string>> {
+  const { users } = await getUsers({ signal });
+  return new Map(users.flatMap((u) => (u.email ? [[u.id, u.email] as const] : [])));
+}
+
 /** Loads the e-mails by user id (empty until the answer arrives, and after a failure). */
 export function useLoadAccountEmails(): ReadonlyMap<string, string> {
-  const [emails, setEmails] = useState<ReadonlyMap<string, string>>(new Map());
-  useEffect(() => {
-    const controller = new AbortController();
-    getUsers({ signal: controller.signal })
-      .then(({ users }) => setEmails(new Map(users.flatMap((u) => (u.email ? [[u.id, u.email] as const] : [])))))
-      .catch(() => undefined);
-    return () => controller.abort();
-  }, []);
-  return emails;
+  const fetched = useFetched(accountEmails);
+  return fetched.status === 'ready' ? fetched.data : NO_EMAILS;
 }
 
 /** The e-mail of user `userId`, or undefined. */

@@ -109,9 +109,13 @@ export const operationsRoutes: FastifyPluginAsyncTypebox<OperationsRouteOptions>
     ...adminOnly,
     schema: { params: ReplayJobParams, response: { 200: ReplayStatus, ...errors } },
   }, async (request) => {
-    const job = await replayQueue.getJob(request.params.jobId);
+    // The state first, then the job's hash: BullMQ writes the return value in the same step that
+    // moves a job to completed, so a hash read after a "completed" state always holds it. (Read
+    // the other way round, a job finishing in between answered completed with a null result.)
+    const rawState = await replayQueue.getJobState(request.params.jobId);
+    const job = rawState === 'unknown' ? undefined : await replayQueue.getJob(request.params.jobId);
     if (!job) throw new DomainError('NOT_FOUND', 'no such replay job (or it has expired)');
-    const state = publicState(await job.getState());
+    const state = publicState(rawState);
     const progress = Value.Check(ReplayProgressAnswer, job.progress) ? job.progress : null;
     const result = state === 'completed' && Value.Check(ReplayResultAnswer, job.returnvalue) ? job.returnvalue : null;
     return { jobId: request.params.jobId, state, progress, result };

@@ -183,6 +183,11 @@ function viewOfPayment(state: PaymentState): PaymentOrderView {
   };
 }
 
+/**
+ * The team, participant, entry, payment and admin commands (see the module's comment). Each command
+ * answers the global position of its last appended event, for read-your-writes
+ * (`x-min-position`), and throws DomainError with a catalogue code (spec §8) on refusal.
+ */
 export class CommandService {
   constructor(private readonly deps: CommandServiceDependencies) {}
 

@@ -22,6 +22,7 @@ export async function migrateIdSequences(pool: pg.Pool): Promise<void> {
   for (const kind of KINDS) await pool.query(`CREATE SEQUENCE IF NOT EXISTS app.${kind}_ids`);
 }
 
+/** The IdAllocator on schema `app`'s sequences (`app.team_ids`, `app.participant_ids`, `app.entry_ids`). */
 export class PostgresIdAllocator implements IdAllocator {
   constructor(private readonly pool: pg.Pool) {}
 

@@ -74,6 +74,7 @@ export interface RegistrationInput {
   lang: MailLanguage;
 }
 
+/** What a registration answers: the new ids and the position of its last event. */
 export interface RegistrationResult {
   userId: string;
   teamId: number;
@@ -84,6 +85,7 @@ export interface RegistrationResult {
   mailSent: boolean;
 }
 
+/** What AccountService needs; the clock, publicUrl and mailer come from the running service's config. */
 export interface AccountServiceDependencies {
   store: EventStore;
   ids: IdAllocator;
@@ -112,6 +114,10 @@ export const ADMIN_FULL_NAME = 'Administrator';
 
 const hours = (from: Date, count: number) => new Date(from.getTime() + count * 3_600_000);
 
+/**
+ * The account and session commands (see the module's comment). Commands answer the global
+ * position of their last event; refusals throw DomainError with a catalogue code (spec §8).
+ */
 export class AccountService {
   private readonly edition: Edition;
   private readonly confirmationHours: number;

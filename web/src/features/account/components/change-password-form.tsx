@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, ErrorAlert } from '../../../components/ui/form/alert';
+import { SubmitButton } from '../../../components/ui/form/submit-button';
 import { TextField } from '../../../components/ui/form/field';
 import { focusField } from '../../../components/ui/form/problem-text';
 import formStyles from '../../../components/ui/form/form.module.css';
@@ -101,9 +102,9 @@ export function ChangePasswordForm() {
           problem={problems.confirmation}
         />
         <div className={formStyles.actions}>
-          <button type="submit" className={formStyles.button} disabled={action.pending} data-testid="change-password-submit">
-            {action.pending ? t('form.sending', { ns: 'common' }) : t('changePassword.submit')}
-          </button>
+          <SubmitButton pending={action.pending} testId="change-password-submit">
+            {t('changePassword.submit')}
+          </SubmitButton>
         </div>
       </form>
     </section>

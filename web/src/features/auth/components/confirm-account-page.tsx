@@ -1,6 +1,7 @@
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { Alert, ErrorAlert } from '../../../components/ui/form/alert';
+import { SubmitButton } from '../../../components/ui/form/submit-button';
 import formStyles from '../../../components/ui/form/form.module.css';
 import { Panel } from '../../../components/ui/panel';
 import { useAction } from '../../../lib/use-action';
@@ -50,9 +51,9 @@ export function ConfirmAccountPage({ token, id, success }: ConfirmAccountPagePro
         {action.state.status === 'error' && <ErrorAlert code={action.state.code} />}
         <p>{t('confirm.intro')}</p>
         <div className={formStyles.actions}>
-          <button type="button" className={formStyles.button} disabled={action.pending} onClick={() => void onConfirm()} data-testid="confirm-submit">
-            {action.pending ? t('form.sending', { ns: 'common' }) : t('confirm.submit')}
-          </button>
+          <SubmitButton type="button" pending={action.pending} onClick={() => void onConfirm()} testId="confirm-submit">
+            {t('confirm.submit')}
+          </SubmitButton>
           {/* The link may have been used already: the account is then confirmed. */}
           {action.state.status === 'error' && action.state.code === 'INVALID_ACCOUNT_TOKEN' && (
             <Link to="/login" className={formStyles.buttonSecondary}>

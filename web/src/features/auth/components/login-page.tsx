@@ -2,6 +2,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, ErrorAlert } from '../../../components/ui/form/alert';
+import { SubmitButton } from '../../../components/ui/form/submit-button';
 import { TextField } from '../../../components/ui/form/field';
 import { focusField } from '../../../components/ui/form/problem-text';
 import formStyles from '../../../components/ui/form/form.module.css';
@@ -110,9 +111,9 @@ function LoginForm() {
           problem={problems.password}
         />
         <div className={formStyles.actions}>
-          <button type="submit" className={formStyles.button} disabled={action.pending} data-testid="login-submit">
-            {action.pending ? t('form.sending', { ns: 'common' }) : t('login.submit')}
-          </button>
+          <SubmitButton pending={action.pending} testId="login-submit">
+            {t('login.submit')}
+          </SubmitButton>
           <span className={formStyles.pushRight}>
             <ForgotToggle toForgot>{t('login.forgot')}</ForgotToggle>
           </span>
@@ -176,9 +177,9 @@ function ForgotForm() {
           problem={problems.email}
         />
         <div className={formStyles.actions}>
-          <button type="submit" className={formStyles.button} disabled={action.pending} data-testid="forgot-submit">
-            {action.pending ? t('form.sending', { ns: 'common' }) : t('forgot.submit')}
-          </button>
+          <SubmitButton pending={action.pending} testId="forgot-submit">
+            {t('forgot.submit')}
+          </SubmitButton>
           <span className={formStyles.pushRight}>
             <ForgotToggle toForgot={false}>{t('forgot.back')}</ForgotToggle>
           </span>

@@ -2,6 +2,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, ErrorAlert } from '../../../components/ui/form/alert';
+import { SubmitButton } from '../../../components/ui/form/submit-button';
 import { TextField } from '../../../components/ui/form/field';
 import { focusField } from '../../../components/ui/form/problem-text';
 import formStyles from '../../../components/ui/form/form.module.css';
@@ -100,9 +101,9 @@ export function PasswordResetPage({ token, id, success }: PasswordResetPageProps
           problem={problems.password_confirmation}
         />
         <div className={formStyles.actions}>
-          <button type="submit" className={formStyles.button} disabled={action.pending} data-testid="reset-submit">
-            {action.pending ? t('form.sending', { ns: 'common' }) : t('reset.submit')}
-          </button>
+          <SubmitButton pending={action.pending} testId="reset-submit">
+            {t('reset.submit')}
+          </SubmitButton>
         </div>
       </form>
     </Panel>

@@ -2,6 +2,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ui/form/alert';
+import { SubmitButton } from '../../../components/ui/form/submit-button';
 import { RadioGroup, SelectField, SwitchField, TextField } from '../../../components/ui/form/field';
 import { focusField } from '../../../components/ui/form/problem-text';
 import formStyles from '../../../components/ui/form/form.module.css';
@@ -215,9 +216,9 @@ export function RegistrationWizard() {
           </button>
         )}
         {isLast ? (
-          <button type="submit" className={`${formStyles.button} ${formStyles.pushRight}`} disabled={submission.pending} data-testid="wizard-submit">
-            {submission.pending ? t('form.sending', { ns: 'common' }) : t('submit')}
-          </button>
+          <SubmitButton pending={submission.pending} className={formStyles.pushRight} testId="wizard-submit">
+            {t('submit')}
+          </SubmitButton>
         ) : (
           <button type="submit" className={`${formStyles.button} ${formStyles.pushRight}`} data-testid="wizard-next">
             {t('next')}

@@ -108,7 +108,7 @@ export function SettingsSwitches() {
                   onClick={() => void toggle(name)}
                   data-testid={testId}
                 >
-                  <span className={styles.track} aria-hidden="true" />
+                  <span className={formStyles.switchTrack} aria-hidden="true" />
                   <span aria-hidden="true">{pending === name ? t('operations.switches.saving') : on ? t('operations.switches.on') : t('operations.switches.off')}</span>
                 </button>
               </li>

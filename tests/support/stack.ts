@@ -1,6 +1,6 @@
 /**
  * The whole application as `npm start` runs it (embedded PostgreSQL, a local redis-server, both
- * APIs, the projector, the gateway and the built web client), on free ports with its own data
+ * APIs, the projector and the gateway from the compiled build, and the built web client), on free ports with its own data
  * folder, for end-to-end tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -23,7 +23,8 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, timeoutMs = 240_00
   // Seven consecutive ports from PORT: gateway, command API, query API, PostgreSQL, Redis, and
   // MailDev's SMTP and web ports.
   const port = await freePortBlock(7);
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'services/cli/src/main.ts'), 'start'], {
+  // What `npm start` runs: the compiled launcher, which rebuilds first when the sources changed.
+  const child: ChildProcess = spawn(process.execPath, [join(repoRoot, 'services/cli/bin/sinilill.mjs'), 'start'], {
     cwd: repoRoot,
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', JWT_SECRET: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

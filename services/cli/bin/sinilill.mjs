@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+/**
+ * The operators' entry point behind `npm start`, `npm run import|replay|migrate`: runs the
+ * compiled CLI (services/cli/dist/main.js) with the given command, building first when the
+ * sources changed since the last build (services/cli/dist/build-info.json) and the build tools
+ * are installed. On a production install (`npm ci --omit=dev`, no sources or no build tools) it
+ * runs the build it finds. Plain JavaScript: it runs before anything is compiled, without tsx.
+ * Issue 12, "production build".
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+const stamp = join(root, 'services/cli/dist/build-info.json');
+const main = join(root, 'services/cli/dist/main.js');
+
+/** Newest modification time (ms) below `path`, skipping node_modules, dist and dot folders. */
+function newest(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let latest = 0;
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
+    latest = Math.max(latest, newest(join(path, entry.name)));
+  }
+  return latest;
+}
+
+/** Newest source the build depends on (0 on an install without sources). */
+function newestSource() {
+  const folders = ['packages', 'services'].flatMap((group) =>
+    existsSync(join(root, group)) ? readdirSync(join(root, group)).map((name) => join(root, group, name, 'src')) : []);
+  return Math.max(0, ...folders.map(newest), newest(join(root, 'web/src')), newest(join(root, 'web/index.html')),
+    newest(join(root, 'web/vite.config.ts')), newest(join(root, 'infra/build')), newest(join(root, 'package-lock.json')));
+}
+
+const built = existsSync(stamp) && existsSync(main) ? statSync(stamp).mtimeMs : 0;
+const sources = newestSource();
+const canBuild = existsSync(join(root, 'node_modules/esbuild')) && existsSync(join(root, 'node_modules/tsx'));
+if (sources > built && sources > 0) {
+  if (canBuild) {
+    console.log(built ? '[build] sources changed since the last build: npm run build' : '[build] no build yet: npm run build');
+    const result = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'infra/build/build.ts')], { cwd: root, stdio: 'inherit' });
+    if (result.status !== 0) process.exit(result.status ?? 1);
+  } else if (built) {
+    console.log('[build] sources changed since the last build, but the build tools are not installed (npm ci --omit=dev): running the existing build');
+  }
+}
+if (!existsSync(main)) {
+  console.error('No build found (services/cli/dist/main.js): run `npm run build` on a full install (npm ci), then start again.');
+  process.exit(1);
+}
+await import(pathToFileURL(main).href);

@@ -1,0 +1,26 @@
+/**
+ * The first step of `npm test`: the system parts the suite needs that no npm package ships —
+ * redis-server (unless TEST_REDIS_URL or REDIS_URL names a Redis) and Chromium for the browser
+ * tests (unless CHROMIUM_PATH names one) — are installed when missing and the project can
+ * (packages/local-infra ensureSystemPart); otherwise the run stops here, before anything else,
+ * with one message per missing part. Issue 12.
+ */
+import { ensureSystemPart, SystemPartMissing, type SystemPart } from '@sinilill/local-infra';
+
+const needed: SystemPart[] = [];
+if (!process.env.TEST_REDIS_URL && !process.env.REDIS_URL) needed.push('redis-server');
+if (!process.env.CHROMIUM_PATH) needed.push('chromium');
+
+const missing: string[] = [];
+for (const part of needed) {
+  try {
+    ensureSystemPart(part, (line) => console.log(`[setup] ${line}`));
+  } catch (error) {
+    if (!(error instanceof SystemPartMissing)) throw error;
+    missing.push(error.message);
+  }
+}
+if (missing.length > 0) {
+  for (const message of missing) console.error(message);
+  process.exit(1);
+}

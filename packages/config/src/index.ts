@@ -1,47 +1,62 @@
 /**
  * Typed configuration, read once from the environment, with defaults for the embedded mode
- * (`npm start` on a fresh clone needs no configuration at all).
+ * (`npm start` on a fresh clone needs no configuration at all). One TypeBox schema
+ * (./schema.ts, ConfigSchema) describes every variable; loadConfig validates the whole
+ * environment against it and reports every bad or missing variable in one ConfigError.
+ * infra/env.example lists them all (a test keeps the two in step).
  *
  * | variable | meaning | default |
  * |---|---|---|
+ * | NODE_ENV | `development`, `test` or `production`; production refuses the development defaults (below) | development |
  * | PORT | where the web client and /api are served (the gateway) | 3000 |
  * | HOST | interface to listen on | 127.0.0.1 |
- * | DATA_DIR | embedded PostgreSQL's and Redis's files, the generated secret | ./.data |
- * | DATABASE_URL | an existing PostgreSQL instead of the embedded one | (embedded) |
+ * | COMMAND_API_PORT, QUERY_API_PORT | internal ports of the two APIs (the gateway proxies to them) | PORT + 1, PORT + 2 |
+ * | PUBLIC_URL | the site's address, for links in mails and payment returns (http(s)) | http://HOST:PORT (127.0.0.1 for 0.0.0.0) |
+ * | WEB_ROOT | the built web client the gateway serves | web/dist |
+ * | LOG_LEVEL | pino level for the services: fatal, error, warn, info, debug, trace, silent | info |
+ * | DATA_DIR | embedded PostgreSQL's and Redis's files, MailDev's mail, the generated secrets | ./.data |
+ * | DATABASE_URL | an existing PostgreSQL (postgres://…) instead of the embedded one | (embedded) |
  * | EMBEDDED_POSTGRES_PORT | the embedded PostgreSQL's port | PORT + 3 |
+ * | REDIS_URL | an existing Redis (redis:// or rediss://…) instead of a local redis-server | (local) |
  * | EMBEDDED_REDIS_PORT | the local redis-server's port | PORT + 4 |
- * | REDIS_URL | an existing Redis instead of a local redis-server | (local) |
  * | BULLMQ_PREFIX | key prefix of the BullMQ queues (copies sharing one Redis differ) | sinilill |
- * | JWT_SECRET | HS256 secret for tokens; generated into DATA_DIR when unset | (generated) |
- * | EMAIL_INDEX_SECRET | key of the e-mail lookup index (HMAC); keep it as stable as the data | (generated) |
- * | CLOCK_START | simulated clock: ISO instant the app's clock starts at, then runs | 2025-04-30T12:00:00+03:00 in embedded mode; real time when CLOCK=real |
+ * | JWT_SECRET | HS256 secret for tokens, at least 32 characters; generated into DATA_DIR when unset | (generated) |
+ * | EMAIL_INDEX_SECRET | key of the e-mail lookup index (HMAC), at least 32 characters; keep it as stable as the data | (generated) |
  * | CLOCK | `simulated` or `real` | simulated |
- * | SWEEP_INTERVAL_MS | projectors' periodic catch-up (covers a lost wake-up) | 5000 |
- * | READ_YOUR_WRITES_TIMEOUT_MS | how long a query waits for x-min-position | 3000 |
+ * | CLOCK_START | simulated clock: ISO-8601 instant with an offset the app's clock starts at, then runs | 2025-04-30T12:00:00+03:00 |
+ * | SWEEP_INTERVAL_MS | projectors' periodic catch-up (covers a lost wake-up), 100–3600000 | 5000 |
+ * | READ_YOUR_WRITES_TIMEOUT_MS | how long a query waits for x-min-position, 0–3600000 | 3000 |
  * | FIXTURE_DIR | the 2025 export imported on first start | infra/seed/edition-2025 |
- * | IMPORT_ON_START | import the fixture on first start (`false` to skip) | true |
- * | LOG_LEVEL | pino level for the services | info |
+ * | IMPORT_ON_START | import the fixture on first start (`true` or `false`) | true |
  * | SMTP_URL | real SMTP (smtp://… or smtps://…) for outgoing mail | (local MailDev) |
  * | MAIL_FROM | sender of outgoing mail | Sinilill <info@sinilill.ee> |
  * | MAILDEV_SMTP_PORT, MAILDEV_WEB_PORT | the local MailDev's SMTP port and inbox page | PORT + 5, PORT + 6 |
- * | PUBLIC_URL | the site's address, for links in mails | http://HOST:PORT |
- * | ADMIN_EMAIL, ADMIN_PASSWORD | create or update an approved admin at start | (none) |
+ * | ADMIN_EMAIL, ADMIN_PASSWORD | create or update an approved admin at start (both or neither) | (none) |
  * | STRAPI_URL | Strapi 5 the news page reads its stories from (http(s)://host[:port]) | (none: infra/content/news) |
  * | STRAPI_TOKEN | API token sent to Strapi as `Authorization: Bearer …` (read-only token) | (none) |
  * | PAYMENT_PROVIDER | `sandbox` (the local test bank) or `montonio` (Montonio's Stargate API) | sandbox |
- * | SANDBOX_PAYMENT_SECRET | HS256 secret of the sandbox's notifications; generated into DATA_DIR when unset | (generated) |
+ * | ALLOW_PAYMENT_SANDBOX | `true` lets production run the payment sandbox | false |
+ * | SANDBOX_PAYMENT_SECRET | HS256 secret of the sandbox's notifications, at least 32 characters; generated into DATA_DIR when unset | (generated) |
  * | MONTONIO_ACCESS_KEY, MONTONIO_SECRET_KEY | the Montonio store's API keys; required with PAYMENT_PROVIDER=montonio | (none) |
  * | MONTONIO_API_URL | Montonio's API base URL | https://sandbox-stargate.montonio.com/api |
+ *
+ * Paths are resolved against the working directory; their defaults against the repository root.
+ * Empty values count as unset. With NODE_ENV=production the development defaults are refused:
+ * JWT_SECRET, EMAIL_INDEX_SECRET (and SANDBOX_PAYMENT_SECRET with the sandbox) must be set and
+ * nothing is generated into DATA_DIR; CLOCK must be `real`; SMTP_URL, DATABASE_URL, REDIS_URL and
+ * PUBLIC_URL must be set; PAYMENT_PROVIDER must be `montonio` unless ALLOW_PAYMENT_SANDBOX=true.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { readEnvironment, CONFIG_VARIABLES, type ConfigIssue, type Environment } from './schema';
 
-/** The repository's root folder (where package.json with the workspaces is). */
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export { findRepoRoot, repoRoot } from './repo-root';
+export { CONFIG_VARIABLES, ConfigSchema, type ConfigIssue } from './schema';
 
 export interface Config {
+  /** NODE_ENV: `production` has refused the development defaults; `test` behaves as `development`. */
+  nodeEnv: 'development' | 'production' | 'test';
   host: string;
   /** The gateway's port: web client and /api. */
   port: number;
@@ -50,6 +65,7 @@ export interface Config {
   queryApiPort: number;
   embeddedPostgresPort: number;
   embeddedRedisPort: number;
+  /** Absolute. */
   dataDir: string;
   /** Null: use the embedded PostgreSQL (the launcher sets DATABASE_URL for the services). */
   databaseUrl: string | null;
@@ -60,9 +76,11 @@ export interface Config {
   jwtSecret: string;
   /** Key of the e-mail index (account lookup); rotating it makes stored e-mails unfindable. */
   emailIndexSecret: string;
+  /** start: an ISO-8601 instant in UTC (toISOString). */
   clock: { mode: 'simulated' | 'real'; start: string };
   sweepIntervalMs: number;
   readYourWritesTimeoutMs: number;
+  /** Absolute. */
   fixtureDir: string;
   importOnStart: boolean;
   logLevel: string;
@@ -71,6 +89,7 @@ export interface Config {
   mailFrom: string;
   maildevSmtpPort: number;
   maildevWebPort: number;
+  /** Without a trailing slash. */
   publicUrl: string;
   admin: { email: string; password: string } | null;
   /** Null: the news page reads the project's own stories (infra/content/news/<locale>.json). */
@@ -79,34 +98,85 @@ export interface Config {
   strapiToken: string | null;
   /** The payment provider (issue 7, docs/architecture.md D18; @sinilill/payments createProvider). */
   payments: PaymentConfig;
+  /** WEB_ROOT, absolute: the built web client (index.html and its assets) the gateway serves. */
+  webRoot: string;
 }
 
 /** PAYMENT_PROVIDER and its keys. */
 export interface PaymentConfig {
   provider: 'sandbox' | 'montonio';
-  /** Signs the sandbox's notifications (at least 32 characters). */
+  /** Signs the sandbox's notifications (at least 32 characters); '' unless set with montonio. */
   sandboxSecret: string;
   /** Null unless the provider is montonio. */
   montonio: { accessKey: string; secretKey: string; apiUrl: string } | null;
 }
 
-/** A bad configuration value: names the variable and what it takes. */
+/**
+ * A bad configuration: the message names every bad or missing variable and what it takes, one a
+ * line; `issues` holds the same as data.
+ */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+
+  constructor(message: string, readonly issues: readonly ConfigIssue[] = []) {
+    super(message);
+  }
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0, max = 65535 * 1000): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+/** One ConfigError for all of `issues`. */
+function configError(issues: readonly ConfigIssue[]): ConfigError {
+  const lines = issues.map(({ variable, problem }) => `${variable} ${problem}`);
+  const message = lines.length === 1 ? lines[0]! : `${lines.length} configuration problems:\n- ${lines.join('\n- ')}`;
+  return new ConfigError(message, issues);
+}
+
+/**
+ * Combinations the schema cannot express: montonio's keys, the admin's pair.
+ * @param bad variables already reported as malformed (they hold their defaults): not judged again
+ */
+function combinationIssues(values: Environment, bad: ReadonlySet<string>): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  if (values.PAYMENT_PROVIDER === 'montonio' && !bad.has('PAYMENT_PROVIDER')) {
+    for (const name of ['MONTONIO_ACCESS_KEY', 'MONTONIO_SECRET_KEY'] as const) {
+      if (values[name] === undefined) issues.push({ variable: name, problem: 'must be set with PAYMENT_PROVIDER=montonio' });
+    }
   }
-  return value;
+  if ((values.ADMIN_EMAIL === undefined) !== (values.ADMIN_PASSWORD === undefined) && !bad.has('ADMIN_EMAIL') && !bad.has('ADMIN_PASSWORD')) {
+    const missing = values.ADMIN_EMAIL === undefined ? 'ADMIN_EMAIL' : 'ADMIN_PASSWORD';
+    const other = missing === 'ADMIN_EMAIL' ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL';
+    issues.push({ variable: missing, problem: `must be set with ${other} (the admin needs both)` });
+  }
+  return issues.filter((issue) => !bad.has(issue.variable));
+}
+
+/**
+ * The development defaults production refuses (NODE_ENV=production).
+ * @param bad variables already reported as malformed (they hold their defaults): not judged again
+ */
+function productionIssues(values: Environment, bad: ReadonlySet<string>): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const unset = (variable: string, what: string) => issues.push({ variable, problem: `must be set in production: ${what}` });
+  if (values.JWT_SECRET === undefined) unset('JWT_SECRET', 'at least 32 characters (generated into DATA_DIR only in development)');
+  if (values.EMAIL_INDEX_SECRET === undefined) unset('EMAIL_INDEX_SECRET', 'at least 32 characters, kept as long as the data (generated into DATA_DIR only in development)');
+  if (values.PAYMENT_PROVIDER === 'sandbox' && !bad.has('PAYMENT_PROVIDER')) {
+    if (values.ALLOW_PAYMENT_SANDBOX !== 'true') {
+      issues.push({
+        variable: 'PAYMENT_PROVIDER',
+        problem: 'must be "montonio" in production, got "sandbox" (a test bank: no money moves); set ALLOW_PAYMENT_SANDBOX=true to run the sandbox anyway',
+      });
+    }
+    if (values.SANDBOX_PAYMENT_SECRET === undefined) unset('SANDBOX_PAYMENT_SECRET', 'at least 32 characters while PAYMENT_PROVIDER is the sandbox (generated into DATA_DIR only in development)');
+  }
+  if (values.CLOCK !== 'real') issues.push({ variable: 'CLOCK', problem: `must be "real" in production, got "${values.CLOCK}" (the simulated clock is for demos)` });
+  if (values.SMTP_URL === undefined) unset('SMTP_URL', 'an smtp:// or smtps:// URL (the local MailDev catches mail only in development)');
+  if (values.DATABASE_URL === undefined) unset('DATABASE_URL', 'a postgres:// URL (the embedded PostgreSQL is for development)');
+  if (values.REDIS_URL === undefined) unset('REDIS_URL', 'a redis:// or rediss:// URL (the local redis-server is for development)');
+  if (values.PUBLIC_URL === undefined) unset('PUBLIC_URL', "the site's http(s) address, for links in mails and payment returns");
+  return issues.filter((issue) => !bad.has(issue.variable));
 }
 
 /** Reads (and on first use creates) a random secret kept in DATA_DIR, so that tokens survive restarts. */
-function generatedSecret(dataDir: string, name = 'jwt-secret'): string {
+function generatedSecret(dataDir: string, name: string): string {
   const file = join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
@@ -115,89 +185,79 @@ function generatedSecret(dataDir: string, name = 'jwt-secret'): string {
   return secret;
 }
 
-/** An absolute http(s) URL without a trailing slash, or null when unset. */
-function baseUrl(env: NodeJS.ProcessEnv, name: string): string | null {
-  const raw = env[name]?.trim();
-  if (!raw) return null;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
-  return raw.replace(/\/+$/, '');
+/** An absolute URL without trailing slashes, or null when unset. */
+function baseUrl(value: string | undefined): string | null {
+  return value === undefined ? null : value.replace(/\/+$/, '');
 }
 
 /**
- * PAYMENT_PROVIDER with its keys. The sandbox's secret is generated into DATA_DIR only when the
- * sandbox is the provider (a Montonio site needs none).
- * @throws ConfigError for an unknown provider, a short secret, or montonio without its keys.
- */
-function paymentConfig(env: NodeJS.ProcessEnv, dataDir: string): PaymentConfig {
-  const provider = env.PAYMENT_PROVIDER?.trim() || 'sandbox';
-  if (provider !== 'sandbox' && provider !== 'montonio') {
-    throw new ConfigError(`PAYMENT_PROVIDER must be "sandbox" or "montonio", got "${provider}"`);
-  }
-  if (provider === 'montonio') {
-    const accessKey = env.MONTONIO_ACCESS_KEY?.trim();
-    const secretKey = env.MONTONIO_SECRET_KEY?.trim();
-    if (!accessKey || !secretKey) throw new ConfigError('PAYMENT_PROVIDER=montonio needs MONTONIO_ACCESS_KEY and MONTONIO_SECRET_KEY');
-    const apiUrl = baseUrl(env, 'MONTONIO_API_URL') ?? 'https://sandbox-stargate.montonio.com/api';
-    return { provider, sandboxSecret: env.SANDBOX_PAYMENT_SECRET || '', montonio: { accessKey, secretKey, apiUrl } };
-  }
-  const sandboxSecret = env.SANDBOX_PAYMENT_SECRET || generatedSecret(dataDir, 'sandbox-payment-secret');
-  if (sandboxSecret.length < 32) throw new ConfigError('SANDBOX_PAYMENT_SECRET must be at least 32 characters long');
-  return { provider, sandboxSecret, montonio: null };
-}
-
-/**
- * Builds the configuration from `env` (default: process.env).
- * @throws ConfigError naming the variable when a value is malformed.
+ * Builds the configuration from `env` (default: process.env). Validates every variable of
+ * ConfigSchema at once, then their combinations and, with NODE_ENV=production, refuses the
+ * development defaults. Only a valid development configuration generates missing secrets into
+ * DATA_DIR (files jwt-secret, email-index-secret, sandbox-payment-secret, mode 0600).
+ * @throws ConfigError listing every bad or missing variable with what it takes (nothing is
+ *   written to DATA_DIR then); also when a generated secret file holds fewer than 32 characters.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = int(env, 'PORT', 3000, 1, 65535);
-  const dataDir = resolve(env.DATA_DIR || join(repoRoot, '.data'));
-  const clockMode = (env.CLOCK || 'simulated') as Config['clock']['mode'];
-  if (clockMode !== 'simulated' && clockMode !== 'real') {
-    throw new ConfigError(`CLOCK must be "simulated" or "real", got "${env.CLOCK}"`);
+  const { values, issues } = readEnvironment(env);
+  const bad = new Set(issues.map((issue) => issue.variable));
+  const production = values.NODE_ENV === 'production';
+  issues.push(...combinationIssues(values, bad), ...(production ? productionIssues(values, bad) : []));
+  if (issues.length > 0) {
+    const order = (issue: ConfigIssue) => CONFIG_VARIABLES.indexOf(issue.variable);
+    throw configError(issues.sort((a, b) => order(a) - order(b)));
   }
-  const clockStart = env.CLOCK_START || '2025-04-30T12:00:00+03:00';
-  if (Number.isNaN(Date.parse(clockStart))) {
-    throw new ConfigError(`CLOCK_START must be an ISO-8601 instant, got "${clockStart}"`);
-  }
-  const jwtSecret = env.JWT_SECRET || generatedSecret(dataDir);
-  if (jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters long');
-  const emailIndexSecret = env.EMAIL_INDEX_SECRET || generatedSecret(dataDir, 'email-index-secret');
-  if (emailIndexSecret.length < 32) throw new ConfigError('EMAIL_INDEX_SECRET must be at least 32 characters long');
+
+  const dataDir = resolve(values.DATA_DIR);
+  const secret = (variable: string, value: string | undefined, file: string): string => {
+    if (value !== undefined) return value;
+    // productionIssues has refused a missing secret already; never generate one in production.
+    if (production) throw configError([{ variable, problem: 'must be set in production' }]);
+    const generated = generatedSecret(dataDir, file);
+    if (generated.length < 32) {
+      throw configError([{ variable, problem: `must be at least 32 characters long, and ${join(dataDir, file)} holds ${generated.length}` }]);
+    }
+    return generated;
+  };
+  const port = values.PORT;
+  const host = values.HOST;
   return {
-    host: env.HOST || '127.0.0.1',
+    nodeEnv: values.NODE_ENV,
+    host,
     port,
-    commandApiPort: int(env, 'COMMAND_API_PORT', port + 1, 1, 65535),
-    queryApiPort: int(env, 'QUERY_API_PORT', port + 2, 1, 65535),
-    embeddedPostgresPort: int(env, 'EMBEDDED_POSTGRES_PORT', port + 3, 1, 65535),
-    embeddedRedisPort: int(env, 'EMBEDDED_REDIS_PORT', port + 4, 1, 65535),
+    commandApiPort: values.COMMAND_API_PORT ?? port + 1,
+    queryApiPort: values.QUERY_API_PORT ?? port + 2,
+    embeddedPostgresPort: values.EMBEDDED_POSTGRES_PORT ?? port + 3,
+    embeddedRedisPort: values.EMBEDDED_REDIS_PORT ?? port + 4,
     dataDir,
-    databaseUrl: env.DATABASE_URL || null,
-    redisUrl: env.REDIS_URL || null,
-    queuePrefix: env.BULLMQ_PREFIX || 'sinilill',
-    jwtSecret,
-    emailIndexSecret,
-    clock: { mode: clockMode, start: new Date(clockStart).toISOString() },
-    sweepIntervalMs: int(env, 'SWEEP_INTERVAL_MS', 5000, 100),
-    readYourWritesTimeoutMs: int(env, 'READ_YOUR_WRITES_TIMEOUT_MS', 3000, 0),
-    fixtureDir: resolve(env.FIXTURE_DIR || join(repoRoot, 'infra/seed/edition-2025')),
-    importOnStart: (env.IMPORT_ON_START ?? 'true') !== 'false',
-    logLevel: env.LOG_LEVEL || 'info',
-    smtpUrl: env.SMTP_URL || null,
-    mailFrom: env.MAIL_FROM || 'Sinilill <info@sinilill.ee>',
-    maildevSmtpPort: int(env, 'MAILDEV_SMTP_PORT', port + 5, 1, 65535),
-    maildevWebPort: int(env, 'MAILDEV_WEB_PORT', port + 6, 1, 65535),
-    publicUrl: (env.PUBLIC_URL || `http://${env.HOST && env.HOST !== '0.0.0.0' ? env.HOST : '127.0.0.1'}:${port}`).replace(/\/$/, ''),
-    admin: env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } : null,
-    strapiUrl: baseUrl(env, 'STRAPI_URL'),
-    strapiToken: env.STRAPI_TOKEN?.trim() || null,
-    payments: paymentConfig(env, dataDir),
+    databaseUrl: values.DATABASE_URL ?? null,
+    redisUrl: values.REDIS_URL ?? null,
+    queuePrefix: values.BULLMQ_PREFIX,
+    jwtSecret: secret('JWT_SECRET', values.JWT_SECRET, 'jwt-secret'),
+    emailIndexSecret: secret('EMAIL_INDEX_SECRET', values.EMAIL_INDEX_SECRET, 'email-index-secret'),
+    clock: { mode: values.CLOCK, start: new Date(values.CLOCK_START).toISOString() },
+    sweepIntervalMs: values.SWEEP_INTERVAL_MS,
+    readYourWritesTimeoutMs: values.READ_YOUR_WRITES_TIMEOUT_MS,
+    fixtureDir: resolve(values.FIXTURE_DIR),
+    importOnStart: values.IMPORT_ON_START === 'true',
+    logLevel: values.LOG_LEVEL,
+    smtpUrl: values.SMTP_URL ?? null,
+    mailFrom: values.MAIL_FROM,
+    maildevSmtpPort: values.MAILDEV_SMTP_PORT ?? port + 5,
+    maildevWebPort: values.MAILDEV_WEB_PORT ?? port + 6,
+    publicUrl: baseUrl(values.PUBLIC_URL) ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
+    admin: values.ADMIN_EMAIL !== undefined && values.ADMIN_PASSWORD !== undefined ? { email: values.ADMIN_EMAIL, password: values.ADMIN_PASSWORD } : null,
+    strapiUrl: baseUrl(values.STRAPI_URL),
+    strapiToken: values.STRAPI_TOKEN ?? null,
+    payments: values.PAYMENT_PROVIDER === 'montonio'
+      ? {
+        provider: 'montonio',
+        sandboxSecret: values.SANDBOX_PAYMENT_SECRET ?? '',
+        // combinationIssues has refused montonio without its keys.
+        montonio: { accessKey: values.MONTONIO_ACCESS_KEY!, secretKey: values.MONTONIO_SECRET_KEY!, apiUrl: baseUrl(values.MONTONIO_API_URL)! },
+      }
+      : { provider: 'sandbox', sandboxSecret: secret('SANDBOX_PAYMENT_SECRET', values.SANDBOX_PAYMENT_SECRET, 'sandbox-payment-secret'), montonio: null },
+    webRoot: resolve(values.WEB_ROOT),
   };
 }
 
@@ -209,6 +269,7 @@ export interface Clock {
 /**
  * The configured clock. `simulated` starts at clock.start when the process starts and runs at
  * real speed from there, so a demo behaves as during the event (spec: 1-30 April).
+ * @param realNow the real time in ms since the epoch (tests pass their own)
  */
 export function createClock(config: Pick<Config, 'clock'>, realNow: () => number = Date.now): Clock {
   if (config.clock.mode === 'real') return { now: () => new Date(realNow()) };
@@ -216,8 +277,11 @@ export function createClock(config: Pick<Config, 'clock'>, realNow: () => number
   return { now: () => new Date(realNow() + offset) };
 }
 
-/** Requires a value the launcher is expected to have set (DATABASE_URL, REDIS_URL in services). */
+/**
+ * Requires a value the launcher is expected to have set (DATABASE_URL, REDIS_URL in services).
+ * @throws ConfigError naming `name` when `value` is null
+ */
 export function required<T>(value: T | null, name: string): T {
-  if (value === null) throw new ConfigError(`${name} is not set (start the app with npm start, or set ${name})`);
+  if (value === null) throw configError([{ variable: name, problem: `is not set (start the app with npm start, or set ${name})` }]);
   return value;
 }

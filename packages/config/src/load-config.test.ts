@@ -1,0 +1,232 @@
+/**
+ * loadConfig: the whole environment judged at once, development's defaults, production's
+ * refusals.
+ */
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, repoRoot, required } from './index';
+
+const dataDir = () => mkdtempSync(join(tmpdir(), 'sinilill-config-'));
+const SECRET = 'x'.repeat(40);
+
+/** The ConfigError `load` throws (fails the test when it throws none or another error). */
+function configError(load: () => unknown): ConfigError {
+  try {
+    load();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error('expected a ConfigError, loadConfig returned');
+}
+
+/** A production environment with nothing left to the development defaults. */
+const production = (dir: string): NodeJS.ProcessEnv => ({
+  NODE_ENV: 'production',
+  DATA_DIR: dir,
+  JWT_SECRET: SECRET,
+  EMAIL_INDEX_SECRET: 'e'.repeat(40),
+  CLOCK: 'real',
+  SMTP_URL: 'smtps://user:pass@smtp.example.ee:465',
+  DATABASE_URL: 'postgres://sinilill:pw@db.internal:5432/sinilill',
+  REDIS_URL: 'redis://redis.internal:6379',
+  PUBLIC_URL: 'https://sinilill.example.ee/',
+  PAYMENT_PROVIDER: 'montonio',
+  MONTONIO_ACCESS_KEY: 'access',
+  MONTONIO_SECRET_KEY: 'secret',
+});
+
+describe('an environment with several bad values', () => {
+  it('gives one ConfigError that names each of them with what it takes, in the schema\'s order', () => {
+    // given
+    const dir = dataDir();
+    const env = {
+      DATA_DIR: dir, PORT: 'abc', JWT_SECRET: 'too-short-secret', CLOCK: 'fast', SWEEP_INTERVAL_MS: '2.5',
+      PUBLIC_URL: 'ftp://example.ee', CLOCK_START: '30.04.2025', IMPORT_ON_START: 'yes', LOG_LEVEL: 'verbose',
+      REDIS_URL: 'localhost:6379', EMBEDDED_POSTGRES_PORT: '70000',
+    };
+    // when
+    const error = configError(() => loadConfig(env));
+    // then
+    expect(error.issues.map((issue) => issue.variable)).toEqual([
+      'PORT', 'PUBLIC_URL', 'LOG_LEVEL', 'EMBEDDED_POSTGRES_PORT', 'REDIS_URL', 'JWT_SECRET', 'CLOCK', 'CLOCK_START',
+      'SWEEP_INTERVAL_MS', 'IMPORT_ON_START',
+    ]);
+    expect(error.message).toContain('PORT must be an integer 1–65535, got "abc"');
+    expect(error.message).toContain('EMBEDDED_POSTGRES_PORT must be an integer 1–65535, got "70000"');
+    expect(error.message).toContain('JWT_SECRET must be at least 32 characters long, got 16 characters');
+    expect(error.message).toContain('CLOCK must be "simulated" or "real", got "fast"');
+    expect(error.message).toContain('SWEEP_INTERVAL_MS must be an integer 100–3600000, got "2.5"');
+    expect(error.message).toContain('PUBLIC_URL must be a URL starting with http:// or https://, got "ftp://example.ee"');
+    expect(error.message).toContain('REDIS_URL must be a URL starting with redis:// or rediss://, got "localhost:6379"');
+    expect(error.message).toContain('IMPORT_ON_START must be "true" or "false", got "yes"');
+    expect(error.message).toContain('CLOCK_START must be an ISO-8601 instant');
+    expect(error.message.split('\n')).toHaveLength(1 + 10);
+    // and a credential is not repeated, and nothing was generated
+    expect(error.message).not.toContain('too-short-secret');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('also names the combinations that do not hold', () => {
+    const error = configError(() => loadConfig({
+      DATA_DIR: dataDir(), PORT: '0', PAYMENT_PROVIDER: 'montonio', MONTONIO_ACCESS_KEY: 'a', ADMIN_EMAIL: 'admin@example.ee',
+    }));
+    expect(error.issues.map((issue) => issue.variable)).toEqual(['PORT', 'ADMIN_PASSWORD', 'MONTONIO_SECRET_KEY']);
+  });
+
+  it('with a single bad value gives a one-line message', () => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), QUERY_API_PORT: '3000.5' })).toThrow(/^QUERY_API_PORT must be an integer 1–65535, got "3000.5"$/);
+  });
+});
+
+describe('development (NODE_ENV unset)', () => {
+  it('with nothing set has the embedded defaults: ports from PORT 3000, simulated clock, secrets generated into DATA_DIR', () => {
+    // given an empty environment (empty strings count as unset, as the e2e launcher passes them)
+    const dir = dataDir();
+    // when
+    const config = loadConfig({ DATA_DIR: dir, DATABASE_URL: '', REDIS_URL: '', JWT_SECRET: '', HOST: '  ' });
+    // then
+    const file = (name: string) => readFileSync(join(dir, name), 'utf8').trim();
+    expect(config).toEqual({
+      nodeEnv: 'development',
+      host: '127.0.0.1',
+      port: 3000,
+      commandApiPort: 3001,
+      queryApiPort: 3002,
+      embeddedPostgresPort: 3003,
+      embeddedRedisPort: 3004,
+      dataDir: dir,
+      databaseUrl: null,
+      redisUrl: null,
+      queuePrefix: 'sinilill',
+      jwtSecret: file('jwt-secret'),
+      emailIndexSecret: file('email-index-secret'),
+      clock: { mode: 'simulated', start: '2025-04-30T09:00:00.000Z' },
+      sweepIntervalMs: 5000,
+      readYourWritesTimeoutMs: 3000,
+      fixtureDir: join(repoRoot, 'infra/seed/edition-2025'),
+      importOnStart: true,
+      logLevel: 'info',
+      smtpUrl: null,
+      mailFrom: 'Sinilill <info@sinilill.ee>',
+      maildevSmtpPort: 3005,
+      maildevWebPort: 3006,
+      publicUrl: 'http://127.0.0.1:3000',
+      admin: null,
+      strapiUrl: null,
+      strapiToken: null,
+      payments: { provider: 'sandbox', sandboxSecret: file('sandbox-payment-secret'), montonio: null },
+      webRoot: join(repoRoot, 'web/dist'),
+    });
+    expect(config.jwtSecret).toHaveLength(64);
+    expect(new Set([config.jwtSecret, config.emailIndexSecret, config.payments.sandboxSecret]).size).toBe(3);
+    // and a second start reads the same secrets
+    expect(loadConfig({ DATA_DIR: dir }).jwtSecret).toBe(config.jwtSecret);
+  });
+
+  it('derives the other ports and the public URL from PORT and HOST', () => {
+    const config = loadConfig({ DATA_DIR: dataDir(), PORT: '4000', HOST: '0.0.0.0' });
+    expect([config.commandApiPort, config.queryApiPort, config.embeddedPostgresPort, config.embeddedRedisPort, config.maildevSmtpPort, config.maildevWebPort])
+      .toEqual([4001, 4002, 4003, 4004, 4005, 4006]);
+    expect(config.publicUrl).toBe('http://127.0.0.1:4000');
+    expect(loadConfig({ DATA_DIR: dataDir(), PORT: '4000', HOST: 'sinilill.local' }).publicUrl).toBe('http://sinilill.local:4000');
+  });
+
+  it('takes the values set, trimmed, with numbers, flags and paths converted', () => {
+    const dir = dataDir();
+    const config = loadConfig({
+      DATA_DIR: dir, COMMAND_API_PORT: ' 5001 ', QUERY_API_PORT: '5002', IMPORT_ON_START: 'false', CLOCK: 'real',
+      CLOCK_START: '2025-04-01T00:00:00Z', READ_YOUR_WRITES_TIMEOUT_MS: '0', LOG_LEVEL: 'debug', WEB_ROOT: 'somewhere/dist',
+      PUBLIC_URL: 'https://sinilill.ee//', STRAPI_URL: 'https://cms.example.ee/', STRAPI_TOKEN: 'token',
+      ADMIN_EMAIL: 'admin@example.ee', ADMIN_PASSWORD: 'pw', JWT_SECRET: SECRET,
+    });
+    expect(config).toMatchObject({
+      commandApiPort: 5001, queryApiPort: 5002, importOnStart: false, clock: { mode: 'real', start: '2025-04-01T00:00:00.000Z' },
+      readYourWritesTimeoutMs: 0, logLevel: 'debug', webRoot: join(process.cwd(), 'somewhere/dist'), publicUrl: 'https://sinilill.ee',
+      strapiUrl: 'https://cms.example.ee', strapiToken: 'token', admin: { email: 'admin@example.ee', password: 'pw' }, jwtSecret: SECRET,
+    });
+    expect(readdirSync(dir)).not.toContain('jwt-secret');
+  });
+
+  it('behaves the same with NODE_ENV=test (vitest sets it)', () => {
+    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir() });
+    expect(config.nodeEnv).toBe('test');
+    expect(config.clock.mode).toBe('simulated');
+    expect(config.databaseUrl).toBeNull();
+  });
+
+  it('refuses a generated secret file that was cut short', () => {
+    const dir = dataDir();
+    writeFileSync(join(dir, 'jwt-secret'), 'short\n');
+    expect(() => loadConfig({ DATA_DIR: dir })).toThrow(/JWT_SECRET must be at least 32 characters long/);
+  });
+});
+
+describe('production (NODE_ENV=production)', () => {
+  it('with nothing set lists every refused development default at once', () => {
+    // given
+    const dir = dataDir();
+    // when
+    const error = configError(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dir }));
+    // then
+    expect(error.issues.map((issue) => issue.variable)).toEqual([
+      'PUBLIC_URL', 'DATABASE_URL', 'REDIS_URL', 'JWT_SECRET', 'EMAIL_INDEX_SECRET', 'CLOCK', 'SMTP_URL', 'PAYMENT_PROVIDER',
+      'SANDBOX_PAYMENT_SECRET',
+    ]);
+    expect(error.message).toContain('CLOCK must be "real" in production, got "simulated"');
+    expect(error.message).toContain('ALLOW_PAYMENT_SANDBOX=true');
+    // and no secret was generated
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('with a complete environment loads and generates nothing into DATA_DIR', () => {
+    const dir = dataDir();
+    const config = loadConfig(production(dir));
+    expect(config).toMatchObject({
+      nodeEnv: 'production', jwtSecret: SECRET, emailIndexSecret: 'e'.repeat(40), clock: { mode: 'real' },
+      smtpUrl: 'smtps://user:pass@smtp.example.ee:465', publicUrl: 'https://sinilill.example.ee',
+      payments: { provider: 'montonio', sandboxSecret: '', montonio: { accessKey: 'access', secretKey: 'secret', apiUrl: 'https://sandbox-stargate.montonio.com/api' } },
+    });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('refuses each development default alone', () => {
+    const dir = dataDir();
+    for (const [variable, value] of [
+      ['JWT_SECRET', ''], ['EMAIL_INDEX_SECRET', undefined], ['CLOCK', 'simulated'], ['SMTP_URL', ''],
+      ['DATABASE_URL', ''], ['REDIS_URL', undefined], ['PUBLIC_URL', ''], ['PAYMENT_PROVIDER', 'sandbox'],
+    ] as const) {
+      const env = { ...production(dir), [variable]: value };
+      const issues = configError(() => loadConfig(env)).issues.map((issue) => issue.variable);
+      // the sandbox also needs its secret: both are named at once
+      expect(issues, variable).toEqual(variable === 'PAYMENT_PROVIDER' ? ['PAYMENT_PROVIDER', 'SANDBOX_PAYMENT_SECRET'] : [variable]);
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('runs the payment sandbox only with ALLOW_PAYMENT_SANDBOX=true and a set secret', () => {
+    const dir = dataDir();
+    const sandbox = { ...production(dir), PAYMENT_PROVIDER: 'sandbox', ALLOW_PAYMENT_SANDBOX: 'true' };
+    expect(configError(() => loadConfig(sandbox)).issues.map((issue) => issue.variable)).toEqual(['SANDBOX_PAYMENT_SECRET']);
+    expect(loadConfig({ ...sandbox, SANDBOX_PAYMENT_SECRET: SECRET }).payments).toEqual({ provider: 'sandbox', sandboxSecret: SECRET, montonio: null });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('reports a malformed value once, not again as a refused default', () => {
+    const error = configError(() => loadConfig({
+      ...production(dataDir()), CLOCK: 'fast', PAYMENT_PROVIDER: 'paypal', JWT_SECRET: 'short', PUBLIC_URL: 'sinilill.ee',
+    }));
+    expect(error.issues.map((issue) => issue.variable)).toEqual(['PUBLIC_URL', 'JWT_SECRET', 'CLOCK', 'PAYMENT_PROVIDER']);
+    expect(error.message).toContain('CLOCK must be "simulated" or "real", got "fast"');
+  });
+});
+
+describe('required', () => {
+  it('returns a set value and names an unset one', () => {
+    expect(required('postgres://x', 'DATABASE_URL')).toBe('postgres://x');
+    expect(() => required(null, 'DATABASE_URL')).toThrow(ConfigError);
+    expect(() => required(null, 'DATABASE_URL')).toThrow(/DATABASE_URL is not set/);
+  });
+});

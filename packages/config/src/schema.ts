@@ -1,0 +1,192 @@
+/**
+ * The schema of the environment: every variable the application reads, with its type, range or
+ * format, description and (static) default, as one TypeBox object. Defaults that follow from other
+ * variables (PORT + 1, …) or from files (generated secrets) are computed by loadConfig; their
+ * descriptions say so. Test-only variables (TEST_DATABASE_URL, CHROMIUM_PATH, …) are not here.
+ */
+import { join } from 'node:path';
+import Type from 'typebox';
+import Value from 'typebox/value';
+import { repoRoot } from './repo-root';
+
+/** What one variable takes, in words, for error messages ("an integer 1–65535"). */
+interface Expects {
+  expects: string;
+}
+
+/** `"a", "b" or "c"` */
+function alternatives(values: readonly string[]): string {
+  const quoted = values.map((value) => `"${value}"`);
+  return quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}` : (quoted[0] ?? '');
+}
+
+/** A whole number from `minimum` to `maximum` (the environment's digits are converted first). */
+function integer(minimum: number, maximum: number, options: { description: string; default?: number }) {
+  return Type.Integer({ minimum, maximum, expects: `an integer ${minimum}–${maximum}`, ...options });
+}
+
+/** A TCP port whose default follows from PORT (description says how). */
+function derivedPort(description: string) {
+  return Type.Optional(integer(1, 65535, { description }));
+}
+
+/** One of a few words. */
+function oneOf<const Values extends string[]>(values: readonly [...Values], options: { description: string; default: Values[number] }) {
+  return Type.Enum(values, { expects: alternatives(values), ...options });
+}
+
+/** `true` or `false`. */
+function flag(options: { description: string; default: 'true' | 'false' }) {
+  return oneOf(['true', 'false'], options);
+}
+
+/** Free text (a host name, a path, a sender). */
+function text(options: { description: string; default: string }) {
+  return Type.String({ minLength: 1, expects: 'text', ...options });
+}
+
+/** Free text without a default. writeOnly (JSON Schema): a credential, never echoed in errors. */
+function optionalText(description: string, options: { writeOnly?: boolean } = {}) {
+  return Type.Optional(Type.String({ minLength: 1, expects: 'text', description, ...options }));
+}
+
+/** An absolute URL with one of `schemes` (e.g. ['http', 'https']). */
+function url(schemes: readonly string[], options: { description: string; default?: string }) {
+  return Type.String({
+    format: 'url',
+    pattern: `^(?:${schemes.join('|')})://`,
+    expects: `a URL starting with ${schemes.map((scheme) => `${scheme}://`).join(' or ')}`,
+    ...options,
+  });
+}
+
+/** A secret of at least 32 characters; without it, development generates one into DATA_DIR. */
+function secret(description: string) {
+  return Type.Optional(Type.String({ minLength: 32, writeOnly: true, expects: 'at least 32 characters long', description }));
+}
+
+const HTTP = ['http', 'https'] as const;
+
+/** Every environment variable of the application (the names are the keys). */
+export const ConfigSchema = Type.Object({
+  NODE_ENV: oneOf(['development', 'production', 'test'], {
+    description: 'production refuses the development defaults (generated secrets, simulated clock, MailDev, payment sandbox, embedded servers)',
+    default: 'development',
+  }),
+  PORT: integer(1, 65535, { description: 'where the web client and /api are served (the gateway)', default: 3000 }),
+  HOST: text({ description: 'interface to listen on', default: '127.0.0.1' }),
+  COMMAND_API_PORT: derivedPort('internal port of the command API; default PORT + 1'),
+  QUERY_API_PORT: derivedPort('internal port of the query API; default PORT + 2'),
+  PUBLIC_URL: Type.Optional(url(HTTP, { description: "the site's address, for links in mails and payment returns; default http://HOST:PORT" })),
+  WEB_ROOT: text({ description: "the built web client the gateway serves", default: join(repoRoot, 'web/dist') }),
+  LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { description: 'pino level for the services', default: 'info' }),
+
+  DATA_DIR: text({ description: "embedded PostgreSQL's and Redis's files, MailDev's mail, the generated secrets", default: join(repoRoot, '.data') }),
+  DATABASE_URL: Type.Optional(url(['postgres', 'postgresql'], { description: 'an existing PostgreSQL instead of the embedded one' })),
+  EMBEDDED_POSTGRES_PORT: derivedPort("the embedded PostgreSQL's port; default PORT + 3"),
+  REDIS_URL: Type.Optional(url(['redis', 'rediss'], { description: 'an existing Redis instead of a local redis-server' })),
+  EMBEDDED_REDIS_PORT: derivedPort("the local redis-server's port; default PORT + 4"),
+  BULLMQ_PREFIX: text({ description: 'key prefix of the BullMQ queues (copies sharing one Redis differ)', default: 'sinilill' }),
+
+  JWT_SECRET: secret('HS256 secret for tokens; generated into DATA_DIR when unset (not in production)'),
+  EMAIL_INDEX_SECRET: secret('key of the e-mail lookup index (HMAC); keep it as stable as the data; generated into DATA_DIR when unset (not in production)'),
+
+  CLOCK: oneOf(['simulated', 'real'], { description: "the app's clock: simulated starts at CLOCK_START and runs; real is the real time", default: 'simulated' }),
+  CLOCK_START: Type.String({
+    format: 'date-time',
+    expects: 'an ISO-8601 instant with an offset, e.g. 2025-04-30T12:00:00+03:00',
+    description: 'where the simulated clock starts (ignored when CLOCK=real)',
+    default: '2025-04-30T12:00:00+03:00',
+  }),
+  SWEEP_INTERVAL_MS: integer(100, 3_600_000, { description: "projectors' periodic catch-up in ms (covers a lost wake-up)", default: 5000 }),
+  READ_YOUR_WRITES_TIMEOUT_MS: integer(0, 3_600_000, { description: 'how long a query waits for x-min-position, in ms', default: 3000 }),
+
+  FIXTURE_DIR: text({ description: 'the 2025 export imported on first start', default: join(repoRoot, 'infra/seed/edition-2025') }),
+  IMPORT_ON_START: flag({ description: 'import FIXTURE_DIR on first start (an empty event log)', default: 'true' }),
+
+  SMTP_URL: Type.Optional(url(['smtp', 'smtps'], { description: 'real SMTP for outgoing mail; unset: the local MailDev (not in production)' })),
+  MAIL_FROM: text({ description: 'sender of outgoing mail', default: 'Sinilill <info@sinilill.ee>' }),
+  MAILDEV_SMTP_PORT: derivedPort("the local MailDev's SMTP port; default PORT + 5"),
+  MAILDEV_WEB_PORT: derivedPort("the local MailDev's inbox page; default PORT + 6"),
+
+  ADMIN_EMAIL: Type.Optional(Type.String({ format: 'email', expects: 'an e-mail address', description: 'with ADMIN_PASSWORD: create or update an approved admin at start' })),
+  ADMIN_PASSWORD: optionalText('with ADMIN_EMAIL: the admin\'s password', { writeOnly: true }),
+
+  STRAPI_URL: Type.Optional(url(HTTP, { description: 'Strapi 5 the news page reads its stories from; unset: infra/content/news' })),
+  STRAPI_TOKEN: optionalText('API token sent to Strapi as Authorization: Bearer … (read-only token)', { writeOnly: true }),
+
+  PAYMENT_PROVIDER: oneOf(['sandbox', 'montonio'], {
+    description: "sandbox (the local test bank; in production only with ALLOW_PAYMENT_SANDBOX=true) or montonio (Montonio's Stargate API)",
+    default: 'sandbox',
+  }),
+  ALLOW_PAYMENT_SANDBOX: flag({ description: 'true lets production run the payment sandbox (a test bank: no money moves)', default: 'false' }),
+  SANDBOX_PAYMENT_SECRET: secret("HS256 secret of the sandbox's notifications; generated into DATA_DIR when unset (not in production)"),
+  MONTONIO_ACCESS_KEY: optionalText("the Montonio store's access key; required with PAYMENT_PROVIDER=montonio"),
+  MONTONIO_SECRET_KEY: optionalText("the Montonio store's secret key; required with PAYMENT_PROVIDER=montonio", { writeOnly: true }),
+  MONTONIO_API_URL: url(HTTP, { description: "Montonio's API base URL (production: https://stargate.montonio.com/api)", default: 'https://sandbox-stargate.montonio.com/api' }),
+});
+
+/** The validated environment: defaults applied, digits converted to numbers. */
+export type Environment = Type.Static<typeof ConfigSchema>;
+
+/** The name of every variable in the schema, in the schema's order. */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(ConfigSchema.properties);
+
+/** One bad or missing variable: `${variable} ${problem}` reads as a sentence. */
+export interface ConfigIssue {
+  variable: string;
+  problem: string;
+}
+
+/** The result of reading the environment: every issue, and the values to go on with. */
+export interface ReadEnvironment {
+  /** Valid values and defaults; a variable with an issue holds its default (or is absent). */
+  values: Environment;
+  /** One per bad variable, in the schema's order; empty when the environment is valid. */
+  issues: ConfigIssue[];
+}
+
+type PropertySchema = Expects & { writeOnly?: boolean };
+
+function property(name: string): PropertySchema {
+  return (ConfigSchema.properties as Record<string, unknown>)[name] as PropertySchema;
+}
+
+/** The environment's values for the schema's variables: trimmed, empty ones left out, integers as numbers. */
+function candidate(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(ConfigSchema.properties)) {
+    const raw = env[name]?.trim();
+    if (!raw) continue; // unset or empty: the default applies
+    // Only plain digits become numbers: "3000.5" or "3e3" stay strings and fail the integer check.
+    values[name] = Type.IsInteger(schema) && /^[+-]?\d+$/.test(raw) ? Number(raw) : raw;
+  }
+  return values;
+}
+
+/**
+ * Validates the schema's variables of `env` all at once. Empty and whitespace-only values count as
+ * unset; values are trimmed. Does not judge combinations (montonio's keys, production's refusals):
+ * loadConfig does.
+ * @returns the values to go on with and one issue per bad variable ("PORT must be an integer
+ *   1–65535, got "abc""), in the schema's order; a credential's value is never repeated, only its length.
+ */
+export function readEnvironment(env: NodeJS.ProcessEnv): ReadEnvironment {
+  const values = candidate(env);
+  const issues: ConfigIssue[] = [];
+  // Variable by variable rather than Value.Errors on the object: that stops at TypeBox's
+  // maxErrors setting (8), and every bad variable must be reported.
+  for (const name of CONFIG_VARIABLES) {
+    if (values[name] === undefined || Value.Check(property(name), values[name])) continue;
+    const raw = env[name]?.trim() ?? '';
+    const { expects, writeOnly } = property(name);
+    issues.push({ variable: name, problem: `must be ${expects}, got ${writeOnly ? `${raw.length} characters` : `"${raw}"`}` });
+    // The bad ones fall back to their defaults, so that the checks of combinations can still run.
+    delete values[name];
+  }
+  Value.Default(ConfigSchema, values);
+  if (!Value.Check(ConfigSchema, values)) {
+    throw new Error(`ConfigSchema's defaults do not satisfy it: ${JSON.stringify(Value.Errors(ConfigSchema, values))}`);
+  }
+  return { values, issues };
+}

@@ -16,16 +16,25 @@ export interface RunningStack {
   stop(): Promise<void>;
 }
 
+/** Where and how a stack starts: by default the compiled launcher in this checkout. */
+export interface StackLaunch {
+  /** The checkout or deployment folder the launcher runs in. */
+  root: string;
+  /** The program and its arguments (default: this Node running bin/sinilill.mjs start). */
+  command?: [string, ...string[]];
+}
+
 /** Starts `npm start`'s launcher and resolves once it prints "ready". */
-export async function startStack(env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000): Promise<RunningStack> {
+export async function startStack(env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000, launch: StackLaunch = { root: repoRoot }): Promise<RunningStack> {
   const dataDir = mkdtempSync(join(repoRoot, '.tmp-e2e-'));
   chmodSync(dataDir, 0o755);
   // Seven consecutive ports from PORT: gateway, command API, query API, PostgreSQL, Redis, and
   // MailDev's SMTP and web ports.
   const port = await freePortBlock(7);
   // What `npm start` runs: the compiled launcher, which rebuilds first when the sources changed.
-  const child: ChildProcess = spawn(process.execPath, [join(repoRoot, 'services/cli/bin/sinilill.mjs'), 'start'], {
-    cwd: repoRoot,
+  const [program, ...args] = launch.command ?? [process.execPath, join(launch.root, 'services/cli/bin/sinilill.mjs'), 'start'];
+  const child: ChildProcess = spawn(program, args, {
+    cwd: launch.root,
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', JWT_SECRET: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: false,

@@ -16,11 +16,12 @@ import type { JoinCodeAnswer, SessionClaims, StatsAnswer, TeamAnswer, TeamChange
 import type { ActingUser } from '@sinilill/domain';
 import { buildGateway } from '@sinilill/gateway';
 import { buildQueryApi, ReadModelChangeListener } from '@sinilill/query-api';
+import { runMigrations } from '@sinilill/event-store';
 import {
   catchUp,
-  migrateReadModels,
   projections,
   readCheckpoint,
+  readModelMigrationSet,
   readModelMigrations,
   rebuildReadModels,
   teamDirectoryProjection,
@@ -416,7 +417,7 @@ describe('the team page reads (issue 4)', () => {
     const members = await rm.selectFrom('team_members').selectAll().orderBy('participant_id').execute();
     expect(members.length).toBeGreaterThan(0);
 
-    await migrateReadModels(raw, schema);
+    await runMigrations(app.db, [readModelMigrationSet(schema)]);
     expect(await readCheckpoint(app.db, 'team-directory', schema)).toBe(0);
     expect(await rm.selectFrom('team_members').selectAll().execute()).toEqual([]);
     await catchUp(app.db, app.store, teamDirectoryProjection, { schema, lock: false });

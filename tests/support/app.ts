@@ -8,11 +8,10 @@ import type { Kysely } from 'kysely';
 import { CommandService, PostgresIdAllocator } from '@sinilill/commands';
 import { repoRoot } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
-import { PersonalDataVault, PostgresEventStore, migrateEventStore, withPersonalDataProtection, type EventStore } from '@sinilill/event-store';
+import { migrateToLatest } from '@sinilill/cli';
+import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection, type EventStore } from '@sinilill/event-store';
 import { createScratchDatabase } from '@sinilill/local-infra';
-import { migrateAccounts, migrateIdSequences } from '@sinilill/commands';
-import { migrateMedia } from '@sinilill/media';
-import { catchUp, createReadModelDb, migrateLiveReadModels, projections, type ReadModelDatabase } from '@sinilill/read-models';
+import { catchUp, createReadModelDb, projections, type ReadModelDatabase } from '@sinilill/read-models';
 
 /** The 2025 export kept in the repository (a copy of shared/fixtures/edition-2025). */
 export const FIXTURE_DIR = join(repoRoot, 'infra/seed/edition-2025');
@@ -38,11 +37,7 @@ export async function testApplication(options: { now?: () => Date } = {}): Promi
   const url = await createScratchDatabase(inject('databaseServerUrl'));
   const pool = new pg.Pool({ connectionString: url, max: 12 });
   const db = createReadModelDb(pool);
-  await migrateEventStore(pool);
-  await migrateIdSequences(pool);
-  await migrateAccounts(pool);
-  await migrateMedia(pool);
-  await migrateLiveReadModels(db);
+  await migrateToLatest(pool);
   const store = withPersonalDataProtection(new PostgresEventStore({ pool }), new PersonalDataVault({ pool }), PERSONAL_DATA_FIELDS);
   const ids = new PostgresIdAllocator(pool);
   const now = options.now ?? (() => new Date('2025-04-15T09:00:00Z'));
@@ -58,6 +53,8 @@ export async function testApplication(options: { now?: () => Date } = {}): Promi
     },
     async close() {
       await db.destroy();
+      // db.destroy() ends the pool only when Kysely has used it (migrateToLatest runs on its own).
+      if (!pool.ending) await pool.end();
     },
   };
 }

@@ -3,23 +3,17 @@
  * GET /team/{id}), allocated from PostgreSQL sequences in schema `app`. Sequences never hand
  * out an id twice, even across concurrent commands; a rolled-back command leaves a gap.
  * Imported rows keep their old ids, and the importer moves each sequence past the largest.
+ * The sequences are made by migrations/0001-id-sequences.ts.
  */
 import type pg from 'pg';
 
 export type IdKind = 'team' | 'participant' | 'entry';
-const KINDS: readonly IdKind[] = ['team', 'participant', 'entry'];
 
 /** Hands out ids; the domain receives them as command fields (house style: ids come in as arguments). */
 export interface IdAllocator {
   next(kind: IdKind): Promise<number>;
   /** Makes sure later ids are greater than `id` (after importing rows with their own ids). */
   reserveThrough(kind: IdKind, id: number): Promise<void>;
-}
-
-/** Creates schema `app` and its id sequences when missing. */
-export async function migrateIdSequences(pool: pg.Pool): Promise<void> {
-  await pool.query('CREATE SCHEMA IF NOT EXISTS app');
-  for (const kind of KINDS) await pool.query(`CREATE SEQUENCE IF NOT EXISTS app.${kind}_ids`);
 }
 
 /** The IdAllocator on schema `app`'s sequences (`app.team_ids`, `app.participant_ids`, `app.entry_ids`). */

@@ -6,7 +6,7 @@
  * Personal data (spec: email, full name, birth year) sits only in the fields listed by
  * PERSONAL_DATA_FIELDS; the store encrypts those per participant (crypto-shredding, docs/decisions).
  * Secrets (password hashes, confirmation and reset token hashes) never enter an event: they live
- * in tables of schema `app` (packages/commands, migrateAccounts).
+ * in tables of schema `app` (packages/commands, accountMigrations).
  */
 
 /**

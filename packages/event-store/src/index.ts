@@ -1,10 +1,21 @@
 /**
  * @sinilill/event-store: the EventStore interface (types.ts), its PostgreSQL implementation and
- * schema migration, and crypto-shredding of personal data as an EventStore decorator.
+ * schema migrations, the migration runner every schema uses (migrations/runner.ts), and
+ * crypto-shredding of personal data as an EventStore decorator.
  */
 export * from './types';
-export { EVENT_COLUMNS, PostgresEventStore, migrateEventStore, toRecordedEvent, type EventRow, type PostgresEventStoreOptions } from './postgres-event-store';
-export { APPEND_LOCK, runSqlMigrations, type Migration } from './migrations';
+export { EVENT_COLUMNS, PostgresEventStore, toRecordedEvent, type EventRow, type PostgresEventStoreOptions } from './postgres-event-store';
+export {
+  APPEND_LOCK,
+  MIGRATION_LOCK,
+  MigrationError,
+  eventStoreMigrations,
+  legacyVersions,
+  relationsExist,
+  runMigrations,
+  type MigrationSet,
+  type MigrationSetReport,
+} from './migrations';
 export {
   PersonalDataVault,
   withPersonalDataProtection,

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import pg from 'pg';
 import { createScratchDatabase } from '@sinilill/local-infra';
-import { migrateEventStore } from './migrations';
+import { eventStoreMigrations, runMigrations } from './migrations';
 import type { EventData, EventMetadata } from './types';
 
 declare module 'vitest' {
@@ -20,7 +20,7 @@ declare module 'vitest' {
 export async function migratedDatabase(poolSize = 10): Promise<{ url: string; pool: pg.Pool }> {
   const url = await createScratchDatabase(inject('databaseServerUrl'), 'es');
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  await migrateEventStore(pool);
+  await runMigrations(pool, [eventStoreMigrations]);
   return { url, pool };
 }
 

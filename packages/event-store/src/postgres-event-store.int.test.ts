@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import pg from 'pg';
 import { event, metadata, migratedDatabase, sleep } from './int-test-support';
-import { migrateEventStore } from './migrations';
+import { eventStoreMigrations, runMigrations } from './migrations';
 import { PostgresEventStore } from './postgres-event-store';
 import { DuplicateEventIdError, WrongExpectedRevisionError, type EventStore } from './types';
 
@@ -35,9 +35,11 @@ async function givenStream(n: number, stream = newStream()): Promise<string> {
 
 describe('migration', () => {
   test('running it again, even concurrently, changes nothing', async () => {
-    expect(await Promise.all([migrateEventStore(pool), migrateEventStore(pool)])).toEqual([[], []]);
-    const { rows } = await pool.query('SELECT version FROM es.schema_migrations');
-    expect(rows).toEqual([{ version: 1 }]);
+    const nothing = { name: 'event store', schema: 'es', adopted: [], applied: [], latest: '0001-event-log' };
+    const migrate = () => runMigrations(pool, [eventStoreMigrations]);
+    expect(await Promise.all([migrate(), migrate()])).toEqual([[nothing], [nothing]]);
+    const { rows } = await pool.query('SELECT name FROM es.kysely_migration');
+    expect(rows).toEqual([{ name: '0001-event-log' }]);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * The EventStore on PostgreSQL (schema `es`, see migrations.ts).
+ * The EventStore on PostgreSQL (schema `es`, see migrations/0001-event-log.ts).
  *
  * **Appends** are one call of the PL/pgSQL function `es.append`, one round trip in autocommit:
  * it locks the stream rows (`es.streams`, in name order: multi-stream appends cannot deadlock),
@@ -31,7 +31,6 @@
  */
 import pg from 'pg';
 import { planAppend } from './append-plan';
-import { migrateEventStore } from './migrations';
 import {
   DuplicateEventIdError,
   WrongExpectedRevisionError,
@@ -45,8 +44,6 @@ import {
   type ReadStreamOptions,
   type RecordedEvent,
 } from './types';
-
-export { migrateEventStore };
 
 /** How to reach the database: a pool the caller owns, or a URL for a pool the store owns. */
 export type PostgresEventStoreOptions = ({ pool: pg.Pool } | { connectionString: string; poolSize?: number }) & {
@@ -79,7 +76,7 @@ const SQL = {
   append: 'SELECT request_index, next_expected_revision, last_position FROM es.append($1::text[], $2::text[], $3::int[], $4::jsonb)',
   readStream: `SELECT ${COLUMNS} FROM es.events WHERE stream = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
   readAll: `SELECT ${COLUMNS} FROM es.events WHERE global_position > $1 ORDER BY global_position LIMIT $2`,
-  // A function so that it can pin its plan (see migrations.ts): at most types × $2 rows per batch.
+  // A function so that it can pin its plan (see migrations/0001-event-log.ts): at most types × $2 rows per batch.
   readAllTypes: `SELECT ${COLUMNS} FROM es.read_all_of_types($1, $2, $3::text[])`,
   head: 'SELECT coalesce(max(global_position), 0) AS head FROM es.events',
   findEvent: `SELECT ${COLUMNS} FROM es.events WHERE event_id = $1`,
@@ -88,7 +85,8 @@ const SQL = {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * EventStore backed by PostgreSQL; run `migrateEventStore(pool)` once before use.
+ * EventStore backed by PostgreSQL; migrate schema `es` first (`runMigrations(pool, [eventStoreMigrations])`,
+ * or the CLI's migrateToLatest).
  * Errors: WrongExpectedRevisionError / DuplicateEventIdError from appends (see the interface),
  * TypeError for malformed requests (planAppend), pg errors for anything else (connection...).
  */

@@ -2,8 +2,10 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import pg from 'pg';
 import sharp from 'sharp';
+import { runMigrations } from '@sinilill/event-store';
 import { createScratchDatabase } from '@sinilill/local-infra';
-import { MediaStore, migrateMedia } from './media-store';
+import { MediaStore } from './media-store';
+import { mediaMigrations } from './migrations';
 import { processTeamIcon } from './team-icon';
 
 declare module 'vitest' {
@@ -18,7 +20,8 @@ describe('MediaStore', () => {
 
   beforeAll(async () => {
     pool = new pg.Pool({ connectionString: await createScratchDatabase(inject('databaseServerUrl'), 'media'), max: 4 });
-    expect(await migrateMedia(pool)).toEqual([1]);
+    const [report] = await runMigrations(pool, [mediaMigrations]);
+    expect(report).toMatchObject({ adopted: [], applied: ['0001-images'] });
     media = new MediaStore(pool);
   });
 
@@ -27,7 +30,8 @@ describe('MediaStore', () => {
   });
 
   test('migrating again, also from several callers at once, applies nothing', async () => {
-    expect(await Promise.all([migrateMedia(pool), migrateMedia(pool)])).toEqual([[], []]);
+    const reports = await Promise.all([runMigrations(pool, [mediaMigrations]), runMigrations(pool, [mediaMigrations])]);
+    expect(reports.flat().map((r) => r.applied)).toEqual([[], []]);
   });
 
   test('put names an image by the SHA-256 of its bytes and get gives it back', async () => {

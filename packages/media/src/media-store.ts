@@ -11,41 +11,12 @@
  * picture twice stores it once, a name never changes meaning, so the query API serves it as
  * immutable. Images are never deleted here: past events keep naming them (an old icon stays
  * reachable, which is harmless: team icons are public).
+ *
+ * The table is made by migrations/0001-images.ts.
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { runSqlMigrations, type Migration } from '@sinilill/event-store';
 import type { ProcessedImage } from './team-icon';
-
-/** Advisory lock key ('mdmigrat' in ASCII) held while migrating the media tables. */
-const MIGRATION_LOCK = '7882545547279753588';
-
-const migrations: readonly Migration[] = [
-  {
-    version: 1,
-    name: 'images',
-    sql: /* sql */ `
-      CREATE TABLE media.images (
-        name         text PRIMARY KEY,
-        content_type text NOT NULL,
-        bytes        bytea NOT NULL,
-        width        integer NOT NULL,
-        height       integer NOT NULL,
-        created_at   timestamptz NOT NULL DEFAULT now()
-      );
-    `,
-  },
-];
-
-/**
- * Creates schema `media` (table images) or brings it up to date; versions are recorded in
- * `media.schema_migrations`. Idempotent and safe to run from several processes at once (advisory
- * lock, one transaction). Run it wherever migrateAccounts runs.
- * @returns the versions applied by this call (empty when already up to date).
- */
-export async function migrateMedia(pool: pg.Pool | pg.Client): Promise<number[]> {
-  return runSqlMigrations(pool, { schema: 'media', table: 'schema_migrations', lockKey: MIGRATION_LOCK, migrations });
-}
 
 /** Where the query API serves stored images (the gateway routes GET /api/* there). */
 export const IMAGE_URL_PREFIX = '/api/images/';
@@ -70,7 +41,7 @@ export interface StoredImage extends ProcessedImage {
   createdAt: Date;
 }
 
-/** The images table (schema `media`, see migrateMedia). */
+/** The images table (schema `media`, see migrations/0001-images.ts). */
 export class MediaStore {
   constructor(private readonly pool: pg.Pool) {}
 

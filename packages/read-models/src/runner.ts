@@ -16,9 +16,9 @@
  * its swap says `teams: null` once.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { EventStore, RecordedEvent } from '@sinilill/event-store';
+import { runMigrations, type EventStore, type RecordedEvent } from '@sinilill/event-store';
 import { EVERY_PROJECTION, READ_MODEL_CHANGES_CHANNEL, changedTeams, type ReadModelChange } from './changes';
-import { migrateReadModels } from './migrations';
+import { readModelMigrationSet } from './migrations';
 import type { Projection } from './projection';
 import { READ_MODEL_SCHEMA, REBUILD_SCHEMA, type ReadModelDatabase } from './schema';
 
@@ -128,11 +128,6 @@ export async function catchUp(
   }
 }
 
-/** Creates (or updates) the live read-model schema. */
-export async function migrateLiveReadModels(db: Kysely<ReadModelDatabase>): Promise<void> {
-  await migrateReadModels(db as unknown as Kysely<unknown>, READ_MODEL_SCHEMA);
-}
-
 export interface RebuildProgress {
   projection: string;
   position: number;
@@ -161,7 +156,7 @@ export async function rebuildReadModels(
   const started = performance.now();
   const batchSize = options.batchSize ?? 5000;
   await sql`DROP SCHEMA IF EXISTS ${sql.id(REBUILD_SCHEMA)} CASCADE`.execute(db);
-  await migrateReadModels(db as unknown as Kysely<unknown>, REBUILD_SCHEMA);
+  await runMigrations(db, [readModelMigrationSet(REBUILD_SCHEMA)]);
   const head = await store.headPosition();
   let events = 0;
   for (const projection of projections) {

@@ -1,21 +1,22 @@
 /**
  * The pieces the operators' tools share: one pool, every migration (event store, id sequences,
- * account tables, stored images, read models), the event store with personal-data protection, and the CommandService.
+ * account tables, stored images, read models: migrate.ts), the event store with personal-data
+ * protection, and the CommandService.
  */
 import pg from 'pg';
 import type { Kysely } from 'kysely';
-import { AccountDirectory, CommandService, PostgresIdAllocator, migrateAccounts, migrateIdSequences, readSettings } from '@sinilill/commands';
+import { AccountDirectory, CommandService, PostgresIdAllocator, readSettings } from '@sinilill/commands';
 import { createClock, type Config } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import {
   PersonalDataVault,
   PostgresEventStore,
-  migrateEventStore,
   withPersonalDataProtection,
   type EventStore,
+  type MigrationSetReport,
 } from '@sinilill/event-store';
-import { migrateMedia } from '@sinilill/media';
-import { createReadModelDb, migrateLiveReadModels, type ReadModelDatabase } from '@sinilill/read-models';
+import { createReadModelDb, type ReadModelDatabase } from '@sinilill/read-models';
+import { migrateToLatest } from './migrate';
 
 export interface Application {
   pool: pg.Pool;
@@ -26,20 +27,21 @@ export interface Application {
   close(): Promise<void>;
 }
 
-/** Brings every schema up to date (idempotent; run before the services start). */
-export async function migrateAll(pool: pg.Pool, db: Kysely<ReadModelDatabase>): Promise<void> {
-  await migrateEventStore(pool);
-  await migrateIdSequences(pool);
-  await migrateAccounts(pool);
-  await migrateMedia(pool);
-  await migrateLiveReadModels(db);
+/**
+ * Brings every schema up to date: migrateToLatest (migrate.ts), the same as `npm run migrate`.
+ * Idempotent and safe to run from several processes at once; run before the services start.
+ * @returns per schema, what was adopted and what ran.
+ * @throws MigrationError naming the schema and migration that failed.
+ */
+export async function migrateAll(pool: pg.Pool): Promise<MigrationSetReport[]> {
+  return migrateToLatest(pool);
 }
 
 /** Opens the database, migrates it, and builds the command side. */
 export async function openApplication(config: Config, databaseUrl: string): Promise<Application> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 12 });
   const db = createReadModelDb(pool);
-  await migrateAll(pool, db);
+  await migrateAll(pool);
   const store = withPersonalDataProtection(new PostgresEventStore({ pool }), new PersonalDataVault({ pool }), PERSONAL_DATA_FIELDS);
   const ids = new PostgresIdAllocator(pool);
   const clock = createClock(config);
@@ -56,6 +58,9 @@ export async function openApplication(config: Config, databaseUrl: string): Prom
     close: async () => {
       await accountPool.end();
       await db.destroy();
+      // db.destroy() ends the pool only when Kysely has used it, and the migrations run on their
+      // own Kysely: a command that never read the read models (import) ends it here.
+      if (!pool.ending) await pool.end();
     },
   };
 }

@@ -26,10 +26,13 @@ async function listening(port: number): Promise<boolean> {
   });
 }
 
-/** Connects to (or starts) the infrastructure the configuration names. */
+/**
+ * Connects to (or starts) the infrastructure the configuration names. Redis: `required` starts
+ * (or installs) a redis-server, `optional` starts one only when installed, `none` leaves it out.
+ */
 export async function openInfrastructure(
   config: Config,
-  options: { redis: 'required' | 'optional'; log?: (line: string) => void },
+  options: { redis: 'required' | 'optional' | 'none'; log?: (line: string) => void },
 ): Promise<Infrastructure> {
   const started: RunningService[] = [];
   const log = options.log ?? (() => undefined);
@@ -45,8 +48,8 @@ export async function openInfrastructure(
       databaseUrl = postgres.url;
     }
   }
-  let redisUrl = config.redisUrl;
-  if (!redisUrl) {
+  let redisUrl = options.redis === 'none' ? null : config.redisUrl;
+  if (!redisUrl && options.redis !== 'none') {
     const port = config.embeddedRedisPort;
     if (await listening(port)) {
       redisUrl = `redis://127.0.0.1:${port}`;

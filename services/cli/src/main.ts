@@ -1,12 +1,15 @@
 /**
  * Operators' tools: `start` (the whole app, embedded by default), `import` (the 2025 export as
- * events), `replay` (rebuild the read models). Run through the npm scripts of the same names.
+ * events), `replay` (rebuild the read models), `migrate` (every schema to its latest migration).
+ * Run through the npm scripts of the same names.
  */
+import pg from 'pg';
 import { loadConfig } from '@sinilill/config';
 import { WakeUpPublisher } from '@sinilill/messaging';
 import { openApplication } from './application';
 import { importEdition } from './import-edition';
 import { openInfrastructure } from './infra';
+import { describeMigrations, migrateToLatest } from './migrate';
 import { progressBar } from './progress';
 import { replay } from './replay';
 import { start } from './start';
@@ -53,8 +56,20 @@ async function runReplay(): Promise<void> {
   }
 }
 
+async function runMigrate(): Promise<void> {
+  const config = loadConfig();
+  const infra = await openInfrastructure(config, { redis: 'none', log });
+  const pool = new pg.Pool({ connectionString: infra.databaseUrl, max: 2 });
+  try {
+    for (const line of describeMigrations(await migrateToLatest(pool))) log(line);
+  } finally {
+    await pool.end();
+    await infra.stop();
+  }
+}
+
 const command = process.argv[2];
-const commands: Record<string, () => Promise<void>> = { start, import: runImport, replay: runReplay };
+const commands: Record<string, () => Promise<void>> = { start, import: runImport, replay: runReplay, migrate: runMigrate };
 const run = command ? commands[command] : undefined;
 if (!run) {
   console.error(`usage: tsx services/cli/src/main.ts <${Object.keys(commands).join('|')}>`);

@@ -20,66 +20,15 @@
  *
  * Erasure (issue 6) deletes the person's email_index row and credentials and spends their tokens
  * (eraseAccount); deleting a team releases its name and revokes its join codes (releaseTeam).
+ *
+ * The tables are made by migrations/0002-account-tables.ts.
  */
 import { createHmac, hkdfSync } from 'node:crypto';
 import type pg from 'pg';
-import { runSqlMigrations, type Migration } from '@sinilill/event-store';
 import { DomainError, emailComparisonForm, joinCodeComparisonForm, teamNameComparisonForm } from '@sinilill/domain';
 
-/** Advisory lock key ('acmigrat' in ASCII) held while migrating the account tables. */
-const MIGRATION_LOCK = '7017769326963270004';
 /** First key of the per-team advisory lock ('jc' in ASCII) taken while a team's join code is replaced. */
 const JOIN_CODE_LOCK = 0x6a63;
-
-const migrations: readonly Migration[] = [
-  {
-    version: 1,
-    name: 'credentials, tokens, e-mail, team-name and join-code indexes',
-    sql: /* sql */ `
-      CREATE TABLE app.credentials (
-        user_id       text PRIMARY KEY,
-        password_hash text NOT NULL,
-        updated_at    timestamptz NOT NULL
-      );
-      CREATE TABLE app.account_tokens (
-        token_hash bytea PRIMARY KEY,
-        user_id    text NOT NULL,
-        kind       text NOT NULL CHECK (kind IN ('confirm', 'reset')),
-        created_at timestamptz NOT NULL,
-        expires_at timestamptz NOT NULL,
-        used_at    timestamptz
-      );
-      CREATE INDEX account_tokens_user ON app.account_tokens (user_id, kind) WHERE used_at IS NULL;
-      CREATE TABLE app.email_index (
-        email_key bytea PRIMARY KEY,
-        user_id   text NOT NULL UNIQUE
-      );
-      CREATE TABLE app.team_name_index (
-        name_key text PRIMARY KEY,
-        team_id  integer NOT NULL UNIQUE
-      );
-      CREATE TABLE app.join_codes (
-        code       text PRIMARY KEY,
-        team_id    integer NOT NULL,
-        created_at timestamptz NOT NULL DEFAULT now(),
-        expires_at timestamptz,
-        revoked_at timestamptz
-      );
-      CREATE INDEX join_codes_team ON app.join_codes (team_id);
-    `,
-  },
-];
-
-/**
- * Creates the account tables in schema `app` (credentials, account_tokens, email_index,
- * team_name_index, join_codes) or brings them up to date; versions are recorded in
- * `app.account_migrations`. Idempotent and safe to run from several processes at once (advisory
- * lock, one transaction). Run it wherever migrateIdSequences runs.
- * @returns the versions applied by this call.
- */
-export async function migrateAccounts(pool: pg.Pool): Promise<number[]> {
-  return runSqlMigrations(pool, { schema: 'app', table: 'account_migrations', lockKey: MIGRATION_LOCK, migrations });
-}
 
 export type TokenKind = 'confirm' | 'reset';
 

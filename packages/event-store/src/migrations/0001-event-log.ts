@@ -1,11 +1,7 @@
 /**
- * The event store's schema `es`, as a short list of versioned plain-SQL migrations.
+ * Event store migration 0001: schema `es` as the first release made it (before issue 12 it was
+ * version 1 of the hand-rolled runner, `es.schema_migrations`; runner.ts adopts such databases).
  *
- * `migrateEventStore` applies the missing ones in one transaction under an advisory lock, so
- * that several services starting at once neither race nor half-apply; the applied versions are
- * recorded in `es.schema_migrations`. Never edit an applied migration: append a new one.
- *
- * Tables:
  * - `es.streams(stream, revision)`: one row per stream with its last revision; the row lock
  *   serialises appends to one stream (optimistic concurrency is checked under it);
  * - `es.events`: the log. `global_position` is the primary key (appends only ever add at the
@@ -14,11 +10,11 @@
  * - `es.subject_keys`: per-subject AES keys for crypto-shredding (see personal-data.ts);
  * - the sequence `es.global_position`, the functions `es.append` and `es.read_all_of_types`
  *   (see postgres-event-store.ts).
+ *
+ * Never edit it: a database that ran it keeps what it made. Change the schema in a new file.
+ * No `down`: the log is the only source of truth, and no migration may throw it away.
  */
-import type pg from 'pg';
-
-/** Advisory lock key ('esmigrat' in ASCII) held while migrating. */
-const MIGRATION_LOCK = '7310306919626989940';
+import { sql, type Kysely } from 'kysely';
 
 /**
  * Advisory lock key ('esappend' in ASCII) that `es.append` holds from allocating global positions
@@ -26,18 +22,9 @@ const MIGRATION_LOCK = '7310306919626989940';
  */
 export const APPEND_LOCK = '7310293755702373988';
 
-/** One versioned plain-SQL migration. Never edit an applied one: append a new one. */
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+const SQL = /* sql */ `
+      CREATE SCHEMA IF NOT EXISTS es;
 
-const migrations: readonly Migration[] = [
-  {
-    version: 1,
-    name: 'streams, events, subject keys, append function',
-    sql: /* sql */ `
       CREATE SEQUENCE es.global_position AS bigint START 1;
 
       CREATE TABLE es.streams (
@@ -220,64 +207,9 @@ const migrations: readonly Migration[] = [
         END LOOP;
       END
       $fn$;
-    `,
-  },
-];
+`;
 
-/**
- * Applies the missing versions of a list of plain-SQL migrations to `schema`, recording them in
- * `<schema>.<table>`: in one transaction under the advisory lock `lockKey`, so that several
- * processes starting at once neither race nor half-apply. Shared by the event store and the
- * account tables (packages/commands).
- * @param pool any pg pool (or client) on the target database; not ended here.
- * @returns the versions applied by this call (empty when already up to date).
- */
-export async function runSqlMigrations(
-  pool: pg.Pool | pg.Client,
-  options: { schema: string; table: string; lockKey: string; migrations: readonly Migration[] },
-): Promise<number[]> {
-  const { schema, table } = options;
-  if (!/^[a-z_][a-z0-9_]*$/.test(schema) || !/^[a-z_][a-z0-9_]*$/.test(table) || !/^-?\d+$/.test(options.lockKey)) {
-    throw new Error('runSqlMigrations: schema and table must be plain identifiers, lockKey an integer');
-  }
-  const owned = 'totalCount' in pool; // a Pool: borrow one client for the transaction
-  const client = owned ? await pool.connect() : pool;
-  const applied: number[] = [];
-  try {
-    await client.query('BEGIN');
-    await client.query(`SELECT pg_advisory_xact_lock(${options.lockKey})`);
-    await client.query(`
-      CREATE SCHEMA IF NOT EXISTS ${schema};
-      CREATE TABLE IF NOT EXISTS ${schema}.${table} (
-        version    int PRIMARY KEY,
-        name       text NOT NULL,
-        applied_at timestamptz NOT NULL DEFAULT now()
-      )`);
-    const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${schema}.${table}`);
-    const done = new Set(rows.map((row) => row.version));
-    for (const migration of options.migrations) {
-      if (done.has(migration.version)) continue;
-      await client.query(migration.sql);
-      await client.query(`INSERT INTO ${schema}.${table} (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
-      applied.push(migration.version);
-    }
-    await client.query('COMMIT');
-    return applied;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    if (owned) (client as pg.PoolClient).release();
-  }
-}
-
-/**
- * Creates schema `es` (tables, sequence, the `es.append` function) or brings it up to date.
- * Idempotent and safe to run concurrently from several processes (advisory lock + one
- * transaction); a failing migration leaves the schema as it was.
- * @param pool any pg pool (or client) on the target database; not ended here.
- * @returns the versions applied by this call (empty when already up to date).
- */
-export async function migrateEventStore(pool: pg.Pool | pg.Client): Promise<number[]> {
-  return runSqlMigrations(pool, { schema: 'es', table: 'schema_migrations', lockKey: MIGRATION_LOCK, migrations });
+/** Creates the sequence, tables, index and functions of schema `es`. */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql.raw(SQL).execute(db);
 }

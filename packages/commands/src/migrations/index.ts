@@ -1,0 +1,28 @@
+/**
+ * The command side's migrations (schema `app`: id sequences and account tables), one file each,
+ * listed here by name: a static provider, so the bundled services carry them.
+ */
+import { legacyVersions, relationsExist, type MigrationSet } from '@sinilill/event-store';
+import * as idSequences from './0001-id-sequences';
+import * as accountTables from './0002-account-tables';
+
+/**
+ * Schema `app`: the id sequences (ids.ts) and the account tables (accounts/directory.ts). Run
+ * it through the CLI's migrateToLatest, or `runMigrations(pool, [accountMigrations])`.
+ */
+export const accountMigrations: MigrationSet = {
+  name: 'accounts',
+  schema: 'app',
+  migrations: {
+    '0001-id-sequences': idSequences,
+    '0002-account-tables': accountTables,
+  },
+  // Before issue 12: the sequences were made IF NOT EXISTS on every start (no record), the
+  // tables were version 1 of app.account_migrations.
+  async legacy(db) {
+    const done: string[] = [];
+    if (await relationsExist(db, ['app.team_ids', 'app.participant_ids', 'app.entry_ids'])) done.push('0001-id-sequences');
+    if ((await legacyVersions(db, 'app.account_migrations')).includes(1)) done.push('0002-account-tables');
+    return done;
+  },
+};

@@ -1,0 +1,24 @@
+/**
+ * The event store's migrations (schema `es`), one file each, listed here by name: a static
+ * provider, so the bundled services carry them (see runner.ts).
+ */
+import * as eventLog from './0001-event-log';
+import { legacyVersions, type MigrationSet } from './runner';
+
+export { APPEND_LOCK } from './0001-event-log';
+export * from './runner';
+
+/**
+ * Schema `es`: the streams, the log, the subject keys, `es.append` and `es.read_all_of_types`.
+ * Run it with `runMigrations(pool, [eventStoreMigrations])` (the event store alone, as this
+ * package's tests do) or through the CLI's migrateToLatest (every schema).
+ */
+export const eventStoreMigrations: MigrationSet = {
+  name: 'event store',
+  schema: 'es',
+  migrations: {
+    '0001-event-log': eventLog,
+  },
+  // The old runner's version 1 is 0001-event-log.
+  legacy: async (db) => ((await legacyVersions(db, 'es.schema_migrations')).includes(1) ? ['0001-event-log'] : []),
+};

@@ -53,7 +53,7 @@ afterAll(async () => {
   if (deploy) rmSync(deploy, { recursive: true, force: true });
 });
 
-test('the deployment has production dependencies only: no tsx, esbuild, vite, vitest, the client's libraries or TypeScript sources', () => {
+test("the deployment has production dependencies only: no tsx, esbuild, vite, vitest, the client's libraries or TypeScript sources", () => {
   for (const tool of ['tsx', 'esbuild', 'vite', 'vitest', 'react', 'playwright-core']) {
     expect(existsSync(join(deploy, 'node_modules', tool)), tool).toBe(false);
   }

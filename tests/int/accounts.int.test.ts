@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { AccountDirectory, AccountService, CommandService, migrateAccounts } from '@sinilill/commands';
+import { AccountDirectory, AccountService, CommandService } from '@sinilill/commands';
 import type { SessionClaims } from '@sinilill/contracts';
 import { PERSONAL_DATA_FIELDS, streams, type ActingUser, type TeamRegistered } from '@sinilill/domain';
 import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection } from '@sinilill/event-store';
@@ -80,7 +80,6 @@ describe('accounts through the command API', () => {
 
   beforeAll(async () => {
     app = await testApplication({ now: () => now });
-    await migrateAccounts(app.pool);
     accountPool = new pg.Pool({ connectionString: app.url, max: 8 });
     const directory = new AccountDirectory({ pool: accountPool, indexSecret: 'test-index-secret-0123456789' });
     mail = await startMailDev();
@@ -526,7 +525,7 @@ describe('accounts through the command API', () => {
     } else if (kind === 'none') {
       authorization = `Bearer ${encode({ alg: 'none', typ: 'JWT' })}.${encode({ ...claims, iat: Math.floor(Date.now() / 1000) })}.`;
     } else if (kind === 'expired') {
-      authorization = `Bearer ${api.jwt.sign({ ...(claims as SessionClaims), iat: Math.floor(Date.now() / 1000) - 3600 }, { expiresIn: 1 })}`;
+      authorization = `Bearer ${api.jwt.sign({ ...(claims as SessionClaims), iat: Math.floor(Date.now() / 1000) - 3600 } as SessionClaims, { expiresIn: 1 })}`;
     } else if (kind === 'tampered') {
       const [header, , signature] = real.split('.');
       authorization = `Bearer ${header}.${encode({ ...claimsOf(real), role: 'ADMIN' })}.${signature}`;

@@ -152,7 +152,7 @@ describe('entry commands through the APIs', () => {
       const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
       authorization = `Bearer ${encode({ alg: 'none', typ: 'JWT' })}.${encode({ ...claims(11, 1), iat: Math.floor(Date.now() / 1000) })}.`;
     } else if (kind === 'expired') {
-      authorization = `Bearer ${commandApi.jwt.sign({ ...claims(11, 1), iat: Math.floor(Date.now() / 1000) - 3600 }, { expiresIn: 1 })}`;
+      authorization = `Bearer ${commandApi.jwt.sign({ ...claims(11, 1), iat: Math.floor(Date.now() / 1000) - 3600 } as SessionClaims, { expiresIn: 1 })}`;
     } else if (kind) {
       authorization = kind;
     }

@@ -1,8 +1,8 @@
 /**
  * Fastify pieces both APIs share: strict TypeBox validation (no coercion, unknown fields
  * refused, never silently dropped), one error handler that answers `{ message: CODE }` with a
- * catalogue code (spec §7, §8) and hides the details of anything unexpected, and the not-found
- * answer.
+ * catalogue code (spec §7, §8) and hides the details of anything unexpected, the not-found
+ * answer, the health routes (health.ts) and the graceful shutdown on signals (shutdown.ts).
  */
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -73,3 +73,5 @@ export function createApp(options: FastifyServerOptions = {}): FastifyInstance {
 export const ID_PATTERN = '^[1-9][0-9]{0,9}$';
 
 export { authPlugin, requireAdmin, type AuthOptions } from './auth';
+export { healthRoutes, type Readiness } from './health';
+export { installGracefulShutdown, installShutdown, SHUTDOWN_DELAY_MS, type Shutdown, type ShutdownLog, type ShutdownOptions } from './shutdown';

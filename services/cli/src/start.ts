@@ -125,7 +125,8 @@ export async function start(): Promise<void> {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      // Past the services' own bound (SHUTDOWN_DELAY_MS, 10 s), so a graceful close is never cut short.
+      setTimeout(() => child.kill('SIGKILL'), 12_000).unref();
     })));
     await app.close();
     await infra.stop();

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { AccountService, CommandService } from '@sinilill/commands';
-import { authPlugin, createApp } from '@sinilill/http';
+import { authPlugin, createApp, healthRoutes } from '@sinilill/http';
 import type { MediaStore } from '@sinilill/media';
 import type { Queue, ReplayJob } from '@sinilill/messaging';
 import { SandboxProvider, type PaymentProvider } from '@sinilill/payments';
@@ -79,9 +79,13 @@ function withRedaction(logger: FastifyServerOptions['logger']): FastifyServerOpt
   return { ...options, serializers: { ...options.serializers, req: redactedRequest } };
 }
 
-/** Builds the command API (not listening yet). */
+/**
+ * Builds the command API (not listening yet): the routes under /api, and GET /health/live and
+ * GET /health/ready (healthRoutes: 503 once the app starts to close).
+ */
 export function buildCommandApi(deps: CommandApiDependencies): FastifyInstance {
   const app = createApp({ logger: withRedaction(deps.logger) });
+  app.register(healthRoutes);
   app.register(authPlugin, {
     secret: deps.jwtSecret,
     resolveActor: (actor) => deps.commands.resolveActor(actor),

@@ -2,11 +2,17 @@
  * Wires the command API: configuration, the event store (with personal-data protection), ids,
  * the account tables, outgoing mail, the global switches, wake-ups, the payment provider
  * (PAYMENT_PROVIDER); and the first administrator (ADMIN_EMAIL, ADMIN_PASSWORD) at start.
+ *
+ * Shutdown (installShutdown, @sinilill/http): on SIGTERM or SIGINT /health/ready answers 503, the
+ * server stops accepting, the commands in flight finish (their appends and wake-ups included),
+ * then mail, queues, Redis and both pools are released and the process exits 0, within
+ * SHUTDOWN_DELAY_MS (10 s; else exit 1). An uncaught error is logged and exits 1 the same way.
  */
 import { AccountDirectory, AccountService, CommandService, PostgresIdAllocator, readSettings } from '@sinilill/commands';
 import { createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection } from '@sinilill/event-store';
+import { installShutdown } from '@sinilill/http';
 import { smtpMailer } from '@sinilill/mail';
 import { MediaStore } from '@sinilill/media';
 import { WakeUpPublisher, createProjectionQueues, createReplayQueue } from '@sinilill/messaging';
@@ -55,6 +61,7 @@ const app = buildCommandApi({
   boardQueues: [...projectionQueues, replayQueue],
   payments: { provider: createProvider(config.payments, { publicUrl: config.publicUrl }), publicUrl: config.publicUrl },
 });
+// onClose runs after the server has closed and the last request in flight has answered.
 app.addHook('onClose', async () => {
   mailer.close();
   await publisher.close();
@@ -62,9 +69,7 @@ app.addHook('onClose', async () => {
   await accountPool.end();
   await pool.end();
 });
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => { void app.close().then(() => process.exit(0)); });
-}
+installShutdown(app);
 if (config.admin) {
   const admin = await accounts.ensureAdmin(config.admin.email, config.admin.password);
   app.log.info({ userId: admin.userId, changed: admin.changed }, 'administrator from ADMIN_EMAIL is in place');

@@ -6,8 +6,16 @@
  * API; the payment provider's GETs go to the command API (EXCEPTIONS). The operators' replay and queue board (/api/admin/replay*, /api/admin/queues*) are
  * the command API's for every method. Unknown non-API paths get the client's index.html (client-side routing).
  * Production may put nginx or a load balancer here instead (infra/).
+ *
+ * Health (the gateway's own, not proxied): GET /health/live answers 200 `{ live: true }`; GET
+ * /health/ready 200 `{ ready: true }`, and once the gateway starts to close 503 (Fastify's own
+ * answer while closing) or a refused connection.
+ * Closing (`app.close()`, server.ts on SIGTERM): the proxied live streams (server-sent events)
+ * are ended, the server stops accepting, and the proxied requests in flight finish.
  */
 import { existsSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import httpProxy from '@fastify/http-proxy';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -46,6 +54,36 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
   // The proxies stream request bodies to the upstream unread, so this limit does not bind them:
   // each API enforces its own (16 MiB for PUT /team/{id}/publicattributes, 1 MiB elsewhere).
   const app = Fastify({ logger: options.logger ?? false, bodyLimit: 8 * 1024 * 1024 });
+  let ready = true;
+  app.get('/health/live', { logLevel: 'warn' }, async () => ({ live: true }));
+  app.get('/health/ready', { logLevel: 'warn' }, async (_request, reply) => {
+    if (!ready) return reply.status(503).send({ ready: false });
+    return { ready: true };
+  });
+  // A proxied live stream lasts as long as the page is open: it would hold close() until the
+  // bound. Each is followed from the moment the upstream's answer is sent on, and ended in
+  // preClose: unpiped, then ended cleanly (the browser's EventSource reconnects); ending the
+  // response makes Fastify destroy the upstream body, which closes the upstream request too.
+  const streams = new Map<ServerResponse, Readable>();
+  app.addHook('onSend', async (_request, reply, payload) => {
+    // A keep-alive connection whose request was in flight at close() would otherwise stay open
+    // after its answer, holding the close until its keep-alive timeout.
+    if (!ready) reply.header('connection', 'close');
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && type.startsWith('text/event-stream') && isReadable(payload)) {
+      const res = reply.raw;
+      streams.set(res, payload);
+      res.once('close', () => streams.delete(res));
+    }
+    return payload;
+  });
+  app.addHook('preClose', async () => {
+    ready = false;
+    for (const [res, body] of streams) {
+      body.unpipe(res);
+      res.end();
+    }
+  });
   app.register(httpProxy, {
     upstream: options.queryApiUrl, prefix: '/api', rewritePrefix: '/api', httpMethods: ['GET', 'HEAD'],
   });
@@ -77,4 +115,9 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
     return reply.status(404).send({ message: 'NOT_FOUND' });
   });
   return app;
+}
+
+function isReadable(payload: unknown): payload is Readable {
+  return typeof payload === 'object' && payload !== null && typeof (payload as Readable).pipe === 'function'
+    && typeof (payload as Readable).unpipe === 'function';
 }

@@ -5,6 +5,10 @@
  * A periodic sweep wakes every projection even when no wake-up arrived (Redis restarted or
  * flushed, a publisher that failed after its append): an update can be late, never lost. When
  * Redis cannot take the sweep's wake-up either, the sweep catches up directly in this process.
+ *
+ * Stopping (close(), or the `signal` option aborted): a run stops after the batch in progress,
+ * whose apply and checkpoint commit together (or roll back together), so a stop never leaves a
+ * half-applied batch; the events after it wait for the next start, which catches up first.
  */
 import { Worker, type Job } from 'bullmq';
 import type { Kysely } from 'kysely';
@@ -28,22 +32,44 @@ export interface ProjectorOptions {
   /** Events per transaction. */
   batchSize?: number;
   log?: (message: string, details?: Record<string, unknown>) => void;
+  /**
+   * Aborted when the process shuts down: from then on every run stops after its current batch,
+   * the start-up catch-up included (so a signal during start does not wait for a whole backlog).
+   */
+  signal?: AbortSignal;
 }
 
 export interface RunningProjector {
   /** Catches every projection up now, in this process (used at start and by the sweep fallback). */
   catchUpAll(): Promise<void>;
+  /**
+   * Stops: no new wake-up is taken, the runs in progress end after their current batch (BullMQ's
+   * worker.close() waits for the active job), a sweep catching up in process is waited for, and
+   * the Redis connections close. The caller closes the database afterwards.
+   */
   close(): Promise<void>;
 }
 
-/** Starts the workers and the sweep. */
+/** Starts the workers and the sweep, after one catch-up of every projection. */
 export async function startProjector(options: ProjectorOptions): Promise<RunningProjector> {
   const log = options.log ?? (() => undefined);
   const prefix = options.prefix ?? 'sinilill';
+  const batchSize = options.batchSize ?? 2000;
+  let stopping = false;
+  const stopped = () => stopping || (options.signal?.aborted ?? false);
+  // Batch by batch, so that a stop is seen between batches: `stopAfter: 0` makes catchUp return
+  // after its first committed batch (every position is past 0), or at once when nothing is new.
   const run = async (projection: Projection) => {
-    const result = await catchUp(options.db, options.store, projection, { batchSize: options.batchSize ?? 2000 });
-    if (result.applied > 0) log('projected', { projection: projection.name, applied: result.applied, position: result.position });
-    return result;
+    const total = { applied: 0, read: 0, position: 0 };
+    for (;;) {
+      const batch = await catchUp(options.db, options.store, projection, { batchSize, stopAfter: 0 });
+      total.position = batch.position;
+      total.applied += batch.applied;
+      total.read += batch.read;
+      if (batch.read === 0 || stopped()) break;
+    }
+    if (total.applied > 0) log('projected', { projection: projection.name, applied: total.applied, position: total.position });
+    return total;
   };
   const workers = options.projections.map((projection) => {
     const worker = new Worker<WakeUpJob>(
@@ -62,31 +88,34 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
     redisUrl: options.redisUrl, prefix, projections: options.projections.map((p) => p.name),
   });
   const catchUpAll = async () => {
-    for (const projection of options.projections) await run(projection);
+    for (const projection of options.projections) {
+      if (stopped()) return;
+      await run(projection);
+    }
   };
   await catchUpAll();
-  let sweeping = false;
+  let sweeping: Promise<void> | null = null;
   const sweep = setInterval(() => {
-    if (sweeping) return;
-    sweeping = true;
+    if (sweeping || stopped()) return;
     let failed = false;
-    void publisher
+    sweeping = publisher
       .wake(0, () => { failed = true; })
       .then(async () => {
-        if (failed) {
+        if (failed && !stopped()) {
           log('sweep could not reach Redis; catching up in process');
           await catchUpAll();
         }
       })
       .catch((error: unknown) => log('sweep failed', { error: String(error) }))
-      .finally(() => { sweeping = false; });
+      .finally(() => { sweeping = null; });
   }, options.sweepIntervalMs);
   sweep.unref();
   return {
     catchUpAll,
     async close() {
+      stopping = true;
       clearInterval(sweep);
-      await Promise.all(workers.map((w) => w.close()));
+      await Promise.all([...workers.map((w) => w.close()), sweeping]);
       await publisher.close();
     },
   };

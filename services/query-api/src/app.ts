@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import Type from 'typebox';
 import type { Kysely } from 'kysely';
 import { MIN_POSITION_HEADER, PROJECTED_POSITION_HEADER } from '@sinilill/contracts';
-import { authPlugin, createApp } from '@sinilill/http';
+import { authPlugin, createApp, healthRoutes } from '@sinilill/http';
 import type { EventStore } from '@sinilill/event-store';
 import type { MediaStore } from '@sinilill/media';
 import { projectedPosition, waitForPosition, type ReadModelDatabase } from '@sinilill/read-models';
@@ -54,9 +54,13 @@ export interface QueryApiDependencies {
 
 const POSITION = /^(0|[1-9][0-9]{0,15})$/;
 
-/** Builds the query API (not listening yet). */
+/**
+ * Builds the query API (not listening yet): the routes under /api, and GET /health/live and
+ * GET /health/ready (healthRoutes: 503 once the app starts to close, when the live streams end).
+ */
 export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
   const app = createApp({ logger: deps.logger ?? false });
+  app.register(healthRoutes);
   app.register(authPlugin, { secret: deps.jwtSecret, resolveActor: (actor) => resolveActorFromReadModels(deps.db, actor) });
   // onRequest, before the routes' authentication: the wait then covers the actor's team too (a
   // member who just joined and sends the position back is found in team_members).

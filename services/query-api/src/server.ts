@@ -2,10 +2,17 @@
  * Wires the query API: configuration, the read-model pool, the clock, the token secret, the
  * process's one read-model change listener (live updates) and the protected event store the
  * administrators' history reads (D16); then listens.
+ *
+ * Shutdown (installShutdown, @sinilill/http): on SIGTERM or SIGINT /health/ready answers 503, the
+ * open live streams are ended (the team routes' preClose; a browser's EventSource reconnects to
+ * another process), the server stops accepting, the reads in flight finish, then the change
+ * listener and the pool are released and the process exits 0, within SHUTDOWN_DELAY_MS (10 s;
+ * else exit 1). An uncaught error is logged and exits 1 the same way.
  */
 import { createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection } from '@sinilill/event-store';
+import { installShutdown } from '@sinilill/http';
 import { MediaStore } from '@sinilill/media';
 import { createPool, createReadModelDb } from '@sinilill/read-models';
 import { buildQueryApi } from './app';
@@ -41,11 +48,10 @@ const app = buildQueryApi({
   history,
   logger: { level: config.logLevel },
 });
+// onClose runs after the server has closed and the last request in flight has answered.
 app.addHook('onClose', async () => {
   await changes.close();
   await db.destroy();
 });
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => { void app.close().then(() => process.exit(0)); });
-}
+installShutdown(app);
 await app.listen({ host: config.host, port: config.queryApiPort });

@@ -106,7 +106,10 @@ describe('the command API stopped with SIGTERM during a burst of appends', () =>
     const api = start('services/command-api/src/server.ts', env);
     await waitForOk(`${base}/health/ready`, api);
     expect(await (await fetch(`${base}/health/ready`)).json()).toEqual({ ready: true });
-    expect(await (await fetch(`${base}/health/live`)).json()).toEqual({ live: true });
+    // The spawned service runs on the Node.js LTS the project brings (issue 12: 24 or newer).
+    const live = await (await fetch(`${base}/health/live`)).json() as { live: boolean; node: string };
+    expect(live).toEqual({ live: true, node: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
+    expect(Number(live.node.split('.')[0])).toBeGreaterThanOrEqual(24);
 
     const authorization = `Bearer ${await memberToken()}`;
     const TOTAL = 600;
@@ -261,7 +264,7 @@ describe('live streams on SIGTERM', () => {
     const base = `http://127.0.0.1:${env.PORT}`;
     await waitForOk(`http://127.0.0.1:${env.QUERY_API_PORT}/health/ready`, queryApi);
     await waitForOk(`${base}/health/ready`, gateway);
-    expect(await (await fetch(`${base}/health/live`)).json()).toEqual({ live: true });
+    expect(await (await fetch(`${base}/health/live`)).json()).toEqual({ live: true, node: process.versions.node });
     const stream = await openLiveStream(base);
     expect(stream.status).toBe(200);
 

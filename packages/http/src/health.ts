@@ -2,7 +2,7 @@
  * Health routes of an HTTP service (issue 12), outside /api so the gateway never forwards them:
  * each process answers for itself, to the launcher, a load balancer or an orchestrator's probes.
  *
- * - `GET /health/live`: 200 `{ live: true }` while the process answers at all (a liveness probe
+ * - `GET /health/live`: 200 `{ live: true, node: process.versions.node }` while the process answers at all (a liveness probe
  *   restarts a process that stops answering, never one that is merely closing).
  * - `GET /health/ready`: 200 `{ ready: true }` while the service takes new work; not ready from
  *   the moment it starts closing (`fastify.close()`, e.g. on SIGTERM through installShutdown), so
@@ -35,7 +35,7 @@ export interface Readiness {
   notReady(): void;
 }
 
-const LiveAnswer = Type.Object({ live: Type.Literal(true) });
+const LiveAnswer = Type.Object({ live: Type.Literal(true), node: Type.String({ description: 'the Node.js version the process runs on' }) });
 const ReadyAnswer = Type.Object({ ready: Type.Boolean() });
 
 /**
@@ -56,7 +56,7 @@ export const healthRoutes = fp(async (app: FastifyInstance) => {
     if (!readiness.ready) reply.header('connection', 'close');
     return payload;
   });
-  app.get('/health/live', { logLevel: 'warn', schema: { response: { 200: LiveAnswer } } }, async () => ({ live: true as const }));
+  app.get('/health/live', { logLevel: 'warn', schema: { response: { 200: LiveAnswer } } }, async () => ({ live: true as const, node: process.versions.node }));
   app.get('/health/ready', { logLevel: 'warn', schema: { response: { 200: ReadyAnswer, 503: ReadyAnswer } } }, async (_request, reply) => {
     if (!readiness.ready) return reply.status(503).send({ ready: false });
     return { ready: true };

@@ -19,6 +19,7 @@ import type { Readable } from 'node:stream';
 import httpProxy from '@fastify/http-proxy';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { healthRoutes } from '@sinilill/http';
 
 export interface GatewayOptions {
   queryApiUrl: string;
@@ -54,21 +55,14 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
   // The proxies stream request bodies to the upstream unread, so this limit does not bind them:
   // each API enforces its own (16 MiB for PUT /team/{id}/publicattributes, 1 MiB elsewhere).
   const app = Fastify({ logger: options.logger ?? false, bodyLimit: 8 * 1024 * 1024 });
-  let ready = true;
-  app.get('/health/live', { logLevel: 'warn' }, async () => ({ live: true }));
-  app.get('/health/ready', { logLevel: 'warn' }, async (_request, reply) => {
-    if (!ready) return reply.status(503).send({ ready: false });
-    return { ready: true };
-  });
+  // The health routes and the `Connection: close` while closing (@sinilill/http, shared with the APIs).
+  app.register(healthRoutes);
   // A proxied live stream lasts as long as the page is open: it would hold close() until the
   // bound. Each is followed from the moment the upstream's answer is sent on, and ended in
   // preClose: unpiped, then ended cleanly (the browser's EventSource reconnects); ending the
   // response makes Fastify destroy the upstream body, which closes the upstream request too.
   const streams = new Map<ServerResponse, Readable>();
   app.addHook('onSend', async (_request, reply, payload) => {
-    // A keep-alive connection whose request was in flight at close() would otherwise stay open
-    // after its answer, holding the close until its keep-alive timeout.
-    if (!ready) reply.header('connection', 'close');
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('text/event-stream') && isReadable(payload)) {
       const res = reply.raw;
@@ -78,7 +72,6 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
     return payload;
   });
   app.addHook('preClose', async () => {
-    ready = false;
     for (const [res, body] of streams) {
       body.unpipe(res);
       res.end();

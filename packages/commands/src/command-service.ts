@@ -11,6 +11,11 @@
  * without a password when the system (the importer) or an administrator registers them, so that
  * the 2025 people set a password through forgot-password. Both stay idempotent: a repeated
  * command re-asserts its own reservations (same owner) and appends nothing.
+ *
+ * Every command is idempotent by its command id (D7): a repeat answers as the first run did and
+ * appends nothing; a repeat with another request fingerprint is IDEMPOTENCY_KEY_REUSED. The
+ * command API runs keyed requests through `idempotent`, which makes a retry wait for a first
+ * request that is still running.
  */
 import {
   DomainError,
@@ -45,10 +50,13 @@ import {
   foldStream,
   handleCommand,
   idOfStream,
+  lastPositionOf,
+  priorCommand,
   streamDecision,
   type CommandMetadata,
   type StreamDecision,
 } from './handle';
+import { KeyedMutex } from './idempotency';
 import type { IdAllocator } from './ids';
 import { readSettings } from './settings';
 
@@ -189,7 +197,46 @@ function viewOfPayment(state: PaymentState): PaymentOrderView {
  * (`x-min-position`), and throws DomainError with a catalogue code (spec §8) on refusal.
  */
 export class CommandService {
+  /** Keyed requests in progress in this process, by command id (see idempotent). */
+  private readonly inProgress = new KeyedMutex();
+
   constructor(private readonly deps: CommandServiceDependencies) {}
+
+  /**
+   * Runs one keyed request's command (`run`, a call of this service or the AccountService with
+   * `request`) so that a repeat of it answers what the first run answered (D7; issue 13 item 6):
+   *
+   * - requests with the same command id run one after another in this process: a retry that
+   *   arrives while the first request still runs waits for it, then finds its events and answers
+   *   as a repeat (same answer, nothing appended);
+   * - before running, the command id's first event (if any) must carry this request's
+   *   fingerprint: another body, path or route under the same key is refused with
+   *   IDEMPOTENCY_KEY_REUSED (422), whichever command it is;
+   * - when the run fails and meanwhile the command id got stored (a twin of the request handled by
+   *   another process won the race: the store refused this run's duplicate event ids, or a
+   *   refusal or conflict came from the twin's events), the run is repeated once and so answers
+   *   as a repeat of the twin.
+   *
+   * A run refused with a domain error appended nothing and is not remembered: the same request
+   * may be sent again and is decided again. A request without a fingerprint (no Idempotency-Key:
+   * a fresh command id) runs at once, unchecked.
+   * @throws whatever `run` throws; DomainError('IDEMPOTENCY_KEY_REUSED').
+   */
+  async idempotent<T>(request: CommandRequest, run: () => Promise<T>): Promise<T> {
+    const { metadata } = request;
+    if (metadata.requestFingerprint === undefined) return run();
+    return this.inProgress.run(metadata.commandId, async () => {
+      if (await priorCommand(this.deps.store, metadata)) return run();
+      try {
+        return await run();
+      } catch (error) {
+        if (error instanceof DomainError && error.code === 'IDEMPOTENCY_KEY_REUSED') throw error;
+        // Throws IDEMPOTENCY_KEY_REUSED itself when the twin was another request.
+        if ((await priorCommand(this.deps.store, metadata)) === null) throw error;
+        return run();
+      }
+    });
+  }
 
   private async context(request: CommandRequest): Promise<DecisionContext> {
     return {
@@ -234,7 +281,7 @@ export class CommandService {
     input: { teamId?: number; teamName: string; description: string; joinCode: string; icon: string | null },
     request: CommandRequest,
   ): Promise<{ teamId: number; position: number }> {
-    const previous = await this.deps.store.findEvent(eventIdFor(request.metadata.commandId, 0));
+    const previous = await priorCommand(this.deps.store, request.metadata);
     const teamId = previous?.type === 'TeamRegistered'
       ? (previous.data as TeamRegistered['data']).teamId
       : input.teamId ?? (await this.deps.ids.next('team'));
@@ -264,7 +311,7 @@ export class CommandService {
     input: { participantId?: number; teamId: number; fullName: string; email: string; birthYear: number; gender: Gender; isCaptain: boolean; newsletter: boolean },
     request: CommandRequest,
   ): Promise<{ participantId: number; position: number }> {
-    const previous = await this.deps.store.findEvent(eventIdFor(request.metadata.commandId, 0));
+    const previous = await priorCommand(this.deps.store, request.metadata);
     const participantId = previous?.type === 'ParticipantRegistered'
       ? idOfStream(previous.stream)
       : input.participantId ?? (await this.deps.ids.next('participant'));
@@ -288,8 +335,8 @@ export class CommandService {
     const directory = this.deps.directory!;
     const metadata: CommandMetadata = { ...request.metadata, commandId: `${request.metadata.commandId}:account` };
     const userId = deterministicUuid(`account:${metadata.commandId}`);
-    const previous = await this.deps.store.findEvent(eventIdFor(metadata.commandId, 0));
-    if (previous) return { userId, position: previous.globalPosition };
+    const previous = await priorCommand(this.deps.store, metadata);
+    if (previous) return { userId, position: await lastPositionOf(this.deps.store, previous) };
     const privileged = isPrivileged(request.actor);
     const registrationEnabled = privileged || (await readSettings(this.deps.store)).registrationEnabled;
     const result = await directory.transaction(async (tx) => {
@@ -325,11 +372,11 @@ export class CommandService {
     input: EntryInput & { entryId?: number },
     request: CommandRequest,
   ): Promise<{ entry: EntryView; position: number }> {
-    const previous = await this.deps.store.findEvent(eventIdFor(request.metadata.commandId, 0));
+    const previous = await priorCommand(this.deps.store, request.metadata);
     if (previous?.type === 'EntryAdded') {
       // A repeated command (client retry, importer run again): answer as the first time.
       const data = previous.data as EntryAdded['data'];
-      return { entry: await this.entryView(data.entryId), position: previous.globalPosition };
+      return { entry: await this.entryView(data.entryId), position: await lastPositionOf(this.deps.store, previous) };
     }
     const participantId = input.participantId ?? request.actor.participantId;
     if (participantId === null || participantId === undefined) throw new DomainError('NOT_FOUND', 'no participant given');
@@ -339,42 +386,45 @@ export class CommandService {
     const result = await handleCommand(this.deps.store, streams.entry(entryId), entryDecider,
       { type: 'AddEntry', data: { entryId, teamId: participantTeamId, participantId, participantTeamId, distance: input.distance, entryType: input.entryType, performedAt: input.performedAt } },
       await this.context(request), request.metadata, { previous });
-    if (result.repeated) return { entry: await this.entryView(entryId), position: result.position };
+    if (result.repeated) return { entry: await this.entryView(idOfStream(result.stream)), position: result.position };
     const added = result.events[0] as EntryAdded;
     return { entry: viewOfAdded(added), position: result.position };
   }
 
-  /** Changes an entry (spec §7 PUT /entry/{id}/edit). */
+  /**
+   * Changes an entry (spec §7 PUT /entry/{id}/edit). A repeat answers the entry as it is now and
+   * the position of the first run's event.
+   * @throws DomainError NOT_FOUND (no such live entry), FORBIDDEN, INVALID_* (spec §5), the switch
+   *   and deadline codes, IDEMPOTENCY_KEY_REUSED.
+   */
   async editEntry(entryId: number, input: EntryInput, request: CommandRequest): Promise<{ entry: EntryView; position: number }> {
+    const previous = await priorCommand(this.deps.store, request.metadata);
+    if (previous) return { entry: await this.entryView(entryId), position: await lastPositionOf(this.deps.store, previous) };
     const current = foldStream(entryDecider, await this.deps.store.readStream(streams.entry(entryId)));
     if (current.status !== 'active') throw new DomainError('NOT_FOUND', `entry ${entryId}`);
     const participantId = input.participantId ?? current.participantId!;
     const participantTeamId = await this.participantTeam(participantId);
     const result = await handleCommand(this.deps.store, streams.entry(entryId), entryDecider,
       { type: 'EditEntry', data: { entryId, participantId, participantTeamId, distance: input.distance, entryType: input.entryType, performedAt: input.performedAt } },
-      await this.context(request), request.metadata);
+      await this.context(request), request.metadata, { previous: null });
     return { entry: await this.entryView(entryId), position: result.position };
   }
 
   /**
-   * Deletes entries (spec §7 PUT /entry/delete). Every id is checked before anything is deleted,
-   * so a refused id leaves all of them in place.
+   * Deletes entries (spec §7 PUT /entry/delete): EntryDeleted for each, in ONE atomic append
+   * across the entry streams, so a refused id leaves all of them in place. A repeat of the
+   * command answers the same count and position and deletes nothing.
+   * @throws DomainError NOT_FOUND (unknown or already deleted entry), FORBIDDEN,
+   *   CONCURRENCY_CONFLICT, IDEMPOTENCY_KEY_REUSED.
    */
   async deleteEntries(entryIds: readonly number[], request: CommandRequest): Promise<{ count: number; position: number }> {
     const unique = [...new Set(entryIds)];
-    const context = await this.context(request);
-    for (const entryId of unique) {
-      const state = foldStream(entryDecider, await this.deps.store.readStream(streams.entry(entryId)));
-      entryDecider.decide({ type: 'DeleteEntry', data: { entryId } }, state, context); // throws when refused
-    }
-    let position = 0;
-    for (const entryId of unique) {
-      const result = await handleCommand(this.deps.store, streams.entry(entryId), entryDecider,
-        { type: 'DeleteEntry', data: { entryId } }, context,
-        { ...request.metadata, commandId: `${request.metadata.commandId}:${entryId}` });
-      position = Math.max(position, result.position);
-    }
-    return { count: unique.length, position };
+    const previous = await priorCommand(this.deps.store, request.metadata);
+    if (previous) return { count: unique.length, position: await lastPositionOf(this.deps.store, previous) };
+    const decisions = unique.map((entryId) =>
+      streamDecision(streams.entry(entryId), entryDecider, { type: 'DeleteEntry', data: { entryId } }));
+    const decided = await decideAcrossStreams(this.deps.store, decisions, await this.context(request), request.metadata);
+    return { count: unique.length, position: await appendDecided(this.deps.store, decided) };
   }
 
   /** The team's state from its stream (`exists` false for an unknown team). */
@@ -415,10 +465,10 @@ export class CommandService {
    *   the system), CONCURRENCY_CONFLICT.
    */
   async replaceJoinCode(teamId: number, request: CommandRequest): Promise<{ code: string; createdAt: string; position: number }> {
-    const previous = await this.deps.store.findEvent(eventIdFor(request.metadata.commandId, 0));
+    const previous = await priorCommand(this.deps.store, request.metadata);
     if (previous?.type === 'JoinCodeReplaced') {
       const data = previous.data as JoinCodeReplaced['data'];
-      return { code: data.joinCode, createdAt: data.replacedAt, position: previous.globalPosition };
+      return { code: data.joinCode, createdAt: data.replacedAt, position: await lastPositionOf(this.deps.store, previous) };
     }
     const context = await this.context(request);
     // Refuse a stranger or an unknown team before touching the join-code table (pure decision).
@@ -568,8 +618,8 @@ export class CommandService {
     input: { teamName?: string; description?: string; icon?: string | null },
     request: CommandRequest,
   ): Promise<{ team: AdminTeamView; position: number }> {
-    const previous = await this.deps.store.findEvent(eventIdFor(request.metadata.commandId, 0));
-    let position = previous?.globalPosition ?? 0;
+    const previous = await priorCommand(this.deps.store, request.metadata);
+    let position = previous ? await lastPositionOf(this.deps.store, previous) : 0;
     if (!previous) {
       const context = await this.context(request);
       const { teamName, description, icon } = input;
@@ -595,12 +645,18 @@ export class CommandService {
       const decided = await decideAcrossStreams(this.deps.store, [decision], context, request.metadata);
       const renames = decided.events.some((event) => event.type === 'TeamRenamed');
       const { directory } = this.deps;
-      position = renames && directory
-        ? await directory.transaction(async (tx) => {
-          await tx.renameTeam(teamId, teamName!);
-          return appendDecided(this.deps.store, decided);
-        })
-        : await appendDecided(this.deps.store, decided);
+      // Nothing to change may mean a twin of this request (another process) has just changed it.
+      const twin = decided.events.length === 0 && request.metadata.requestFingerprint !== undefined
+        ? await priorCommand(this.deps.store, request.metadata)
+        : null;
+      position = twin
+        ? await lastPositionOf(this.deps.store, twin)
+        : renames && directory
+          ? await directory.transaction(async (tx) => {
+            await tx.renameTeam(teamId, teamName!);
+            return appendDecided(this.deps.store, decided);
+          })
+          : await appendDecided(this.deps.store, decided);
     }
     const team = await this.team(teamId);
     return { team: { id: teamId, team_name: team.teamName ?? '', description: team.description ?? '', icon: team.icon }, position };
@@ -674,8 +730,8 @@ export class CommandService {
     const forget = this.required(this.deps.personalData, 'personalData');
     const context = await this.context(request);
     const at = new Date(context.now);
-    const previous = await this.deps.store.findEvent(eventIdFor(request.metadata.commandId, 0));
-    let position = previous?.globalPosition ?? 0;
+    const previous = await priorCommand(this.deps.store, request.metadata);
+    let position = previous ? await lastPositionOf(this.deps.store, previous) : 0;
     const eraseTables = async (tx: AccountTransaction) => {
       for (const teamId of teamIds) await tx.releaseTeam(teamId, at);
       for (const person of people) if (person.userId !== null) await tx.eraseAccount(person.userId, at);

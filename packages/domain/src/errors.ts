@@ -44,6 +44,7 @@ export const ERROR_CODES = [
   'NEWS_UNAVAILABLE', // the news page's content service (Strapi) did not answer usably (502)
   'INVALID_NOTIFICATION', // a payment provider's notification or return token is forged, expired, foreign or states another amount
   'PAYMENT_PROVIDER_UNAVAILABLE', // the payment provider did not answer usably (502); try again later
+  'IDEMPOTENCY_KEY_REUSED', // an Idempotency-Key already used for another request (other body, path or route) (422; D7)
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

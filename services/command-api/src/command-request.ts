@@ -1,20 +1,61 @@
 /**
  * The command metadata of an HTTP request, shared by every command route: who acts (the
- * authenticated actor), the command id (from an Idempotency-Key header, scoped to the user, so a
- * retried request appends nothing twice; else a fresh UUID) and the correlation id
- * (x-correlation-id, else a fresh UUID). Keys outside the pattern are ignored, not refused.
+ * authenticated actor), the command id and the correlation id (x-correlation-id, else a fresh
+ * UUID).
+ *
+ * The command id comes from an `Idempotency-Key` header, scoped to the user
+ * (`<userId>:<key>`), so that a retried request appends nothing twice (D7); without a key it is a
+ * fresh UUID. A keyed request also carries its *fingerprint* (the route pattern, the validated
+ * path parameters and body: requestFingerprint of @sinilill/commands), recorded with the
+ * command's events: the key stands for that one request. Keys outside the pattern are ignored, not
+ * refused.
  */
 import type { FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import type { CommandRequest } from '@sinilill/commands';
+import { requestFingerprint, type CommandRequest, type CommandService } from '@sinilill/commands';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,100}$/;
 
-/** Command metadata from the request: Idempotency-Key (optional) and x-correlation-id. */
+/**
+ * The route a request is fingerprinted under: its method and route pattern, e.g.
+ * `PUT /api/entry/:id/edit` (not the URL, so the path's values count once, as params).
+ */
+export function routeOf(request: FastifyRequest): string {
+  return `${request.method} ${request.routeOptions.url ?? request.url}`;
+}
+
+/**
+ * Command metadata from the request: Idempotency-Key (optional; with it the command id
+ * `<userId>:<key>` and the request fingerprint of route, params and body) and x-correlation-id.
+ * Call it in the handler, after validation, so that the fingerprint covers the validated input.
+ */
 export function commandRequest(request: FastifyRequest): CommandRequest {
   const key = request.headers['idempotency-key'];
   const correlation = request.headers['x-correlation-id'];
-  const commandId = typeof key === 'string' && IDEMPOTENCY_KEY.test(key) ? `${request.actor.userId}:${key}` : randomUUID();
   const correlationId = typeof correlation === 'string' && IDEMPOTENCY_KEY.test(correlation) ? correlation : randomUUID();
-  return { actor: request.actor, metadata: { commandId, correlationId, causationId: null } };
+  if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
+    return { actor: request.actor, metadata: { commandId: randomUUID(), correlationId, causationId: null } };
+  }
+  const fingerprint = requestFingerprint(routeOf(request), { params: request.params ?? null, body: request.body ?? null });
+  return {
+    actor: request.actor,
+    metadata: { commandId: `${request.actor.userId}:${key}`, correlationId, causationId: null, requestFingerprint: fingerprint },
+  };
+}
+
+/**
+ * Runs a route's command with the request's metadata through CommandService.idempotent: with an
+ * Idempotency-Key, a repeat of the request (even one sent while the first still runs) answers what
+ * the first answered and appends nothing, and the key reused for another request answers 422
+ * IDEMPOTENCY_KEY_REUSED. `run` gets the command metadata to pass on (to the CommandService or the
+ * AccountService).
+ * @throws whatever `run` throws (DomainError → its status), DomainError('IDEMPOTENCY_KEY_REUSED').
+ */
+export function runCommand<T>(
+  commands: Pick<CommandService, 'idempotent'>,
+  request: FastifyRequest,
+  run: (command: CommandRequest) => Promise<T>,
+): Promise<T> {
+  const command = commandRequest(request);
+  return commands.idempotent(command, () => run(command));
 }

@@ -36,7 +36,7 @@ import { DomainError } from '@sinilill/domain';
 import { ID_PATTERN, requireAdmin } from '@sinilill/http';
 import type { MediaStore } from '@sinilill/media';
 import { iconBodyTooLarge, iconReference } from '../team-icon';
-import { commandRequest } from '../command-request';
+import { runCommand } from '../command-request';
 
 export interface AdminRouteOptions {
   commands: CommandService;
@@ -49,7 +49,7 @@ export interface AdminRouteOptions {
 }
 
 const IdParams = Type.Object({ id: Type.String({ pattern: ID_PATTERN }) });
-const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
+const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer, 422: ErrorAnswer };
 
 /** The body's `id` must name the path's entity (spec §7 repeats it); INVALID_REQUEST otherwise. */
 function sameId(bodyId: number, pathId: number): void {
@@ -81,7 +81,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
   app.put('/admin/user/:id', {
     schema: { params: AdminUserParams, body: AdminUserBody, response: { 200: AdminSuccessAnswer, ...errors } },
   }, async (request) => {
-    const result = await accounts.setApproval(request.params.id, request.body.is_approved, commandRequest(request));
+    const result = await runCommand(commands, request, (command) => accounts.setApproval(request.params.id, request.body.is_approved, command));
     return { success: true, position: done(result.position) };
   });
 
@@ -91,11 +91,11 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     const participantId = Number(request.params.id);
     const body = request.body;
     if ('is_paid' in body) {
-      const result = await commands.markPayment(participantId, body.is_paid, commandRequest(request));
+      const result = await runCommand(commands, request, (command) => commands.markPayment(participantId, body.is_paid, command));
       return { success: true, position: done(result.position) };
     }
     sameId(body.id, participantId);
-    const result = await commands.renameParticipant(participantId, body.full_name, commandRequest(request));
+    const result = await runCommand(commands, request, (command) => commands.renameParticipant(participantId, body.full_name, command));
     return { success: true, position: done(result.position) };
   });
 
@@ -108,11 +108,11 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     const body = request.body;
     sameId(body.id, teamId);
     const icon = await iconReference(body.icon, teamId, commands, media);
-    const result = await commands.changeTeamAsAdmin(teamId, {
+    const result = await runCommand(commands, request, (command) => commands.changeTeamAsAdmin(teamId, {
       ...(body.team_name !== undefined ? { teamName: body.team_name } : {}),
       ...(body.description !== undefined ? { description: body.description } : {}),
       ...(icon !== undefined ? { icon } : {}),
-    }, commandRequest(request));
+    }, command));
     return { success: true, team: result.team, position: done(result.position) };
   });
 
@@ -120,26 +120,25 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     schema: { params: AdminEntityParams, body: AdminDeleteEntitiesBody, response: { 200: AdminDeleteEntitiesAnswer, ...errors } },
   }, async (request) => {
     const { ids } = request.body;
-    const command = commandRequest(request);
-    const result = request.params.entity === 'user'
-      ? await commands.deleteUsers(userIds(ids), command)
+    const result = await runCommand(commands, request, (command) => request.params.entity === 'user'
+      ? commands.deleteUsers(userIds(ids), command)
       : request.params.entity === 'team'
-        ? await commands.deleteTeams(integerIds(ids), command)
-        : await commands.deleteEntries(integerIds(ids), command);
+        ? commands.deleteTeams(integerIds(ids), command)
+        : commands.deleteEntries(integerIds(ids), command));
     return { success: true, count: result.count, position: done(result.position) };
   });
 
   app.post('/admin/resetpassword', {
     schema: { body: AdminResetPasswordBody, response: { 200: AdminSuccessAnswer, ...errors } },
   }, async (request) => {
-    const result = await accounts.adminResetPassword(request.body.userId, request.body.newPassword, commandRequest(request));
+    const result = await runCommand(commands, request, (command) => accounts.adminResetPassword(request.body.userId, request.body.newPassword, command));
     return { success: true, position: done(result.position) };
   });
 
   app.put('/admin/settings', {
     schema: { body: AdminSettingsBody, response: { 200: AdminSuccessAnswer, ...errors } },
   }, async (request) => {
-    const result = await accounts.changeSettings(request.body, commandRequest(request));
+    const result = await runCommand(commands, request, (command) => accounts.changeSettings(request.body, command));
     return { success: true, position: done(result.position) };
   });
 };

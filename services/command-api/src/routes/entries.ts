@@ -1,6 +1,8 @@
 /**
  * Entry commands (spec §7): POST /entry, PUT /entry/{id}/edit, PUT /entry/delete. Each answer
  * carries `position`, the global position of the command's last event, for read-your-writes.
+ * With an Idempotency-Key a repeat answers as the first request did; the key reused for another
+ * request answers 422 IDEMPOTENCY_KEY_REUSED (runCommand, D7).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
@@ -14,7 +16,7 @@ import {
 } from '@sinilill/contracts';
 import type { CommandService } from '@sinilill/commands';
 import { ID_PATTERN } from '@sinilill/http';
-import { commandRequest } from '../command-request';
+import { runCommand } from '../command-request';
 
 export interface EntryRouteOptions {
   commands: CommandService;
@@ -23,17 +25,17 @@ export interface EntryRouteOptions {
 }
 
 
-const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
+const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer, 422: ErrorAnswer };
 
 export const entryRoutes: FastifyPluginAsyncTypebox<EntryRouteOptions> = async (app, { commands, appended }) => {
   app.addHook('onRequest', app.authenticate);
 
   app.post('/entry', { schema: { body: AddEntryBody, response: { 200: EntryAnswer, ...errors } } }, async (request) => {
     const body = request.body;
-    const result = await commands.addEntry({
+    const result = await runCommand(commands, request, (command) => commands.addEntry({
       ...(body.participant_id !== undefined ? { participantId: body.participant_id } : {}),
       distance: body.distance, entryType: body.entry_type, performedAt: body.performed_at,
-    }, commandRequest(request));
+    }, command));
     appended(result.position);
     return { success: true, entry: result.entry, position: result.position };
   });
@@ -42,16 +44,16 @@ export const entryRoutes: FastifyPluginAsyncTypebox<EntryRouteOptions> = async (
     schema: { params: Type.Object({ id: Type.String({ pattern: ID_PATTERN }) }), body: EditEntryBody, response: { 200: EntryAnswer, ...errors } },
   }, async (request) => {
     const body = request.body;
-    const result = await commands.editEntry(Number(request.params.id), {
+    const result = await runCommand(commands, request, (command) => commands.editEntry(Number(request.params.id), {
       ...(body.participant_id !== undefined ? { participantId: body.participant_id } : {}),
       distance: body.distance, entryType: body.entry_type, performedAt: body.performed_at,
-    }, commandRequest(request));
+    }, command));
     appended(result.position);
     return { success: true, entry: result.entry, position: result.position };
   });
 
   app.put('/entry/delete', { schema: { body: DeleteEntriesBody, response: { 200: DeleteEntriesAnswer, ...errors } } }, async (request) => {
-    const result = await commands.deleteEntries(request.body.ids, commandRequest(request));
+    const result = await runCommand(commands, request, (command) => commands.deleteEntries(request.body.ids, command));
     appended(result.position);
     return { success: true, count: result.count, position: result.position };
   });

@@ -122,6 +122,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
     const country = body.payment.methodOptions.preferredCountry;
     const countries = await methodsOf(provider, request.log);
     const setup = countries.find((c) => c.country === country);
+    // No Idempotency-Key here (see above): a fresh command id, and so no request fingerprint.
     const base = commandRequest(request);
     const { order, position } = await commands.orderPayment({
       isPaid: body.isPaid,
@@ -131,7 +132,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
       method: body.payment.methodOptions.preferredProvider,
       provider: provider.name,
       countryMethods: setup ? setup.methods.map((m) => m.code) : null,
-    }, { ...base, metadata: { ...base.metadata, commandId: randomUUID() } });
+    }, { ...base, metadata: { commandId: randomUUID(), correlationId: base.metadata.correlationId, causationId: null } });
     appended(position);
     const locale = localeOf(body, request);
     try {

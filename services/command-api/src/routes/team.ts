@@ -23,7 +23,7 @@ import { DomainError, mayActForTeam } from '@sinilill/domain';
 import { ID_PATTERN } from '@sinilill/http';
 import type { MediaStore } from '@sinilill/media';
 import { iconBodyTooLarge, iconReference } from '../team-icon';
-import { commandRequest } from '../command-request';
+import { runCommand } from '../command-request';
 
 export interface TeamRouteOptions {
   commands: CommandService;
@@ -35,7 +35,7 @@ export interface TeamRouteOptions {
 
 const ID = new RegExp(ID_PATTERN);
 const TeamParams = Type.Object({ id: Type.String({ pattern: ID_PATTERN }) });
-const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer };
+const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer, 422: ErrorAnswer };
 
 /**
  * preParsing hook: 403 FORBIDDEN unless the authenticated actor may act for the team in the path
@@ -60,10 +60,10 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
   }, async (request) => {
     const teamId = Number(request.params.id);
     const icon = await iconReference(request.body.icon, teamId, commands, media);
-    const result = await commands.changeTeamPublicAttributes(teamId, {
+    const result = await runCommand(commands, request, (command) => commands.changeTeamPublicAttributes(teamId, {
       ...(icon !== undefined ? { icon } : {}),
       ...(request.body.description !== undefined ? { description: request.body.description } : {}),
-    }, commandRequest(request));
+    }, command));
     if (result.position > 0) appended(result.position);
     return { success: true, team: result.team, position: result.position };
   });
@@ -75,7 +75,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
     preHandler: mayActForPathTeam,
     schema: { params: TeamParams, response: { 200: JoinCodeAnswer, ...errors } },
   }, async (request, reply) => {
-    const result = await commands.replaceJoinCode(Number(request.params.id), commandRequest(request));
+    const result = await runCommand(commands, request, (command) => commands.replaceJoinCode(Number(request.params.id), command));
     appended(result.position);
     reply.header('cache-control', 'no-store');
     return { code: result.code, created_at: result.createdAt, position: result.position };

@@ -266,6 +266,15 @@ describe('the team page reads (issue 4)', () => {
         expect(response.json()).toEqual({ message: 'NOT_FOUND' });
       }
     });
+
+    test('ids beyond PostgreSQL integer answer 4xx, never 500 (issue 13: 2 147 483 648 answered 500)', async () => {
+      for (const id of ['2147483647', '2147483648', '9999999999', '99999999999999999999']) {
+        for (const route of ['', '/participants', '/entries', '/joincode']) {
+          const response = await get(`/api/team/${id}${route}`, admin());
+          expect([400, 404], `${id}${route}: ${response.body}`).toContain(response.statusCode);
+        }
+      }
+    });
   });
 
   describe('team events reach the read models', () => {

@@ -4,6 +4,7 @@
  * crypto-shredding of personal data as an EventStore decorator.
  */
 export * from './types';
+export { createResilientPool, guardPool, waitForPostgres, type PoolLog, type ResilientPoolOptions } from './pool';
 export { EVENT_COLUMNS, PostgresEventStore, toRecordedEvent, type EventRow, type PostgresEventStoreOptions } from './postgres-event-store';
 export {
   APPEND_LOCK,

@@ -21,10 +21,12 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   EMAIL_ALREADY_IN_USE: 409,
   TEAM_NAME_ALREADY_IN_USE: 409,
   MAX_IMAGE_SIZE: 413,
+  REQUEST_TOO_LARGE: 413,
   IDEMPOTENCY_KEY_REUSED: 422,
   TOO_MANY_REQUESTS: 429,
   NEWS_UNAVAILABLE: 502,
   PAYMENT_PROVIDER_UNAVAILABLE: 502,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 /** The HTTP status a catalogue code is answered with. */
@@ -48,6 +50,7 @@ function classify(error: FastifyError | DomainError | Error): { status: number; 
   if (status === 403) return { status, code: 'FORBIDDEN' };
   if (status === 404) return { status, code: 'NOT_FOUND' };
   if (status === 429) return { status, code: 'TOO_MANY_REQUESTS' };
+  if (status === 413) return { status, code: 'REQUEST_TOO_LARGE' };
   // Body parser errors (bad JSON, wrong content type, too large) are the caller's: 4xx.
   if (status >= 400 && status < 500) return { status, code: 'INVALID_REQUEST' };
   return { status: 500, code: 'GENERIC_ERROR' };
@@ -58,7 +61,7 @@ function classify(error: FastifyError | DomainError | Error): { status: number; 
  * Routes use TypeBox schemas; path parameters are strings with a digit pattern (no coercion).
  */
 export function createApp(options: FastifyServerOptions = {}): FastifyInstance {
-  const app = Fastify({ bodyLimit: 1024 * 1024, ...options }).withTypeProvider<TypeBoxTypeProvider>();
+  const app = Fastify({ bodyLimit: DEFAULT_BODY_LIMIT, ...options }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
     const { status, code } = classify(error);
@@ -70,9 +73,17 @@ export function createApp(options: FastifyServerOptions = {}): FastifyInstance {
   return app as unknown as FastifyInstance;
 }
 
-/** Path parameter schema for an integer id (string of digits; parse with Number). */
-export const ID_PATTERN = '^[1-9][0-9]{0,9}$';
+/** The APIs' body limit, bytes, where a route sets none (PUT /team/{id}/publicattributes: 16 MiB). */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * Path parameter schema for an integer id (string of digits; parse with Number): 1 to 999 999 999,
+ * inside PostgreSQL's `integer` (ids ≥ 2 147 483 648 answered 500 before, issue 13); longer ids
+ * are refused as INVALID_REQUEST.
+ */
+export const ID_PATTERN = '^[1-9][0-9]{0,8}$';
 
 export { authPlugin, requireAdmin, type AuthOptions } from './auth';
 export { healthRoutes, type Readiness } from './health';
+export { earlyLog, type EarlyLog } from './early-log';
 export { installGracefulShutdown, installShutdown, SHUTDOWN_DELAY_MS, type Shutdown, type ShutdownLog, type ShutdownOptions } from './shutdown';

@@ -5,14 +5,18 @@
  */
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { createResilientPool, type PoolLog } from '@sinilill/event-store';
 import type { ReadModelDatabase } from './schema';
 
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 
-/** A pg pool for `databaseUrl` (max connections default 10). */
-export function createPool(databaseUrl: string, max = 10): pg.Pool {
-  return new pg.Pool({ connectionString: databaseUrl, max });
+/**
+ * A pg pool for `databaseUrl` (max connections default 10) that survives the database going
+ * away: broken idle connections are logged and replaced (createResilientPool, issue 13).
+ */
+export function createPool(databaseUrl: string, max = 10, log?: PoolLog): pg.Pool {
+  return createResilientPool({ connectionString: databaseUrl, max, ...(log ? { log } : {}) });
 }
 
 /** Kysely over an existing pool (the caller ends the pool, or calls db.destroy()). */

@@ -3,12 +3,13 @@
  * account tables, stored images, read models: migrate.ts), the event store with personal-data
  * protection, and the CommandService.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import type { Kysely } from 'kysely';
 import { AccountDirectory, CommandService, PostgresIdAllocator, readSettings } from '@sinilill/commands';
 import { createClock, type Config } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import {
+  createResilientPool,
   PersonalDataVault,
   PostgresEventStore,
   withPersonalDataProtection,
@@ -17,6 +18,8 @@ import {
 } from '@sinilill/event-store';
 import { createReadModelDb, type ReadModelDatabase } from '@sinilill/read-models';
 import { migrateToLatest } from './migrate';
+
+const poolLog = { warn: (fields: Record<string, unknown>, message: string) => console.error(`[start] ${message}: ${fields.err instanceof Error ? fields.err.message : String(fields.err)}`) };
 
 export interface Application {
   pool: pg.Pool;
@@ -39,7 +42,8 @@ export async function migrateAll(pool: pg.Pool): Promise<MigrationSetReport[]> {
 
 /** Opens the database, migrates it, and builds the command side. */
 export async function openApplication(config: Config, databaseUrl: string): Promise<Application> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 12 });
+  // Broken idle connections (a database restart) are logged and replaced, never fatal (issue 13).
+  const pool = createResilientPool({ connectionString: databaseUrl, max: 12, log: poolLog });
   const db = createReadModelDb(pool);
   await migrateAll(pool);
   const store = withPersonalDataProtection(new PostgresEventStore({ pool }), new PersonalDataVault({ pool }), PERSONAL_DATA_FIELDS);
@@ -47,7 +51,7 @@ export async function openApplication(config: Config, databaseUrl: string): Prom
   const clock = createClock(config);
   // The account tables get their own pool (see AccountDirectory: a registration holds one of its
   // connections across the event store's append).
-  const accountPool = new pg.Pool({ connectionString: databaseUrl, max: 6 });
+  const accountPool = createResilientPool({ connectionString: databaseUrl, max: 6, log: poolLog });
   const directory = new AccountDirectory({ pool: accountPool, indexSecret: config.emailIndexSecret });
   const commands = new CommandService({
     store, ids, now: () => clock.now(), directory,

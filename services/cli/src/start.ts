@@ -13,6 +13,7 @@
  *    built here when web/dist is older than its sources).
  * 6. Without SMTP_URL, a local MailDev 2 catches outgoing mail (inbox: http://HOST:PORT+6).
  * 7. On first start (an empty event log) the 2025 export is imported as events.
+ * A service that crashes is restarted with back-off while the others keep serving (Supervisor).
  * Ctrl-C stops everything it started.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -28,6 +29,7 @@ import { openApplication } from './application';
 import { importEdition } from './import-edition';
 import { openInfrastructure } from './infra';
 import { progressBar } from './progress';
+import { Supervisor } from './supervisor';
 
 const SERVICES = ['query-api', 'command-api', 'projector', 'gateway'] as const;
 
@@ -115,52 +117,44 @@ export async function start(): Promise<void> {
     CLOCK_START: config.clock.start,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   };
-  const children: ChildProcess[] = [];
+  // Each service restarts with back-off when it crashes; the others keep serving (issue 13).
+  const supervisor = new Supervisor({
+    log: (line) => console.error(`[start] ${line}`),
+    // Past the services' own bound (SHUTDOWN_DELAY_MS, 10 s), so a graceful close is never cut short.
+    killAfterMs: 12_000,
+  });
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     log('stopping…');
-    await Promise.all(children.map((child) => new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-      // Past the services' own bound (SHUTDOWN_DELAY_MS, 10 s), so a graceful close is never cut short.
-      setTimeout(() => child.kill('SIGKILL'), 12_000).unref();
-    })));
+    await supervisor.stop();
     await app.close();
     await infra.stop();
     process.exit(code);
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop(0));
 
+  const piped = (name: string) => (child: ChildProcess) => {
+    pipe(name, child.stdout, process.stdout);
+    pipe(name, child.stderr, process.stderr);
+  };
   for (const service of SERVICES) {
-    const child = spawn(process.execPath, serviceArguments(service, watch), {
-      cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'],
+    supervisor.add({
+      name: service, command: process.execPath, args: serviceArguments(service, watch),
+      options: { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] }, onStart: piped(service),
     });
-    pipe(service, child.stdout, process.stdout);
-    pipe(service, child.stderr, process.stderr);
-    child.once('exit', (code, signal) => {
-      if (stopping) return;
-      console.error(`[start] ${service} exited (${code ?? signal}); stopping everything`);
-      void stop(1);
-    });
-    children.push(child);
   }
   if (!config.smtpUrl) {
-    const maildev = spawn(process.execPath, [
-      createRequire(import.meta.url).resolve('maildev/bin/maildev'),
-      '--ip', '127.0.0.1', '--smtp', String(config.maildevSmtpPort), '--web', String(config.maildevWebPort),
-      '--mail-directory', join(config.dataDir, 'mail'), '--silent',
-    ], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    pipe('maildev', maildev.stdout, process.stdout);
-    pipe('maildev', maildev.stderr, process.stderr);
-    maildev.once('exit', (code, signal) => {
-      if (stopping) return;
-      console.error(`[start] maildev exited (${code ?? signal}); stopping everything`);
-      void stop(1);
+    supervisor.add({
+      name: 'maildev', command: process.execPath,
+      args: [
+        createRequire(import.meta.url).resolve('maildev/bin/maildev'),
+        '--ip', '127.0.0.1', '--smtp', String(config.maildevSmtpPort), '--web', String(config.maildevWebPort),
+        '--mail-directory', join(config.dataDir, 'mail'), '--silent',
+      ],
+      options: { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] }, onStart: piped('maildev'),
     });
-    children.push(maildev);
   }
   const ports = [config.queryApiPort, config.commandApiPort, config.port, ...(config.smtpUrl ? [] : [config.maildevSmtpPort, config.maildevWebPort])];
   await Promise.all(ports.map((port) => waitForPort(port, 60_000)));

@@ -11,22 +11,25 @@
 import { AccountDirectory, AccountService, CommandService, PostgresIdAllocator, readSettings } from '@sinilill/commands';
 import { createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
-import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection } from '@sinilill/event-store';
-import { installShutdown } from '@sinilill/http';
+import { PersonalDataVault, PostgresEventStore, createResilientPool, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
+import { earlyLog, installShutdown } from '@sinilill/http';
 import { smtpMailer } from '@sinilill/mail';
 import { MediaStore } from '@sinilill/media';
 import { WakeUpPublisher, createProjectionQueues, createReplayQueue } from '@sinilill/messaging';
 import { createProvider } from '@sinilill/payments';
-import pg from 'pg';
 import { buildCommandApi } from './app';
 import { readModelLookups } from './read-model-lookups';
 
 const config = loadConfig();
 const databaseUrl = required(config.databaseUrl, 'DATABASE_URL');
-const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
+// Pool warnings before the app (and its logger) exist go to stderr, then through app.log.
+const poolLog = earlyLog();
+const pool = createResilientPool({ connectionString: databaseUrl, max: 20, log: poolLog });
 // The account tables get their own pool: a registration holds one of its connections across the
 // event store's append (see AccountDirectory), which must never wait for a connection of its own.
-const accountPool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+const accountPool = createResilientPool({ connectionString: databaseUrl, max: 10, log: poolLog });
+// Started before its database: wait for it rather than exit (issue 13).
+await waitForPostgres(pool, { log: poolLog });
 const vault = new PersonalDataVault({ pool });
 const store = withPersonalDataProtection(new PostgresEventStore({ pool }), vault, PERSONAL_DATA_FIELDS);
 const clock = createClock(config);
@@ -69,6 +72,7 @@ app.addHook('onClose', async () => {
   await accountPool.end();
   await pool.end();
 });
+poolLog.attach(app);
 installShutdown(app);
 if (config.admin) {
   const admin = await accounts.ensureAdmin(config.admin.email, config.admin.password);

@@ -17,9 +17,12 @@ import { existsSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import httpProxy from '@fastify/http-proxy';
+import type { FastifyReplyFromHooks } from '@fastify/reply-from';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { healthRoutes } from '@sinilill/http';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import { PUBLIC_ATTRIBUTES_BODY_LIMIT } from '@sinilill/contracts';
+import type { ErrorCode } from '@sinilill/domain';
+import { DEFAULT_BODY_LIMIT, errorBody, healthRoutes, statusOf } from '@sinilill/http';
 
 export interface GatewayOptions {
   queryApiUrl: string;
@@ -50,6 +53,22 @@ const EXCEPTIONS: readonly { path: string; methods: readonly ('GET' | 'HEAD' | '
   { path: '/api/payment/sandbox', methods: ['GET', 'HEAD'], to: 'command' },
 ];
 
+/** Routes whose bodies may exceed the APIs' default limit (a team icon as a data URL), and theirs. */
+const LARGE_BODIES: readonly { method: string; path: RegExp; limit: number }[] = [
+  { method: 'PUT', path: /^\/api\/team\/[^/]+\/publicattributes(?:\?|$)/, limit: PUBLIC_ATTRIBUTES_BODY_LIMIT },
+  { method: 'PUT', path: /^\/api\/admin\/team\/[^/?]+(?:\?|$)/, limit: PUBLIC_ATTRIBUTES_BODY_LIMIT },
+];
+
+/** The body limit the API behind `method url` enforces, bytes (issue 13: 413 at the gateway). */
+export function bodyLimitOf(method: string, url: string): number {
+  return LARGE_BODIES.find((route) => route.method === method && route.path.test(url))?.limit ?? DEFAULT_BODY_LIMIT;
+}
+
+/** An error answer of the gateway's own: the catalogue code and its status, nothing internal. */
+function refuse(reply: FastifyReply, code: ErrorCode, headers: Record<string, string> = {}) {
+  return reply.status(statusOf(code)).headers(headers).send(errorBody(code));
+}
+
 /** Builds the gateway (not listening yet). */
 export function buildGateway(options: GatewayOptions): FastifyInstance {
   // The proxies stream request bodies to the upstream unread, so this limit does not bind them:
@@ -77,17 +96,35 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
       res.end();
     }
   });
+  // A body over the API's limit is refused here, before a byte is forwarded: streamed on, the API
+  // would answer 413 and close mid-body, and the proxy would see a broken pipe (issue 13).
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/api/')) return;
+    const length = Number(request.headers['content-length'] ?? 0);
+    if (length > bodyLimitOf(request.method, request.url)) {
+      request.log.info({ length, url: request.url }, 'request body over the limit');
+      return refuse(reply, 'REQUEST_TOO_LARGE', { connection: 'close' });
+    }
+  });
+  // An upstream that is down or restarting (the launcher restarts a crashed service) is answered
+  // 503 with a catalogue code; the internal address and the error stay in the log (issue 13).
+  const replyOptions: FastifyReplyFromHooks = {
+    onError: (reply, { error }) => {
+      reply.log.warn({ err: error, url: reply.request.url }, 'upstream unavailable');
+      void refuse(reply as FastifyReply, 'SERVICE_UNAVAILABLE', { 'retry-after': '2' });
+    },
+  };
   app.register(httpProxy, {
-    upstream: options.queryApiUrl, prefix: '/api', rewritePrefix: '/api', httpMethods: ['GET', 'HEAD'],
+    upstream: options.queryApiUrl, prefix: '/api', rewritePrefix: '/api', httpMethods: ['GET', 'HEAD'], replyOptions,
   });
   app.register(httpProxy, {
-    upstream: options.commandApiUrl, prefix: '/api', rewritePrefix: '/api', httpMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+    upstream: options.commandApiUrl, prefix: '/api', rewritePrefix: '/api', httpMethods: ['POST', 'PUT', 'PATCH', 'DELETE'], replyOptions,
   });
   for (const route of EXCEPTIONS) {
     // More specific than /api/*, so the router prefers these paths for these methods.
     app.register(httpProxy, {
       upstream: route.to === 'command' ? options.commandApiUrl : options.queryApiUrl,
-      prefix: route.path, rewritePrefix: route.path, httpMethods: [...route.methods],
+      prefix: route.path, rewritePrefix: route.path, httpMethods: [...route.methods], replyOptions,
     });
   }
   const hasWeb = existsSync(options.webRoot);

@@ -9,10 +9,14 @@
  * until the swap, D5), and BullMQ hands the job out again once its lock lapses (stalled job), so
  * it runs again after the restart. An uncaught error is logged (with the error) and exits 1
  * after the same close.
+ *
+ * Resilience (issue 13): the pool logs and replaces broken connections, and the start waits for
+ * PostgreSQL (waitForPostgres) instead of exiting; a failed batch is retried by the next wake-up
+ * or sweep.
  */
 import { loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
-import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection } from '@sinilill/event-store';
+import { PersonalDataVault, PostgresEventStore, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
 import { installGracefulShutdown } from '@sinilill/http';
 import { createPool, createReadModelDb, projections } from '@sinilill/read-models';
 import { startProjector } from './projector';
@@ -30,10 +34,13 @@ function serializeError(error: unknown): Record<string, unknown> {
 }
 
 const config = loadConfig();
-const pool = createPool(required(config.databaseUrl, 'DATABASE_URL'), 10);
+const poolLog = { warn: (fields: Record<string, unknown>, message: string) => log(message, { ...fields, err: fields.err === undefined ? undefined : serializeError(fields.err) }, 'error') };
+const pool = createPool(required(config.databaseUrl, 'DATABASE_URL'), 10, poolLog);
 const store = withPersonalDataProtection(new PostgresEventStore({ pool }), new PersonalDataVault({ pool }), PERSONAL_DATA_FIELDS);
 const db = createReadModelDb(pool);
 const stopping = new AbortController();
+// Started before its database: wait for it rather than exit (issue 13).
+await waitForPostgres(pool, { log: poolLog, signal: stopping.signal });
 const replayWorker = startReplayWorker({
   db, store, projections, redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix, log,
 });

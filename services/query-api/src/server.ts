@@ -11,8 +11,8 @@
  */
 import { createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
-import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection } from '@sinilill/event-store';
-import { installShutdown } from '@sinilill/http';
+import { PersonalDataVault, PostgresEventStore, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
+import { earlyLog, installShutdown } from '@sinilill/http';
 import { MediaStore } from '@sinilill/media';
 import { createPool, createReadModelDb } from '@sinilill/read-models';
 import { buildQueryApi } from './app';
@@ -20,7 +20,11 @@ import { ReadModelChangeListener } from './live';
 
 const config = loadConfig();
 const databaseUrl = required(config.databaseUrl, 'DATABASE_URL');
-const pool = createPool(databaseUrl, 20);
+// Pool warnings before the app (and its logger) exist go to stderr, then through app.log.
+const poolLog = earlyLog();
+const pool = createPool(databaseUrl, 20, poolLog);
+// Started before its database: wait for it rather than exit (issue 13).
+await waitForPostgres(pool, { log: poolLog });
 const db = createReadModelDb(pool);
 const clock = createClock(config);
 // Read-only here (the history); the same database and pool as the read models, and the same
@@ -48,6 +52,7 @@ const app = buildQueryApi({
   history,
   logger: { level: config.logLevel },
 });
+poolLog.attach(app);
 // onClose runs after the server has closed and the last request in flight has answered.
 app.addHook('onClose', async () => {
   await changes.close();

@@ -1,0 +1,71 @@
+/**
+ * PostgreSQL connection pools that survive the database going away (issue 13, "the site heals
+ * itself"). pg emits 'error' on a pool when an idle client's connection breaks (a restart, a
+ * failover, `pg_terminate_backend`); unhandled, that event ends the process. Here it is logged
+ * and the broken client is dropped: the pool opens a new connection on the next checkout, so
+ * requests fail while the database is down and work again once it is back.
+ */
+import pg from 'pg';
+
+/** Where pool problems are reported (pino-shaped). */
+export interface PoolLog {
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+/** The options of createResilientPool. */
+export interface ResilientPoolOptions {
+  connectionString: string;
+  /** Maximum connections (default 10). */
+  max?: number;
+  /** How long a checkout waits for a connection before failing, ms (default 10 000). */
+  connectionTimeoutMillis?: number;
+  log?: PoolLog;
+}
+
+/**
+ * A pg pool whose idle-client errors are logged instead of crashing the process. TCP keep-alive
+ * is on, so a connection to a database that vanished without a word is found broken.
+ */
+export function createResilientPool(options: ResilientPoolOptions): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
+    keepAlive: true,
+  });
+  guardPool(pool, options.log);
+  return pool;
+}
+
+/** Attaches the 'error' handler of createResilientPool to an existing pool. Returns the pool. */
+export function guardPool(pool: pg.Pool, log?: PoolLog): pg.Pool {
+  pool.on('error', (error) => {
+    log?.warn({ err: error }, 'a pooled PostgreSQL connection broke; it is dropped and replaced on demand');
+  });
+  return pool;
+}
+
+/**
+ * Waits until `pool` can run `SELECT 1`, retrying with back-off (250 ms doubling to 5 s), so a
+ * service started before its database waits for it instead of exiting.
+ * @param log reports each failed attempt (at warn) with the error's message.
+ * @param timeoutMs gives up after this long (default: never).
+ * @throws the last connection error once timeoutMs has passed, or when `signal` aborts.
+ */
+export async function waitForPostgres(
+  pool: pg.Pool,
+  options: { log?: PoolLog; timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<void> {
+  const deadline = options.timeoutMs === undefined ? Infinity : Date.now() + options.timeoutMs;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await pool.query('SELECT 1');
+      return;
+    } catch (error) {
+      if (Date.now() >= deadline || options.signal?.aborted) throw error;
+      const delay = Math.min(5_000, 250 * 2 ** Math.min(attempt, 5));
+      options.log?.warn({ err: error instanceof Error ? error.message : String(error), attempt: attempt + 1, retryInMs: delay }, 'PostgreSQL is not reachable yet; waiting');
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}

@@ -11,6 +11,8 @@ import { freePortBlock } from '@sinilill/local-infra';
 
 export interface RunningStack {
   baseUrl: string;
+  /** The launcher's DATA_DIR (embedded PostgreSQL in postgres/, MailDev's mail in mail/). */
+  dataDir: string;
   /** Everything the launcher printed so far. */
   output(): string;
   stop(): Promise<void>;
@@ -70,7 +72,7 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, timeoutMs = 240_00
     await stop();
     throw error;
   });
-  return { baseUrl: `http://127.0.0.1:${port}`, output: () => output, stop };
+  return { baseUrl: `http://127.0.0.1:${port}`, dataDir, output: () => output, stop };
 }
 
 /** Waits until `probe` returns true, polling. */

@@ -39,12 +39,26 @@ export function errorBody(code: ErrorCode): { message: ErrorCode } {
   return { message: code };
 }
 
+/**
+ * True for the errors of a database that is down, restarting or unreachable (issue 13): refused
+ * or broken connections, PostgreSQL's shutdown and cannot-connect-now states (57P01-57P03) and
+ * its connection-exception class (08). They are answered 503 SERVICE_UNAVAILABLE, not 500: the
+ * request may be retried once the database is back (nothing of it was committed).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03'].includes(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(error.message);
+}
+
 function classify(error: FastifyError | DomainError | Error): { status: number; code: ErrorCode } {
   if (error instanceof DomainError) return { status: statusOf(error.code), code: error.code };
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) return { status: 400, code: 'INVALID_REQUEST' };
   const code = fastifyError.code ?? '';
   if (code.startsWith('FST_JWT') || code === 'FST_ERR_AUTH') return { status: 401, code: 'UNAUTHORIZED' };
+  if (isDatabaseUnavailable(error)) return { status: 503, code: 'SERVICE_UNAVAILABLE' };
   const status = fastifyError.statusCode ?? 500;
   if (status === 401) return { status, code: 'UNAUTHORIZED' };
   if (status === 403) return { status, code: 'FORBIDDEN' };

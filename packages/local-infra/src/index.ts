@@ -128,13 +128,16 @@ export async function startEmbeddedPostgres(options: {
     persistent: options.persistent ?? true,
     createPostgresUser: process.getuid?.() === 0,
     authMethod: 'scram-sha-256',
-    // Development and test clusters: durability of the last few ms is not worth an fsync per
-    // commit (appends stay atomic; a crash loses at most the last moments, never half an append).
+    // synchronous_commit stays on (PostgreSQL's default): an append the API acknowledged is on
+    // disk, and its global position is never handed out again after a crash (issue 13: with it
+    // off, an immediate stop lost 9 of 2 992 acknowledged appends). Concurrent commits share one
+    // WAL flush (group commit: commit_delay waits 0.2 ms for others when 3 more are in flight).
     postgresFlags: [
       '-c', 'listen_addresses=127.0.0.1',
       '-c', 'unix_socket_directories=',
-      '-c', 'synchronous_commit=off',
       '-c', 'max_connections=200',
+      '-c', 'commit_delay=200',
+      '-c', 'commit_siblings=3',
     ],
     onLog: (message) => log(String(message).trim()),
     onError: (error) => log(String(error)),

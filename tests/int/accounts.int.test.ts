@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { AccountDirectory, AccountService, CommandService } from '@sinilill/commands';
-import type { SessionClaims } from '@sinilill/contracts';
+import type { AccessClaims } from '@sinilill/contracts';
 import { PERSONAL_DATA_FIELDS, streams, type ActingUser, type TeamRegistered } from '@sinilill/domain';
 import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection } from '@sinilill/event-store';
 import { smtpMailer, type Mailer } from '@sinilill/mail';
@@ -59,7 +59,7 @@ describe('accounts through the command API', () => {
     expect(received.text).toContain(`${PUBLIC_URL}/`);
     return { token: match![1]!, userId: match![2]! };
   };
-  const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as SessionClaims & { iat: number; exp: number };
+  const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as AccessClaims & { iat: number; exp: number };
   const login = async (email: string, password: string) => {
     const response = await post('/login', { email, password });
     expect(response.statusCode, response.body).toBe(200);
@@ -121,7 +121,9 @@ describe('accounts through the command API', () => {
     expect(claims).toMatchObject({
       userId, fullName: 'Kati Karu', is_approved: true, participantId: expect.any(Number), teamId: expect.any(Number), role: 'USER', isPaid: false,
     });
-    expect(claims.exp - claims.iat).toBe(7 * 24 * 3600);
+    // Issue 13: a 15-minute access token of a session (sv, sid); the refresh cookie renews it.
+    expect(claims.exp - claims.iat).toBe(15 * 60);
+    expect(claims).toMatchObject({ sv: 1, sid: expect.any(String) });
     expect(JSON.parse(Buffer.from(jwt.split('.')[0]!, 'base64url').toString())).toMatchObject({ alg: 'HS256' });
 
     // The log: team, captain and account, appended together; the name trimmed.
@@ -520,12 +522,12 @@ describe('accounts through the command API', () => {
     if (kind === 'forged') {
       const other = buildCommandApi({ commands, jwtSecret: `${SECRET}-other`, wake: () => undefined });
       await other.ready();
-      authorization = `Bearer ${other.jwt.sign(claims as SessionClaims)}`;
+      authorization = `Bearer ${other.jwt.sign(claims as AccessClaims)}`;
       await other.close();
     } else if (kind === 'none') {
       authorization = `Bearer ${encode({ alg: 'none', typ: 'JWT' })}.${encode({ ...claims, iat: Math.floor(Date.now() / 1000) })}.`;
     } else if (kind === 'expired') {
-      authorization = `Bearer ${api.jwt.sign({ ...(claims as SessionClaims), iat: Math.floor(Date.now() / 1000) - 3600 } as SessionClaims, { expiresIn: 1 })}`;
+      authorization = `Bearer ${api.jwt.sign({ ...(claims as AccessClaims), iat: Math.floor(Date.now() / 1000) - 3600 } as AccessClaims, { expiresIn: 1 })}`;
     } else if (kind === 'tampered') {
       const [header, , signature] = real.split('.');
       authorization = `Bearer ${header}.${encode({ ...claimsOf(real), role: 'ADMIN' })}.${signature}`;

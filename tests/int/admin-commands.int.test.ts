@@ -16,6 +16,7 @@ import { smtpMailer, type Mailer } from '@sinilill/mail';
 import { buildCommandApi, readModelLookups } from '@sinilill/command-api';
 import { testApplication, type TestApplication } from '../support/app';
 import { startMailDev, type RunningMailDev } from '../support/maildev';
+import { testSessions, type TestSessions } from '../support/sessions';
 
 const SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 const SYSTEM: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, teamId: null };
@@ -31,6 +32,7 @@ describe('admin commands through the command API', () => {
   let mail: RunningMailDev;
   let mailer: Mailer;
   let adminClaims: SessionClaims;
+  let sessions: TestSessions;
   const woken: number[] = [];
   let serial = 0;
 
@@ -38,7 +40,8 @@ describe('admin commands through the command API', () => {
   const userClaims = (participantId: number, teamId: number): SessionClaims => ({
     userId: `00000000-0000-4000-8000-0000000000${participantId}`, fullName: 'Test Person', is_approved: true, participantId, teamId, role: 'USER', isPaid: true,
   });
-  const bearer = (claims: SessionClaims) => ({ authorization: `Bearer ${commandApi.jwt.sign(claims)}` });
+  // Real accounts with live sessions (issue 13: a token needs its account's session version).
+  const bearer = (claims: SessionClaims) => ({ authorization: sessions.bearer(commandApi, claims) });
   const asAdmin = () => bearer(adminClaims);
   const call = (method: 'PUT' | 'POST', url: string, payload: unknown, headers: Record<string, string> = asAdmin()) =>
     commandApi.inject({ method, url: `/api${url}`, payload: payload as object, headers });
@@ -86,6 +89,8 @@ describe('admin commands through the command API', () => {
     const accounts = new AccountService({ store, ids: app.ids, directory, mailer, now: () => NOW, publicUrl: 'http://sinilill.test' });
     const admin = await accounts.ensureAdmin('admin@example.ee', 'admin-parool', NOW);
     adminClaims = { userId: admin.userId, fullName: 'Administrator', is_approved: true, participantId: null, teamId: null, role: 'ADMIN', isPaid: false };
+    sessions = testSessions(app, { now: () => NOW });
+    await sessions.enrol(adminClaims, userClaims(11, 1));
     commandApi = buildCommandApi({
       commands, accounts, jwtSecret: SECRET, wake: (position) => { woken.push(position); }, rateLimit: { max: 1000, timeWindowMs: 60_000 },
     });

@@ -26,6 +26,7 @@ import {
 import { buildQueryApi, type TeamChangeFeed } from '@sinilill/query-api';
 import { catchUp, projections, rebuildReadModels } from '@sinilill/read-models';
 import { testApplication, type TestApplication } from '../support/app';
+import { testSessions, type TestSessions } from '../support/sessions';
 
 const SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 const SYSTEM: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, teamId: null };
@@ -60,11 +61,13 @@ describe('the admin console reads (issue 6)', () => {
   let store: EventStore;
   let vault: PersonalDataVault;
   let queryApi: FastifyInstance;
+  let sessions: TestSessions;
 
   const claims = (userId: string, participantId: number | null, role: 'USER' | 'ADMIN'): SessionClaims => ({
     userId, fullName: 'Test Person', is_approved: true, participantId, teamId: null, role, isPaid: true,
   });
-  const bearer = (c: SessionClaims) => `Bearer ${queryApi.jwt.sign(c)}`;
+  // Live sessions of the accounts appended below (issue 13: a token needs its account's session version).
+  const bearer = (c: SessionClaims) => sessions.bearer(queryApi, c);
   const admin = () => bearer(claims(ADMIN_ID, null, 'ADMIN'));
   const get = (url: string, authorization?: string) => queryApi.inject({ url, headers: authorization ? { authorization } : {} });
   const project = async () => {
@@ -126,6 +129,8 @@ describe('the admin console reads (issue 6)', () => {
     await addEntry(12, 7.5, '2025-04-11T09:00:00Z'); // entry 2
     await addEntry(21, 3, '2025-04-12T09:00:00Z'); // entry 3
     await addEntry(31, 40, '2025-04-13T09:00:00Z'); // entry 4
+    sessions = testSessions(app, { now: () => NOW });
+    await sessions.enrol(claims(ADMIN_ID, null, 'ADMIN'), claims(USER_OF[11]!, 11, 'USER'));
     await project();
     queryApi = buildQueryApi({ db: app.db, now: () => NOW, readYourWritesTimeoutMs: 3000, jwtSecret: SECRET, changes: silentFeed });
     await queryApi.ready();
@@ -149,9 +154,11 @@ describe('the admin console reads (issue 6)', () => {
       expect(response.json()).toEqual({ message: 'UNAUTHORIZED' });
     });
 
-    test('an ADMIN role claim for an account that is no administrator in the read models gets 403', async () => {
+    test('an ADMIN role claim for an account that is no administrator gets 403; for no account at all, 401', async () => {
       expect((await get('/api/admin/userdata', bearer(claims(USER_OF[11]!, 11, 'ADMIN')))).statusCode).toBe(403);
-      expect((await get('/api/admin/userdata', bearer(claims(randomUUID(), null, 'ADMIN')))).statusCode).toBe(403);
+      // Issue 13: an account that never had a session has no valid token, whatever it claims.
+      const nobody = { ...sessions.access(claims(ADMIN_ID, null, 'ADMIN')), userId: randomUUID() };
+      expect((await get('/api/admin/userdata', `Bearer ${queryApi.jwt.sign(nobody)}`)).statusCode).toBe(401);
     });
   });
 

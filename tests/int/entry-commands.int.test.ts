@@ -6,7 +6,7 @@ import type {} from '@fastify/jwt'; // brings app.jwt's type (the command API re
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import type { SessionClaims } from '@sinilill/contracts';
+import type { AccessClaims, SessionClaims } from '@sinilill/contracts';
 import { projections } from '@sinilill/read-models';
 import { startProjector, type RunningProjector } from '@sinilill/projector';
 import { buildQueryApi } from '@sinilill/query-api';
@@ -14,9 +14,12 @@ import { WakeUpPublisher } from '@sinilill/messaging';
 import type { ActingUser } from '@sinilill/domain';
 import { buildCommandApi } from '@sinilill/command-api';
 import { testApplication, type TestApplication } from '../support/app';
+import { testSessions, type TestSessions } from '../support/sessions';
 
 const SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 const SYSTEM: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, teamId: null };
+/** The account (user id) of participant `participantId` in this suite. */
+const userOf = (participantId: number) => `00000000-0000-4000-8000-${String(participantId).padStart(12, '0')}`;
 
 describe('entry commands through the APIs', () => {
   let app: TestApplication;
@@ -24,13 +27,16 @@ describe('entry commands through the APIs', () => {
   let queryApi: FastifyInstance;
   let projector: RunningProjector;
   let publisher: WakeUpPublisher;
+  let sessions: TestSessions;
   const prefix = `t${randomUUID().slice(0, 8)}`;
 
   const system = (id: string) => ({ actor: SYSTEM, metadata: { commandId: id, correlationId: id, causationId: null } });
   const claims = (participantId: number, teamId: number, role: 'USER' | 'ADMIN' = 'USER'): SessionClaims => ({
-    userId: `user-${participantId}`, fullName: 'Test Person', is_approved: true, participantId, teamId, role, isPaid: true,
+    userId: userOf(participantId), fullName: 'Test Person', is_approved: true, participantId, teamId, role, isPaid: true,
   });
-  const bearer = (c: SessionClaims) => `Bearer ${commandApi.jwt.sign(c)}`;
+  const adminClaims = (): SessionClaims => ({ ...claims(1, 1, 'ADMIN'), participantId: null, teamId: null });
+  // Real accounts with live sessions (issue 13: a token needs its account's session version).
+  const bearer = (c: SessionClaims) => sessions.bearer(commandApi, c);
   const stats = async (position?: number) => {
     const response = await queryApi.inject({ url: '/api/stats', headers: position ? { 'x-min-position': String(position) } : {} });
     expect(response.statusCode).toBe(200);
@@ -48,8 +54,10 @@ describe('entry commands through the APIs', () => {
       await app.commands.addEntry({ entryId: 100 + i, participantId: 11, distance: i < 2 ? 800 : 291, entryType: 'OUTDOOR_CYCLE', performedAt: '2025-04-10' }, system(`e${i}`));
     }
     await app.ids.reserveThrough('entry', 200);
+    sessions = testSessions(app);
+    await sessions.enrol(claims(11, 1), claims(21, 2), adminClaims());
     publisher = new WakeUpPublisher({ redisUrl: inject('redisUrl'), prefix });
-    commandApi = buildCommandApi({ commands: app.commands, jwtSecret: SECRET, wake: (p) => void publisher.wake(p) });
+    commandApi = buildCommandApi({ commands: app.commands, sessions: sessions.accounts, jwtSecret: SECRET, wake: (p) => void publisher.wake(p) });
     await commandApi.ready();
     // No live stream is opened here: a change feed that never speaks stands in for the listener.
     queryApi = buildQueryApi({
@@ -144,15 +152,15 @@ describe('entry commands through the APIs', () => {
   ])('%s gets 401 UNAUTHORIZED', async (_name, kind) => {
     let authorization: string | undefined;
     if (kind === 'forged') {
-      const other = buildCommandApi({ commands: app.commands, jwtSecret: `${SECRET}-other`, wake: () => undefined });
+      const other = buildCommandApi({ commands: app.commands, sessions: sessions.accounts, jwtSecret: `${SECRET}-other`, wake: () => undefined });
       await other.ready();
-      authorization = `Bearer ${other.jwt.sign(claims(11, 1))}`;
+      authorization = `Bearer ${other.jwt.sign(sessions.access(claims(11, 1)))}`;
       await other.close();
     } else if (kind === 'none') {
       const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-      authorization = `Bearer ${encode({ alg: 'none', typ: 'JWT' })}.${encode({ ...claims(11, 1), iat: Math.floor(Date.now() / 1000) })}.`;
+      authorization = `Bearer ${encode({ alg: 'none', typ: 'JWT' })}.${encode({ ...sessions.access(claims(11, 1)), iat: Math.floor(Date.now() / 1000) })}.`;
     } else if (kind === 'expired') {
-      authorization = `Bearer ${commandApi.jwt.sign({ ...claims(11, 1), iat: Math.floor(Date.now() / 1000) - 3600 } as SessionClaims, { expiresIn: 1 })}`;
+      authorization = `Bearer ${commandApi.jwt.sign({ ...sessions.access(claims(11, 1)), iat: Math.floor(Date.now() / 1000) - 3600 } as AccessClaims, { expiresIn: 1 })}`;
     } else if (kind) {
       authorization = kind;
     }
@@ -188,7 +196,7 @@ describe('entry commands through the APIs', () => {
   });
 
   test('the query API answers an admin asking for an unknown team with 404 NOT_FOUND and a bad position header with 400', async () => {
-    const admin = { authorization: bearer({ ...claims(1, 1, 'ADMIN'), participantId: null, teamId: null }) };
+    const admin = { authorization: bearer(adminClaims()) };
     expect((await queryApi.inject({ url: '/api/team/999', headers: admin })).json()).toEqual({ message: 'NOT_FOUND' });
     expect((await queryApi.inject({ url: '/api/team/abc', headers: admin })).statusCode).toBe(400);
     const bad = await queryApi.inject({ url: '/api/stats', headers: { 'x-min-position': '-1' } });

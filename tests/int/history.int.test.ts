@@ -13,6 +13,7 @@ import { PERSONAL_DATA_FIELDS, type ActingUser } from '@sinilill/domain';
 import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection } from '@sinilill/event-store';
 import { buildQueryApi } from '@sinilill/query-api';
 import { testApplication, type TestApplication } from '../support/app';
+import { testSessions, type TestSessions } from '../support/sessions';
 
 const SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 const SYSTEM: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, teamId: null };
@@ -26,8 +27,10 @@ const as = (actor: ActingUser, at = '2025-04-12T09:00:00Z'): CommandRequest => {
   const id = `history-${++commandCount}`;
   return { actor, metadata: { commandId: id, correlationId: `corr-${id}`, causationId: null }, now: new Date(at) };
 };
+/** The accounts behind the tokens (issue 13: real accounts with live sessions): Mari's and the administrator's. */
+const ACCOUNT = { mari: '00000000-0000-4000-8000-000000000011', admin: '00000000-0000-4000-8000-00000000ad01' };
 const claims = (participantId: number | null, teamId: number | null, role: 'USER' | 'ADMIN'): SessionClaims => ({
-  userId: `user-${participantId ?? 'admin'}`, fullName: 'Test Person', is_approved: true, participantId, teamId, role, isPaid: true,
+  userId: participantId === null ? ACCOUNT.admin : ACCOUNT.mari, fullName: 'Test Person', is_approved: true, participantId, teamId, role, isPaid: true,
 });
 const walk = (participantId: number, distance: number) => ({ participantId, distance, entryType: 'WALK', performedAt: '2025-04-10' });
 
@@ -35,13 +38,14 @@ describe('the event history for administrators (issue 6)', () => {
   let app: TestApplication;
   let vault: PersonalDataVault;
   let queryApi: FastifyInstance;
+  let sessions: TestSessions;
   /** Mari's entry, edited twice (5 → 7.5 → 10). */
   let edited = 0;
   /** Kati's entry, added last. */
   let late = 0;
 
-  const admin = () => `Bearer ${queryApi.jwt.sign(claims(null, null, 'ADMIN'))}`;
-  const user = () => `Bearer ${queryApi.jwt.sign(claims(11, A, 'USER'))}`;
+  const admin = () => sessions.bearer(queryApi, claims(null, null, 'ADMIN'));
+  const user = () => sessions.bearer(queryApi, claims(11, A, 'USER'));
   const get = (url: string, authorization?: string) =>
     queryApi.inject({ url, headers: authorization ? { authorization } : {} });
   const page = async (query: string) => {
@@ -67,6 +71,9 @@ describe('the event history for administrators (issue 6)', () => {
     await app.commands.editEntry(edited, walk(11, 10), as(SYSTEM));
     await app.commands.addEntry(walk(21, 3), as(SYSTEM));
     late = (await app.commands.addEntry(walk(12, 2.34), as(SYSTEM))).entry.id;
+    // Two accounts last (AdminRegistered, UserRegistered of Mari): the log has 12 events.
+    sessions = testSessions(app, { now: () => NOW });
+    await sessions.enrol(claims(null, null, 'ADMIN'), claims(11, A, 'USER'));
     await app.project();
     queryApi = buildQueryApi({
       db: app.db, now: () => NOW, readYourWritesTimeoutMs: 3000, jwtSecret: SECRET,
@@ -100,7 +107,7 @@ describe('the event history for administrators (issue 6)', () => {
     test('the log in global order, with actors, correlation ids and decrypted personal data', async () => {
       const { events, next } = await page('limit=500');
       expect(next).toBeNull();
-      expect(events).toHaveLength(10);
+      expect(events).toHaveLength(12);
       const positions = events.map((e) => e.position);
       expect(positions).toEqual([...positions].sort((a, b) => a - b));
       const mari = events.find((e) => e.type === 'ParticipantRegistered' && e.stream === 'participant-11');
@@ -111,11 +118,11 @@ describe('the event history for administrators (issue 6)', () => {
     });
 
     test('keyset pages: next is the after of the following page, null at the end', async () => {
-      const first = await page('limit=4');
-      expect(first.events).toHaveLength(4);
-      expect(first.next).toBe(first.events[3]!.position);
-      const second = await page(`limit=4&after=${first.next}`);
-      const third = await page(`limit=4&after=${second.next}`);
+      const first = await page('limit=5');
+      expect(first.events).toHaveLength(5);
+      expect(first.next).toBe(first.events[4]!.position);
+      const second = await page(`limit=5&after=${first.next}`);
+      const third = await page(`limit=5&after=${second.next}`);
       expect(third.events).toHaveLength(2);
       expect(third.next).toBeNull();
       const all = await page('limit=500');

@@ -15,6 +15,7 @@ import { streams, type ActingUser } from '@sinilill/domain';
 import type { EventStore, RecordedEvent } from '@sinilill/event-store';
 import { buildCommandApi } from '@sinilill/command-api';
 import { testApplication, type TestApplication } from '../support/app';
+import { testSessions, type TestSessions } from '../support/sessions';
 
 const SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 const SYSTEM: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, teamId: null };
@@ -27,6 +28,7 @@ describe('Idempotency-Key on the command API', () => {
   let commands: CommandService;
   let commandApi: FastifyInstance;
   let serial = 0;
+  let sessions: TestSessions;
   const TEAM = 1;
   const MEMBER = 11;
 
@@ -39,8 +41,9 @@ describe('Idempotency-Key on the command API', () => {
     userId: 'b7d1f6c4-3f51-4a4c-9d51-2f0f5c6c0a01', fullName: 'Administrator', is_approved: true,
     participantId: null, teamId: null, role: 'ADMIN', isPaid: false,
   };
+  // Real accounts with live sessions (issue 13: a token needs its account's session version).
   const headers = (claims: SessionClaims, key?: string) => ({
-    authorization: `Bearer ${commandApi.jwt.sign(claims)}`,
+    authorization: sessions.bearer(commandApi, claims),
     ...(key !== undefined ? { 'idempotency-key': key } : {}),
   });
   /** A key no other test uses. */
@@ -73,6 +76,8 @@ describe('Idempotency-Key on the command API', () => {
     await commands.registerParticipant({ participantId: MEMBER, teamId: TEAM, fullName: 'Mari Maasikas', email: 'mari@example.ee', birthYear: 1980, gender: 'FEMALE', isCaptain: true, newsletter: false }, system('p11'));
     await app.ids.reserveThrough('participant', 100);
     await app.ids.reserveThrough('entry', 100);
+    sessions = testSessions(app, { now: () => NOW });
+    await sessions.enrol(member, admin);
     commandApi = buildCommandApi({ commands, accounts, jwtSecret: SECRET, wake: () => undefined, rateLimit: { max: 1000, timeWindowMs: 60_000 } });
     await commandApi.ready();
   }, 120_000);
@@ -321,7 +326,7 @@ describe('Idempotency-Key on the command API', () => {
         close: async () => undefined,
       };
       const twin = new CommandService({ store: twinStore, ids: app.ids, now: () => NOW, directory });
-      twinApi = buildCommandApi({ commands: twin, jwtSecret: SECRET, wake: () => undefined });
+      twinApi = buildCommandApi({ commands: twin, sessions: sessions.accounts, jwtSecret: SECRET, wake: () => undefined });
       await twinApi.ready();
     });
     afterAll(async () => {

@@ -15,6 +15,7 @@ import { currentEdition, feeFor, streams, type ActingUser } from '@sinilill/doma
 import { freePort } from '@sinilill/local-infra';
 import { MontonioProvider, PaymentProviderError, type PaymentOrderRequest, type PaymentVerificationError } from '@sinilill/payments';
 import { testApplication, type TestApplication } from '../support/app';
+import { testSessions, type TestSessions } from '../support/sessions';
 import { STAND_IN_SETUP, startMontonioStandIn, type MontonioStandIn } from '../support/montonio-stand-in';
 
 const ACCESS_KEY = 'sinilill-access-key';
@@ -124,13 +125,15 @@ describe('a fee paid through Montonio, end to end on the command API', () => {
   let commandApi: FastifyInstance;
   let publicUrl: string;
   const woken: number[] = [];
+  let sessions: TestSessions;
 
   beforeAll(async () => {
     app = await testApplication({ now: () => new Date('2025-04-15T09:00:00Z') });
+    sessions = testSessions(app);
     const port = await freePort();
     publicUrl = `http://127.0.0.1:${port}`;
     commandApi = buildCommandApi({
-      commands: app.commands, jwtSecret: JWT_SECRET, wake: (position) => { woken.push(position); },
+      commands: app.commands, sessions: sessions.accounts, jwtSecret: JWT_SECRET, wake: (position) => { woken.push(position); },
       payments: { provider: adapter(), publicUrl },
     });
     await commandApi.listen({ host: '127.0.0.1', port });
@@ -148,10 +151,12 @@ describe('a fee paid through Montonio, end to end on the command API', () => {
     const { participantId } = await app.commands.registerParticipant({
       teamId, fullName: 'Mari Montonio', email: 'mari.montonio@example.ee', birthYear: 1985, gender: 'FEMALE', isCaptain: true, newsletter: false,
     }, system('m-person'));
-    const claims: SessionClaims = { userId: 'u-montonio', fullName: 'Mari Montonio', is_approved: true, participantId, teamId, role: 'USER', isPaid: false };
+    // A real account with a live session (issue 13: a token needs its account's session version).
+    const claims: SessionClaims = { userId: '00000000-0000-4000-8000-00000000e001', fullName: 'Mari Montonio', is_approved: true, participantId, teamId, role: 'USER', isPaid: false };
+    await sessions.enrol(claims);
     const fee = feeFor(1985, currentEdition);
     const ordered = await commandApi.inject({
-      method: 'POST', url: '/api/payment/order', headers: { authorization: `Bearer ${commandApi.jwt.sign(claims)}` },
+      method: 'POST', url: '/api/payment/order', headers: { authorization: sessions.bearer(commandApi, claims) },
       payload: { billingAddress: {}, isPaid: false, grandTotal: fee, payment: { method: 'paymentInitiation', methodOptions: { preferredCountry: 'EE', preferredProvider: 'HABAEE2X' }, amount: fee } },
     });
     expect(ordered.statusCode, ordered.body).toBe(200);

@@ -25,6 +25,7 @@ import { startProjector, type RunningProjector } from '@sinilill/projector';
 import { buildQueryApi } from '@sinilill/query-api';
 import { projections, rebuildReadModels } from '@sinilill/read-models';
 import { testApplication, type TestApplication } from '../support/app';
+import { testSessions, type TestSessions } from '../support/sessions';
 
 const JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 const SANDBOX_SECRET = 'sandbox-payment-secret-for-tests-0123456789';
@@ -55,10 +56,13 @@ describe('payments through the gateway', () => {
   const rawLogs: string[] = [];
   const prefix = `t${randomUUID().slice(0, 8)}`;
   let serial = 0;
+  let sessions: TestSessions;
 
   const system = (id: string) => ({ actor: SYSTEM, metadata: { commandId: id, correlationId: id, causationId: null } });
-  const sign = (claims: SessionClaims) => `Bearer ${commandApi.jwt.sign(claims)}`;
-  const adminAuthorization = () => sign({ userId: randomUUID(), fullName: 'Admin', is_approved: true, participantId: null, teamId: null, role: 'ADMIN', isPaid: false });
+  // Real accounts with live sessions (issue 13: a token needs its account's session version).
+  const sign = (claims: SessionClaims) => sessions.bearer(commandApi, claims);
+  const admin: SessionClaims = { userId: randomUUID(), fullName: 'Admin', is_approved: true, participantId: null, teamId: null, role: 'ADMIN', isPaid: false };
+  const adminAuthorization = () => sign(admin);
 
   /** A team with one participant (an approved account, imported-style) born in `birthYear`. */
   const payer = async (birthYear: number): Promise<Payer> => {
@@ -70,7 +74,9 @@ describe('payments through the gateway', () => {
     }, system(`pay-person-${serial}`));
     await publisher.wake(position);
     const userId = (await new AccountDirectory({ pool: accountPool, indexSecret: 'test-index-secret-0123456789' }).userIdOfEmail(email))!;
-    const authorization = sign({ userId, fullName: `Maksja ${serial}`, is_approved: true, participantId, teamId, role: 'USER', isPaid: false });
+    const claims: SessionClaims = { userId, fullName: `Maksja ${serial}`, is_approved: true, participantId, teamId, role: 'USER', isPaid: false };
+    await sessions.enrol(claims);
+    const authorization = sign(claims);
     return { participantId, teamId, userId, authorization, fee: feeFor(birthYear, currentEdition) };
   };
 
@@ -148,6 +154,8 @@ describe('payments through the gateway', () => {
     const directory = new AccountDirectory({ pool: accountPool, indexSecret: 'test-index-secret-0123456789' });
     commands = new CommandService({ store: app.store, ids: app.ids, now: () => NOW, directory, ...readModelLookups(app.pool) });
     const accounts = new AccountService({ store: app.store, ids: app.ids, directory, mailer: noMail, now: () => NOW, publicUrl: 'http://sinilill.test' });
+    sessions = testSessions(app, { now: () => NOW });
+    await sessions.enrol(admin);
     publisher = new WakeUpPublisher({ redisUrl: inject('redisUrl'), prefix });
     const port = await freePort();
     site = `http://127.0.0.1:${port}`;
@@ -344,7 +352,8 @@ describe('payments through the gateway', () => {
     // The fresh token is a session token of this site.
     expect((await call('GET', '/api/payment/info', { authorization: `Bearer ${token}` })).status).toBe(200);
     expect((await call('POST', '/api/session/refresh', { body: {} })).status).toBe(401);
-    expect((await call('POST', '/api/session/refresh', { authorization: sign({ userId: randomUUID(), fullName: 'Nobody', is_approved: true, participantId: null, teamId: null, role: 'USER', isPaid: false }) })).status).toBe(401);
+    const nobody = { ...sessions.access(admin), userId: randomUUID(), fullName: 'Nobody', role: 'USER' as const };
+    expect((await call('POST', '/api/session/refresh', { authorization: `Bearer ${commandApi.jwt.sign(nobody)}` })).status).toBe(401);
   });
 
   test('a donation after paying shows in GET /api/fundraising, for the team and overall; the bank may be chosen at the provider', async () => {

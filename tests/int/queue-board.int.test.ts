@@ -1,7 +1,8 @@
 /**
  * The operators' queue board (D17) on a real Redis: Bull Board over every queue, at
  * /api/admin/queues in the command API. A browser gets in with the HttpOnly cookie that
- * POST /api/admin/queues/session sets for an administrator; nobody else gets in. And the gateway
+ * POST /api/admin/queues/session sets for an administrator — a narrow credential of its own
+ * (issue 13), not an access token; nobody else gets in. And the gateway
  * sends the replay and board paths to the command API whatever the method.
  */
 import type {} from '@fastify/jwt'; // brings app.jwt's type (the command API registers the plugin)
@@ -10,10 +11,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { buildCommandApi } from '@sinilill/command-api';
-import { QUEUE_BOARD_COOKIE, type SessionClaims } from '@sinilill/contracts';
+import { QUEUE_BOARD_COOKIE, QUEUE_BOARD_SCOPE, type SessionClaims } from '@sinilill/contracts';
 import { buildGateway } from '@sinilill/gateway';
 import { createProjectionQueues, createReplayQueue, PROJECTION_NAMES, projectionQueueName, type Queue, type ReplayJob } from '@sinilill/messaging';
 import { testApplication, type TestApplication } from '../support/app';
+import { testSessions, type TestSessions } from '../support/sessions';
 
 const SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 const admin: SessionClaims = {
@@ -28,15 +30,21 @@ describe('the queue board', () => {
   let api: FastifyInstance;
   let replay: Queue<ReplayJob>;
   let watched: Queue[];
-  const bearer = (claims: SessionClaims) => ({ authorization: `Bearer ${api.jwt.sign(claims)}` });
+  let sessions: TestSessions;
+  // Real accounts with live sessions (issue 13: a token needs its account's session version).
+  const bearer = (claims: SessionClaims) => ({ authorization: sessions.bearer(api, claims) });
 
   beforeAll(async () => {
     app = await testApplication();
+    sessions = testSessions(app);
+    await sessions.enrol(admin, user);
     const redisUrl = inject('redisUrl');
     const prefix = `test-board-${randomUUID()}`;
     replay = createReplayQueue({ redisUrl, prefix });
     watched = createProjectionQueues({ redisUrl, prefix });
-    api = buildCommandApi({ commands: app.commands, jwtSecret: SECRET, wake: () => undefined, replayQueue: replay, boardQueues: [...watched, replay] });
+    api = buildCommandApi({
+      commands: app.commands, sessions: sessions.accounts, jwtSecret: SECRET, wake: () => undefined, replayQueue: replay, boardQueues: [...watched, replay],
+    });
     await api.ready();
   });
   afterAll(async () => {
@@ -60,19 +68,24 @@ describe('the queue board', () => {
     expect(forbidden.headers['set-cookie']).toBeUndefined();
   });
 
-  test("an administrator's session is an HttpOnly, SameSite=Strict cookie for the board's path, 15 minutes long", async () => {
+  test("an administrator's session is an HttpOnly, Secure, SameSite=Strict cookie for the board's path, 15 minutes long", async () => {
     const { response, cookie, value } = await session();
     expect(response.json()).toEqual({ path: '/api/admin/queues', expiresInSeconds: 900 });
     expect(cookie).toMatch(/; Path=\/api\/admin\/queues(;|$)/);
     expect(cookie).toMatch(/; HttpOnly(;|$)/);
+    expect(cookie).toMatch(/; Secure(;|$)/);
     expect(cookie).toMatch(/; SameSite=Strict(;|$)/);
     expect(cookie).toMatch(/; Max-Age=900(;|$)/);
-    const claims = api.jwt.verify<SessionClaims & { iat: number; exp: number }>(value);
-    expect(claims.role).toBe('ADMIN');
+    // A queue-board token (issue 13), not an access token: its own scope, key and claims.
+    const claims = api.queueBoardToken.verify(value) as (ReturnType<typeof api.queueBoardToken.verify> & { iat: number; exp: number });
+    const { sv, sid } = sessions.access(admin);
+    expect(claims).toMatchObject({ scope: 'queue-board', userId: admin.userId, sv, sid });
+    expect(claims).not.toHaveProperty('role');
     expect(claims.exp - claims.iat).toBe(900);
+    expect(() => api.jwt.verify(value)).toThrow();
   });
 
-  test('without the cookie the board answers 401; with a forged one 401; with a USER token as cookie 403', async () => {
+  test('without the cookie the board answers 401; with a forged one or an access token 401; with a USER\'s board token 403', async () => {
     for (const url of ['/api/admin/queues', '/api/admin/queues/api/queues']) {
       const none = await api.inject({ method: 'GET', url });
       expect([none.statusCode, none.json()]).toEqual([401, { message: 'UNAUTHORIZED' }]);
@@ -80,7 +93,11 @@ describe('the queue board', () => {
       expect(bearerOnly.statusCode).toBe(401);
       const forged = await api.inject({ method: 'GET', url, headers: { cookie: `${QUEUE_BOARD_COOKIE}=not.a.token` } });
       expect(forged.statusCode).toBe(401);
-      const asUser = await api.inject({ method: 'GET', url, headers: { cookie: `${QUEUE_BOARD_COOKIE}=${api.jwt.sign(user)}` } });
+      const accessToken = await api.inject({ method: 'GET', url, headers: { cookie: `${QUEUE_BOARD_COOKIE}=${api.jwt.sign(sessions.access(admin))}` } });
+      expect([accessToken.statusCode, accessToken.json()]).toEqual([401, { message: 'UNAUTHORIZED' }]);
+      const { sv, sid } = sessions.access(user);
+      const usersBoardToken = api.queueBoardToken.sign({ scope: QUEUE_BOARD_SCOPE, userId: user.userId, sv, sid }, 900);
+      const asUser = await api.inject({ method: 'GET', url, headers: { cookie: `${QUEUE_BOARD_COOKIE}=${usersBoardToken}` } });
       expect([asUser.statusCode, asUser.json()]).toEqual([403, { message: 'FORBIDDEN' }]);
     }
   });

@@ -16,6 +16,7 @@ import { createReplayQueue, type Queue, type ReplayJob, type ReplayJobProgress }
 import { startReplayWorker } from '@sinilill/projector';
 import { projections } from '@sinilill/read-models';
 import { testApplication, type TestApplication } from '../support/app';
+import { testSessions, type TestSessions } from '../support/sessions';
 import { smallEdition } from '../support/small-edition';
 
 const SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
@@ -32,11 +33,15 @@ describe('replay as a job', () => {
   let queue: Queue<ReplayJob>;
   let worker: ReturnType<typeof startReplayWorker>;
   const reported: ReplayJobProgress[] = [];
-  const bearer = (claims: SessionClaims) => ({ authorization: `Bearer ${api.jwt.sign(claims)}` });
+  let sessions: TestSessions;
+  // Real accounts with live sessions (issue 13: a token needs its account's session version).
+  const bearer = (claims: SessionClaims) => ({ authorization: sessions.bearer(api, claims) });
 
   beforeAll(async () => {
     app = await testApplication();
     await importEdition({ dir: smallEdition(30), edition: 2025, commands: app.commands, ids: app.ids });
+    sessions = testSessions(app);
+    await sessions.enrol(admin, user);
     await app.project();
     const redisUrl = inject('redisUrl');
     const prefix = `test-replay-${randomUUID()}`;
@@ -44,7 +49,7 @@ describe('replay as a job', () => {
     // Small batches: many progress reports even on a small log.
     worker = startReplayWorker({ db: app.db, store: app.store, projections, redisUrl, prefix, batchSize: 500 });
     worker.on('progress', (_job, progress) => { reported.push(progress as ReplayJobProgress); });
-    api = buildCommandApi({ commands: app.commands, jwtSecret: SECRET, wake: () => undefined, replayQueue: queue });
+    api = buildCommandApi({ commands: app.commands, sessions: sessions.accounts, jwtSecret: SECRET, wake: () => undefined, replayQueue: queue });
     await api.ready();
   }, 300_000);
   afterAll(async () => {

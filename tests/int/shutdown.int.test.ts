@@ -26,6 +26,7 @@ import { freePortBlock } from '@sinilill/local-infra';
 import { readCheckpoints } from '@sinilill/read-models';
 import { spawnService, waitForOk, type ServiceProcess } from '../support/service-process';
 import { testApplication, type TestApplication } from '../support/app';
+import { testSessions, type TestSessions } from '../support/sessions';
 
 const SECRET = 'shutdown-test-secret-0123456789-0123456789';
 /** The services' bound (SHUTDOWN_DELAY_MS in @sinilill/http and the gateway's and projector's server.ts). */
@@ -36,18 +37,24 @@ const PARTICIPANT = 11;
 const run = randomUUID().slice(0, 8);
 
 let app: TestApplication;
+let sessions: TestSessions;
 const dataDir = mkdtempSync(join(repoRoot, '.tmp-shutdown-'));
 const services: ServiceProcess[] = [];
 
 const system = (id: string): CommandRequest => ({ actor: SYSTEM, metadata: { commandId: `${run}-${id}`, correlationId: `${run}-${id}`, causationId: null } });
 
-/** A member's session token, signed like the command API's (HS256, the shared secret). */
+/** The member's claims (spec §3); the account is made and given a session in beforeAll. */
+const MEMBER: SessionClaims = {
+  userId: '00000000-0000-4000-8000-000000000011', fullName: 'Mari Maasikas', is_approved: true,
+  participantId: PARTICIPANT, teamId: TEAM, role: 'USER', isPaid: true,
+};
+
+/**
+ * A member's access token, signed like the command API's (HS256, the shared secret), with the
+ * session version and session of a real account (issue 13: the services check both).
+ */
 async function memberToken(): Promise<string> {
-  const claims: SessionClaims = {
-    userId: `user-${PARTICIPANT}`, fullName: 'Mari Maasikas', is_approved: true,
-    participantId: PARTICIPANT, teamId: TEAM, role: 'USER', isPaid: true,
-  };
-  return new SignJWT({ ...claims }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('1h')
+  return new SignJWT({ ...sessions.access(MEMBER) }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('15m')
     .sign(new TextEncoder().encode(SECRET));
 }
 
@@ -90,6 +97,8 @@ beforeAll(async () => {
     participantId: PARTICIPANT, teamId: TEAM, fullName: 'Mari Maasikas', email: 'mari@example.ee', birthYear: 1980,
     gender: 'FEMALE', isCaptain: true, newsletter: false,
   }, system('participant'));
+  sessions = testSessions(app);
+  await sessions.enrol(MEMBER);
   await app.project();
 }, 120_000);
 

@@ -21,6 +21,7 @@ import { buildGateway } from '@sinilill/gateway';
 import { buildQueryApi } from '@sinilill/query-api';
 import { testApplication, type TestApplication } from '../support/app';
 import { startMailDev, type RunningMailDev } from '../support/maildev';
+import { testSessions, type TestSessions } from '../support/sessions';
 
 const SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 const SYSTEM: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, teamId: null };
@@ -43,6 +44,7 @@ describe('team card and join code through the APIs', () => {
   const woken: number[] = [];
   let serial = 0;
   const team = { a: 0, b: 0 };
+  let sessions: TestSessions;
 
   const system = (id: string) => ({ actor: SYSTEM, metadata: { commandId: id, correlationId: id, causationId: null } });
   const member = (participantId: number, teamId: number): SessionClaims => ({
@@ -51,7 +53,8 @@ describe('team card and join code through the APIs', () => {
   const admin: SessionClaims = {
     userId: 'b7d1f6c4-3f51-4a4c-9d51-2f0f5c6c0a01', fullName: 'Administrator', is_approved: true, participantId: null, teamId: null, role: 'ADMIN', isPaid: false,
   };
-  const bearer = (claims: SessionClaims) => ({ authorization: `Bearer ${commandApi.jwt.sign(claims)}` });
+  // Real accounts with live sessions (issue 13: a token needs its account's session version).
+  const bearer = (claims: SessionClaims) => ({ authorization: sessions.bearer(commandApi, claims) });
   const memberOfA = () => bearer(member(11, team.a));
   const put = (teamId: number, payload: unknown, headers: Record<string, string> = memberOfA()) =>
     commandApi.inject({ method: 'PUT', url: `/api/team/${teamId}/publicattributes`, payload: payload as object, headers });
@@ -85,6 +88,8 @@ describe('team card and join code through the APIs', () => {
     await commands.registerParticipant({ participantId: 11, teamId: team.a, fullName: 'Mari Maasikas', email: 'mari@example.ee', birthYear: 1980, gender: 'FEMALE', isCaptain: true, newsletter: false }, system('p11'));
     await commands.registerParticipant({ participantId: 21, teamId: team.b, fullName: 'Jüri Juurikas', email: 'jyri@example.ee', birthYear: 1975, gender: 'MALE', isCaptain: true, newsletter: false }, system('p21'));
     await app.ids.reserveThrough('participant', 100);
+    sessions = testSessions(app, { now: () => NOW });
+    await sessions.enrol(member(11, team.a), member(21, team.b), admin);
     commandApi = buildCommandApi({
       commands, accounts, media, jwtSecret: SECRET, wake: (position) => { woken.push(position); }, rateLimit: { max: 1000, timeWindowMs: 60_000 },
     });
@@ -295,7 +300,7 @@ describe('team card and join code through the APIs', () => {
     test('without a token, or with a forged one: 401 UNAUTHORIZED', async () => {
       expectRefusal(await put(team.a, { description: 'x' }, {}), 401, 'UNAUTHORIZED');
       expectRefusal(await newCode(team.a, {}), 401, 'UNAUTHORIZED');
-      const forged = `${commandApi.jwt.sign(member(11, team.a)).slice(0, -4)}AAAA`;
+      const forged = `${commandApi.jwt.sign(sessions.access(member(11, team.a))).slice(0, -4)}AAAA`;
       expectRefusal(await newCode(team.a, { authorization: `Bearer ${forged}` }), 401, 'UNAUTHORIZED');
     });
 

@@ -27,6 +27,7 @@ import {
   teamDirectoryProjection,
 } from '@sinilill/read-models';
 import { testApplication, type TestApplication } from '../support/app';
+import { testSessions, type TestSessions } from '../support/sessions';
 
 const SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 const SYSTEM: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, teamId: null };
@@ -39,8 +40,11 @@ const system = (at?: string): CommandRequest => {
   const id = `team-queries-${++commandCount}`;
   return { actor: SYSTEM, metadata: { commandId: id, correlationId: id, causationId: null }, ...(at ? { now: new Date(at) } : {}) };
 };
+/** The account of a participant (or of the administrator, or of a user without participant). */
+const userOf = (participantId: number | null, role: 'USER' | 'ADMIN') =>
+  `00000000-0000-4000-8000-${(participantId === null ? (role === 'ADMIN' ? 'ad01' : 'ee01') : String(participantId)).padStart(12, '0')}`;
 const claims = (participantId: number | null, teamId: number | null, role: 'USER' | 'ADMIN' = 'USER'): SessionClaims => ({
-  userId: `user-${participantId ?? 'admin'}`, fullName: 'Test Person', is_approved: true, participantId, teamId, role, isPaid: true,
+  userId: userOf(participantId, role), fullName: 'Test Person', is_approved: true, participantId, teamId, role, isPaid: true,
 });
 
 /** An open text/event-stream read with fetch: the change events and the raw text so far. */
@@ -112,8 +116,10 @@ describe('the team page reads (issue 4)', () => {
   let registeredAtA: string;
   /** Team A's code after the replacement below. */
   let newCodeOfA = '';
+  let sessions: TestSessions;
 
-  const bearer = (c: SessionClaims) => `Bearer ${queryApi.jwt.sign(c)}`;
+  // Real accounts with live sessions (issue 13: a token needs its account's session version).
+  const bearer = (c: SessionClaims) => sessions.bearer(queryApi, c);
   const memberOfA = () => bearer(claims(11, A));
   const memberOfB = () => bearer(claims(21, B));
   const admin = () => bearer(claims(null, null, 'ADMIN'));
@@ -137,6 +143,8 @@ describe('the team page reads (issue 4)', () => {
     await addEntry(12, 0.2, '2025-04-12T09:00:00Z');
     await addEntry(11, 5.55, '2025-04-13T09:00:00Z');
     await addEntry(21, 3, '2025-04-11T10:00:00Z');
+    sessions = testSessions(app, { now: () => NOW });
+    await sessions.enrol(claims(11, A), claims(21, B), claims(null, null, 'ADMIN'), claims(99, A), claims(null, A));
     await app.project();
     changes = new ReadModelChangeListener({ connectionString: app.url, reconnect: { minMs: 50, maxMs: 400 } });
     await changes.start();
@@ -236,7 +244,7 @@ describe('the team page reads (issue 4)', () => {
     test('a token signed with another secret', async () => {
       const other = buildQueryApi({ db: app.db, now: () => NOW, readYourWritesTimeoutMs: 0, jwtSecret: `${SECRET}-other`, changes });
       await other.ready();
-      const forged = `Bearer ${other.jwt.sign(claims(11, A))}`;
+      const forged = `Bearer ${other.jwt.sign(sessions.access(claims(11, A)))}`;
       await other.close();
       const response = await get(`/api/team/${A}`, forged);
       expect(response.statusCode).toBe(401);
@@ -245,7 +253,7 @@ describe('the team page reads (issue 4)', () => {
 
     test('an alg:none token', async () => {
       const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-      const none = `Bearer ${encode({ alg: 'none', typ: 'JWT' })}.${encode({ ...claims(11, A), iat: Math.floor(Date.now() / 1000) })}.`;
+      const none = `Bearer ${encode({ alg: 'none', typ: 'JWT' })}.${encode({ ...sessions.access(claims(11, A)), iat: Math.floor(Date.now() / 1000) })}.`;
       expect((await get(`/api/team/${A}/joincode`, none)).statusCode).toBe(401);
     });
   });

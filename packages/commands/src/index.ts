@@ -3,6 +3,7 @@ export * from './handle';
 export * from './ids';
 export * from './command-service';
 export * from './settings';
+export { decideAboutParkedEvent, eventAtPosition, type ParkedEventDecision } from './parked-events';
 export { AccountDirectory, AccountTransaction } from './accounts/directory';
 export { accountMigrations } from './migrations';
 export type { AccountDirectoryOptions, JoinCodeRecord, TokenKind, TokenRecord } from './accounts/directory';

@@ -6,6 +6,7 @@
  * x-min-position); 0 when nothing changed.
  */
 import Type from 'typebox';
+import { MultiLine, SingleLine } from './text';
 
 /** A user id (spec §3 "User (admin view)": id), a lower-case UUID. */
 export const USER_ID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
@@ -27,7 +28,7 @@ export const AdminPaymentBody = Type.Object({ is_paid: Type.Boolean() }, { addit
  * modal; at most 32 characters, spec §5 → VALUE_TOO_LONG). `id` must equal the path's id.
  */
 export const AdminRenameParticipantBody = Type.Object(
-  { id: Id, full_name: Type.String({ maxLength: 200 }) },
+  { id: Id, full_name: SingleLine({ maxLength: 200 }) },
   { additionalProperties: false },
 );
 /** PUT /api/admin/participant/{id}: one of the two shapes of spec §7. */
@@ -44,9 +45,9 @@ export type AdminParticipantBody = Type.Static<typeof AdminParticipantBody>;
 export const AdminTeamBody = Type.Object(
   {
     id: Id,
-    team_name: Type.Optional(Type.String({ maxLength: 200 })),
-    description: Type.Optional(Type.String()),
-    icon: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    team_name: Type.Optional(SingleLine({ maxLength: 200 })),
+    description: Type.Optional(MultiLine()),
+    icon: Type.Optional(Type.Union([SingleLine(), Type.Null()])),
   },
   { additionalProperties: false },
 );
@@ -88,7 +89,7 @@ export type AdminDeleteEntitiesAnswer = Type.Static<typeof AdminDeleteEntitiesAn
  * §2); at least 6 characters (PASSWORD_TOO_SHORT), at most 128.
  */
 export const AdminResetPasswordBody = Type.Object(
-  { userId: UserId, newPassword: Type.String({ maxLength: 1024 }) },
+  { userId: UserId, newPassword: SingleLine({ maxLength: 1024 }) },
   { additionalProperties: false },
 );
 export type AdminResetPasswordBody = Type.Static<typeof AdminResetPasswordBody>;

@@ -5,6 +5,7 @@
  * a product limit so that hashing stays cheap). Strings over a limit are refused, never cut.
  */
 import Type from 'typebox';
+import { SingleLine } from './text';
 
 /** The language of mails and messages, as stored in localStorage (spec §4). */
 export const Lang = Type.Union([Type.Literal('est'), Type.Literal('eng')]);
@@ -22,16 +23,16 @@ export const PASSWORD_MAX = 128;
 export const RegistrationBody = Type.Object(
   {
     /** Required for JOIN_TEAM; empty or absent for REGISTER_TEAM. */
-    team_join_code: Type.Optional(Type.String({ maxLength: 64 })),
-    full_name: Type.String({ minLength: 1, maxLength: 32 }),
-    email: Type.String({ minLength: 3, maxLength: 264 }),
+    team_join_code: Type.Optional(SingleLine({ maxLength: 64 })),
+    full_name: SingleLine({ minLength: 1, maxLength: 32 }),
+    email: SingleLine({ minLength: 3, maxLength: 264 }),
     gender: Gender,
     birth_year: Type.Integer({ minimum: 1901, maximum: 2023 }),
-    password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX }),
+    password: SingleLine({ minLength: 1, maxLength: PASSWORD_MAX }),
     newsletter: Type.Boolean(),
     type: RegistrationType,
     /** Required for REGISTER_TEAM; empty or absent for JOIN_TEAM. */
-    team_name: Type.Optional(Type.String({ maxLength: 50 })),
+    team_name: Type.Optional(SingleLine({ maxLength: 50 })),
     lang: Lang,
   },
   { additionalProperties: false },
@@ -47,7 +48,7 @@ export type SuccessAnswer = Type.Static<typeof SuccessAnswer>;
 
 /** POST /api/login */
 export const LoginBody = Type.Object(
-  { email: Type.String({ minLength: 1, maxLength: 264 }), password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX }) },
+  { email: SingleLine({ minLength: 1, maxLength: 264 }), password: SingleLine({ minLength: 1, maxLength: PASSWORD_MAX }) },
   { additionalProperties: false },
 );
 export type LoginBody = Type.Static<typeof LoginBody>;
@@ -58,7 +59,7 @@ export type LoginAnswer = Type.Static<typeof LoginAnswer>;
 
 /** POST /api/requestpasswordreset (also used to re-send nothing else: always the same answer shape). */
 export const RequestPasswordResetBody = Type.Object(
-  { email: Type.String({ minLength: 1, maxLength: 264 }), lang: Lang },
+  { email: SingleLine({ minLength: 1, maxLength: 264 }), lang: Lang },
   { additionalProperties: false },
 );
 export type RequestPasswordResetBody = Type.Static<typeof RequestPasswordResetBody>;
@@ -66,9 +67,9 @@ export type RequestPasswordResetBody = Type.Static<typeof RequestPasswordResetBo
 /** POST /api/resetpassword (the link /passwordreset/{token}/{id} carries token and userId). */
 export const ResetPasswordBody = Type.Object(
   {
-    userId: Type.String({ minLength: 1, maxLength: 64 }),
-    token: Type.String({ minLength: 1, maxLength: 256 }),
-    newPassword: Type.String({ minLength: 1, maxLength: PASSWORD_MAX }),
+    userId: SingleLine({ minLength: 1, maxLength: 64 }),
+    token: SingleLine({ minLength: 1, maxLength: 256 }),
+    newPassword: SingleLine({ minLength: 1, maxLength: PASSWORD_MAX }),
   },
   { additionalProperties: false },
 );
@@ -76,7 +77,7 @@ export type ResetPasswordBody = Type.Static<typeof ResetPasswordBody>;
 
 /** POST /api/confirmaccount (the link /confirm/account/{token}/{id}). */
 export const ConfirmAccountBody = Type.Object(
-  { token: Type.String({ minLength: 1, maxLength: 256 }), id: Type.String({ minLength: 1, maxLength: 64 }) },
+  { token: SingleLine({ minLength: 1, maxLength: 256 }), id: SingleLine({ minLength: 1, maxLength: 64 }) },
   { additionalProperties: false },
 );
 export type ConfirmAccountBody = Type.Static<typeof ConfirmAccountBody>;
@@ -84,8 +85,8 @@ export type ConfirmAccountBody = Type.Static<typeof ConfirmAccountBody>;
 /** PUT /api/account/changepassword (authenticated). */
 export const ChangePasswordBody = Type.Object(
   {
-    currentPassword: Type.String({ minLength: 1, maxLength: PASSWORD_MAX }),
-    newPassword: Type.String({ minLength: 1, maxLength: PASSWORD_MAX }),
+    currentPassword: SingleLine({ minLength: 1, maxLength: PASSWORD_MAX }),
+    newPassword: SingleLine({ minLength: 1, maxLength: PASSWORD_MAX }),
   },
   { additionalProperties: false },
 );

@@ -3,10 +3,11 @@
  * distance: km, multiple of 0.01; performed_at: YYYY-MM-DD in the edition's April (spec §5).
  */
 import Type from 'typebox';
+import { SingleLine } from './text';
 
 const Distance = Type.Number({ minimum: 0, maximum: 100000 });
 const DateOnly = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10 });
-const EntryType = Type.String({ minLength: 1, maxLength: 64 });
+const EntryType = SingleLine({ minLength: 1, maxLength: 64 });
 
 export const AddEntryBody = Type.Object(
   {

@@ -5,6 +5,7 @@
  * in km. Personal data of an erased person reads null, as everywhere else.
  */
 import Type from 'typebox';
+import { SingleLine } from './text';
 
 /** Largest page of GET /api/admin/history. */
 export const HISTORY_MAX_LIMIT = 500;
@@ -29,7 +30,7 @@ const Instant = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-
 /** The filters shared by GET /api/admin/history and …/export (all optional, combined with AND). */
 export const HistoryFilterProperties = {
   /** Exactly this stream (`entry-12`). */
-  stream: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  stream: Type.Optional(SingleLine({ minLength: 1, maxLength: 200 })),
   /** Streams of one kind of entity. */
   entity: Type.Optional(HistoryEntity),
   /** Exactly this event type (`EntryEdited`). */
@@ -39,7 +40,7 @@ export const HistoryFilterProperties = {
   /** Events whose data names this participant (data.participantId). */
   participant: Type.Optional(Id),
   /** Events caused by this user (metadata.actor.userId). */
-  actor: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  actor: Type.Optional(SingleLine({ minLength: 1, maxLength: 100 })),
   /** Recorded at or after this instant. */
   from: Type.Optional(Instant),
   /** Recorded strictly before this instant. */
@@ -98,7 +99,7 @@ export const HistoryPage = Type.Object({
 export type HistoryPage = Type.Static<typeof HistoryPage>;
 
 /** Query of GET /api/admin/history/timeline. */
-export const TimelineQuery = Type.Object({ stream: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
+export const TimelineQuery = Type.Object({ stream: SingleLine({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
 export type TimelineQuery = Type.Static<typeof TimelineQuery>;
 
 /** One field that an event changed: its value before (null when it had none) and after (null when removed). */

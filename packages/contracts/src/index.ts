@@ -10,3 +10,5 @@ export * from './admin-queries';
 export * from './admin-commands';
 export * from './operations';
 export * from './payments';
+export * from './text';
+export * from './parked';

@@ -16,6 +16,7 @@
  * {token}: a fresh session token whose isPaid is current). docs/architecture.md D18.
  */
 import Type from 'typebox';
+import { SingleLine } from './text';
 import { Lang } from './auth';
 
 /** ISO 3166-1 alpha-2 country code of a payment method's setup (EE, LV, LT, FI, …). */
@@ -72,7 +73,7 @@ export const PaymentOrderBody = Type.Object(
       {
         method: Type.Literal('paymentInitiation'),
         methodOptions: Type.Object(
-          { preferredCountry: CountryCode, preferredProvider: Type.String({ maxLength: 100 }) },
+          { preferredCountry: CountryCode, preferredProvider: SingleLine({ maxLength: 100 }) },
           { additionalProperties: false },
         ),
         amount: Type.Integer({ minimum: 0, maximum: 100_000_000 }),
@@ -110,7 +111,7 @@ export type FundraisingAnswer = Type.Static<typeof FundraisingAnswer>;
  * amount than the order's.
  */
 export const PaymentNotificationBody = Type.Object(
-  { orderToken: Type.String({ minLength: 1, maxLength: 8192 }) },
+  { orderToken: SingleLine({ minLength: 1, maxLength: 8192 }) },
   { additionalProperties: false },
 );
 export type PaymentNotificationBody = Type.Static<typeof PaymentNotificationBody>;

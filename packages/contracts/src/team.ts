@@ -5,6 +5,7 @@
  * YYYY-MM-DD (Europe/Tallinn).
  */
 import Type from 'typebox';
+import { MultiLine, SingleLine } from './text';
 import { Entry } from './entries';
 
 /** Largest team icon accepted, bytes (spec §5, §9: 5 MB; MAX_IMAGE_SIZE above it). */
@@ -58,8 +59,8 @@ export type JoinCodeAnswer = Type.Static<typeof JoinCodeAnswer>;
  */
 export const PublicAttributesBody = Type.Object(
   {
-    icon: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-    description: Type.Optional(Type.String()),
+    icon: Type.Optional(Type.Union([SingleLine(), Type.Null()])),
+    description: Type.Optional(MultiLine()),
   },
   { additionalProperties: false },
 );

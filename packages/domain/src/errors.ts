@@ -45,6 +45,7 @@ export const ERROR_CODES = [
   'INVALID_NOTIFICATION', // a payment provider's notification or return token is forged, expired, foreign or states another amount
   'PAYMENT_PROVIDER_UNAVAILABLE', // the payment provider did not answer usably (502); try again later
   'IDEMPOTENCY_KEY_REUSED', // an Idempotency-Key already used for another request (other body, path or route) (422; D7)
+  'INVALID_CHARACTERS', // a text holds NUL, a lone surrogate or a control character (tab and line breaks only in multi-line texts) (400; issue 13)
   'REQUEST_TOO_LARGE', // a request body over its limit (413; 1 MiB, 16 MiB for a team's icon): issue 13
   'SERVICE_UNAVAILABLE', // a part of the site is restarting or unreachable; try again in a moment (503): issue 13
 ] as const;

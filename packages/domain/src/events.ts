@@ -399,7 +399,48 @@ export interface ReadModelsReplayed {
     finishedAt: string;
   };
 }
-export type OperationsEvent = ReadModelsReplayed;
+/**
+ * An administrator decided that a projection passes over an event it had parked (issue 13): the
+ * event could not be applied (a data error, e.g. text PostgreSQL cannot store) and waits in the
+ * projection's parked_events; this decision marks it resolved as skipped, so the read model stays
+ * without it. Recorded in stream `operations`, so a replay that parks the same event again finds
+ * the decision later in the log and skips it the same way.
+ */
+export interface ProjectionEventSkipped {
+  type: 'ProjectionEventSkipped';
+  data: {
+    /** The projection (checkpoint name, e.g. `team-directory`), or null for every projection that parked it. */
+    projection: string | null;
+    /** Global position of the parked event. */
+    position: number;
+    /** The parked event's id and type (for the audit; the position names it). */
+    eventId: string;
+    eventType: string;
+    /** Why, in the administrator's words ('' when none was given); at most 500 characters. */
+    reason: string;
+    /** ISO-8601 UTC. */
+    skippedAt: string;
+  };
+}
+/**
+ * An administrator asked the projections to apply a parked event again (issue 13), after the
+ * cause was fixed (a projection's code, a conflicting row). Each projection that parked it
+ * re-applies it when it reaches this event in the log: on success the park is resolved as
+ * retried, on the same kind of failure it stays parked with the new error.
+ */
+export interface ProjectionEventRetryRequested {
+  type: 'ProjectionEventRetryRequested';
+  data: {
+    /** The projection, or null for every projection that parked it. */
+    projection: string | null;
+    position: number;
+    eventId: string;
+    eventType: string;
+    /** ISO-8601 UTC. */
+    requestedAt: string;
+  };
+}
+export type OperationsEvent = ReadModelsReplayed | ProjectionEventSkipped | ProjectionEventRetryRequested;
 
 export type DomainEvent =
   | TeamEvent
@@ -422,6 +463,8 @@ export const SCHEMA_VERSIONS: Record<DomainEventType, number> = {
   ParticipantDeleted: 1,
   UserDeleted: 1,
   ReadModelsReplayed: 1,
+  ProjectionEventSkipped: 1,
+  ProjectionEventRetryRequested: 1,
   ParticipantRegistered: 1,
   ParticipantPaymentMarked: 1,
   EntryAdded: 1,

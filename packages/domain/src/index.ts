@@ -18,3 +18,4 @@ export * from './participant';
 export * from './entry';
 export * from './account';
 export * from './payment';
+export * from './operations';

@@ -1,12 +1,14 @@
 /**
  * Fastify pieces both APIs share: strict TypeBox validation (no coercion, unknown fields
- * refused, never silently dropped), one error handler that answers `{ message: CODE }` with a
+ * refused, never silently dropped; text checked for NUL, lone surrogates and control characters,
+ * INVALID_CHARACTERS, issue 13), one error handler that answers `{ message: CODE }` with a
  * catalogue code (spec §7, §8) and hides the details of anything unexpected, the not-found
  * answer, the health routes (health.ts) and the graceful shutdown on signals (shutdown.ts).
  */
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { DomainError, type ErrorCode } from '@sinilill/domain';
+import { SAFE_TEXT_PATTERNS, findUnsafeText } from '@sinilill/contracts';
 
 /** HTTP status of each catalogue code; codes not listed answer 400. */
 const STATUS: Partial<Record<ErrorCode, number>> = {
@@ -20,6 +22,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   ALREADY_EXISTS: 409,
   EMAIL_ALREADY_IN_USE: 409,
   TEAM_NAME_ALREADY_IN_USE: 409,
+  INVALID_CHARACTERS: 400,
   MAX_IMAGE_SIZE: 413,
   REQUEST_TOO_LARGE: 413,
   IDEMPOTENCY_KEY_REUSED: 422,
@@ -40,6 +43,18 @@ export function errorBody(code: ErrorCode): { message: ErrorCode } {
 }
 
 /**
+ * True when a validation failure is a safe-text pattern refusing a string (contracts' SingleLine
+ * and MultiLine, issue 13): the answer is then INVALID_CHARACTERS rather than INVALID_REQUEST.
+ */
+function refusesCharacters(validation: FastifyError['validation']): boolean {
+  return (validation ?? []).some((failure) => failure.keyword === 'pattern'
+    && SAFE_TEXT_PATTERNS.includes(String((failure.params as { pattern?: unknown } | undefined)?.pattern)));
+}
+
+/** The request parts a client writes freely (headers are checked by Node's parser and by their readers). */
+const CHECKED_PARTS = ['params', 'query', 'body'] as const;
+
+/**
  * True for the errors of a database that is down, restarting or unreachable (issue 13): refused
  * or broken connections, PostgreSQL's shutdown and cannot-connect-now states (57P01-57P03) and
  * its connection-exception class (08). They are answered 503 SERVICE_UNAVAILABLE, not 500: the
@@ -55,7 +70,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 function classify(error: FastifyError | DomainError | Error): { status: number; code: ErrorCode } {
   if (error instanceof DomainError) return { status: statusOf(error.code), code: error.code };
   const fastifyError = error as FastifyError;
-  if (fastifyError.validation) return { status: 400, code: 'INVALID_REQUEST' };
+  if (fastifyError.validation) return { status: 400, code: refusesCharacters(fastifyError.validation) ? 'INVALID_CHARACTERS' : 'INVALID_REQUEST' };
   const code = fastifyError.code ?? '';
   if (code.startsWith('FST_JWT') || code === 'FST_ERR_AUTH') return { status: 401, code: 'UNAUTHORIZED' };
   if (isDatabaseUnavailable(error)) return { status: 503, code: 'SERVICE_UNAVAILABLE' };
@@ -77,6 +92,19 @@ function classify(error: FastifyError | DomainError | Error): { status: number; 
 export function createApp(options: FastifyServerOptions = {}): FastifyInstance {
   const app = Fastify({ bodyLimit: DEFAULT_BODY_LIMIT, ...options }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  // Issue 13: no string holding NUL, a lone surrogate or a control character other than tab and
+  // line breaks gets past the boundary, whether or not its route declares a schema for it (the
+  // schemas' SingleLine also refuses tab and line breaks). Answered here rather than thrown, so
+  // that plugins with error handlers of their own (the queue board) answer it the same way.
+  app.addHook('preValidation', async (request, reply) => {
+    for (const part of CHECKED_PARTS) {
+      const path = findUnsafeText(request[part]);
+      if (path === null) continue;
+      request.log.info({ code: 'INVALID_CHARACTERS', detail: `${part}${path}` }, 'request refused');
+      return reply.status(400).send(errorBody('INVALID_CHARACTERS'));
+    }
+    return undefined;
+  });
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
     const { status, code } = classify(error);
     if (status >= 500) request.log.error({ err: error }, 'unexpected error');

@@ -6,6 +6,8 @@ export * from './projection';
 export * from './runner';
 export * from './changes';
 export * from './replay';
+export * from './parking';
+export * from './parked-events';
 export { teamStatsProjection, createTeamStatsProjection } from './team-stats/projection';
 export { teamDirectoryProjection } from './team-directory/projection';
 export { adminDirectoryProjection } from './admin-directory/projection';

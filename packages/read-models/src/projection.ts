@@ -24,7 +24,9 @@ export interface Projection {
   readonly silent?: boolean;
   /**
    * Applies `events` (all of handled types, in global order) to the read model.
-   * `db` is a transaction already bound to the target schema.
+   * `db` is a transaction already bound to the target schema. The pure fold runs inside
+   * parking.ts's `fold()`, so that what it throws is known as a data error of an event: the
+   * runner then parks that event instead of failing for ever (issue 13).
    */
   apply(db: Kysely<ReadModelDatabase>, events: readonly RecordedEvent[]): Promise<void>;
 }

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { SCHEMA_VERSIONS, streams, type ReadModelsReplayed, type ReplayTotals } from '@sinilill/domain';
 import type { Actor, EventStore } from '@sinilill/event-store';
+import type { ParkReport } from './parking';
 import type { Projection } from './projection';
 import { rebuildReadModels, type RebuildProgress } from './runner';
 import { READ_MODEL_SCHEMA, type ReadModelDatabase } from './schema';
@@ -30,6 +31,8 @@ export interface ReplayOptions {
   now?: () => Date;
   batchSize?: number;
   onProgress?: (progress: ReplayProgress) => void;
+  /** Told of every event the rebuild parked (issue 13) or whose park a decision in the log resolved again. */
+  onPark?: (report: ParkReport) => void;
 }
 
 /** The public totals row (rm.stats_totals) of the live read models; zeros before the first projection. */
@@ -71,6 +74,7 @@ export async function replayAndRecord(
   const indexOf = new Map(projections.map((p, i) => [p.name, i]));
   const result = await rebuildReadModels(db, store, projections, {
     ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
+    ...(options.onPark ? { onPark: options.onPark } : {}),
     onProgress: (progress) => options.onProgress?.({
       ...progress,
       percent: replayPercent(indexOf.get(progress.projection) ?? 0, projections.length, progress.position, progress.head),

@@ -10,6 +10,14 @@
  * the live schema keeps answering, then, holding every projection's lock, applies the last events
  * that arrived meanwhile and renames `rm_next` to `rm` in the same transaction.
  *
+ * Parking (./parking.ts, issue 13): a batch that fails because of one event's data is split to
+ * find that event; the events around it are applied, it is recorded in `parked_events` with its
+ * error, and the checkpoint moves past it — in the batch's transaction, each attempt inside a
+ * savepoint. Any other failure rolls the whole batch back, as before. The administrators'
+ * decisions (ProjectionEventSkipped, ProjectionEventRetryRequested in stream `operations`) are
+ * acted on when the projection reaches them in the log: a skip resolves the park, a retry applies
+ * the parked event again. A rebuild parks and decides the same way in its private schema.
+ *
  * Change notifications (./changes.ts): a batch applied to the live schema sends
  * `pg_notify('rm_changes', {projection, position, teams})` in its own transaction, so listeners
  * hear of it when, and only if, it commits; a rebuild's batches (private schema) say nothing, and
@@ -19,16 +27,19 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { runMigrations, type EventStore, type RecordedEvent } from '@sinilill/event-store';
 import { EVERY_PROJECTION, READ_MODEL_CHANGES_CHANNEL, changedTeams, type ReadModelChange } from './changes';
 import { readModelMigrationSet } from './migrations';
+import { applyOrPark, describeFailure, isDeterministicFailure, parkDecisionFor, type ParkDecision, type ParkReport } from './parking';
 import type { Projection } from './projection';
 import { READ_MODEL_SCHEMA, REBUILD_SCHEMA, type ReadModelDatabase } from './schema';
 
 export interface CatchUpResult {
-  /** Events of handled types applied. */
+  /** Events of handled types applied (parked ones not counted; a retried one counted when it applies). */
   applied: number;
   /** Events read (of any type). */
   read: number;
   /** The checkpoint after the run. */
   position: number;
+  /** Events newly parked by the run (issue 13). */
+  parked: number;
 }
 
 export interface CatchUpOptions {
@@ -41,6 +52,11 @@ export interface CatchUpOptions {
   onBatch?: (progress: { position: number; read: number; applied: number }) => void;
   /** Stop after this position (for tests that simulate a crash mid-way). */
   stopAfter?: number;
+  /**
+   * Told, after its batch committed, of every park the run made or resolved (issue 13): an event
+   * parked, applied by a retry, still failing after a retry, or skipped. Never the event's data.
+   */
+  onPark?: (report: ParkReport) => void;
 }
 
 /** Advisory-lock key of a projection in a schema (hashtext of "projection:<schema>.<name>"). */
@@ -73,9 +89,101 @@ async function notifyChange(trx: Transaction<ReadModelDatabase>, change: ReadMod
   await sql`SELECT pg_notify(${READ_MODEL_CHANGES_CHANNEL}, ${JSON.stringify(change)})`.execute(trx);
 }
 
+/** What one batch did. */
+interface BatchResult {
+  read: number;
+  applied: number;
+  position: number;
+  /** Parks made or resolved, for CatchUpOptions.onPark once the batch has committed. */
+  parks: ParkReport[];
+}
+
+/** The savepoint each attempt to apply events runs in (attempts never nest). */
+const ATTEMPT = sql.raw('apply_attempt');
+
 /**
- * Applies one batch inside `trx` (already locked if needed); returns what it did. In the live
- * schema a batch that applied events also notifies which teams it touched (module docs).
+ * Applies `events` to the projection inside a savepoint of `trx`: all or nothing. A deterministic
+ * failure (parking.ts) is rolled back to the savepoint, so the transaction goes on; any other
+ * leaves the transaction to fail as a whole.
+ */
+async function attemptApply(trx: Transaction<ReadModelDatabase>, projection: Projection, schema: string, events: readonly RecordedEvent[]): Promise<void> {
+  await sql`SAVEPOINT ${ATTEMPT}`.execute(trx);
+  try {
+    await projection.apply(trx.withSchema(schema), events);
+  } catch (error) {
+    if (isDeterministicFailure(error)) {
+      await sql`ROLLBACK TO SAVEPOINT ${ATTEMPT}`.execute(trx);
+      await sql`RELEASE SAVEPOINT ${ATTEMPT}`.execute(trx);
+    }
+    throw error;
+  }
+  await sql`RELEASE SAVEPOINT ${ATTEMPT}`.execute(trx);
+}
+
+/** Records `event` as parked by `projection` in `schema` (a repeat overwrites the error and counts the attempt). */
+async function parkEvent(trx: Transaction<ReadModelDatabase>, projection: Projection, schema: string, event: RecordedEvent, error: unknown): Promise<ParkReport> {
+  const failure = describeFailure(error);
+  await trx.withSchema(schema).insertInto('parked_events').values({
+    projection: projection.name, position: event.globalPosition, event_id: event.id, event_type: event.type,
+    error_code: failure.code, error: failure.message, parked_at: new Date(), status: 'parked',
+  }).onConflict((oc) => oc.columns(['projection', 'position']).doUpdateSet((eb) => ({
+    error_code: failure.code, error: failure.message, status: 'parked', resolved_at: null,
+    attempts: eb(eb.ref('parked_events.attempts'), '+', 1),
+  }))).execute();
+  return {
+    projection: projection.name, position: event.globalPosition, eventId: event.id, eventType: event.type,
+    errorCode: failure.code, error: failure.message, outcome: 'parked',
+  };
+}
+
+/**
+ * Acts on an administrator's decision about a park of `projection` (module docs): a skip marks
+ * an open park skipped; a retry applies the parked event again (inside a savepoint) and marks
+ * the park retried, or keeps it parked with the new error when it fails the same way. A decision
+ * about an event that is not parked (any more) changes nothing.
+ * @returns the report, plus the event when a retry applied it; null when nothing changed.
+ * @throws what a retry threw when it is not a deterministic failure (the batch then rolls back).
+ */
+async function actOnDecision(
+  trx: Transaction<ReadModelDatabase>,
+  store: EventStore,
+  projection: Projection,
+  schema: string,
+  decision: ParkDecision,
+  decidedAt: Date,
+): Promise<{ report: ParkReport; applied: RecordedEvent | null } | null> {
+  const parks = trx.withSchema(schema);
+  const row = await parks.selectFrom('parked_events').selectAll()
+    .where('projection', '=', projection.name).where('position', '=', decision.position).where('status', '=', 'parked')
+    .executeTakeFirst();
+  if (!row) return null;
+  const base = { projection: projection.name, position: row.position, eventId: row.event_id, eventType: row.event_type };
+  const open = parks.updateTable('parked_events')
+    .where('projection', '=', projection.name).where('position', '=', decision.position).where('status', '=', 'parked');
+  if (decision.kind === 'skip') {
+    await open.set({ status: 'skipped', resolved_at: decidedAt, reason: decision.reason }).execute();
+    return { report: { ...base, errorCode: row.error_code, error: row.error, outcome: 'skipped' }, applied: null };
+  }
+  const [event] = await store.readAll({ after: decision.position - 1, maxCount: 1 });
+  if (!event || event.globalPosition !== decision.position) return null;
+  try {
+    await attemptApply(trx, projection, schema, [event]);
+  } catch (error) {
+    if (!isDeterministicFailure(error)) throw error;
+    const failure = describeFailure(error);
+    await open.set((eb) => ({ error_code: failure.code, error: failure.message, attempts: eb(eb.ref('attempts'), '+', 1) })).execute();
+    return { report: { ...base, errorCode: failure.code, error: failure.message, outcome: 'still-parked' }, applied: null };
+  }
+  await open.set((eb) => ({ status: 'retried', resolved_at: decidedAt, attempts: eb(eb.ref('attempts'), '+', 1) })).execute();
+  return { report: { ...base, errorCode: row.error_code, error: row.error, outcome: 'retried' }, applied: event };
+}
+
+/**
+ * Applies one batch inside `trx` (already locked if needed); returns what it did. The events the
+ * projection handles are applied in runs between the park decisions addressed to it, each run
+ * through applyOrPark (bisect and park what fails, parking.ts), each decision in its place in the
+ * log. In the live schema a batch that applied events also notifies which teams it touched
+ * (module docs).
  */
 async function applyBatch(
   trx: Transaction<ReadModelDatabase>,
@@ -83,27 +191,53 @@ async function applyBatch(
   projection: Projection,
   schema: string,
   batchSize: number,
-): Promise<{ read: number; applied: number; position: number }> {
+): Promise<BatchResult> {
   const db = trx.withSchema(schema);
   const checkpoint = await readCheckpoint(trx, projection.name, schema);
   const events = await store.readAll({ after: checkpoint, maxCount: batchSize });
-  if (events.length === 0) return { read: 0, applied: 0, position: checkpoint };
+  if (events.length === 0) return { read: 0, applied: 0, position: checkpoint, parks: [] };
   const handled = new Set(projection.handles);
-  const relevant: RecordedEvent[] = events.filter((e) => handled.has(e.type));
-  if (relevant.length > 0) await projection.apply(db, relevant);
+  const applied: RecordedEvent[] = [];
+  const parks: ParkReport[] = [];
+  let run: RecordedEvent[] = [];
+  const flush = async () => {
+    if (run.length === 0) return;
+    const result = await applyOrPark(run, {
+      attempt: (part) => attemptApply(trx, projection, schema, part),
+      park: async (event, error) => { parks.push(await parkEvent(trx, projection, schema, event, error)); },
+    });
+    applied.push(...result.applied);
+    run = [];
+  };
+  for (const event of events) {
+    if (handled.has(event.type)) {
+      run.push(event);
+      continue;
+    }
+    const decision = parkDecisionFor(event, projection.name);
+    if (!decision) continue;
+    await flush();
+    const outcome = await actOnDecision(trx, store, projection, schema, decision, event.recordedAt);
+    if (outcome) parks.push(outcome.report);
+    if (outcome?.applied) applied.push(outcome.applied);
+  }
+  await flush();
   const position = events[events.length - 1]!.globalPosition;
-  if (schema === READ_MODEL_SCHEMA && relevant.length > 0 && !projection.silent) {
-    await notifyChange(trx, { projection: projection.name, position, teams: changedTeams(relevant) });
+  if (schema === READ_MODEL_SCHEMA && applied.length > 0 && !projection.silent) {
+    await notifyChange(trx, { projection: projection.name, position, teams: changedTeams(applied) });
   }
   await db.insertInto('checkpoints').values({ projection: projection.name, position, updated_at: new Date() })
     .onConflict((oc) => oc.column('projection').doUpdateSet({ position, updated_at: new Date() }))
     .execute();
-  return { read: events.length, applied: relevant.length, position };
+  return { read: events.length, applied: applied.length, position, parks };
 }
 
 /**
  * Applies every event after the projection's checkpoint, batch by batch, each batch in its own
- * transaction with the checkpoint. Returns when a read finds nothing new.
+ * transaction with the checkpoint. Returns when a read finds nothing new. An event whose data
+ * cannot be applied is parked and passed (module docs; reported to `onPark`).
+ * @throws what a batch threw when it was not a deterministic data failure (that batch rolled
+ *   back; the checkpoint stays before it, so the next run tries it again).
  */
 export async function catchUp(
   db: Kysely<ReadModelDatabase>,
@@ -113,13 +247,17 @@ export async function catchUp(
 ): Promise<CatchUpResult> {
   const schema = options.schema ?? READ_MODEL_SCHEMA;
   const batchSize = options.batchSize ?? 2000;
-  const total: CatchUpResult = { applied: 0, read: 0, position: 0 };
+  const total: CatchUpResult = { applied: 0, read: 0, position: 0, parked: 0 };
   for (;;) {
     const result = await db.transaction().execute(async (trx) => {
       if (options.lock ?? true) await sql`SELECT pg_advisory_xact_lock(${lockKey(schema, projection.name)})`.execute(trx);
       return applyBatch(trx, store, projection, schema, batchSize);
     });
     total.position = result.position;
+    for (const park of result.parks) {
+      if (park.outcome === 'parked') total.parked += 1;
+      options.onPark?.(park);
+    }
     if (result.read === 0) return total;
     total.read += result.read;
     total.applied += result.applied;
@@ -145,13 +283,21 @@ export interface RebuildResult {
 /**
  * Rebuilds every read model from the whole event log into fresh tables and swaps them in
  * atomically; the live ones keep answering meanwhile (see module docs). The swap notifies
- * `{ projection: '*', position, teams: null }` once: every team may have changed.
+ * `{ projection: '*', position, teams: null }` once: every team may have changed. An event that
+ * cannot be applied is parked in the rebuilt schema instead of failing the rebuild (issue 13);
+ * the parks of the old live schema go with it, the log's skip and retry decisions resolve the
+ * new ones again.
  */
 export async function rebuildReadModels(
   db: Kysely<ReadModelDatabase>,
   store: EventStore,
   projections: readonly Projection[],
-  options: { batchSize?: number; onProgress?: (progress: RebuildProgress) => void } = {},
+  options: {
+    batchSize?: number;
+    onProgress?: (progress: RebuildProgress) => void;
+    /** Told of every park the rebuild made or resolved (as CatchUpOptions.onPark), once its batch committed. */
+    onPark?: (report: ParkReport) => void;
+  } = {},
 ): Promise<RebuildResult> {
   const started = performance.now();
   const batchSize = options.batchSize ?? 5000;
@@ -163,9 +309,11 @@ export async function rebuildReadModels(
     const result = await catchUp(db, store, projection, {
       schema: REBUILD_SCHEMA, batchSize, lock: false,
       onBatch: ({ position, read }) => options.onProgress?.({ projection: projection.name, position, head, read }),
+      ...(options.onPark ? { onPark: options.onPark } : {}),
     });
     events = Math.max(events, result.read);
   }
+  const lastParks: ParkReport[] = [];
   const position = await db.transaction().execute(async (trx) => {
     for (const projection of projections) {
       await sql`SELECT pg_advisory_xact_lock(${lockKey(READ_MODEL_SCHEMA, projection.name)})`.execute(trx);
@@ -174,6 +322,7 @@ export async function rebuildReadModels(
     for (const projection of projections) {
       for (;;) {
         const batch = await applyBatch(trx, store, projection, REBUILD_SCHEMA, batchSize);
+        lastParks.push(...batch.parks);
         last = batch.position;
         if (batch.read === 0) break;
       }
@@ -187,5 +336,6 @@ export async function rebuildReadModels(
     await notifyChange(trx, { projection: EVERY_PROJECTION, position: last, teams: null });
     return last;
   });
+  for (const park of lastParks) options.onPark?.(park);
   return { events, position, milliseconds: performance.now() - started };
 }

@@ -175,6 +175,29 @@ export interface FundraisingTotalsTable {
   donations_cents: number;
 }
 
+/**
+ * An event a projection could not apply (issue 13): parked with its error, passed by the
+ * checkpoint, and waiting for an administrator's retry or skip (events in stream `operations`).
+ * One row per projection and global position.
+ */
+export interface ParkedEventsTable {
+  projection: string;
+  position: number;
+  event_id: string;
+  event_type: string;
+  /** SQLSTATE of a PostgreSQL error, or 'FOLD' for an error thrown by the projection's fold. */
+  error_code: string;
+  /** The error's message, values cut out (never the event's personal data). */
+  error: string;
+  parked_at: Timestamp;
+  /** Times applied without success, or in all once retried successfully (1 when parked). */
+  attempts: ColumnType<number, number | undefined, number>;
+  status: 'parked' | 'retried' | 'skipped';
+  resolved_at: Timestamp | null;
+  /** A skip's reason. */
+  reason: string | null;
+}
+
 export interface ReadModelDatabase {
   settings: SettingsTable;
   checkpoints: CheckpointsTable;
@@ -191,4 +214,5 @@ export interface ReadModelDatabase {
   payment_info: PaymentInfoTable;
   fundraising_teams: FundraisingTeamsTable;
   fundraising_totals: FundraisingTotalsTable;
+  parked_events: ParkedEventsTable;
 }

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { AccountService, CommandService } from '@sinilill/commands';
-import { authPlugin, createApp, healthRoutes } from '@sinilill/http';
+import { authPlugin, createApp, healthRoutes, type AuthOptions } from '@sinilill/http';
 import type { MediaStore } from '@sinilill/media';
 import type { Queue, ReplayJob } from '@sinilill/messaging';
 import { SandboxProvider, type PaymentProvider } from '@sinilill/payments';
@@ -31,8 +31,15 @@ export interface CommandApiDependencies {
    */
   media?: MediaStore;
   jwtSecret: string;
-  /** Lifetime of login tokens (a zeit/ms string such as '7d', or seconds); default 7 days. */
-  sessionExpiresIn?: string | number;
+  /** Lifetime of access tokens, seconds; default ACCESS_TOKEN_SECONDS (15 minutes; issue 13). */
+  accessTokenSeconds?: number;
+  /**
+   * Where every authenticated request checks its session (the account's session version, the
+   * token's session) and an ADMIN claim against the account (issue 13); default `accounts`.
+   * Tests of other routes, built without `accounts`, pass an AccountService (or anything answering
+   * the same two lookups) here. With neither, every authenticated route answers 401.
+   */
+  sessions?: AuthOptions['sessions'];
   /** Attempts per client and e-mail on /login and /requestpasswordreset; default 10 a minute. */
   rateLimit?: RateLimitOptions;
   /** Wakes the projectors for events up to `position` (must not throw). */
@@ -51,6 +58,12 @@ export interface CommandApiDependencies {
    */
   payments?: { provider: PaymentProvider; publicUrl: string };
 }
+
+/** Without accounts or sessions there is no session to check: every token is refused. */
+const NO_SESSIONS: AuthOptions['sessions'] = {
+  session: async () => null,
+  account: async () => ({ exists: false, deleted: false, role: 'USER', approved: false }),
+};
 
 /** Default rate limit of /login and /requestpasswordreset. */
 export const DEFAULT_RATE_LIMIT: RateLimitOptions = { max: 10, timeWindowMs: 60_000 };
@@ -89,7 +102,8 @@ export function buildCommandApi(deps: CommandApiDependencies): FastifyInstance {
   app.register(authPlugin, {
     secret: deps.jwtSecret,
     resolveActor: (actor) => deps.commands.resolveActor(actor),
-    ...(deps.sessionExpiresIn !== undefined ? { expiresIn: deps.sessionExpiresIn } : {}),
+    sessions: deps.sessions ?? deps.accounts ?? NO_SESSIONS,
+    ...(deps.accessTokenSeconds !== undefined ? { accessTokenSeconds: deps.accessTokenSeconds } : {}),
   });
   app.register(async (api) => {
     await api.register(entryRoutes, { commands: deps.commands, appended: deps.wake });

@@ -1,3 +1,3 @@
 /** The projector's building blocks (for tests and benchmarks). */
-export { startProjector, type ProjectorOptions, type RunningProjector } from './projector';
+export { reportPark, startProjector, type ProjectorOptions, type RunningProjector } from './projector';
 export { startReplayWorker, type ReplayWorkerOptions } from './replay-worker';

@@ -6,6 +6,9 @@
  * flushed, a publisher that failed after its append): an update can be late, never lost. When
  * Redis cannot take the sweep's wake-up either, the sweep catches up directly in this process.
  *
+ * An event a projection cannot apply because of its data is parked by the runner and the
+ * projection goes on (issue 13); each park is logged at warn (reportPark).
+ *
  * Stopping (close(), or the `signal` option aborted): a run stops after the batch in progress,
  * whose apply and checkpoint commit together (or roll back together), so a stop never leaves a
  * half-applied batch; the events after it wait for the next start, which catches up first.
@@ -19,7 +22,7 @@ import {
   redisConnection,
   type WakeUpJob,
 } from '@sinilill/messaging';
-import { catchUp, type Projection, type ReadModelDatabase } from '@sinilill/read-models';
+import { catchUp, type ParkReport, type Projection, type ReadModelDatabase } from '@sinilill/read-models';
 
 export interface ProjectorOptions {
   db: Kysely<ReadModelDatabase>;
@@ -32,6 +35,12 @@ export interface ProjectorOptions {
   /** Events per transaction. */
   batchSize?: number;
   log?: (message: string, details?: Record<string, unknown>) => void;
+  /**
+   * Warnings: an event parked (issue 13), with projection, position, event type and error —
+   * never the event's data, which may be personal. Default: `log` with `level: 'warn'` among the
+   * details (the projector's JSON log lets the details name the level).
+   */
+  warn?: (message: string, details: Record<string, unknown>) => void;
   /**
    * Aborted when the process shuts down: from then on every run stops after its current batch,
    * the start-up catch-up included (so a signal during start does not wait for a whole backlog).
@@ -50,6 +59,26 @@ export interface RunningProjector {
   close(): Promise<void>;
 }
 
+/**
+ * Logs what happened to a park (issue 13): a newly parked event, or one a retry could not apply,
+ * at warn; a retry that applied it or a skip at info. Projection, position, event id and type,
+ * the error's code and message (values cut out, parking.ts) — never the event's data.
+ */
+export function reportPark(
+  park: ParkReport,
+  info: (message: string, details?: Record<string, unknown>) => void,
+  warn: (message: string, details: Record<string, unknown>) => void,
+): void {
+  const details = {
+    projection: park.projection, position: park.position, eventId: park.eventId, eventType: park.eventType,
+    errorCode: park.errorCode, error: park.error,
+  };
+  if (park.outcome === 'parked') warn('event parked', details);
+  else if (park.outcome === 'still-parked') warn('parked event failed again on retry', details);
+  else if (park.outcome === 'retried') info('parked event applied on retry', details);
+  else info('parked event skipped', details);
+}
+
 /** Starts the workers and the sweep, after one catch-up of every projection. */
 export async function startProjector(options: ProjectorOptions): Promise<RunningProjector> {
   const log = options.log ?? (() => undefined);
@@ -59,10 +88,12 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
   const stopped = () => stopping || (options.signal?.aborted ?? false);
   // Batch by batch, so that a stop is seen between batches: `stopAfter: 0` makes catchUp return
   // after its first committed batch (every position is past 0), or at once when nothing is new.
+  const warn = options.warn ?? ((message: string, details: Record<string, unknown>) => log(message, { ...details, level: 'warn' }));
+  const onPark = (park: ParkReport) => reportPark(park, log, warn);
   const run = async (projection: Projection) => {
     const total = { applied: 0, read: 0, position: 0 };
     for (;;) {
-      const batch = await catchUp(options.db, options.store, projection, { batchSize, stopAfter: 0 });
+      const batch = await catchUp(options.db, options.store, projection, { batchSize, stopAfter: 0, onPark });
       total.position = batch.position;
       total.applied += batch.applied;
       total.read += batch.read;

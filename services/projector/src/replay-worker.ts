@@ -11,6 +11,7 @@ import { Worker, type Job } from 'bullmq';
 import type { Kysely } from 'kysely';
 import type { EventStore } from '@sinilill/event-store';
 import { REPLAY_QUEUE, redisConnection, type ReplayJob, type ReplayJobProgress } from '@sinilill/messaging';
+import { reportPark } from './projector';
 import { replayAndRecord, type Projection, type ReadModelDatabase, type ReplayRecord } from '@sinilill/read-models';
 
 export interface ReplayWorkerOptions {
@@ -39,6 +40,7 @@ export function startReplayWorker(options: ReplayWorkerOptions): Worker<ReplayJo
         ...(job.data.requestedBy ? { actor: job.data.requestedBy } : {}),
         ...(options.now ? { now: options.now } : {}),
         ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
+        onPark: (park) => reportPark(park, log, (message, details) => log(message, { ...details, jobId: job.id, level: 'warn' })),
         onProgress: ({ projection, position, head, read, percent }) => {
           const progress: ReplayJobProgress = { projection, position, head, read, percent };
           // Progress goes to Redis in order, without holding the rebuild up; a lost update only

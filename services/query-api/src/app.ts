@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import Type from 'typebox';
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import { MIN_POSITION_HEADER, PROJECTED_POSITION_HEADER } from '@sinilill/contracts';
 import { authPlugin, createApp, healthRoutes } from '@sinilill/http';
 import type { EventStore } from '@sinilill/event-store';
@@ -32,6 +32,8 @@ export interface QueryApiDependencies {
   readYourWritesTimeoutMs: number;
   /** HS256 secret of the session tokens (the command API's; config.jwtSecret). */
   jwtSecret: string;
+  /** Lifetime the auth plugin signs access tokens with, seconds (tests); default 15 minutes. */
+  accessTokenSeconds?: number;
   /**
    * Committed read-model changes per team, for GET /team/{id}/live: a started
    * ReadModelChangeListener (live.ts); the caller closes it after the app.
@@ -61,7 +63,15 @@ const POSITION = /^(0|[1-9][0-9]{0,15})$/;
 export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
   const app = createApp({ logger: deps.logger ?? false });
   app.register(healthRoutes);
-  app.register(authPlugin, { secret: deps.jwtSecret, resolveActor: (actor) => resolveActorFromReadModels(deps.db, actor) });
+  app.register(authPlugin, {
+    secret: deps.jwtSecret,
+    resolveActor: (actor) => resolveActorFromReadModels(deps.db, actor),
+    // Sessions and accounts are read from the same database (issue 13: app.account_sessions,
+    // app.session_families, the account's stream), so a session the command API ends is refused
+    // here on the next request.
+    sessions: { sql: (text, values) => deps.db.executeQuery(CompiledQuery.raw(text, [...values])) },
+    ...(deps.accessTokenSeconds !== undefined ? { accessTokenSeconds: deps.accessTokenSeconds } : {}),
+  });
   // onRequest, before the routes' authentication: the wait then covers the actor's team too (a
   // member who just joined and sends the position back is found in team_members).
   app.addHook('onRequest', async (request, reply) => {

@@ -122,11 +122,87 @@ describe('api client', () => {
     expect(fresh.getItem('token')).toBeNull();
   });
 
-  it('drops a stored token that is garbled or expired', async () => {
+  it('drops a stored token that is garbled; refreshes one that expired, and drops it when the refresh is refused', async () => {
     const garbled = memoryStorage({ token: 'Bearer garbage' });
     expect((await load(garbled, () => json(200, {}))).useSessionStore.getState().isAuthenticated).toBe(false);
     expect(garbled.getItem('token')).toBeNull();
     const expired = memoryStorage({ token: `Bearer ${fakeJwt({ userId: 'u', exp: 1_000 })}` });
-    expect((await load(expired, () => json(200, {}))).useSessionStore.getState().isAuthenticated).toBe(false);
+    const { useSessionStore, fetchMock } = await load(expired, () => json(401, { message: 'UNAUTHORIZED' }));
+    await vi.waitFor(() => expect(useSessionStore.getState().isAuthenticated).toBe(false));
+    expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/session/refresh');
+    expect(expired.getItem('token')).toBeNull();
+  });
+});
+
+describe('short-lived access tokens (issue 13)', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+  const later = Math.floor(Date.now() / 1000) + 15 * 60;
+  const stale = fakeJwt({ userId: 'u1', fullName: 'Jaan Tamm', participantId: 1, teamId: 2, role: 'USER', exp: later });
+  const renewed = fakeJwt({ userId: 'u1', fullName: 'Jaan Tamm', participantId: 1, teamId: 2, role: 'USER', isPaid: true, exp: later });
+
+  it('a 401 refreshes the token with the cookie (no Authorization) and repeats the call once with the new one', async () => {
+    const storage = memoryStorage({ token: `Bearer ${stale}` });
+    const { apiGet, useSessionStore, fetchMock } = await load(storage, () => json(500, {}));
+    fetchMock.mockImplementation(async (url: string, init?: RequestInit) => {
+      if (url === '/api/session/refresh') return json(200, { token: renewed });
+      const authorization = (init?.headers as Record<string, string>).authorization;
+      return authorization === `Bearer ${renewed}` ? json(200, { ok: true }) : json(401, { message: 'UNAUTHORIZED' });
+    });
+    await expect(apiGet('/team/2')).resolves.toEqual({ ok: true });
+    const urls = fetchMock.mock.calls.map(([url]) => url);
+    expect(urls).toEqual(['/api/team/2', '/api/session/refresh', '/api/team/2']);
+    const refreshInit = fetchMock.mock.calls[1]![1]!;
+    expect(refreshInit.method).toBe('POST');
+    expect(refreshInit.credentials).toBe('same-origin');
+    expect((refreshInit.headers as Record<string, string>).authorization).toBeUndefined();
+    expect(storage.getItem('token')).toBe(`Bearer ${renewed}`);
+    expect(useSessionStore.getState().identity.isPaid).toBe(true);
+  });
+
+  it('concurrent 401s share one refresh', async () => {
+    const storage = memoryStorage({ token: `Bearer ${stale}` });
+    const { apiGet, fetchMock } = await load(storage, () => json(500, {}));
+    fetchMock.mockImplementation(async (url: string, init?: RequestInit) => {
+      if (url === '/api/session/refresh') return json(200, { token: renewed });
+      const authorization = (init?.headers as Record<string, string>).authorization;
+      return authorization === `Bearer ${renewed}` ? json(200, { url }) : json(401, { message: 'UNAUTHORIZED' });
+    });
+    await Promise.all([apiGet('/a'), apiGet('/b'), apiGet('/c')]);
+    expect(fetchMock.mock.calls.filter(([url]) => url === '/api/session/refresh')).toHaveLength(1);
+  });
+
+  it('a refused refresh ends the session, and the call fails with its 401', async () => {
+    const storage = memoryStorage({ token: `Bearer ${stale}` });
+    const { apiGet, useSessionStore } = await load(storage, () => json(401, { message: 'UNAUTHORIZED' }));
+    await expect(apiGet('/team/2')).rejects.toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
+    expect(useSessionStore.getState().isAuthenticated).toBe(false);
+    expect(storage.getItem('token')).toBeNull();
+  });
+
+  it('the token is refreshed shortly before it expires', async () => {
+    vi.useFakeTimers();
+    try {
+      const soon = fakeJwt({ userId: 'u1', exp: Math.floor(Date.now() / 1000) + 90 });
+      const storage = memoryStorage({ token: `Bearer ${soon}` });
+      const { fetchMock } = await load(storage, () => json(200, { token: renewed }));
+      expect(fetchMock).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(40_000);
+      expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(['/api/session/refresh']);
+      expect(storage.getItem('token')).toBe(`Bearer ${renewed}`);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('logout tells the server (POST /api/session/logout) and removes the token', async () => {
+    const storage = memoryStorage({ token: `Bearer ${stale}` });
+    const { useSessionStore, fetchMock } = await load(storage, () => json(200, { success: true }));
+    useSessionStore.getState().logout();
+    expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/session/logout');
+    expect(fetchMock.mock.calls[0]?.[1]).toMatchObject({ method: 'POST', credentials: 'same-origin' });
+    expect(storage.getItem('token')).toBeNull();
+    expect(useSessionStore.getState().isAuthenticated).toBe(false);
   });
 });

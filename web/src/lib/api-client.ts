@@ -2,7 +2,9 @@
  * The one way the client talks to the server (spec §7): everything under /api, JSON both ways,
  * `Authorization: <stored value>` (`Bearer <jwt>`) whenever a session exists. A failed call
  * throws ApiError carrying a catalogue code (spec §8); a 401 or 403 answer clears the session
- * (spec §4).
+ * (spec §4). Issue 13: the stored token is a 15-minute access token, so a 401 to a call that
+ * carried one first asks the session store for a fresh token (the refresh cookie) and repeats the
+ * call once with it; only a second refusal, or a refused refresh, ends the session.
  */
 import { toCatalogueCode, type CatalogueCode } from './errors/catalogue';
 import { useSessionStore } from './session-store';
@@ -47,6 +49,20 @@ function requestHeaders(extra: Record<string, string> | undefined, base: Record<
   return headers;
 }
 
+/**
+ * Sends with the session's token; on a 401 to a call that carried one, refreshes the session
+ * once and sends again with the new token (issue 13). The answer is the last one.
+ * @throws what `send` throws (a network failure, an abort).
+ */
+async function withFreshToken(send: (headers: Record<string, string>) => Promise<Response>, headers: () => Record<string, string>): Promise<Response> {
+  const first = headers();
+  const response = await send(first);
+  if (response.status !== 401 || first.authorization === undefined) return response;
+  if (!(await useSessionStore.getState().refresh(first.authorization))) return response;
+  void response.body?.cancel().catch(() => undefined);
+  return send(headers());
+}
+
 /** Spec §4: a 401 or 403 from any call ends the session (a forged, expired or revoked token). */
 function clearSessionOn(status: number): void {
   if ((status === 401 || status === 403) && useSessionStore.getState().isAuthenticated) {
@@ -59,17 +75,20 @@ function clearSessionOn(status: number): void {
  * An aborted call rethrows the abort; any other failure throws ApiError.
  */
 export async function apiRequest<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
-  const headers = requestHeaders(options.headers, { accept: 'application/json' });
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const headers = () => {
+    const current = requestHeaders(options.headers, { accept: 'application/json' });
+    if (options.body !== undefined) current['content-type'] = 'application/json';
+    return current;
+  };
 
   let response: Response;
   try {
-    response = await fetch(`${API_BASE}${path}`, {
+    response = await withFreshToken((sent) => fetch(`${API_BASE}${path}`, {
       method,
-      headers,
+      headers: sent,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: options.signal,
-    });
+    }), headers);
   } catch (error) {
     if (options.signal?.aborted) throw error;
     throw new ApiError('GENERIC_ERROR', 0);
@@ -105,10 +124,12 @@ export function apiPut<T>(path: string, body: unknown, init: CallOptions = {}): 
  * answer's code (a 401/403 clears the session), status 0 for a network failure; an abort rethrows.
  */
 export async function apiOpenStream(path: string, init: CallOptions = {}): Promise<Response> {
-  const headers = requestHeaders(init.headers, { accept: 'text/event-stream' });
   let response: Response;
   try {
-    response = await fetch(`${API_BASE}${path}`, { method: 'GET', headers, signal: init.signal, cache: 'no-store' });
+    response = await withFreshToken(
+      (sent) => fetch(`${API_BASE}${path}`, { method: 'GET', headers: sent, signal: init.signal, cache: 'no-store' }),
+      () => requestHeaders(init.headers, { accept: 'text/event-stream' }),
+    );
   } catch (error) {
     if (init.signal?.aborted) throw error;
     throw new ApiError('GENERIC_ERROR', 0);

@@ -7,6 +7,15 @@
  * decides, and then, in one AccountDirectory transaction, reserves what must be unique, writes
  * the secrets and appends the events last: a refusal or a failed append rolls every table change
  * back. Mails go out after the commit.
+ *
+ * Sessions (issue 13): startSession (POST /login), refreshSession (POST /session/refresh),
+ * renewSession (after the caller's own password change) and endSession (POST /session/logout)
+ * answer the claims of a short-lived access token — spec §3's identity plus the account's session
+ * version `sv` and the session (refresh-token family) `sid` — and an opaque refresh token whose
+ * SHA-256 is stored (app.refresh_tokens). What should end an account's sessions raises its
+ * session version in the transaction of its events (AccountTransaction.raiseSessionVersion): a
+ * password change, a reset through a link or by an administrator, a withdrawn approval, a role
+ * change or a new password from ensureAdmin, and the account's deletion (eraseAccount).
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -47,8 +56,9 @@ import {
   type DecidedCommand,
 } from '../handle';
 import type { IdAllocator } from '../ids';
+import { decideAboutParkedEvent } from '../parked-events';
 import { readSettings } from '../settings';
-import type { AccountDirectory, AccountTransaction } from './directory';
+import type { AccountDirectory, AccountTransaction, SessionState } from './directory';
 import { dummyPasswordHash, hashPassword, newJoinCode, newToken, tokenHash, verifyPassword } from './secrets';
 
 /** The session identity a login token carries (spec §3; contracts' SessionClaims). */
@@ -60,6 +70,28 @@ export interface SessionIdentity {
   teamId: number | null;
   role: Role;
   isPaid: boolean;
+}
+
+/**
+ * The claims of an access token (contracts' AccessClaims): spec §3's identity, the account's
+ * session version `sv` when it was issued, and its session (family) id `sid`.
+ */
+export interface AccessTokenClaims extends SessionIdentity {
+  sv: number;
+  sid: string;
+}
+
+/**
+ * A session as startSession, refreshSession and renewSession answer it: the claims the API signs
+ * into a short-lived access token, and the refresh token for the HttpOnly cookie (opaque, 43
+ * characters; only its SHA-256 is stored) with its expiry on the service's clock and its lifetime
+ * in seconds (the cookie's Max-Age: the clock may be simulated, the browser's is not).
+ */
+export interface IssuedSession {
+  claims: AccessTokenClaims;
+  refreshToken: string;
+  refreshExpiresAt: Date;
+  refreshMaxAgeSeconds: number;
 }
 
 /** What registration asks of a person (spec §3 registration payload), both registration types. */
@@ -103,7 +135,15 @@ export interface AccountServiceDependencies {
   resetValidHours?: number;
   /** Told about a mail that could not be sent where the command still succeeds (log it). */
   onMailError?: (error: unknown, kind: 'confirmation' | 'reset') => void;
+  /**
+   * How long a refresh token stays valid after it was issued, seconds; default
+   * REFRESH_TOKEN_SECONDS (30 days, contracts). Each refresh issues a new one.
+   */
+  refreshValidSeconds?: number;
 }
+
+/** Refresh-token lifetime, seconds: 30 days (contracts' REFRESH_TOKEN_SECONDS; issue 13). */
+const REFRESH_VALID_SECONDS = 30 * 24 * 60 * 60;
 
 const SYSTEM: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, teamId: null };
 /** An account id no account has (UUIDs are never all zeros): looked up for unknown e-mails. */
@@ -122,11 +162,13 @@ export class AccountService {
   private readonly edition: Edition;
   private readonly confirmationHours: number;
   private readonly resetHours: number;
+  private readonly refreshSeconds: number;
 
   constructor(private readonly deps: AccountServiceDependencies) {
     this.edition = deps.edition ?? currentEdition;
     this.confirmationHours = deps.confirmationValidHours ?? 7 * 24;
     this.resetHours = deps.resetValidHours ?? 2;
+    this.refreshSeconds = deps.refreshValidSeconds ?? REFRESH_VALID_SECONDS;
   }
 
   /** The global switches (spec §4), from the settings stream. */
@@ -282,6 +324,107 @@ export class AccountService {
    *   approval).
    */
   async login(input: { email: string; password: string }, now: Date = this.deps.now()): Promise<SessionIdentity> {
+    const { account } = await this.signIn(input, now);
+    return this.identity(account);
+  }
+
+  /**
+   * Logs in (spec §7 POST /login) and starts a session (issue 13): a new session family with its
+   * first refresh token. Answers the access token's claims (spec §3 identity, `sv`, `sid`) and the
+   * refresh token for the cookie.
+   * @throws DomainError as login: INVALID_CREDENTIALS, USER_NOT_APPROVED.
+   */
+  async startSession(input: { email: string; password: string }, now: Date = this.deps.now()): Promise<IssuedSession> {
+    const { account, version } = await this.signIn(input, now);
+    return this.issueSession(account, version, now);
+  }
+
+  /**
+   * A new session for an account whose caller was just authenticated by other means — after the
+   * caller's own password change, which ended every session of the account, the caller's too.
+   * @throws DomainError('UNAUTHORIZED') when the account is gone, deleted or not approved.
+   */
+  async renewSession(userId: string, now: Date = this.deps.now()): Promise<IssuedSession> {
+    if (!isUserId(userId)) throw new DomainError('UNAUTHORIZED', 'not an account');
+    // The version first, then the events (see AccountDirectory.openSessionVersion).
+    const version = await this.deps.directory.openSessionVersion(userId, now);
+    const account = await this.account(userId);
+    if (version === null || !account.exists || account.deleted || !account.approved) throw new DomainError('UNAUTHORIZED', 'no live, approved account');
+    return this.issueSession(account, version, now);
+  }
+
+  /**
+   * Trades a refresh token for a new access token and a new refresh token of the same family
+   * (POST /session/refresh; issue 13). The claims are read from the log again, so the session
+   * follows what changed since (a payment's isPaid, a rename). Each refresh token works once: a
+   * second use (the token was copied, or two requests raced) revokes the whole family, so neither
+   * copy works any more and the family's access tokens are refused too.
+   * @throws DomainError('UNAUTHORIZED') for an unknown, expired, used or revoked token, a token
+   *   issued under an older session version, or an account that is gone, deleted or no longer
+   *   approved.
+   */
+  async refreshSession(refreshToken: string, now: Date = this.deps.now()): Promise<IssuedSession> {
+    const hash = tokenHash(refreshToken);
+    const next = newToken();
+    const expiresAt = new Date(now.getTime() + this.refreshSeconds * 1000);
+    // A refusal that revokes something must commit: it is answered after the transaction.
+    const outcome = await this.deps.directory.transaction(async (tx): Promise<{ refused: string } | { account: AccountState; version: number; familyId: string }> => {
+      const record = await tx.refreshTokenForUpdate(hash);
+      if (!record) return { refused: 'unknown refresh token' };
+      if (record.familyRevoked) return { refused: 'session ended' };
+      if (record.usedAt !== null) {
+        await tx.revokeSessionFamily(record.familyId, now);
+        return { refused: 'refresh token used twice: session revoked' };
+      }
+      if (record.expiresAt <= now) return { refused: 'refresh token expired' };
+      // The version first, then the events (see AccountDirectory.openSessionVersion).
+      const current = await tx.sessionVersion(record.userId);
+      const account = await this.account(record.userId);
+      if (!current || current.ended || current.version !== record.sessionVersion || !account.exists || account.deleted || !account.approved) {
+        await tx.revokeSessionFamily(record.familyId, now);
+        return { refused: 'session version raised or account no longer live' };
+      }
+      await tx.useRefreshToken(hash, now);
+      await tx.addRefreshToken(next.hash, {
+        familyId: record.familyId, userId: record.userId, sessionVersion: current.version, createdAt: now, expiresAt,
+      });
+      return { account, version: current.version, familyId: record.familyId };
+    });
+    if ('refused' in outcome) throw new DomainError('UNAUTHORIZED', outcome.refused);
+    return {
+      claims: { ...(await this.identity(outcome.account)), sv: outcome.version, sid: outcome.familyId },
+      refreshToken: next.token,
+      refreshExpiresAt: expiresAt,
+      refreshMaxAgeSeconds: this.refreshSeconds,
+    };
+  }
+
+  /**
+   * Ends the session of a refresh token (POST /session/logout): its family is revoked, so its
+   * refresh tokens and access tokens stop working at once. Unknown tokens are ignored.
+   */
+  async endSession(refreshToken: string, now: Date = this.deps.now()): Promise<void> {
+    await this.deps.directory.transaction(async (tx) => {
+      const record = await tx.refreshTokenForUpdate(tokenHash(refreshToken));
+      if (record) await tx.revokeSessionFamily(record.familyId, now);
+    });
+  }
+
+  /**
+   * The session state an access token of `userId` and session `sessionId` is checked against
+   * (every authenticated request; see AccountDirectory.sessionState), or null when the account
+   * never had a session.
+   */
+  session(userId: string, sessionId: string): Promise<SessionState | null> {
+    return this.deps.directory.sessionState(userId, sessionId);
+  }
+
+  /**
+   * Checks e-mail and password and answers the live, approved account with its session version,
+   * read before the account's events (AccountDirectory.openSessionVersion).
+   * @throws DomainError INVALID_CREDENTIALS, USER_NOT_APPROVED (see login).
+   */
+  private async signIn(input: { email: string; password: string }, now: Date): Promise<{ account: AccountState; version: number }> {
     const { directory } = this.deps;
     const userId = await directory.userIdOfEmail(input.email);
     // The hash is looked up for an unknown e-mail too (under an id no account has), so both
@@ -290,16 +433,36 @@ export class AccountService {
     const stored = await directory.passwordHash(userId ?? NO_ACCOUNT);
     const matches = await verifyPassword(stored ?? (await dummyPasswordHash()), input.password);
     if (userId === null || stored === null || !matches) throw new DomainError('INVALID_CREDENTIALS');
+    const version = await directory.openSessionVersion(userId, now);
     const account = await this.account(userId);
     // Erasure deletes the e-mail row and the hash, so a deleted account stops above; this guards
     // a deletion whose table changes did not happen (an older run, a manual restore).
-    if (!account.exists || account.deleted) throw new DomainError('INVALID_CREDENTIALS', 'no live account');
+    if (version === null || !account.exists || account.deleted) throw new DomainError('INVALID_CREDENTIALS', 'no live account');
     if (!account.approved) {
       // A withdrawn approval is an administrator's decision: a new link would not undo it.
       if (!account.approvalRevoked) await this.resendConfirmation(account, now);
       throw new DomainError('USER_NOT_APPROVED');
     }
-    return this.identity(account);
+    return { account, version };
+  }
+
+  /** A new session family of the account with its first refresh token, under session version `version`. */
+  private async issueSession(account: AccountState, version: number, now: Date): Promise<IssuedSession> {
+    const userId = account.userId!;
+    const familyId = randomUUID();
+    const refresh = newToken();
+    const expiresAt = new Date(now.getTime() + this.refreshSeconds * 1000);
+    await this.deps.directory.transaction(async (tx) => {
+      await tx.pruneRefreshTokens(userId, now);
+      await tx.addSessionFamily(familyId, userId, now);
+      await tx.addRefreshToken(refresh.hash, { familyId, userId, sessionVersion: version, createdAt: now, expiresAt });
+    });
+    return {
+      claims: { ...(await this.identity(account)), sv: version, sid: familyId },
+      refreshToken: refresh.token,
+      refreshExpiresAt: expiresAt,
+      refreshMaxAgeSeconds: this.refreshSeconds,
+    };
   }
 
   /** The spec §3 session identity of an account; team, paid flag and name from the participant. */
@@ -371,6 +534,8 @@ export class AccountService {
       const tokenValid = token !== null && token.userId === userId && token.usedAt === null && token.expiresAt > now;
       await tx.setPasswordHash(userId, passwordHash, now);
       await tx.useTokens(userId, 'reset', now);
+      // Whoever knew the old password is logged out (rolled back with the rest when refused).
+      await tx.raiseSessionVersion(userId, now);
       const result = await handleCommand(this.deps.store, streams.user(userId), accountDecider,
         { type: 'CompletePasswordReset', data: { userId, tokenValid, newPassword: input.newPassword } }, ctx, request.metadata);
       return { position: result.position };
@@ -379,7 +544,8 @@ export class AccountService {
 
   /**
    * Changes the acting user's password (spec §7 PUT /account/changepassword). Open reset links
-   * stop working.
+   * stop working, and so does every session of the account, the caller's too (issue 13; the route
+   * gives the caller a new one with renewSession).
    * @throws DomainError UNAUTHORIZED (the actor is not an account), PASSWORD_TOO_SHORT,
    *   VALUE_TOO_LONG, INVALID_PASSWORD (wrong current password, spec §5).
    */
@@ -395,6 +561,7 @@ export class AccountService {
       if (currentPasswordValid) {
         await tx.setPasswordHash(userId, passwordHash, now);
         await tx.useTokens(userId, 'reset', now);
+        await tx.raiseSessionVersion(userId, now);
       }
       const result = await handleCommand(this.deps.store, streams.user(userId), accountDecider,
         { type: 'ChangePassword', data: { userId, currentPasswordValid, newPassword: input.newPassword } }, ctx, request.metadata);
@@ -404,22 +571,27 @@ export class AccountService {
 
   /**
    * Approves an account or withdraws the approval (spec §4 "Admin may approve"; the admin
-   * console's toggle, PUT /admin/user/{id} {is_approved}, comes with the console).
+   * console's toggle, PUT /admin/user/{id} {is_approved}). Withdrawing it ends every session of
+   * the account at once (issue 13).
    * @throws DomainError FORBIDDEN (not an administrator), NOT_FOUND.
    */
   async setApproval(userId: string, approved: boolean, request: CommandRequest): Promise<{ position: number }> {
-    const { ctx } = await this.context(request);
+    const { ctx, now } = await this.context(request);
     if (!isUserId(userId)) throw new DomainError('NOT_FOUND', `user ${userId}`);
-    const result = await handleCommand(this.deps.store, streams.user(userId), accountDecider,
-      { type: 'SetApproval', data: { userId, approved } }, ctx, request.metadata);
-    return { position: result.position };
+    return this.deps.directory.transaction(async (tx) => {
+      if (!approved) await tx.raiseSessionVersion(userId, now);
+      const result = await handleCommand(this.deps.store, streams.user(userId), accountDecider,
+        { type: 'SetApproval', data: { userId, approved } }, ctx, request.metadata);
+      return { position: result.position };
+    });
   }
 
   /**
    * An administrator sets a user's password (spec §2 admin "Reset password": the browser
    * generates a random password and sends it; §7 POST /admin/resetpassword {userId,
    * newPassword}). The argon2id hash replaces the stored one and open reset links stop working,
-   * in the transaction that appends PasswordChanged. The user logs in with it at once.
+   * in the transaction that appends PasswordChanged, and every session of the user ends (issue
+   * 13). The user logs in with it at once.
    * @throws DomainError FORBIDDEN (not an administrator), NOT_FOUND (unknown, deleted or malformed
    *   user id), PASSWORD_TOO_SHORT (under 6, spec §5), VALUE_TOO_LONG (over 128).
    */
@@ -434,6 +606,7 @@ export class AccountService {
     return this.deps.directory.transaction(async (tx) => {
       await tx.setPasswordHash(userId, passwordHash, now);
       await tx.useTokens(userId, 'reset', now);
+      await tx.raiseSessionVersion(userId, now);
       const result = await handleCommand(this.deps.store, streams.user(userId), accountDecider,
         { type: 'ResetPasswordAsAdmin', data: { userId, newPassword } }, ctx, request.metadata, { previous: null });
       return { position: result.position };
@@ -453,9 +626,31 @@ export class AccountService {
   }
 
   /**
+   * Skips an event a projection parked (issue 13; administrators): records
+   * ProjectionEventSkipped in stream `operations`; the projections that parked the event (or only
+   * `projection`) then mark it resolved as skipped. `reason` at most 500 characters.
+   * @throws DomainError NOT_FOUND (no event at `position`), FORBIDDEN, INVALID_REQUEST, VALUE_TOO_LONG.
+   */
+  async skipParkedEvent(input: { position: number; projection: string | null; reason: string }, request: CommandRequest): Promise<{ position: number }> {
+    const { ctx } = await this.context(request);
+    return decideAboutParkedEvent(this.deps.store, { kind: 'skip', ...input }, ctx, request.metadata);
+  }
+
+  /**
+   * Asks the projections that parked an event (or only `projection`) to apply it again (issue 13;
+   * administrators, after its cause was fixed): records ProjectionEventRetryRequested.
+   * @throws DomainError NOT_FOUND (no event at `position`), FORBIDDEN, INVALID_REQUEST.
+   */
+  async retryParkedEvent(input: { position: number; projection: string | null }, request: CommandRequest): Promise<{ position: number }> {
+    const { ctx } = await this.context(request);
+    return decideAboutParkedEvent(this.deps.store, { kind: 'retry', ...input }, ctx, request.metadata);
+  }
+
+  /**
    * Creates or updates an approved ADMIN account with this e-mail and password (ADMIN_EMAIL and
    * ADMIN_PASSWORD at start). An existing account with the e-mail (a participant's, say) becomes
    * an approved admin with this password. Running it again with the same values appends nothing.
+   * A role change or a new password ends the account's sessions (issue 13).
    * @throws DomainError INVALID_EMAIL, PASSWORD_TOO_SHORT, VALUE_TOO_LONG.
    * @returns the admin's user id and whether anything changed.
    */
@@ -473,9 +668,15 @@ export class AccountService {
     const result = await this.deps.directory.transaction(async (tx) => {
       if (!existing) await tx.reserveEmail(email, userId);
       if (passwordHash) await tx.setPasswordHash(userId, passwordHash, now);
-      return handleCommand(this.deps.store, streams.user(userId), accountDecider,
+      const handled = await handleCommand(this.deps.store, streams.user(userId), accountDecider,
         { type: 'EnsureAdmin', data: { userId, email, fullName: ADMIN_FULL_NAME, password, passwordMatches } },
         ctx, { commandId, correlationId: commandId, causationId: null });
+      // After the append, still in the transaction: a login in between reads the old version and
+      // its token is refused (AccountDirectory.openSessionVersion).
+      if (handled.events.some((event) => event.type === 'UserRoleChanged' || event.type === 'PasswordChanged')) {
+        await tx.raiseSessionVersion(userId, now);
+      }
+      return handled;
     });
     return { userId, changed: result.events.length > 0, position: result.position };
   }

@@ -10,6 +10,9 @@
  * | app.email_index(email_key pk, user_id unique) | HMAC-SHA256 of the e-mail's comparison form → account (no readable address) |
  * | app.team_name_index(name_key pk, team_id unique) | a team name's comparison form → team (team names are public) |
  * | app.join_codes(code pk, team_id, created_at, expires_at, revoked_at) | join code (upper case) → team |
+ * | app.account_sessions(user_id pk, version, ended_at, updated_at) | session version per account (issue 13) |
+ * | app.session_families(family_id pk, user_id, created_at, revoked_at) | one row per login: the session a refresh-token chain belongs to |
+ * | app.refresh_tokens(token_hash pk, family_id, user_id, session_version, created_at, expires_at, used_at) | SHA-256 of refresh tokens; single use |
  *
  * Uniqueness under races: a reservation is an INSERT … ON CONFLICT DO NOTHING inside a
  * transaction that stays open until the events are appended (AccountDirectory.transaction). A
@@ -21,7 +24,14 @@
  * Erasure (issue 6) deletes the person's email_index row and credentials and spends their tokens
  * (eraseAccount); deleting a team releases its name and revokes its join codes (releaseTeam).
  *
- * The tables are made by migrations/0002-account-tables.ts.
+ * Sessions (issue 13): an access token carries its account's session version (`sv`) and its
+ * session family (`sid`); `sessionState` is the one-row check every authenticated request makes
+ * (the query API reads the same rows through @sinilill/http's sqlSessionAuthority). Whatever
+ * should end an account's sessions calls `raiseSessionVersion` in the transaction of its events:
+ * the version goes up and every family of the account is revoked, so access tokens and refresh
+ * tokens issued before stop working at once, in every process. Deletion also marks the row ended.
+ *
+ * The tables are made by migrations/0002-account-tables.ts and 0003-session-tables.ts.
  */
 import { createHmac, hkdfSync } from 'node:crypto';
 import type pg from 'pg';
@@ -39,6 +49,33 @@ export interface TokenRecord {
   expiresAt: Date;
   usedAt: Date | null;
 }
+
+/**
+ * An account's session state as one authenticated request sees it (app.account_sessions, and the
+ * token's family in app.session_families).
+ */
+export interface SessionState {
+  /** The account's current session version (≥ 1); a token with another `sv` is refused. */
+  version: number;
+  /** The account was deleted: none of its sessions is valid any more. */
+  ended: boolean;
+  /** The family asked about exists, belongs to the account and is not revoked. */
+  familyLive: boolean;
+}
+
+/** A stored refresh token (by its hash), with its family's state. Times are Dates (UTC). */
+export interface RefreshTokenRecord {
+  familyId: string;
+  userId: string;
+  /** The account's session version when the token was issued. */
+  sessionVersion: number;
+  expiresAt: Date;
+  /** Set once the token was traded for a new one; a second use means it was copied. */
+  usedAt: Date | null;
+  familyRevoked: boolean;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A join-code index row. */
 export interface JoinCodeRecord {
@@ -104,6 +141,42 @@ export class AccountDirectory {
   async passwordHash(userId: string): Promise<string | null> {
     const { rows } = await this.pool.query<{ password_hash: string }>('SELECT password_hash FROM app.credentials WHERE user_id = $1', [userId]);
     return rows[0]?.password_hash ?? null;
+  }
+
+  /**
+   * The session state of an account for a token of family `familyId` (one primary-key lookup of
+   * each table, in one statement), or null when the account never had a session (no token of it
+   * can be valid). A `familyId` that is not a UUID is reported as not live.
+   */
+  async sessionState(userId: string, familyId: string): Promise<SessionState | null> {
+    const { rows } = await this.pool.query<{ version: number; ended: boolean; family_live: boolean }>(
+      `SELECT s.version, s.ended_at IS NOT NULL AS ended, (f.family_id IS NOT NULL AND f.revoked_at IS NULL) AS family_live
+         FROM app.account_sessions s
+         LEFT JOIN app.session_families f ON f.family_id = $2::uuid AND f.user_id = s.user_id
+        WHERE s.user_id = $1`,
+      [userId, UUID.test(familyId) ? familyId : null],
+    );
+    const row = rows[0];
+    return row ? { version: row.version, ended: row.ended, familyLive: row.family_live } : null;
+  }
+
+  /**
+   * The account's session version for a new session: the row is made (version 1) if the account
+   * never had one. Read it *before* reading the account's events for the token's claims: a change
+   * that commits in between raises the version, so the token is refused rather than stale.
+   * @returns null when the account's sessions have ended for good (deleted).
+   */
+  async openSessionVersion(userId: string, at: Date): Promise<number | null> {
+    await this.pool.query(
+      'INSERT INTO app.account_sessions (user_id, version, updated_at) VALUES ($1, 1, $2) ON CONFLICT (user_id) DO NOTHING',
+      [userId, at],
+    );
+    const { rows } = await this.pool.query<{ version: number; ended: boolean }>(
+      'SELECT version, ended_at IS NOT NULL AS ended FROM app.account_sessions WHERE user_id = $1',
+      [userId],
+    );
+    const row = rows[0];
+    return row && !row.ended ? row.version : null;
   }
 
   /**
@@ -259,13 +332,96 @@ export class AccountTransaction {
 
   /**
    * A deleted account's secrets and index rows: the e-mail becomes free to register again, the
-   * password hash is deleted (login answers INVALID_CREDENTIALS like for an unknown e-mail), and
-   * every unused confirmation and reset token is marked used at `at`. Idempotent.
+   * password hash is deleted (login answers INVALID_CREDENTIALS like for an unknown e-mail),
+   * every unused confirmation and reset token is marked used at `at`, and the account's sessions
+   * end for good (raiseSessionVersion with `end`: its tokens get 401 at once). Idempotent.
    */
   async eraseAccount(userId: string, at: Date): Promise<void> {
     await this.client.query('DELETE FROM app.email_index WHERE user_id = $1', [userId]);
     await this.client.query('DELETE FROM app.credentials WHERE user_id = $1', [userId]);
     await this.client.query('UPDATE app.account_tokens SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL', [userId, at]);
+    await this.raiseSessionVersion(userId, at, { end: true });
+  }
+
+  /**
+   * Ends every session of the account (issue 13): its session version goes up by one (a row is
+   * made for an account that had none) and every live session family is revoked, so every access
+   * and refresh token issued before is refused from the commit on. `end` marks the account's
+   * sessions ended for good (deletion): no new one can start.
+   */
+  async raiseSessionVersion(userId: string, at: Date, options: { end?: boolean } = {}): Promise<void> {
+    await this.client.query(
+      `INSERT INTO app.account_sessions (user_id, version, ended_at, updated_at) VALUES ($1, 2, CASE WHEN $3 THEN $2::timestamptz END, $2)
+       ON CONFLICT (user_id) DO UPDATE SET version = app.account_sessions.version + 1,
+         ended_at = COALESCE(app.account_sessions.ended_at, EXCLUDED.ended_at), updated_at = EXCLUDED.updated_at`,
+      [userId, at, options.end === true],
+    );
+    await this.client.query('UPDATE app.session_families SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL', [userId, at]);
+  }
+
+  /** Records a new session family (a login) of the account. */
+  async addSessionFamily(familyId: string, userId: string, at: Date): Promise<void> {
+    await this.client.query('INSERT INTO app.session_families (family_id, user_id, created_at) VALUES ($1, $2, $3)', [familyId, userId, at]);
+  }
+
+  /** Revokes a session family: its refresh tokens and its access tokens (`sid`) stop working. Idempotent. */
+  async revokeSessionFamily(familyId: string, at: Date): Promise<void> {
+    await this.client.query('UPDATE app.session_families SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL', [familyId, at]);
+  }
+
+  /** Stores a refresh token's hash, issued under session version `sessionVersion`. */
+  async addRefreshToken(
+    tokenHash: Buffer,
+    token: { familyId: string; userId: string; sessionVersion: number; createdAt: Date; expiresAt: Date },
+  ): Promise<void> {
+    await this.client.query(
+      `INSERT INTO app.refresh_tokens (token_hash, family_id, user_id, session_version, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [tokenHash, token.familyId, token.userId, token.sessionVersion, token.createdAt, token.expiresAt],
+    );
+  }
+
+  /**
+   * The refresh token with this hash and its family's state, the token locked until the
+   * transaction ends (a second, concurrent use of the same token waits here and then finds it
+   * used), or null when unknown.
+   */
+  async refreshTokenForUpdate(tokenHash: Buffer): Promise<RefreshTokenRecord | null> {
+    const { rows } = await this.client.query<{
+      family_id: string; user_id: string; session_version: number; expires_at: Date; used_at: Date | null; revoked_at: Date | null;
+    }>(
+      `SELECT t.family_id, t.user_id, t.session_version, t.expires_at, t.used_at, f.revoked_at
+         FROM app.refresh_tokens t JOIN app.session_families f USING (family_id)
+        WHERE t.token_hash = $1 FOR UPDATE OF t`,
+      [tokenHash],
+    );
+    const row = rows[0];
+    return row ? {
+      familyId: row.family_id, userId: row.user_id, sessionVersion: row.session_version,
+      expiresAt: row.expires_at, usedAt: row.used_at, familyRevoked: row.revoked_at !== null,
+    } : null;
+  }
+
+  /**
+   * Deletes the account's refresh tokens that expired before `at` (used or not: an expired one
+   * is refused whatever it was), so that the table does not grow with every refresh.
+   */
+  async pruneRefreshTokens(userId: string, at: Date): Promise<void> {
+    await this.client.query('DELETE FROM app.refresh_tokens WHERE user_id = $1 AND expires_at < $2', [userId, at]);
+  }
+
+  /** Marks a refresh token used (it was traded for its successor). */
+  async useRefreshToken(tokenHash: Buffer, at: Date): Promise<void> {
+    await this.client.query('UPDATE app.refresh_tokens SET used_at = $2 WHERE token_hash = $1', [tokenHash, at]);
+  }
+
+  /** The account's current session version and whether its sessions have ended (null: no row yet). */
+  async sessionVersion(userId: string): Promise<{ version: number; ended: boolean } | null> {
+    const { rows } = await this.client.query<{ version: number; ended: boolean }>(
+      'SELECT version, ended_at IS NOT NULL AS ended FROM app.account_sessions WHERE user_id = $1',
+      [userId],
+    );
+    return rows[0] ?? null;
   }
 
   /**

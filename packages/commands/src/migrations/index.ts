@@ -1,14 +1,16 @@
 /**
- * The command side's migrations (schema `app`: id sequences and account tables), one file each,
- * listed here by name: a static provider, so the bundled services carry them.
+ * The command side's migrations (schema `app`: id sequences, account and session tables), one
+ * file each, listed here by name: a static provider, so the bundled services carry them.
  */
 import { legacyVersions, relationsExist, type MigrationSet } from '@sinilill/event-store';
 import * as idSequences from './0001-id-sequences';
 import * as accountTables from './0002-account-tables';
+import * as sessionTables from './0003-session-tables';
 
 /**
- * Schema `app`: the id sequences (ids.ts) and the account tables (accounts/directory.ts). Run
- * it through the CLI's migrateToLatest, or `runMigrations(pool, [accountMigrations])`.
+ * Schema `app`: the id sequences (ids.ts), the account tables and the session tables
+ * (accounts/directory.ts; issue 13). Run it through the CLI's migrateToLatest, or
+ * `runMigrations(pool, [accountMigrations])`.
  */
 export const accountMigrations: MigrationSet = {
   name: 'accounts',
@@ -16,6 +18,7 @@ export const accountMigrations: MigrationSet = {
   migrations: {
     '0001-id-sequences': idSequences,
     '0002-account-tables': accountTables,
+    '0003-session-tables': sessionTables,
   },
   // Before issue 12: the sequences were made IF NOT EXISTS on every start (no record), the
   // tables were version 1 of app.account_migrations.

@@ -7,6 +7,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { RecordedEvent } from '@sinilill/event-store';
 import { chunk, type Projection } from '../projection';
+import { fold } from '../parking';
 import type { ReadModelDatabase } from '../schema';
 import { ADMIN_DIRECTORY_EVENTS, emptyAdminWorkingSet, evolveAdminDirectory, type AdminWorkingSet } from './evolve';
 
@@ -131,7 +132,7 @@ export const adminDirectoryProjection: Projection = {
   silent: true,
   async apply(db, events) {
     const set = await load(db, events);
-    for (const event of events) evolveAdminDirectory(set, event);
+    fold(() => { for (const event of events) evolveAdminDirectory(set, event); });
     await save(db, set);
   },
 };

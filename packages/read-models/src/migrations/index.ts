@@ -16,6 +16,7 @@ import * as settings from './2025-002-settings';
 import * as teamPage from './2026-003-team-page';
 import * as admin from './2026-004-admin';
 import * as payments from './2026-005-payments';
+import * as parkedEvents from './2026-006-parked-events';
 
 interface SchemaScopedMigration {
   up(db: Kysely<unknown>): Promise<void>;
@@ -28,6 +29,7 @@ const MIGRATIONS: Readonly<Record<string, SchemaScopedMigration>> = {
   '2026-003-team-page': teamPage,
   '2026-004-admin': admin,
   '2026-005-payments': payments,
+  '2026-006-parked-events': parkedEvents,
 };
 
 /**

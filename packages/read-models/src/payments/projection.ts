@@ -8,6 +8,7 @@ import { sql, type Kysely } from 'kysely';
 import type { RecordedEvent } from '@sinilill/event-store';
 import { currentEdition, type Edition } from '@sinilill/domain';
 import { chunk, type Projection } from '../projection';
+import { fold } from '../parking';
 import type { ReadModelDatabase } from '../schema';
 import { PAYMENTS_EVENTS, emptyPaymentsWorkingSet, evolvePayments, type PaymentsWorkingSet } from './evolve';
 
@@ -80,7 +81,7 @@ export function createPaymentsProjection(edition: Edition): Projection {
     silent: true,
     async apply(db, events) {
       const set = await load(db, events);
-      for (const event of events) evolvePayments(set, event, edition);
+      fold(() => { for (const event of events) evolvePayments(set, event, edition); });
       await save(db, set);
     },
   };

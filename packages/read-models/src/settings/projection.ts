@@ -4,6 +4,7 @@
  */
 import type { RecordedEvent } from '@sinilill/event-store';
 import type { Projection } from '../projection';
+import { fold } from '../parking';
 
 /** A SettingsChanged event's payload: each switch is present only when it changed. */
 interface SettingsChangedData {
@@ -33,7 +34,7 @@ export const settingsProjection: Projection = {
   handles: ['SettingsChanged'],
   async apply(db, events) {
     const row = await db.selectFrom('settings').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
-    const next = evolveSettings({ registrationEnabled: row.registration_enabled, entryInsertionEnabled: row.entry_insertion_enabled }, events);
+    const next = fold(() => evolveSettings({ registrationEnabled: row.registration_enabled, entryInsertionEnabled: row.entry_insertion_enabled }, events));
     await db.updateTable('settings').where('id', '=', 1).set({
       registration_enabled: next.registrationEnabled,
       entry_insertion_enabled: next.entryInsertionEnabled,

@@ -7,6 +7,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { RecordedEvent } from '@sinilill/event-store';
 import { chunk, type Projection } from '../projection';
+import { fold } from '../parking';
 import type { ReadModelDatabase } from '../schema';
 import { TEAM_DIRECTORY_EVENTS, emptyDirectory, evolveTeamDirectory, type DirectoryWorkingSet } from './evolve';
 
@@ -107,7 +108,7 @@ export const teamDirectoryProjection: Projection = {
   handles: TEAM_DIRECTORY_EVENTS,
   async apply(db, events) {
     const set = await load(db, events);
-    for (const event of events) evolveTeamDirectory(set, event);
+    fold(() => { for (const event of events) evolveTeamDirectory(set, event); });
     await save(db, set);
   },
 };

@@ -9,6 +9,7 @@ import { sql, type Kysely } from 'kysely';
 import { currentEdition, type Edition } from '@sinilill/domain';
 import type { RecordedEvent } from '@sinilill/event-store';
 import { chunk, type Projection } from '../projection';
+import { fold } from '../parking';
 import type { ReadModelDatabase } from '../schema';
 import {
   TEAM_STATS_EVENTS,
@@ -132,7 +133,7 @@ export function createTeamStatsProjection(edition: Edition): Projection {
     handles: TEAM_STATS_EVENTS,
     async apply(db, events) {
       const set = await load(db, events);
-      for (const event of events) evolveTeamStats(set, event);
+      fold(() => { for (const event of events) evolveTeamStats(set, event); });
       await save(db, set, edition);
     },
   };

@@ -6,6 +6,11 @@
  * strings → 400 INVALID_REQUEST); rules beyond shape are the AccountService's and the deciders'.
  * /login and /requestpasswordreset are rate limited per client address and e-mail (429
  * TOO_MANY_REQUESTS with Retry-After).
+ *
+ * Sessions (issue 13): /login answers `{ token }`, a 15-minute access token (spec §3 claims plus
+ * `sv` and `sid`), and sets the HttpOnly refresh cookie (session.ts) that renews it. A password
+ * change ends every session of the account; the caller gets a new refresh cookie with the
+ * answer, so their next refresh works while every other device is logged out.
  */
 // The `app.jwt` decoration's types (the plugin itself is registered by @sinilill/http's authPlugin).
 import type {} from '@fastify/jwt';
@@ -27,6 +32,7 @@ import {
 import type { AccountService, CommandRequest } from '@sinilill/commands';
 import { DomainError, emailComparisonForm, type ActingUser } from '@sinilill/domain';
 import { commandRequest } from '../command-request';
+import { setRefreshCookie } from './session';
 
 /** How many attempts per client and e-mail a window allows, on /login and /requestpasswordreset. */
 export interface RateLimitOptions {
@@ -102,9 +108,10 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
   app.post('/registerteam', { schema: { body: RegistrationBody, response: { 200: SuccessAnswer, ...errors } } }, registration('REGISTER_TEAM'));
   app.post('/jointeam', { schema: { body: RegistrationBody, response: { 200: SuccessAnswer, ...errors } } }, registration('JOIN_TEAM'));
 
-  app.post('/login', { schema: { body: LoginBody, response: { 200: LoginAnswer, ...errors } }, config: limited }, async (request) => {
-    const identity = await accounts.login(request.body);
-    return { token: app.jwt.sign(identity) };
+  app.post('/login', { schema: { body: LoginBody, response: { 200: LoginAnswer, ...errors } }, config: limited }, async (request, reply) => {
+    const session = await accounts.startSession(request.body);
+    setRefreshCookie(reply, session);
+    return { token: app.jwt.sign(session.claims) };
   });
 
   app.post('/requestpasswordreset', {
@@ -130,9 +137,12 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
   app.put('/account/changepassword', {
     onRequest: [app.authenticate],
     schema: { body: ChangePasswordBody, response: { 200: SuccessAnswer, ...errors } },
-  }, async (request) => {
+  }, async (request, reply) => {
     const result = await accounts.changePassword(request.body, commandRequest(request));
     appended(result.position);
+    // Every session of the account ended with the change; the caller, who just proved the
+    // password, starts a new one (their access token is refused; the client refreshes with this).
+    setRefreshCookie(reply, await accounts.renewSession(request.actor.userId ?? ''));
     return { success: true, position: result.position };
   });
 };

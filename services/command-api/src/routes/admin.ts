@@ -9,6 +9,8 @@
  * | PUT /admin/deleteentities/{user,team,entry} | {ids} | {success, count, position} |
  * | POST /admin/resetpassword | {userId, newPassword} | {success, position} |
  * | PUT /admin/settings | {registrationEnabled?, entryInsertionEnabled?} | {success, position} |
+ * | POST /admin/parked/{position}/retry | {projection?} | {success, position} |
+ * | POST /admin/parked/{position}/skip | {projection?, reason?} | {success, position} |
  *
  * Every route authenticates (401 UNAUTHORIZED) and then refuses anyone but an ADMIN (403
  * FORBIDDEN) in onRequest hooks, before the body is read; the deciders check the role again. An
@@ -29,6 +31,9 @@ import {
   AdminUserBody,
   AdminUserParams,
   ErrorAnswer,
+  ParkedPositionParams,
+  ParkedRetryBody,
+  ParkedSkipBody,
   PUBLIC_ATTRIBUTES_BODY_LIMIT,
 } from '@sinilill/contracts';
 import type { AccountService, CommandService } from '@sinilill/commands';
@@ -139,6 +144,25 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     schema: { body: AdminSettingsBody, response: { 200: AdminSuccessAnswer, ...errors } },
   }, async (request) => {
     const result = await runCommand(commands, request, (command) => accounts.changeSettings(request.body, command));
+    return { success: true, position: done(result.position) };
+  });
+
+  // Issue 13: an administrator's decision about an event the projections parked, recorded as an
+  // event in stream `operations` (ProjectionEventRetryRequested, ProjectionEventSkipped); the
+  // projections act on it when they reach it. 404 NOT_FOUND when the log has no event there.
+  app.post('/admin/parked/:position/retry', {
+    schema: { params: ParkedPositionParams, body: ParkedRetryBody, response: { 200: AdminSuccessAnswer, ...errors } },
+  }, async (request) => {
+    const input = { position: Number(request.params.position), projection: request.body.projection ?? null };
+    const result = await runCommand(commands, request, (command) => accounts.retryParkedEvent(input, command));
+    return { success: true, position: done(result.position) };
+  });
+
+  app.post('/admin/parked/:position/skip', {
+    schema: { params: ParkedPositionParams, body: ParkedSkipBody, response: { 200: AdminSuccessAnswer, ...errors } },
+  }, async (request) => {
+    const input = { position: Number(request.params.position), projection: request.body.projection ?? null, reason: request.body.reason ?? '' };
+    const result = await runCommand(commands, request, (command) => accounts.skipParkedEvent(input, command));
     return { success: true, position: done(result.position) };
   });
 };

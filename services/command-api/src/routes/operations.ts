@@ -12,9 +12,16 @@
  *   read model.
  * - /admin/queues is Bull Board over every queue (projection wake-ups and replay). A browser
  *   opens it without an Authorization header, so POST /admin/queues/session (bearer, admin)
- *   sets an HttpOnly, SameSite=Strict cookie scoped to the board's path, holding a 15-minute
- *   admin JWT signed with the same secret; the board's routes accept only that cookie.
+ *   sets an HttpOnly, Secure, SameSite=Strict cookie scoped to the board's path. Its value is a
+ *   narrow credential of its own (issue 13): a 15-minute token with `scope: 'queue-board'`, the
+ *   administrator's user id, session version and session, signed with a key of its own
+ *   (app.queueBoardToken). The board's routes accept only that cookie, and only while the session
+ *   is live and the account is still an approved ADMIN (401 / 403 otherwise); no other route
+ *   accepts it (authenticate reads only the Authorization header and refuses a scoped token), and
+ *   an access token is no board cookie.
  */
+// The cookie decorations' types (@fastify/cookie is registered by @sinilill/http's authPlugin).
+import type {} from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createBullBoard } from '@bull-board/api';
@@ -25,6 +32,7 @@ import {
   ErrorAnswer,
   QUEUE_BOARD_COOKIE,
   QUEUE_BOARD_PATH,
+  QUEUE_BOARD_SCOPE,
   QUEUE_BOARD_SESSION_SECONDS,
   QueueBoardSession,
   ReplayJobParams,
@@ -32,7 +40,6 @@ import {
   ReplayResultAnswer,
   ReplayStarted,
   ReplayStatus,
-  SessionClaims,
   type ReplayState,
 } from '@sinilill/contracts';
 import { DomainError } from '@sinilill/domain';
@@ -56,32 +63,25 @@ function publicState(state: string): ReplayState {
   return 'waiting';
 }
 
-/** The value of cookie `name` in a Cookie header, or undefined. */
-export function cookieValue(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return undefined;
-}
-
 /**
- * The board's guard: the session cookie must hold a valid, unexpired JWT of ours with an
- * administrator's claims. It answers itself instead of throwing, because the board's plugin
- * installs its own error handler in its context, which would turn a thrown 401 into a 500.
+ * The board's guard: the cookie must hold a valid, unexpired queue-board token (not an access
+ * token) whose session is live and whose account's session version is unchanged (401
+ * UNAUTHORIZED), of an account that is still an approved ADMIN (403 FORBIDDEN). It answers itself
+ * instead of throwing, because the board's plugin installs its own error handler in its context,
+ * which would turn a thrown 401 into a 500.
  */
 function boardGuard(app: FastifyInstance) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const token = cookieValue(request.headers.cookie, QUEUE_BOARD_COOKIE);
-    let claims: unknown;
+    const token = request.cookies[QUEUE_BOARD_COOKIE];
+    const claims = token ? app.queueBoardToken.verify(token) : null;
+    if (!claims) return reply.status(401).send(errorBody('UNAUTHORIZED'));
     try {
-      claims = token ? app.jwt.verify(token) : undefined;
-    } catch {
-      claims = undefined;
+      await app.sessionGuard.check(claims);
+    } catch (error) {
+      if (error instanceof DomainError) return reply.status(401).send(errorBody('UNAUTHORIZED'));
+      throw error;
     }
-    if (!claims || !Value.Check(SessionClaims, claims)) return reply.status(401).send(errorBody('UNAUTHORIZED'));
-    if (claims.role !== 'ADMIN') return reply.status(403).send(errorBody('FORBIDDEN'));
+    if (!(await app.sessionGuard.isAdmin(claims.userId))) return reply.status(403).send(errorBody('FORBIDDEN'));
   };
 }
 
@@ -127,18 +127,12 @@ export const operationsRoutes: FastifyPluginAsyncTypebox<OperationsRouteOptions>
     ...adminOnly,
     schema: { response: { 200: QueueBoardSession, ...errors } },
   }, async (request, reply) => {
-    const claims = request.user;
-    const token = app.jwt.sign({
-      userId: claims.userId, fullName: claims.fullName, is_approved: claims.is_approved,
-      participantId: claims.participantId, teamId: claims.teamId, role: claims.role, isPaid: claims.isPaid,
-    }, { expiresIn: QUEUE_BOARD_SESSION_SECONDS });
-    // Secure when the browser came over HTTPS (the gateway or a proxy in front says so); a
-    // Secure cookie over plain http on a developer's machine would never be sent back.
-    const https = request.protocol === 'https' || request.headers['x-forwarded-proto'] === 'https';
-    reply.header('set-cookie', [
-      `${QUEUE_BOARD_COOKIE}=${token}`, `Path=${QUEUE_BOARD_PATH}`, `Max-Age=${QUEUE_BOARD_SESSION_SECONDS}`,
-      'HttpOnly', 'SameSite=Strict', ...(https ? ['Secure'] : []),
-    ].join('; '));
+    const { userId, sv, sid } = request.user;
+    const token = app.queueBoardToken.sign({ scope: QUEUE_BOARD_SCOPE, userId, sv, sid }, QUEUE_BOARD_SESSION_SECONDS);
+    // Secure always: browsers accept it from http://localhost and http://127.0.0.1 as well.
+    reply.setCookie(QUEUE_BOARD_COOKIE, token, {
+      path: QUEUE_BOARD_PATH, maxAge: QUEUE_BOARD_SESSION_SECONDS, httpOnly: true, secure: true, sameSite: 'strict',
+    });
     return { path: QUEUE_BOARD_PATH, expiresInSeconds: QUEUE_BOARD_SESSION_SECONDS };
   });
 

@@ -2,39 +2,42 @@
  * The admin console's reads (spec §2 "Admin", §7 GET /admin/userdata, /admin/teamdata,
  * /admin/entrydata): every account with its participant and team (admin-directory), every team
  * with its join code (team-stats, team-directory), every entry with its member's and team's names
- * (team-directory, team-stats). Administrators only (requireListedAdmin): 401 UNAUTHORIZED without a
+ * (team-directory, team-stats). Administrators only (requireAdmin): 401 UNAUTHORIZED without a
  * valid token, 403 FORBIDDEN otherwise. The console searches, sorts and pages in the browser
  * (spec §2: 50 per page over lists of about a thousand rows), so each call answers everything in
- * its default order.
+ * its default order. Administrators: authenticate checks an ADMIN claim against the account's
+ * event stream (issue 13), so a demoted, unapproved or deleted administrator's token reads
+ * nothing from the moment of the change, not once the read models catch up.
+ *
+ * GET /admin/parked (issue 13) lists the events the projections parked (open ones, or `?status=all`
+ * with the resolved ones) and counts the open ones per projection: the metric an operator watches.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
-import { AdminEntriesAnswer, AdminTeamsAnswer, AdminUsersAnswer, ErrorAnswer, type AdminUser } from '@sinilill/contracts';
-import { DomainError, fromHundredths, type ActingUser } from '@sinilill/domain';
-import type { ReadModelDatabase } from '@sinilill/read-models';
+import {
+  AdminEntriesAnswer,
+  AdminTeamsAnswer,
+  AdminUsersAnswer,
+  ErrorAnswer,
+  PARKED_LIST_LIMIT,
+  ParkedEventsAnswer,
+  ParkedQuery,
+  type AdminUser,
+} from '@sinilill/contracts';
+import { fromHundredths } from '@sinilill/domain';
+import { requireAdmin } from '@sinilill/http';
+import { countParkedEvents, projections, readParkedEvents, type ReadModelDatabase } from '@sinilill/read-models';
 
 export interface AdminRouteOptions {
   db: Kysely<ReadModelDatabase>;
 }
 
 const refusals = { 401: ErrorAnswer, 403: ErrorAnswer };
-
-/**
- * Allows only an administrator, or throws FORBIDDEN. The token's role claim is not enough on its
- * own: these answers carry everyone's e-mail, so the account must also still be an administrator
- * in the read models (admin_users; a deleted or demoted admin's unexpired token reads nothing).
- * @throws DomainError FORBIDDEN.
- */
-export async function requireListedAdmin(db: Kysely<ReadModelDatabase>, actor: ActingUser): Promise<void> {
-  if (actor.role !== 'ADMIN' || actor.userId === null) throw new DomainError('FORBIDDEN', 'administrators only');
-  const row = await db.withSchema('rm').selectFrom('admin_users').select('role')
-    .where('user_id', '=', actor.userId).executeTakeFirst();
-  if (row?.role !== 'ADMIN') throw new DomainError('FORBIDDEN', `account ${actor.userId} is not an administrator`);
-}
+const queryRefusals = { 400: ErrorAnswer, ...refusals };
 
 export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { db }) => {
   const rm = db.withSchema('rm');
-  const onRequest = [app.authenticate, async (request: { actor: ActingUser }) => requireListedAdmin(db, request.actor)];
+  const onRequest = [app.authenticate, requireAdmin];
 
   /** Accounts, newest participant first (spec §2 users tab default sort); accounts without one last. */
   app.get('/admin/userdata', { onRequest, schema: { response: { 200: AdminUsersAnswer, ...refusals } } }, async () => {
@@ -74,6 +77,20 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
         participant_count: t.participants, distance: t.distance, created_at: t.created_at.toISOString(),
       })),
     };
+  });
+
+  /**
+   * Parked events (issue 13), by position: open ones, or every one with `?status=all`; at most
+   * PARKED_LIST_LIMIT. `counts`: open parks per projection, every projection listed.
+   */
+  app.get('/admin/parked', {
+    onRequest, schema: { querystring: ParkedQuery, response: { 200: ParkedEventsAnswer, ...queryRefusals } },
+  }, async (request) => {
+    const [events, counts] = await Promise.all([
+      readParkedEvents(db, { all: request.query.status === 'all', limit: PARKED_LIST_LIMIT }),
+      countParkedEvents(db, projections.map((p) => p.name)),
+    ]);
+    return { events, counts };
   });
 
   /** Entries, newest created first (spec §2 entries tab default sort). */

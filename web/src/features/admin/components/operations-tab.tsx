@@ -1,3 +1,4 @@
+import { ParkedEventsPanel } from '../audit/components/parked-events-panel';
 import { QueueBoardButton } from '../audit/components/queue-board-button';
 import { ReplayPanel } from '../audit/components/replay-panel';
 import { SettingsSwitches } from '../audit/components/settings-switches';
@@ -5,14 +6,16 @@ import styles from '../audit/components/audit.module.css';
 
 /**
  * The operations tab (issue 6): the global switches (registration, entry insertion; spec §4),
- * the replay of the read models with live progress and its totals before and after, and the
- * way into the queue dashboard (Bull Board). Administrators only; the server refuses anyone else.
+ * the replay of the read models with live progress and its totals before and after, the events
+ * the projections parked with retry and skip (issue 13), and the way into the queue dashboard
+ * (Bull Board). Administrators only; the server refuses anyone else.
  */
 export function OperationsTab() {
   return (
     <div className={styles.tab}>
       <SettingsSwitches />
       <ReplayPanel />
+      <ParkedEventsPanel />
       <QueueBoardButton />
     </div>
   );

@@ -1,12 +1,14 @@
 /**
  * The operations tab's calls (issue 6): the global switches (spec §4; PUT /api/admin/settings in
  * the command API, GET /api/settings in the query API), the replay (contracts/operations.ts,
- * docs D17) and the queue board's session. Admin calls answer 401/403 to anyone else; failures
+ * docs D17), the queue board's session and the parked events (issue 13, contracts/parked.ts). Admin calls answer 401/403 to anyone else; failures
  * throw ApiError with a catalogue code.
  */
 import type {
   AdminSettingsBody,
   AdminSuccessAnswer,
+  ParkedEventsAnswer,
+  ParkedSkipBody,
   QUEUE_BOARD_PATH as ContractBoardPath,
   QueueBoardSession,
   ReplayStarted,
@@ -58,4 +60,30 @@ export function getReplayStatus(jobId: string, signal?: AbortSignal): Promise<Re
  */
 export function openQueueBoardSession(): Promise<QueueBoardSession> {
   return apiPost<QueueBoardSession>('/admin/queues/session', undefined);
+}
+
+/**
+ * GET /api/admin/parked: the events the projections parked and are waiting for a decision, and
+ * the count per projection. With `minPosition` (a decision's answer) it waits until the
+ * projections have acted on the decision (x-min-position).
+ */
+export function getParkedEvents(minPosition?: number, signal?: AbortSignal): Promise<ParkedEventsAnswer> {
+  return apiGet<ParkedEventsAnswer>('/admin/parked', { signal, headers: minPositionHeaders(minPosition) });
+}
+
+/**
+ * POST /api/admin/parked/{position}/retry: asks `projection` to apply the parked event again
+ * (after its cause was fixed); answers the position of the recorded decision.
+ */
+export function retryParkedEvent(position: number, projection: string): Promise<AdminSuccessAnswer> {
+  return apiPost<AdminSuccessAnswer>(`/admin/parked/${position}/retry`, { projection });
+}
+
+/**
+ * POST /api/admin/parked/{position}/skip: `projection` passes over the parked event for good;
+ * the decision and its reason are recorded in the event log. VALUE_TOO_LONG over 500 characters.
+ */
+export function skipParkedEvent(position: number, projection: string, reason: string): Promise<AdminSuccessAnswer> {
+  const body: ParkedSkipBody = { projection, reason };
+  return apiPost<AdminSuccessAnswer>(`/admin/parked/${position}/skip`, body);
 }

@@ -18,6 +18,8 @@ const ADMIN = { email: 'resilience-admin@example.ee', password: 'Resilience admi
 const MEMBER = { email: 'resilience-member@example.ee', password: 'Sinilill jookseb 2025!' };
 /** How long the site may take to answer again after a kill (launcher back-off 0.5 s + start). */
 const RECOVERY_BOUND_MS = 20_000;
+/** How long the projections may take to reach the log's head once the load has stopped. */
+const PROJECTION_CATCH_UP_BOUND_MS = 15_000;
 
 let stack: RunningStack;
 let port: number;
@@ -210,6 +212,13 @@ test('killing each service and crashing PostgreSQL under load loses nothing ackn
     const found = await client.query<{ head: number }>('SELECT max(global_position)::int AS head FROM es.events');
     head = found.rows[0]!.head;
     expect(head).toBeGreaterThanOrEqual(Math.max(...load.acknowledged.map((a) => a.position)));
+    // The projections have not stalled: every checkpoint reaches the head soon after the load.
+    const stoppedAt = performance.now();
+    await eventually(async () => {
+      const { rows: [lowest] } = await client.query<{ position: number }>('SELECT min(position)::int AS position FROM rm.checkpoints');
+      return (lowest?.position ?? 0) >= head;
+    }, PROJECTION_CATCH_UP_BOUND_MS);
+    recoveries.projections = performance.now() - stoppedAt;
   } finally {
     await client.end();
   }
@@ -231,4 +240,5 @@ test('killing each service and crashing PostgreSQL under load loses nothing ackn
   expect(finished.state).toBe('completed');
   expect(finished.result!.after).toEqual(finished.result!.before);
   expect(await stats()).toEqual(statsBefore);
+  console.log(`projections caught up ${Math.round(recoveries.projections!)} ms after the load stopped`);
 }, 600_000);

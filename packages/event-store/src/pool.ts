@@ -37,10 +37,21 @@ export function createResilientPool(options: ResilientPoolOptions): pg.Pool {
   return pool;
 }
 
-/** Attaches the 'error' handler of createResilientPool to an existing pool. Returns the pool. */
+/**
+ * Attaches the 'error' handlers of createResilientPool to an existing pool. Returns the pool.
+ * Two places need one: the pool re-emits the errors of idle clients, and a checked-out client
+ * emits its own — pg fails the client's queries with the error and then emits it on the client,
+ * where pg-pool listens only while the client is idle; unheard, it ended the process (the
+ * projector, in the middle of a batch, when PostgreSQL crashed).
+ */
 export function guardPool(pool: pg.Pool, log?: PoolLog): pg.Pool {
   pool.on('error', (error) => {
     log?.warn({ err: error }, 'a pooled PostgreSQL connection broke; it is dropped and replaced on demand');
+  });
+  pool.on('connect', (client) => {
+    client.on('error', (error) => {
+      log?.warn({ err: error }, 'a PostgreSQL connection in use broke; its queries fail and it is replaced');
+    });
   });
   return pool;
 }

@@ -83,6 +83,18 @@ export class WakeUpPublisher {
     clearTimeout(timer);
   }
 
+  /**
+   * Forgets the pending wake-up of every projection (its deduplication key). A wake-up stays
+   * deduplicated while a job with its id is waiting or active; the job a killed projector was
+   * running stays "active" until BullMQ's stalled check reclaims it (up to two lock periods), and
+   * until then every new wake-up was swallowed (seen: projections 60 s behind after a projector
+   * was killed). A starting projector calls this; the stale job still runs once when reclaimed,
+   * which is harmless (a catch-up finds nothing new).
+   */
+  async forgetPendingWakeUps(): Promise<void> {
+    await Promise.all(this.queues.map((queue) => queue.removeDeduplicationKey('wake-up')));
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.queues.map((queue) => queue.close()));
   }

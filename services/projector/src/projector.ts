@@ -2,9 +2,13 @@
  * The projector: one BullMQ worker per projection, each catching its read model up from its
  * checkpoint when woken (runner.catchUp: apply + checkpoint in one transaction, exactly once).
  *
- * A periodic sweep wakes every projection even when no wake-up arrived (Redis restarted or
- * flushed, a publisher that failed after its append): an update can be late, never lost. When
- * Redis cannot take the sweep's wake-up either, the sweep catches up directly in this process.
+ * A periodic sweep catches every projection up directly in this process, whatever became of the
+ * wake-ups (Redis restarted or flushed, a publisher that failed after its append, a wake-up held
+ * back behind the job of a killed projector): an update can be late by one sweep interval, never
+ * lost or stalled (issue 13). Runs of one projection never overlap: each batch takes the
+ * projection's advisory lock (runner.catchUp). At start the projector forgets the pending
+ * wake-ups a killed predecessor may have left (WakeUpPublisher.forgetPendingWakeUps), and its
+ * workers' job locks are short (10 s), so a dead worker's job is reclaimed within seconds.
  *
  * An event a projection cannot apply because of its data is parked by the runner and the
  * projection goes on (issue 13); each park is logged at warn (reportPark).
@@ -109,7 +113,8 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
         const result = await run(projection);
         return { position: result.position, applied: result.applied };
       },
-      { connection: redisConnection(options.redisUrl), prefix, concurrency: 1, autorun: true },
+      // A dead worker's job is reclaimed after its lock lapses (renewed every 5 s while alive).
+      { connection: redisConnection(options.redisUrl), prefix, concurrency: 1, autorun: true, lockDuration: 10_000, stalledInterval: 5_000 },
     );
     worker.on('failed', (_job, error) => log('projection run failed', { projection: projection.name, error: String(error) }));
     worker.on('error', (error) => log('worker error', { projection: projection.name, error: String(error) }));
@@ -124,19 +129,12 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
       await run(projection);
     }
   };
+  await publisher.forgetPendingWakeUps().catch((error: unknown) => log('pending wake-ups not cleared', { error: String(error) }));
   await catchUpAll();
   let sweeping: Promise<void> | null = null;
   const sweep = setInterval(() => {
     if (sweeping || stopped()) return;
-    let failed = false;
-    sweeping = publisher
-      .wake(0, () => { failed = true; })
-      .then(async () => {
-        if (failed && !stopped()) {
-          log('sweep could not reach Redis; catching up in process');
-          await catchUpAll();
-        }
-      })
+    sweeping = catchUpAll()
       .catch((error: unknown) => log('sweep failed', { error: String(error) }))
       .finally(() => { sweeping = null; });
   }, options.sweepIntervalMs);

@@ -24,7 +24,7 @@ import { startReplayWorker } from './replay-worker';
 
 /** One JSON line on stdout, the projector's log format (pino-like `err` for errors). */
 function log(message: string, details?: Record<string, unknown>, level: 'info' | 'error' = 'info'): void {
-  console.log(JSON.stringify({ level, service: 'projector', message, ...details }));
+  console.log(JSON.stringify({ level, time: new Date().toISOString(), service: 'projector', message, ...details }));
 }
 
 /** An error as a log field (JSON.stringify drops an Error's own properties). */

@@ -3,6 +3,7 @@
  * otherwise the embedded ones in DATA_DIR, reused when `npm start` already runs them, started
  * for the duration of the command when not.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'node:net';
 import type { Config } from '@sinilill/config';
@@ -17,6 +18,23 @@ export interface Infrastructure {
 }
 
 const EMBEDDED_PASSWORD = 'postgres';
+
+/** Something listens where this data folder's embedded server would, but it is not that server. */
+export class ForeignServerError extends Error {
+  override readonly name = 'ForeignServerError';
+}
+
+/**
+ * Whether the PostgreSQL running from `dataDir` listens on `port`: its postmaster.pid (line 4 is
+ * the port) exists and names that port. Issue 13: the tools used to take any server on the
+ * default port for their own (`npm run replay` rebuilt whatever database listened there).
+ */
+export function embeddedPostgresRunsOn(dataDir: string, port: number): boolean {
+  const pidFile = join(dataDir, 'postgres', 'postmaster.pid');
+  if (!existsSync(pidFile)) return false;
+  const lines = readFileSync(pidFile, 'utf8').split('\n');
+  return Number(lines[3]?.trim()) === port;
+}
 
 async function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -40,6 +58,15 @@ export async function openInfrastructure(
   if (!databaseUrl) {
     const port = config.embeddedPostgresPort;
     if (await listening(port)) {
+      // Reused only when it is this data folder's server (the one `npm start` runs), never a
+      // stranger that happens to listen there.
+      if (!embeddedPostgresRunsOn(config.dataDir, port)) {
+        throw new ForeignServerError(
+          `127.0.0.1:${port} is in use, but not by the embedded PostgreSQL of ${config.dataDir}: ` +
+          'refusing to touch a database this tool did not start. Set DATABASE_URL to use that server, ' +
+          'or PORT and DATA_DIR to name the running copy.',
+        );
+      }
       databaseUrl = `postgres://postgres:${EMBEDDED_PASSWORD}@127.0.0.1:${port}/sinilill`;
     } else {
       log(`starting embedded PostgreSQL on 127.0.0.1:${port} (data in ${join(config.dataDir, 'postgres')})`);
@@ -52,6 +79,14 @@ export async function openInfrastructure(
   if (!redisUrl && options.redis !== 'none') {
     const port = config.embeddedRedisPort;
     if (await listening(port)) {
+      // The local Redis of a running copy goes with its PostgreSQL: reused when that is this data
+      // folder's (or the database was named), refused when a stranger's server sits on the port.
+      if (!config.databaseUrl && !embeddedPostgresRunsOn(config.dataDir, config.embeddedPostgresPort)) {
+        throw new ForeignServerError(
+          `127.0.0.1:${port} is in use, but the copy of ${config.dataDir} is not running: refusing to use a Redis ` +
+          'this tool did not start. Set REDIS_URL to use that server, or PORT and DATA_DIR to name the running copy.',
+        );
+      }
       redisUrl = `redis://127.0.0.1:${port}`;
     } else if (options.redis === 'required' || findRedisServer()) {
       log(`starting redis-server on 127.0.0.1:${port}`);

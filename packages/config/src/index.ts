@@ -34,7 +34,7 @@
  * | ADMIN_EMAIL, ADMIN_PASSWORD | create or update an approved admin at start (both or neither) | (none) |
  * | STRAPI_URL | Strapi 5 the news page reads its stories from (http(s)://host[:port]) | (none: infra/content/news) |
  * | STRAPI_TOKEN | API token sent to Strapi as `Authorization: Bearer …` (read-only token) | (none) |
- * | PAYMENT_PROVIDER | `sandbox` (the local test bank) or `montonio` (Montonio's Stargate API) | sandbox |
+ * | PAYMENT_PROVIDER | `sandbox` (the local test bank) or `montonio` (Montonio's Stargate API); unset: payments unavailable | (none; `npm start` sets sandbox in development) |
  * | ALLOW_PAYMENT_SANDBOX | `true` lets production run the payment sandbox | false |
  * | SANDBOX_PAYMENT_SECRET | HS256 secret of the sandbox's notifications, at least 32 characters; generated into DATA_DIR when unset | (generated) |
  * | MONTONIO_ACCESS_KEY, MONTONIO_SECRET_KEY | the Montonio store's API keys; required with PAYMENT_PROVIDER=montonio | (none) |
@@ -104,7 +104,8 @@ export interface Config {
 
 /** PAYMENT_PROVIDER and its keys. */
 export interface PaymentConfig {
-  provider: 'sandbox' | 'montonio';
+  /** Null: PAYMENT_PROVIDER unset, no payments (issue 13: the sandbox only when chosen). */
+  provider: 'sandbox' | 'montonio' | null;
   /** Signs the sandbox's notifications (at least 32 characters); '' unless set with montonio. */
   sandboxSecret: string;
   /** Null unless the provider is montonio. */
@@ -158,6 +159,9 @@ function productionIssues(values: Environment, bad: ReadonlySet<string>): Config
   const unset = (variable: string, what: string) => issues.push({ variable, problem: `must be set in production: ${what}` });
   if (values.JWT_SECRET === undefined) unset('JWT_SECRET', 'at least 32 characters (generated into DATA_DIR only in development)');
   if (values.EMAIL_INDEX_SECRET === undefined) unset('EMAIL_INDEX_SECRET', 'at least 32 characters, kept as long as the data (generated into DATA_DIR only in development)');
+  if (values.PAYMENT_PROVIDER === undefined && !bad.has('PAYMENT_PROVIDER')) {
+    unset('PAYMENT_PROVIDER', '"montonio" (or "sandbox" with ALLOW_PAYMENT_SANDBOX=true, a test bank: no money moves)');
+  }
   if (values.PAYMENT_PROVIDER === 'sandbox' && !bad.has('PAYMENT_PROVIDER')) {
     if (values.ALLOW_PAYMENT_SANDBOX !== 'true') {
       issues.push({
@@ -256,7 +260,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         // combinationIssues has refused montonio without its keys.
         montonio: { accessKey: values.MONTONIO_ACCESS_KEY!, secretKey: values.MONTONIO_SECRET_KEY!, apiUrl: baseUrl(values.MONTONIO_API_URL)! },
       }
-      : { provider: 'sandbox', sandboxSecret: secret('SANDBOX_PAYMENT_SECRET', values.SANDBOX_PAYMENT_SECRET, 'sandbox-payment-secret'), montonio: null },
+      : values.PAYMENT_PROVIDER === 'sandbox'
+        ? { provider: 'sandbox', sandboxSecret: secret('SANDBOX_PAYMENT_SECRET', values.SANDBOX_PAYMENT_SECRET, 'sandbox-payment-secret'), montonio: null }
+        : { provider: null, sandboxSecret: '', montonio: null },
     webRoot: resolve(values.WEB_ROOT),
   };
 }

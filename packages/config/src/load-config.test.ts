@@ -117,11 +117,12 @@ describe('development (NODE_ENV unset)', () => {
       admin: null,
       strapiUrl: null,
       strapiToken: null,
-      payments: { provider: 'sandbox', sandboxSecret: file('sandbox-payment-secret'), montonio: null },
+      // No provider unless chosen (issue 13: the sandbox only when explicitly chosen).
+      payments: { provider: null, sandboxSecret: '', montonio: null },
       webRoot: join(repoRoot, 'web/dist'),
     });
     expect(config.jwtSecret).toHaveLength(64);
-    expect(new Set([config.jwtSecret, config.emailIndexSecret, config.payments.sandboxSecret]).size).toBe(3);
+    expect(new Set([config.jwtSecret, config.emailIndexSecret]).size).toBe(2);
     // and a second start reads the same secrets
     expect(loadConfig({ DATA_DIR: dir }).jwtSecret).toBe(config.jwtSecret);
   });
@@ -173,10 +174,9 @@ describe('production (NODE_ENV=production)', () => {
     // then
     expect(error.issues.map((issue) => issue.variable)).toEqual([
       'PUBLIC_URL', 'DATABASE_URL', 'REDIS_URL', 'JWT_SECRET', 'EMAIL_INDEX_SECRET', 'CLOCK', 'SMTP_URL', 'PAYMENT_PROVIDER',
-      'SANDBOX_PAYMENT_SECRET',
     ]);
     expect(error.message).toContain('CLOCK must be "real" in production, got "simulated"');
-    expect(error.message).toContain('ALLOW_PAYMENT_SANDBOX=true');
+    expect(error.message).toContain('PAYMENT_PROVIDER must be set in production: "montonio"');
     // and no secret was generated
     expect(readdirSync(dir)).toEqual([]);
   });
@@ -196,12 +196,12 @@ describe('production (NODE_ENV=production)', () => {
     const dir = dataDir();
     for (const [variable, value] of [
       ['JWT_SECRET', ''], ['EMAIL_INDEX_SECRET', undefined], ['CLOCK', 'simulated'], ['SMTP_URL', ''],
-      ['DATABASE_URL', ''], ['REDIS_URL', undefined], ['PUBLIC_URL', ''], ['PAYMENT_PROVIDER', 'sandbox'],
+      ['DATABASE_URL', ''], ['REDIS_URL', undefined], ['PUBLIC_URL', ''], ['PAYMENT_PROVIDER', 'sandbox'], ['PAYMENT_PROVIDER', ''],
     ] as const) {
       const env = { ...production(dir), [variable]: value };
       const issues = configError(() => loadConfig(env)).issues.map((issue) => issue.variable);
       // the sandbox also needs its secret: both are named at once
-      expect(issues, variable).toEqual(variable === 'PAYMENT_PROVIDER' ? ['PAYMENT_PROVIDER', 'SANDBOX_PAYMENT_SECRET'] : [variable]);
+      expect(issues, `${variable}=${String(value)}`).toEqual(variable === 'PAYMENT_PROVIDER' && value === 'sandbox' ? ['PAYMENT_PROVIDER', 'SANDBOX_PAYMENT_SECRET'] : [variable]);
     }
     expect(readdirSync(dir)).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,19 +7,25 @@ import { ConfigError, loadConfig } from './index';
 const dataDir = () => mkdtempSync(join(tmpdir(), 'sinilill-config-'));
 
 describe('payment configuration (PAYMENT_PROVIDER and its keys)', () => {
-  it('defaults to the sandbox with a secret generated into DATA_DIR and kept there', () => {
+  it('has no provider unless one is chosen: the sandbox never runs by default (issue 13)', () => {
     const dir = dataDir();
-    const { payments } = loadConfig({ DATA_DIR: dir });
+    expect(loadConfig({ DATA_DIR: dir }).payments).toEqual({ provider: null, sandboxSecret: '', montonio: null });
+    expect(existsSync(join(dir, 'sandbox-payment-secret'))).toBe(false);
+  });
+
+  it('runs the sandbox when chosen, with a secret generated into DATA_DIR and kept there', () => {
+    const dir = dataDir();
+    const { payments } = loadConfig({ DATA_DIR: dir, PAYMENT_PROVIDER: 'sandbox' });
     expect(payments.provider).toBe('sandbox');
     expect(payments.montonio).toBeNull();
     expect(payments.sandboxSecret.length).toBeGreaterThanOrEqual(32);
     expect(readFileSync(join(dir, 'sandbox-payment-secret'), 'utf8').trim()).toBe(payments.sandboxSecret);
-    expect(loadConfig({ DATA_DIR: dir }).payments.sandboxSecret).toBe(payments.sandboxSecret);
+    expect(loadConfig({ DATA_DIR: dir, PAYMENT_PROVIDER: 'sandbox' }).payments.sandboxSecret).toBe(payments.sandboxSecret);
   });
 
   it('takes SANDBOX_PAYMENT_SECRET when set, and refuses a short one', () => {
     const secret = 's'.repeat(40);
-    expect(loadConfig({ DATA_DIR: dataDir(), SANDBOX_PAYMENT_SECRET: secret }).payments.sandboxSecret).toBe(secret);
+    expect(loadConfig({ DATA_DIR: dataDir(), PAYMENT_PROVIDER: 'sandbox', SANDBOX_PAYMENT_SECRET: secret }).payments.sandboxSecret).toBe(secret);
     expect(() => loadConfig({ DATA_DIR: dataDir(), SANDBOX_PAYMENT_SECRET: 'short' })).toThrow(ConfigError);
   });
 

@@ -115,10 +115,12 @@ export const ConfigSchema = Type.Object({
   STRAPI_URL: Type.Optional(url(HTTP, { description: 'Strapi 5 the news page reads its stories from; unset: infra/content/news' })),
   STRAPI_TOKEN: optionalText('API token sent to Strapi as Authorization: Bearer … (read-only token)', { writeOnly: true }),
 
-  PAYMENT_PROVIDER: oneOf(['sandbox', 'montonio'], {
-    description: "sandbox (the local test bank; in production only with ALLOW_PAYMENT_SANDBOX=true) or montonio (Montonio's Stargate API)",
-    default: 'sandbox',
-  }),
+  // No default (issue 13): the sandbox, where the payer picks the outcome, runs only when chosen.
+  // `npm start` chooses it for development (services/cli start.ts); unset, payments are unavailable.
+  PAYMENT_PROVIDER: Type.Optional(Type.Enum(['sandbox', 'montonio'], {
+    expects: alternatives(['sandbox', 'montonio']),
+    description: "sandbox (the local test bank; in production only with ALLOW_PAYMENT_SANDBOX=true) or montonio (Montonio's Stargate API); unset: no payments (npm start sets sandbox in development)",
+  })),
   ALLOW_PAYMENT_SANDBOX: flag({ description: 'true lets production run the payment sandbox (a test bank: no money moves)', default: 'false' }),
   SANDBOX_PAYMENT_SECRET: secret("HS256 secret of the sandbox's notifications; generated into DATA_DIR when unset (not in production)"),
   MONTONIO_ACCESS_KEY: optionalText("the Montonio store's access key; required with PAYMENT_PROVIDER=montonio"),

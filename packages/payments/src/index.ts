@@ -6,9 +6,11 @@
 import { MontonioProvider } from './montonio';
 import type { PaymentProvider } from './port';
 import { SandboxProvider } from './sandbox';
+import { UnconfiguredProvider } from './unconfigured';
 
 export * from './port';
 export { SandboxProvider, SANDBOX_ACCESS_KEY, SANDBOX_SETUP } from './sandbox';
+export { UnconfiguredProvider } from './unconfigured';
 export type { SandboxCheckout, SandboxCompletion, SandboxOptions } from './sandbox';
 export { MontonioProvider, MONTONIO_SANDBOX_API_URL } from './montonio';
 export type { MontonioOptions } from './montonio';
@@ -17,8 +19,8 @@ export { formatAmount, invalidSessionPage } from './sandbox-page';
 
 /** The provider part of the configuration (packages/config `payments`, plus the site's address). */
 export interface ProviderConfig {
-  /** PAYMENT_PROVIDER. */
-  provider: 'sandbox' | 'montonio';
+  /** PAYMENT_PROVIDER; null when unset (no payments). */
+  provider: 'sandbox' | 'montonio' | null;
   /** SANDBOX_PAYMENT_SECRET (generated into DATA_DIR when unset). */
   sandboxSecret: string;
   /** MONTONIO_ACCESS_KEY, MONTONIO_SECRET_KEY, MONTONIO_API_URL; null unless the provider is montonio. */
@@ -26,7 +28,7 @@ export interface ProviderConfig {
 }
 
 /**
- * The configured provider. `publicUrl` is the site's address (config.publicUrl), where the
+ * The configured provider (UnconfiguredProvider when PAYMENT_PROVIDER is unset). `publicUrl` is the site's address (config.publicUrl), where the
  * sandbox's checkout and logos are served.
  * @throws Error when PAYMENT_PROVIDER is montonio without its keys (loadConfig refuses that first).
  */
@@ -35,5 +37,7 @@ export function createProvider(config: ProviderConfig, options: { publicUrl: str
     if (!config.montonio) throw new Error('PAYMENT_PROVIDER=montonio needs MONTONIO_ACCESS_KEY and MONTONIO_SECRET_KEY');
     return new MontonioProvider({ ...config.montonio, ...(options.fetch ? { fetch: options.fetch } : {}) });
   }
+  // The sandbox only when chosen (issue 13); unset, payments answer PAYMENT_PROVIDER_UNAVAILABLE.
+  if (config.provider === null) return new UnconfiguredProvider();
   return new SandboxProvider({ secret: config.sandboxSecret, publicUrl: options.publicUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
 }

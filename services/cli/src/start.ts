@@ -88,10 +88,15 @@ function pipe(name: string, stream: NodeJS.ReadableStream | null, out: NodeJS.Wr
 /** Runs the launcher until SIGINT/SIGTERM or a service's unexpected exit. */
 export async function start(): Promise<void> {
   const log = (line: string) => console.log(`[start] ${line}`);
+  // Development's one explicit choice of the payment sandbox (issue 13: it runs only when chosen;
+  // production must name its provider, packages/config).
+  const sandboxChosenHere = !process.env.PAYMENT_PROVIDER && process.env.NODE_ENV !== 'production';
+  if (sandboxChosenHere) process.env.PAYMENT_PROVIDER = 'sandbox';
   const config = loadConfig();
   const watch = process.argv.includes('--watch');
   // Before anything starts: a missing redis-server is installed, or the start stops here.
   if (!config.redisUrl) ensureSystemPart('redis-server', log);
+  if (sandboxChosenHere) log('payments: the sandbox, a local test bank where no money moves (PAYMENT_PROVIDER=montonio for real payments)');
   log(`node ${process.versions.node}, ${compiled ? 'compiled build' : watch ? 'sources through tsx, watching' : 'sources through tsx'}`);
   const infra = await openInfrastructure(config, { redis: 'required', log });
   const app = await openApplication(config, infra.databaseUrl);

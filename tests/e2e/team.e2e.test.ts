@@ -79,7 +79,6 @@ describe('entries on the team page', () => {
     kajaPage = session.page;
     kajaToken = session.token;
     const page = kajaPage;
-    page.on('dialog', (dialog) => { void dialog.accept(); });
 
     const before = (await api<TeamAnswer>(`/team/${teamId}`, kajaToken)).body;
     const members = (await api<TeamMember[]>(`/team/${teamId}/participants`, kajaToken)).body;
@@ -131,6 +130,7 @@ describe('entries on the team page', () => {
     // Delete it again: the team is back where it started.
     await page.getByTestId(`entries-table-select-${entryId}`).check();
     await page.getByTestId('entries-delete').click();
+    await page.getByTestId('entries-confirm-delete-yes').click(); // the site's own confirm dialog
     await page.getByTestId('alert-success').waitFor();
     await expect.poll(async () => page.locator(`[data-testid="entries-table-row"][data-row-id="${entryId}"]`).count()).toBe(0);
     await expect.poll(async () => (await rows(page, 'members-table')).join('|')).toContain(km(kajaBefore));
@@ -179,7 +179,8 @@ describe('the join code', () => {
     await page.getByTestId('join-code-copied').waitFor();
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(oldCode);
 
-    await page.getByTestId('join-code-new').click(); // the confirm prompt is accepted by the handler above
+    await page.getByTestId('join-code-new').click();
+    await page.getByTestId('join-code-confirm-yes').click(); // the site's own confirm dialog
     await expect.poll(async () => text(await page.getByTestId('join-code').textContent())).not.toBe(oldCode);
     const newCode = text(await page.getByTestId('join-code').textContent());
     await page.getByTestId('join-code-notice').waitFor();

@@ -14,8 +14,8 @@ import { PayPage } from '../features/pay';
 import { RegisterPage, SuccessPage } from '../features/registration';
 import { NotFoundPage } from './frame/not-found-page';
 import { RootLayout } from './frame/root-layout';
+import { RouteErrorPage } from './frame/route-error-page';
 import { RoutePending } from './frame/route-pending';
-import { toAdminTab, type AdminTab } from '../features/admin/tabs';
 import { loadPageNamespace } from './i18n';
 
 /** `?type=<value>` when it is the expected value, else no search at all. */
@@ -143,10 +143,9 @@ const AdminPage = lazyRouteComponent(() => import('../features/admin'), 'AdminPa
 const adminRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/admin',
-  validateSearch: (search: Record<string, unknown>): { tab?: AdminTab } => {
-    const tab = toAdminTab(search.tab);
-    return tab ? { tab } : {};
-  },
+  // Kept as written: the console says when it names no tab (a stale or mistyped link) rather
+  // than quietly showing another one.
+  validateSearch: (search: Record<string, unknown>): { tab?: string } => (typeof search.tab === 'string' ? { tab: search.tab } : {}),
   loader: () => Promise.all([loadPageNamespace('admin'), loadPageNamespace('adminAudit')]),
   component: function AdminRoute() {
     const { tab } = adminRoute.useSearch();
@@ -222,6 +221,11 @@ export const router = createRouter({
   // top after every navigation by default (resetScroll); restoring old positions stays off.
   scrollRestoration: false,
   defaultPreload: 'intent',
+  // Every unknown address, at whatever depth, gets the not-found page inside the frame; a route
+  // that fails (a chunk that did not load, a page that threw) gets a message with a way on, in
+  // the page's language, instead of a blank page.
+  defaultNotFoundComponent: NotFoundPage,
+  defaultErrorComponent: RouteErrorPage,
   // Every search value of this site is plain text (?type=forgot, ?tab=users, ?amount=15.00,
   // ?code=…): kept as written. The router's default JSON-parses values, which turns
   // ?amount=15.00 into the number 15 and writes it back as ?amount=%2215%22.

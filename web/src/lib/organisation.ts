@@ -58,8 +58,3 @@ export const BANK_ACCOUNT: string | null = configured(import.meta.env.VITE_ORGAN
 
 /** The event registration site linked from the payment page; null until configured. */
 export const EVENT_REGISTRATION_URL: string | null = configured(import.meta.env.VITE_EVENT_REGISTRATION_URL);
-
-/** The payment description of a manual transfer (spec §2): "Sinilill 2025 osalustasu <full name>". */
-export function paymentDescription(year: number, fullName: string): string {
-  return `Sinilill ${year} osalustasu ${fullName}`.trim();
-}

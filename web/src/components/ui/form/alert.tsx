@@ -5,13 +5,15 @@ import styles from './form.module.css';
 
 /**
  * A red error alert (spec §8: messages are shown in a red alert) or a green success alert.
- * Errors are announced at once (role="alert"), successes politely (role="status").
+ * Errors are announced at once (role="alert"), successes politely (role="status"). `live={false}`
+ * leaves the role out, for an alert shown inside a live region that is always on the page (a
+ * region added together with its text is often not announced).
  */
-export function Alert({ variant, children }: { variant: 'error' | 'success'; children: ReactNode }) {
+export function Alert({ variant, children, live = true }: { variant: 'error' | 'success'; children: ReactNode; live?: boolean }) {
   return (
     <div
       className={variant === 'error' ? styles.alertError : styles.alertSuccess}
-      role={variant === 'error' ? 'alert' : 'status'}
+      role={live ? (variant === 'error' ? 'alert' : 'status') : undefined}
       data-testid={variant === 'error' ? 'alert-error' : 'alert-success'}
     >
       {children}

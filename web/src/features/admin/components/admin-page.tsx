@@ -1,22 +1,35 @@
+import { Link } from '@tanstack/react-router';
 import { useId, useRef, type KeyboardEvent, type ReactElement } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ErrorBoundary } from '../../../components/ui/error-boundary';
 import { Panel } from '../../../components/ui/panel';
 import { useSessionStore } from '../../../lib/session-store';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { ADMIN_TABS, type AdminTab } from '../tabs';
+import { ADMIN_TABS, toAdminTab, type AdminTab } from '../tabs';
 import { EntriesTab } from './entries-tab';
 import { HistoryTab } from './history-tab';
 import { OperationsTab } from './operations-tab';
 import { ResetPasswordTab } from './reset-password-tab';
 import { TeamsTab } from './teams-tab';
 import { UsersTab } from './users-tab';
+import formStyles from '../../../components/ui/form/form.module.css';
 import styles from './admin.module.css';
 
 export interface AdminPageProps {
-  /** The open tab (the route's `?tab=`); users when absent. */
-  tab?: AdminTab;
+  /**
+   * The route's `?tab=` as written: a tab's name opens it, none opens the first (users), and
+   * anything else (a stale or mistyped link) says there is no such view, with a link to the first.
+   */
+  tab?: string;
   /** Called when the admin picks another tab (the route updates `?tab=`). */
   onTabChange?: (tab: AdminTab) => void;
+}
+
+const FIRST_TAB = ADMIN_TABS[0];
+
+/** A stranger's `?tab=` as the message quotes it: at most 40 characters. */
+function shorten(value: string): string {
+  return value.length > 40 ? `${value.slice(0, 39)}…` : value;
 }
 
 const PANELS: Record<AdminTab, () => ReactElement> = {
@@ -35,9 +48,11 @@ const PANELS: Record<AdminTab, () => ReactElement> = {
  *
  * The spec's four tabs (users, teams, entries, reset password) plus issue 6's two: the event
  * history (audit) and operations (switches, replay, queue board). Tabs follow the WAI-ARIA tabs
- * pattern: arrow keys move between them, only the open tab's panel is rendered.
+ * pattern: arrow keys move between them, only the open tab's panel is rendered. Each panel has its
+ * own error boundary: a tab that fails to render shows a message with "try again" and a way
+ * back, while the other tabs stay usable.
  */
-export function AdminPage({ tab = 'users', onTabChange }: AdminPageProps) {
+export function AdminPage({ tab: requested, onTabChange }: AdminPageProps) {
   const { t } = useTranslation('admin');
   const isAdmin = useSessionStore((s) => s.isAuthenticated && s.identity.isAdmin);
   const baseId = useId();
@@ -50,6 +65,9 @@ export function AdminPage({ tab = 'users', onTabChange }: AdminPageProps) {
       </Panel>
     );
   }
+
+  const known = requested === undefined ? FIRST_TAB : toAdminTab(requested);
+  const tab: AdminTab = known ?? FIRST_TAB;
 
   const select = (next: AdminTab) => {
     onTabChange?.(next);
@@ -65,6 +83,16 @@ export function AdminPage({ tab = 'users', onTabChange }: AdminPageProps) {
     event.preventDefault();
   };
   const Open = PANELS[tab];
+  const back =
+    tab === FIRST_TAB ? (
+      <Link to="/" className={formStyles.buttonSecondary} data-testid="admin-error-home">
+        {t('failed.home')}
+      </Link>
+    ) : (
+      <Link to="/admin" search={{ tab: FIRST_TAB }} className={formStyles.buttonSecondary} data-testid="admin-error-back">
+        {t('failed.back', { tab: t(`tabs.${FIRST_TAB}`) })}
+      </Link>
+    );
 
   return (
     <section className={styles.console} aria-labelledby="admin-heading" data-testid="admin-console">
@@ -81,8 +109,8 @@ export function AdminPage({ tab = 'users', onTabChange }: AdminPageProps) {
             type="button"
             role="tab"
             id={`${baseId}-tab-${name}`}
-            aria-selected={name === tab}
-            aria-controls={`${baseId}-panel-${name}`}
+            aria-selected={known !== undefined && name === tab}
+            aria-controls={known !== undefined && name === tab ? `${baseId}-panel-${name}` : undefined}
             tabIndex={name === tab ? 0 : -1}
             className={styles.tab}
             data-testid={`admin-tab-${name}`}
@@ -92,15 +120,27 @@ export function AdminPage({ tab = 'users', onTabChange }: AdminPageProps) {
           </button>
         ))}
       </div>
-      <div
-        role="tabpanel"
-        id={`${baseId}-panel-${tab}`}
-        aria-labelledby={`${baseId}-tab-${tab}`}
-        className={styles.panel}
-        data-testid={`admin-panel-${tab}`}
-      >
-        <Open />
-      </div>
+      {known === undefined ? (
+        <div className={styles.panel} data-testid="admin-unknown-tab">
+          <h2 className={styles.subheading}>{t('unknownTab.title')}</h2>
+          <p>{t('unknownTab.text', { tab: shorten(requested ?? '') })}</p>
+          <Link to="/admin" search={{ tab: FIRST_TAB }} className={formStyles.button} data-testid="admin-unknown-tab-back">
+            {t('unknownTab.back', { tab: t(`tabs.${FIRST_TAB}`) })}
+          </Link>
+        </div>
+      ) : (
+        <div
+          role="tabpanel"
+          id={`${baseId}-panel-${tab}`}
+          aria-labelledby={`${baseId}-tab-${tab}`}
+          className={styles.panel}
+          data-testid={`admin-panel-${tab}`}
+        >
+          <ErrorBoundary key={tab} back={back} testId="admin-tab-error">
+            <Open />
+          </ErrorBoundary>
+        </div>
+      )}
     </section>
   );
 }

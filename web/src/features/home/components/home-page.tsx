@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { preloadRouteMap } from '../../../components/ui/route-map';
 import { LoadingPanel } from '../../../components/ui/spinner';
+import { useSettingsStore } from '../../../lib/settings-store';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useStats } from '../../../lib/use-stats';
 import { MissingFlowers } from './missing-flowers';
@@ -14,7 +15,7 @@ import { Welcome } from './welcome';
 import styles from './home.module.css';
 
 /**
- * The home page (spec §2 "Home"), in the spec's order: welcome and aftermath notice, missing
+ * The home page (spec §2 "Home"), in the spec's order: welcome and the edition's phase, missing
  * flowers, the interactive map, the four totals, top teams, and the route bar with every team.
  */
 export function HomePage() {
@@ -22,12 +23,21 @@ export function HomePage() {
   useDocumentTitle();
   const state = useStats();
   const edition = currentEdition;
+  const settings = useSettingsStore((s) => s.settings);
+  const loadSettings = useSettingsStore((s) => s.load);
   // The map's chunk downloads while the stats load, not after.
   useEffect(preloadRouteMap, []);
+  useEffect(() => loadSettings(), [loadSettings]);
 
   return (
     <div className={styles.home}>
-      <Welcome edition={edition} />
+      {/* The phase follows the app's clock: the stats' `today`, not the browser's date. */}
+      <Welcome
+        edition={edition}
+        today={state.stats.today}
+        entriesOpen={settings ? settings.entriesOpen : null}
+        registrationEnabled={settings ? settings.registrationEnabled : null}
+      />
       {state.status === 'loading' ? (
         <LoadingPanel label={t('stats.loading')} testId="stats-loading" />
       ) : (

@@ -1,38 +1,157 @@
 import type { Edition } from '@sinilill/domain';
+import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FlowerIcon } from '../../../components/ui/flower-icon';
+import { editionMoments, editionPhase, type EditionPhase } from '../../../lib/edition-phase';
+import { useLang } from '../../../lib/use-lang';
 import styles from './welcome.module.css';
 
-/** Day of month of a YYYY-MM-DD date, without a leading zero. */
-function dayOf(isoDay: string): number {
-  return Number(isoDay.slice(8, 10));
+export interface WelcomeProps {
+  edition: Edition;
+  /**
+   * The app clock's local day (GET /api/stats `today`, YYYY-MM-DD in Europe/Tallinn); '' while
+   * unknown (loading, or the stats failed), and then no phase notice is shown rather than a guess.
+   */
+  today: string;
+  /** The server's verdict on entries (settings.entriesOpen); null while unknown. */
+  entriesOpen: boolean | null;
+  /** Registration is switched on (settings.registrationEnabled); null while unknown. */
+  registrationEnabled: boolean | null;
 }
 
-/** Welcome text and the notice that this year's event is over (spec §2 "Home"). */
-export function Welcome({ edition }: { edition: Edition }) {
+/**
+ * Welcome text and where this year's event stands (spec §2 "Home": the aftermath notice; §4, §9:
+ * before, during, late entries until 3 May, counting until the draw on 5 May, after the draw).
+ */
+export function Welcome({ edition, today, entriesOpen, registrationEnabled }: WelcomeProps) {
   const { t } = useTranslation('home');
+  const moments = editionMoments(edition);
+  const phase = editionPhase(edition, today);
   return (
     <section className={styles.welcome} aria-labelledby="welcome-heading">
       <div className={styles.text}>
-        <p className={styles.eyebrow}>
-          {t('welcome.eyebrow', { start: dayOf(edition.startDate), end: dayOf(edition.endDate), year: edition.year })}
-        </p>
+        <p className={styles.eyebrow}>{t('welcome.eyebrow', { start: moments.startDay, end: moments.endDay, year: edition.year })}</p>
         <h1 id="welcome-heading" className={styles.heading}>
           {t('welcome.heading')}
         </h1>
         <p className={styles.lead}>{t('welcome.lead')}</p>
         <p>{t('welcome.body', { count: edition.route.missions.length })}</p>
-        <div className={styles.aftermath} role="note" aria-labelledby="aftermath-heading" data-testid="aftermath">
-          <h2 id="aftermath-heading" className={styles.aftermathHeading}>
-            {t('aftermath.heading', { year: edition.year })}
-          </h2>
-          <p>{t('aftermath.text')}</p>
-          <p className={styles.seeYou}>{t('aftermath.seeYou')}</p>
-        </div>
+        {phase && <PhaseNotice phase={phase} edition={edition} entriesOpen={entriesOpen} registrationEnabled={registrationEnabled} />}
       </div>
       <div className={styles.art} aria-hidden="true">
         <FlowerIcon size={220} />
       </div>
     </section>
+  );
+}
+
+interface PhaseNoticeProps {
+  phase: EditionPhase;
+  edition: Edition;
+  entriesOpen: boolean | null;
+  registrationEnabled: boolean | null;
+}
+
+/**
+ * What the phase means for a participant. It invites adding entries only while the server says
+ * entries are open (the switch may be off during the event), and says they are closed only when
+ * the server says so: while the switches are unknown it says neither.
+ */
+function PhaseNotice({ phase, edition, entriesOpen, registrationEnabled }: PhaseNoticeProps) {
+  const { t } = useTranslation('home');
+  const lang = useLang();
+  const moments = editionMoments(edition);
+  const year = edition.year;
+  // Estonian writes the time of day with a full stop (kell 17.00).
+  const drawTime = lang === 'et' ? moments.drawTime.replace(':', '.') : moments.drawTime;
+  const draw = <p>{t('phase.draw', { day: moments.drawDay, time: drawTime })}</p>;
+  const teamLink = (
+    <p>
+      <Link to="/team" className={styles.phaseLink} data-testid="phase-team-link">
+        {t('phase.teamLink')}
+      </Link>
+    </p>
+  );
+
+  let heading: string;
+  let body: ReactNode;
+  switch (phase) {
+    case 'before':
+      heading = t('phase.before.heading', { year, start: moments.startDay });
+      body = (
+        <>
+          <p>{t('phase.before.text', { start: moments.startDay, end: moments.endDay })}</p>
+          {registrationEnabled === true && (
+            <p>
+              {t('phase.before.registrationOpen')}{' '}
+              <Link to="/register" className={styles.phaseLink} data-testid="phase-register-link">
+                {t('phase.before.register')}
+              </Link>
+            </p>
+          )}
+        </>
+      );
+      break;
+    case 'during':
+      heading = t('phase.during.heading', { year });
+      body = (
+        <>
+          <p>{t('phase.during.text', { end: moments.endDay })}</p>
+          {entriesOpen === true && (
+            <>
+              <p data-testid="phase-entries-open">{t('phase.during.entriesOpen')}</p>
+              {teamLink}
+            </>
+          )}
+          {entriesOpen === false && <p data-testid="phase-entries-closed">{t('phase.during.entriesClosed')}</p>}
+        </>
+      );
+      break;
+    case 'lateEntries':
+      heading = t('phase.lateEntries.heading', { year });
+      body = (
+        <>
+          {entriesOpen === true && (
+            <>
+              <p data-testid="phase-entries-open">{t('phase.lateEntries.entriesOpen', { day: moments.lateEntriesDay })}</p>
+              {teamLink}
+            </>
+          )}
+          {entriesOpen === false && <p data-testid="phase-entries-closed">{t('phase.lateEntries.entriesClosed')}</p>}
+          {draw}
+          <p>{t('phase.thanks')}</p>
+        </>
+      );
+      break;
+    case 'counting':
+      heading = t('phase.counting.heading', { year });
+      body = (
+        <>
+          <p>{t('phase.counting.text')}</p>
+          {draw}
+          <p>{t('phase.thanks')}</p>
+        </>
+      );
+      break;
+    case 'afterDraw':
+      heading = t('phase.afterDraw.heading', { year });
+      body = (
+        <>
+          <p>{t('phase.thanks')}</p>
+          <p>{t('phase.afterDraw.text')}</p>
+          <p className={styles.seeYou}>{t('phase.seeYou')}</p>
+        </>
+      );
+      break;
+  }
+
+  return (
+    <div className={styles.aftermath} role="note" aria-labelledby="phase-heading" data-testid="edition-phase" data-phase={phase}>
+      <h2 id="phase-heading" className={styles.aftermathHeading}>
+        {heading}
+      </h2>
+      {body}
+    </div>
   );
 }

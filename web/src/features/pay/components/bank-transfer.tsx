@@ -1,15 +1,16 @@
 import { currentEdition } from '@sinilill/domain';
 import { useTranslation } from 'react-i18next';
 import { formatEuros } from '../../../lib/format-money';
-import { BANK_ACCOUNT, CONTACT_EMAIL, ORGANISATION_NAME, paymentDescription } from '../../../lib/organisation';
+import { BANK_ACCOUNT, CONTACT_EMAIL, ORGANISATION_NAME } from '../../../lib/organisation';
 import { useSessionStore } from '../../../lib/session-store';
 import { useLang } from '../../../lib/use-lang';
 import styles from './pay.module.css';
 
 /**
  * The manual bank transfer fallback of spec §2 "Payment": recipient, account number (or where
- * to ask for it while it is not configured, lib/organisation.ts), the description
- * "Sinilill <year> osalustasu <full name>" and the amount: the payer's fee (`feeCents`, EUR cents)
+ * to ask for it while it is not configured, lib/organisation.ts), the description in the page's
+ * language ("Sinilill <year> osalustasu <full name>", "Sinilill <year> participation fee <full
+ * name>") and the amount: the payer's fee (`feeCents`, EUR cents)
  * when known, else "by year of birth".
  */
 export function BankTransfer({ feeCents }: { feeCents: number | null }) {
@@ -41,7 +42,7 @@ export function BankTransfer({ feeCents }: { feeCents: number | null }) {
         </div>
         <div>
           <dt>{t('transfer.description')}</dt>
-          <dd data-testid="bank-description">{paymentDescription(currentEdition.year, fullName)}</dd>
+          <dd data-testid="bank-description">{t('transfer.descriptionText', { year: currentEdition.year, name: fullName }).trim()}</dd>
         </div>
         <div>
           <dt>{t('transfer.amount')}</dt>

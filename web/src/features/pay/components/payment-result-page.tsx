@@ -7,7 +7,7 @@ import { LoginRequired } from '../../../components/ui/login-required';
 import { Panel } from '../../../components/ui/panel';
 import { isCatalogueCode } from '../../../lib/errors/catalogue';
 import { formatEuros } from '../../../lib/format-money';
-import { useIsPaid } from '../../../lib/payment-info-store';
+import { usePaymentInfoStore } from '../../../lib/payment-info-store';
 import { useSessionStore } from '../../../lib/session-store';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useLang } from '../../../lib/use-lang';
@@ -25,25 +25,31 @@ export interface PaymentResultPageProps {
 
 /**
  * /payment/{status} (spec §2 "Payment"): where the payment service sends the payer back. Login
- * required. Success: thanks, the amount (two decimals, euro sign) and the code; the session is
- * refreshed and the payment info reloaded, so the not-paid banner goes and the donate link comes
- * without a new login. Failure: the code (a refusal's catalogue code as its text, spec §8) and a
- * way back to /pay. A link home either way.
+ * required.
+ *
+ * The address can be typed by anyone, so its status, amount and code are shown only as what the
+ * bank reported; what counts is the fee as the server knows it (GET /api/payment/info, read
+ * afresh here), said separately. There is no read of one payment order by its reference yet
+ * (GET /api/payment/order/{reference} would let this page show the order itself). On success
+ * the session is refreshed too, so the not-paid banner goes and the donate link comes without a
+ * new login. A refusal's catalogue code shows as its text (spec §8). Ways on: the team page (for
+ * a member of a team), /pay after a failure, and home.
  */
 export function PaymentResultPage({ status, amount, code }: PaymentResultPageProps) {
   const { t } = useTranslation('pay');
   const lang = useLang();
   const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
-  const isPaid = useIsPaid();
+  const hasTeam = useSessionStore((s) => s.identity.teamId !== null);
   const success = status === 'success';
   const title = success ? t('result.successTitle') : t('result.failedTitle');
   useDocumentTitle(title);
   // Once per visit (StrictMode runs effects twice in development: the ref remembers).
   const refreshed = useRef(false);
   useEffect(() => {
-    if (!success || !isAuthenticated || refreshed.current) return;
+    if (!isAuthenticated || refreshed.current) return;
     refreshed.current = true;
-    void refreshAfterPayment();
+    if (success) void refreshAfterPayment();
+    else void usePaymentInfoStore.getState().load();
   }, [success, isAuthenticated]);
   if (!isAuthenticated) return <LoginRequired />;
 
@@ -54,39 +60,69 @@ export function PaymentResultPage({ status, amount, code }: PaymentResultPagePro
   return (
     <Panel heading={title} headingId="payment-result-heading" wide testId={`payment-${status}`}>
       <div className={styles.sections}>
-        <p className={success ? styles.paid : styles.failed} role={success ? 'status' : 'alert'}>
-          {success ? t('result.successText') : t('result.failedText')}
-        </p>
-        {refusal && <ErrorAlert code={refusal} />}
-        {((success && cents !== null) || reference) && (
-          <dl className={styles.details}>
-            {success && cents !== null && (
-              <div>
-                <dt>{t('result.amount')}</dt>
-                <dd data-testid="payment-amount">{formatEuros(cents, lang)}</dd>
-              </div>
-            )}
-            {reference && (
-              <div>
-                <dt>{t('result.code')}</dt>
-                <dd data-testid="payment-code">{reference}</dd>
-              </div>
-            )}
-          </dl>
-        )}
-        {/* Until the provider's confirmation has marked the fee paid. */}
-        {success && !isPaid && <p className={styles.note}>{t('result.confirmNote')}</p>}
+        <section aria-labelledby="payment-reported-heading">
+          <h2 id="payment-reported-heading" className={styles.heading}>
+            {t('result.reportedHeading')}
+          </h2>
+          <p className={success ? styles.paid : styles.failed} role={success ? 'status' : 'alert'}>
+            {success ? t('result.successText') : t('result.failedText')}
+          </p>
+          {refusal && <ErrorAlert code={refusal} />}
+          {((success && cents !== null) || reference) && (
+            <dl className={`${styles.details} ${styles.reported}`}>
+              {success && cents !== null && (
+                <div>
+                  <dt>{t('result.amount')}</dt>
+                  <dd data-testid="payment-amount">{formatEuros(cents, lang)}</dd>
+                </div>
+              )}
+              {reference && (
+                <div>
+                  <dt>{t('result.code')}</dt>
+                  <dd data-testid="payment-code">{reference}</dd>
+                </div>
+              )}
+            </dl>
+          )}
+        </section>
+        <ServerState />
         <div className={styles.actions}>
           {!success && (
             <Link to="/pay" className={formStyles.button} data-testid="payment-retry">
               {t('result.tryAgain')}
             </Link>
           )}
-          <Link to="/" className={success ? formStyles.button : formStyles.buttonSecondary} data-testid="payment-home">
+          {hasTeam && (
+            <Link to="/team" className={success ? formStyles.button : formStyles.buttonSecondary} data-testid="payment-team">
+              {t('result.team')}
+            </Link>
+          )}
+          <Link to="/" className={success && !hasTeam ? formStyles.button : formStyles.buttonSecondary} data-testid="payment-home">
             {t('result.home')}
           </Link>
         </div>
       </div>
     </Panel>
+  );
+}
+
+/** The participation fee as the server knows it (GET /api/payment/info), whatever the address says. */
+function ServerState() {
+  const { t } = useTranslation('pay');
+  const status = usePaymentInfoStore((s) => s.status);
+  const info = usePaymentInfoStore((s) => s.info);
+  const state = info ? (info.isPaid ? 'paid' : 'unpaid') : status === 'error' ? 'unknown' : 'loading';
+  return (
+    <section aria-labelledby="payment-server-heading">
+      <h2 id="payment-server-heading" className={styles.heading}>
+        {t('result.serverHeading')}
+      </h2>
+      <div role="status">
+        <p className={state === 'paid' ? styles.paid : undefined} data-testid="payment-server-state" data-state={state}>
+          {t(`result.server.${state}`)}
+        </p>
+        {state === 'unpaid' && <p className={styles.note}>{t('result.confirmNote')}</p>}
+      </div>
+    </section>
   );
 }

@@ -2,6 +2,7 @@ import type { Entry, TeamMember } from '@sinilill/contracts';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable, type DataTableColumn, type RowSelectionState } from '../../../components/ui/data-table';
+import { ConfirmDialog } from '../../../components/ui/dialog/confirm-dialog';
 import { PencilIcon, TrashIcon } from '../../../components/ui/icons';
 import { formatDate, formatDateTime } from '../../../lib/format-date';
 import { useAction } from '../../../lib/use-action';
@@ -31,7 +32,8 @@ export interface EntriesSectionProps {
 /**
  * The entries table (spec §2): distance, type, member, performed at, created at; sortable,
  * searchable, 10 per page, newest first. While entries are open: a checkbox per row, an edit
- * pencil per row and "delete selected" (after a confirmation).
+ * pencil per row and "delete selected", which asks first in the same modal as add and edit (a
+ * refusal shows in it) and announces the outcome in the page's one status line, as they do.
  */
 export function EntriesSection({ entries, members, entriesOpen, onChanged }: EntriesSectionProps) {
   const { t } = useTranslation('team');
@@ -39,6 +41,7 @@ export function EntriesSection({ entries, members, entriesOpen, onChanged }: Ent
   const openEditEntry = useTeamStore((s) => s.openEditEntry);
   const showNotice = useTeamStore((s) => s.showNotice);
   const [selection, setSelection] = useState<RowSelectionState>({});
+  const [confirming, setConfirming] = useState(false);
   const remove = useAction(deleteEntries);
 
   const columns = useMemo((): DataTableColumn<Entry>[] => {
@@ -114,17 +117,20 @@ export function EntriesSection({ entries, members, entriesOpen, onChanged }: Ent
     return Object.keys(selection).filter((id) => selection[id] && existing.has(id));
   }, [entries, selection]);
 
+  function askToDelete() {
+    if (selectedIds.length === 0 || remove.pending) return;
+    remove.reset();
+    setConfirming(true);
+  }
+
   async function deleteSelected() {
-    const count = selectedIds.length;
-    if (count === 0 || !window.confirm(t('entries.deleteConfirm', { count }))) return;
     const outcome = await remove.run(selectedIds.map(Number));
-    if (outcome.ok) {
-      setSelection({});
-      showNotice({ variant: 'success', text: t('entries.deleted', { count: outcome.result.count }) });
-      onChanged(outcome.result.position);
-    } else if (outcome.code) {
-      showNotice({ variant: 'error', code: outcome.code });
-    }
+    if (!outcome.ok) return; // the dialog stays open with the refusal
+    // Closed first, while the button still has its selection: the focus goes back to it.
+    setConfirming(false);
+    setSelection({});
+    showNotice({ variant: 'success', text: t('entries.deleted', { count: outcome.result.count }) });
+    onChanged(outcome.result.position);
   }
 
   return (
@@ -143,11 +149,13 @@ export function EntriesSection({ entries, members, entriesOpen, onChanged }: Ent
         selection={entriesOpen ? { selected: selection, onChange: setSelection, rowLabel } : undefined}
         toolbar={
           entriesOpen ? (
+            // aria-disabled rather than disabled: the button keeps the focus the dialog hands back
+            // to it after the deletion has emptied the selection.
             <button
               type="button"
               className={`${formStyles.buttonSecondary} ${formStyles.dangerButton}`}
-              onClick={() => void deleteSelected()}
-              disabled={selectedIds.length === 0 || remove.pending}
+              onClick={askToDelete}
+              aria-disabled={selectedIds.length === 0}
               data-testid="entries-delete"
             >
               <TrashIcon size={18} />
@@ -156,6 +164,23 @@ export function EntriesSection({ entries, members, entriesOpen, onChanged }: Ent
           ) : undefined
         }
       />
+      <ConfirmDialog
+        open={confirming}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => void deleteSelected()}
+        title={t('entries.deleteTitle')}
+        confirmLabel={t('entries.deleteConfirmButton', { count: selectedIds.length })}
+        pendingLabel={t('entries.deleting')}
+        cancelLabel={t('entry.cancel')}
+        pending={remove.pending}
+        errorCode={remove.state.status === 'error' ? remove.state.code : null}
+        danger
+        canConfirm={selectedIds.length > 0}
+        testId="entries-confirm-delete"
+      >
+        <p>{t('entries.deletePermanent')}</p>
+        <p>{t('entries.deleteConfirm', { count: selectedIds.length })}</p>
+      </ConfirmDialog>
     </section>
   );
 }

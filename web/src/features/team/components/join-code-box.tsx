@@ -1,6 +1,7 @@
 import type { JoinCodeAnswer } from '@sinilill/contracts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../../components/ui/dialog/confirm-dialog';
 import { ErrorAlert } from '../../../components/ui/form/alert';
 import { CheckIcon, CopyIcon, RefreshIcon } from '../../../components/ui/icons';
 import { errorCodeOf } from '../../../lib/api-client';
@@ -16,13 +17,15 @@ type CodeState = { status: 'loading' } | { status: 'error' } | { status: 'ready'
 
 /**
  * The join code box (spec §2): the code, a copy button that shows a tick for a moment, and
- * "generate new code" (after a confirmation) with a notice of when the new code was made.
+ * "generate new code" (after a confirmation in the site's own modal, whose Cancel has the focus; a
+ * refusal shows in it) with a notice of when the new code was made.
  */
 export function JoinCodeBox({ teamId, onChanged }: { teamId: number; onChanged: (position: number) => void }) {
   const { t } = useTranslation('team');
   const lang = useLang();
   const [state, setState] = useState<CodeState>({ status: 'loading' });
   const [generated, setGenerated] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
   const [copied, showCopied] = useTimedValue<true>();
   const [error, showError] = useTimedValue<string>();
   const regenerate = useAction(newJoinCode);
@@ -47,16 +50,18 @@ export function JoinCodeBox({ teamId, onChanged }: { teamId: number; onChanged: 
     }
   }
 
+  function askToGenerate() {
+    regenerate.reset();
+    setConfirming(true);
+  }
+
   async function generate() {
-    if (!window.confirm(t('joinCode.confirm'))) return;
     const outcome = await regenerate.run(teamId);
-    if (outcome.ok) {
-      setState({ status: 'ready', code: outcome.result });
-      setGenerated(outcome.result.created_at);
-      if (outcome.result.position !== undefined) onChanged(outcome.result.position);
-    } else if (outcome.code) {
-      showError(outcome.code);
-    }
+    if (!outcome.ok) return; // the dialog stays open with the refusal
+    setConfirming(false);
+    setState({ status: 'ready', code: outcome.result });
+    setGenerated(outcome.result.created_at);
+    if (outcome.result.position !== undefined) onChanged(outcome.result.position);
   }
 
   const code = state.status === 'ready' ? state.code.code : null;
@@ -95,19 +100,35 @@ export function JoinCodeBox({ teamId, onChanged }: { teamId: number; onChanged: 
       <button
         type="button"
         className={formStyles.buttonSecondary}
-        onClick={() => void generate()}
-        disabled={regenerate.pending}
+        onClick={askToGenerate}
         data-testid="join-code-new"
       >
         <RefreshIcon size={18} />
         {t('joinCode.new')}
       </button>
-      {generated && (
-        <p className={styles.notice} role="status" data-testid="join-code-notice">
-          {t('joinCode.notice', { date: formatDateTime(generated, lang) })}
-        </p>
-      )}
+      {/* Always in the page, so that screen readers announce the notice when it appears. */}
+      <div role="status">
+        {generated && (
+          <p className={styles.notice} data-testid="join-code-notice">
+            {t('joinCode.notice', { date: formatDateTime(generated, lang) })}
+          </p>
+        )}
+      </div>
       {error && <ErrorAlert code={error} />}
+      <ConfirmDialog
+        open={confirming}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => void generate()}
+        title={t('joinCode.confirmTitle')}
+        confirmLabel={t('joinCode.confirmButton')}
+        pendingLabel={t('joinCode.generating')}
+        cancelLabel={t('joinCode.cancel')}
+        pending={regenerate.pending}
+        errorCode={regenerate.state.status === 'error' ? regenerate.state.code : null}
+        testId="join-code-confirm"
+      >
+        <p>{t('joinCode.confirm')}</p>
+      </ConfirmDialog>
     </section>
   );
 }

@@ -96,19 +96,26 @@ function TeamView({ teamId }: { teamId: number }) {
 }
 
 /**
- * Sticks to the bottom of the window while the page scrolls: the notice about entries (added,
- * saved, deleted — or why not) and, while entries are open, the add-entry button.
+ * Sticks to the bottom of the window while the page scrolls: the one status line about entries
+ * (added, changed, deleted — or why not) and, while entries are open, the add-entry button. The
+ * status region is always on the page, so that each new message in it is announced.
  */
 function ActionBar({ entriesOpen }: { entriesOpen: boolean }) {
   const { t } = useTranslation('team');
   const notice = useTeamStore((s) => s.notice);
   const openAddEntry = useTeamStore((s) => s.openAddEntry);
-  if (!entriesOpen && !notice) return null;
   return (
     <div className={styles.actionBar}>
-      {notice && (
+      <div className={styles.notice} role="status" data-testid="entries-status">
+        {notice?.variant === 'success' && (
+          <Alert variant="success" live={false}>
+            {notice.text}
+          </Alert>
+        )}
+      </div>
+      {notice?.variant === 'error' && (
         <div className={styles.notice}>
-          {notice.variant === 'success' ? <Alert variant="success">{notice.text}</Alert> : <ErrorAlert code={notice.code} />}
+          <ErrorAlert code={notice.code} />
         </div>
       )}
       {entriesOpen && (

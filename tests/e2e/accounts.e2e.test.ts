@@ -52,10 +52,10 @@ describe('a new team: register, confirm by mail, log in, and a teammate joins wi
   test('a second visitor joins with the team code, confirms and logs in (English)', async () => {
     const code = await joinCodeOf(captain.teamName);
     const { context, page } = await newPage('eng');
-    await register(page, { email: 'liige@example.ee', fullName: 'Leo Liige', password: 'teammate-1', type: 'JOIN_TEAM', joinCode: code });
+    await register(page, { email: 'liige@example.ee', fullName: 'Leo Liige', password: 'tiimikaaslane-1', type: 'JOIN_TEAM', joinCode: code });
     await page.waitForURL(/\/success$/);
     await confirmFromMail(page, 'liige@example.ee');
-    await login(page, 'liige@example.ee', 'teammate-1');
+    await login(page, 'liige@example.ee', 'tiimikaaslane-1');
     await page.waitForURL(/\/pay$/);
     await page.goto(`${stack.baseUrl}/team`);
     expect(await page.getByTestId('team-name').textContent()).toBe(captain.teamName);
@@ -68,13 +68,13 @@ describe('each refusal shows its catalogue message, in both languages', () => {
     ['wrong password', 'INVALID_CREDENTIALS', (page) => login(page, captain.email, 'not-the-password')],
     ['unapproved login', 'USER_NOT_APPROVED', async (page, lang) => {
       const email = `unconfirmed-${lang}@example.ee`;
-      await register(page, { email, fullName: 'Ulla Kinnitamata', password: 'waiting-1', type: 'REGISTER_TEAM', teamName: `Ootajad ${lang}` });
+      await register(page, { email, fullName: 'Ulla Kinnitamata', password: 'ootan-kinnitust-1', type: 'REGISTER_TEAM', teamName: `Ootajad ${lang}` });
       await page.waitForURL(/\/success$/);
-      await login(page, email, 'waiting-1');
+      await login(page, email, 'ootan-kinnitust-1');
     }],
-    ['duplicate email', 'EMAIL_ALREADY_IN_USE', (page) => register(page, { email: captain.email, fullName: 'Teine Kärt', password: 'another-1', type: 'REGISTER_TEAM', teamName: 'Uus tiim' })],
-    ['taken team name', 'TEAM_NAME_ALREADY_IN_USE', (page, lang) => register(page, { email: `copycat-${lang}@example.ee`, fullName: 'Kopeerija', password: 'copycat-1', type: 'REGISTER_TEAM', teamName: `  ${captain.teamName.toUpperCase()} ` })],
-    ['bad join code', 'INVALID_JOIN_CODE', (page, lang) => register(page, { email: `stray-${lang}@example.ee`, fullName: 'Eksinud', password: 'stray-12', type: 'JOIN_TEAM', joinCode: 'NOPE1234' })],
+    ['duplicate email', 'EMAIL_ALREADY_IN_USE', (page) => register(page, { email: captain.email, fullName: 'Teine Kärt', password: 'veel-üks-konto-1', type: 'REGISTER_TEAM', teamName: 'Uus tiim' })],
+    ['taken team name', 'TEAM_NAME_ALREADY_IN_USE', (page, lang) => register(page, { email: `copycat-${lang}@example.ee`, fullName: 'Kopeerija', password: 'järeletehtud-1', type: 'REGISTER_TEAM', teamName: `  ${captain.teamName.toUpperCase()} ` })],
+    ['bad join code', 'INVALID_JOIN_CODE', (page, lang) => register(page, { email: `stray-${lang}@example.ee`, fullName: 'Eksinud', password: 'kadunud-kood-1', type: 'JOIN_TEAM', joinCode: 'NOPE1234' })],
     ['mismatched passwords', 'PASSWORDS_DONT_MATCH', (page) => register(page, { email: 'mismatch@example.ee', fullName: 'Mati', password: 'first-one', confirmation: 'second-one', type: 'REGISTER_TEAM', teamName: 'X' })],
     ['a too-short password', 'PASSWORD_TOO_SHORT', (page) => register(page, { email: 'short@example.ee', fullName: 'Lühike', password: 'abc', type: 'REGISTER_TEAM', teamName: 'Y' })],
   ];

@@ -220,7 +220,7 @@ describe('admin commands through the command API', () => {
     const again = await commandApi.inject({
       method: 'POST', url: '/api/registerteam',
       payload: {
-        full_name: 'Tagasi Tulija', email, gender: 'MALE', birth_year: 1985, password: 'salasõna1', newsletter: false,
+        full_name: 'Tagasi Tulija', email, gender: 'MALE', birth_year: 1985, password: 'kevadine-salasõna-1', newsletter: false,
         type: 'REGISTER_TEAM', team_name: `Tagasitulijad ${serial}`, lang: 'est',
       },
     });
@@ -270,7 +270,7 @@ describe('admin commands through the command API', () => {
     const registration = await commandApi.inject({
       method: 'POST', url: '/api/registerteam',
       payload: {
-        full_name: 'Hiline Tulija', email: 'hiline@example.ee', gender: 'MALE', birth_year: 1985, password: 'salasõna1', newsletter: false,
+        full_name: 'Hiline Tulija', email: 'hiline@example.ee', gender: 'MALE', birth_year: 1985, password: 'kevadine-salasõna-1', newsletter: false,
         type: 'REGISTER_TEAM', team_name: 'Hilinejad', lang: 'est',
       },
     });

@@ -51,7 +51,7 @@ describe('safe text at the boundary (issue 13)', () => {
   const registration = (fields: Record<string, string>, type: 'REGISTER_TEAM' | 'JOIN_TEAM' = 'REGISTER_TEAM') => {
     // Each value is inserted as raw JSON text (so a test can write "\ud800" or "\u0000" itself).
     const values: Record<string, string> = {
-      full_name: '"Mari Maasikas"', email: `"mari-${Math.random().toString(36).slice(2)}@example.ee"`, password: '"salasona-1"',
+      full_name: '"Mari Maasikas"', email: `"mari-${Math.random().toString(36).slice(2)}@example.ee"`, password: '"Sinilill jookseb aprillis 2025"',
       team_name: type === 'REGISTER_TEAM' ? `"Tiim ${Math.random().toString(36).slice(2, 8)}"` : '""',
       team_join_code: type === 'JOIN_TEAM' ? JSON.stringify(joinCode) : '""',
       ...fields,
@@ -81,10 +81,10 @@ describe('safe text at the boundary (issue 13)', () => {
       teamId, fullName: 'Kati Karu', email: 'kati@example.ee', birthYear: 1985, gender: 'FEMALE', isCaptain: true, newsletter: false,
     }, system('safe-member')));
     // The member (an imported-style account) gets a password from the administrator's reset.
-    await accounts.adminResetPassword((await directory.userIdOfEmail('kati@example.ee'))!, 'kati-parool', system('safe-member-password'));
+    await accounts.adminResetPassword((await directory.userIdOfEmail('kati@example.ee'))!, 'Kati jookseb aprillis 2025', system('safe-member-password'));
     await accounts.ensureAdmin('admin@example.ee', 'admin-parool', NOW);
     await app.project();
-    memberToken = await login('kati@example.ee', 'kati-parool');
+    memberToken = await login('kati@example.ee', 'Kati jookseb aprillis 2025');
     adminToken = await login('admin@example.ee', 'admin-parool');
   }, 120_000);
 

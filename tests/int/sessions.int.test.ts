@@ -79,7 +79,7 @@ describe('sessions end when they should (issue 13)', () => {
   const person = async (): Promise<Person> => {
     const n = ++serial;
     const email = `liige-${n}@example.ee`;
-    const password = `salasona-${n}`;
+    const password = `kevadine-salasõna-${n}`;
     const registered = await post('/registerteam', {
       full_name: `Liige ${n}`, email, gender: 'FEMALE', birth_year: 1980, password, newsletter: false,
       type: 'REGISTER_TEAM', team_name: `Sessioonid ${n}`, lang: 'est',

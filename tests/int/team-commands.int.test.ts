@@ -67,7 +67,7 @@ describe('team card and join code through the APIs', () => {
     method: 'POST', url: '/api/jointeam',
     payload: {
       team_join_code: code, full_name: 'Uus Liige', email: `joiner-${++serial}@example.ee`, gender: 'FEMALE', birth_year: 1990,
-      password: 'salasõna1', newsletter: false, type: 'JOIN_TEAM', lang: 'est',
+      password: 'kevadine-salasõna-1', newsletter: false, type: 'JOIN_TEAM', lang: 'est',
     },
   });
   const teamEvents = (teamId: number) => app.store.readStream(streams.team(teamId));

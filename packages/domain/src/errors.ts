@@ -28,6 +28,7 @@ export const ERROR_CODES = [
   // added by this product (each has a text in both languages)
   'INVALID_REQUEST', // malformed body, unknown field, wrong type, over-long string
   'INVALID_DISTANCE', // entry distance not a number with at most two decimals, or out of range
+  'INVALID_AMOUNT', // a payment amount that is not euros with at most two decimals (a string, negative, over 1 000 000 EUR): issue 14
   'INVALID_ENTRY_TYPE', // missing type, or Other without its free text
   'UNAUTHORIZED', // no or invalid token (401)
   'FORBIDDEN', // authenticated but not allowed (403)
@@ -39,8 +40,9 @@ export const ERROR_CODES = [
   'ALREADY_EXISTS', // the thing was created already (a repeated create)
   'VALUE_TOO_LONG', // a text longer than its limit (spec §5)
   'PASSWORD_TOO_SHORT', // a new password shorter than 6 characters (spec §5 "password minimum length 6")
+  'PASSWORD_TOO_WEAK', // a new password too easy to guess (zxcvbn score below 2; common words, the person's own e-mail or name): issue 13
   'REGISTRATION_DISABLED', // the global registration switch is off (spec §2: "Registration is currently disabled.")
-  'TOO_MANY_REQUESTS', // too many login or password-reset attempts in a short time; wait a minute (429)
+  'TOO_MANY_REQUESTS', // too many login, registration or password-reset attempts in a short time; wait as Retry-After says (429; D24)
   'NEWS_UNAVAILABLE', // the news page's content service (Strapi) did not answer usably (502)
   'INVALID_NOTIFICATION', // a payment provider's notification or return token is forged, expired, foreign or states another amount
   'PAYMENT_PROVIDER_UNAVAILABLE', // the payment provider did not answer usably (502); try again later

@@ -2,11 +2,15 @@
  * Fastify pieces both APIs share: strict TypeBox validation (no coercion, unknown fields
  * refused, never silently dropped; text checked for NUL, lone surrogates and control characters,
  * INVALID_CHARACTERS, issue 13), one error handler that answers `{ message: CODE }` with a
- * catalogue code (spec §7, §8) and hides the details of anything unexpected, the not-found
+ * catalogue code (spec §7, §8) and hides the details of anything unexpected — the refusals of
+ * Node's HTTP parser and Fastify's router included (clientErrorHandler, frameworkErrors,
+ * refuseExpectations: for any Fastify server, the gateway's too) — the not-found
  * answer, the health routes (health.ts) and the graceful shutdown on signals (shutdown.ts).
  */
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { DomainError, type ErrorCode } from '@sinilill/domain';
 import { SAFE_TEXT_PATTERNS, findUnsafeText } from '@sinilill/contracts';
 
@@ -23,6 +27,8 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   EMAIL_ALREADY_IN_USE: 409,
   TEAM_NAME_ALREADY_IN_USE: 409,
   INVALID_CHARACTERS: 400,
+  PASSWORD_TOO_WEAK: 400,
+  INVALID_AMOUNT: 400,
   MAX_IMAGE_SIZE: 413,
   REQUEST_TOO_LARGE: 413,
   IDEMPOTENCY_KEY_REUSED: 422,
@@ -67,6 +73,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(error.message);
 }
 
+/**
+ * The status and catalogue code an error is answered with (the shared error handler's rule, for
+ * a Fastify server that is not built by createApp: the gateway). 5xx only for the unexpected.
+ */
+export function errorAnswer(error: FastifyError | DomainError | Error): { status: number; code: ErrorCode } {
+  return classify(error);
+}
+
 function classify(error: FastifyError | DomainError | Error): { status: number; code: ErrorCode } {
   if (error instanceof DomainError) return { status: statusOf(error.code), code: error.code };
   const fastifyError = error as FastifyError;
@@ -86,11 +100,68 @@ function classify(error: FastifyError | DomainError | Error): { status: number; 
 }
 
 /**
+ * Fastify's `clientErrorHandler` answering a request Node's HTTP parser refuses — a control
+ * character in a header, a malformed request line, headers over the size limit, a request that
+ * took too long — with `{ message: CODE }` like every other refusal (431 REQUEST_TOO_LARGE, else
+ * 400 or 408 INVALID_REQUEST), where Fastify's default writes `{ error, message: 'Client Error',
+ * statusCode }` (found by the fuzz suite, issue 13); then the connection closes, as by default.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  // A reset connection has nobody left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const body = JSON.stringify(errorBody(status === 431 ? 'REQUEST_TOO_LARGE' : 'INVALID_REQUEST'));
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
+      + `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
+}
+
+/**
+ * Fastify's `frameworkErrors`: a URL the router cannot decode (a broken %-escape: 400) or a path
+ * parameter over the router's length limit (414), answered INVALID_REQUEST through the shared
+ * classification instead of Fastify's `{ error, code, message, statusCode }` (issue 13).
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const { status, code } = classify(error);
+  if (status >= 500) request.log.error({ err: error }, 'unexpected error');
+  else request.log.info({ code, detail: error.message }, 'request refused');
+  void reply.status(status).send(errorBody(code));
+}
+
+/**
+ * Answers an `Expect` header other than `100-continue` 417 with `{ message: 'INVALID_REQUEST' }`
+ * (Node answers a bare 417 by itself when nobody listens to 'checkExpectation'; issue 13).
+ */
+export function refuseExpectations(server: Server): void {
+  server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
+    const body = JSON.stringify(errorBody('INVALID_REQUEST'));
+    response.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+    response.end(body);
+  });
+}
+
+/**
+ * The peers whose `X-Forwarded-For` the APIs believe (Fastify's trustProxy; issue 13, D24): the
+ * loopback addresses the gateway connects from (IPv4-mapped forms included). The gateway is the
+ * edge and overwrites the header with its client's address, so `request.ip` is the client. A
+ * client that talks to an API directly from any other address keeps its own address, whatever
+ * header it sends. A gateway on another host needs its address here (createApp's `trustProxy`).
+ */
+export const TRUSTED_PROXIES: readonly string[] = ['127.0.0.1', '::1'];
+
+/**
  * A Fastify instance with the shared validation, error handling and not-found answer.
  * Routes use TypeBox schemas; path parameters are strings with a digit pattern (no coercion).
+ * `request.ip` is the client's address as the gateway forwards it (TRUSTED_PROXIES; an explicit
+ * `trustProxy` option replaces them).
  */
 export function createApp(options: FastifyServerOptions = {}): FastifyInstance {
-  const app = Fastify({ bodyLimit: DEFAULT_BODY_LIMIT, ...options }).withTypeProvider<TypeBoxTypeProvider>();
+  const app = Fastify({
+    bodyLimit: DEFAULT_BODY_LIMIT, trustProxy: [...TRUSTED_PROXIES], clientErrorHandler, frameworkErrors, ...options,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  refuseExpectations(app.server);
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
   // Issue 13: no string holding NUL, a lone surrogate or a control character other than tab and
   // line breaks gets past the boundary, whether or not its route declares a schema for it (the

@@ -8,6 +8,7 @@ import { authPlugin, createApp, healthRoutes, type AuthOptions } from '@sinilill
 import type { MediaStore } from '@sinilill/media';
 import type { Queue, ReplayJob } from '@sinilill/messaging';
 import { SandboxProvider, type PaymentProvider } from '@sinilill/payments';
+import { RateLimitCounters, rateLimitsWith, type RateLimitRedis, type RateLimits } from './rate-limits';
 import { accountRoutes, type RateLimitOptions } from './routes/accounts';
 import { adminRoutes } from './routes/admin';
 import { entryRoutes } from './routes/entries';
@@ -40,8 +41,24 @@ export interface CommandApiDependencies {
    * the same two lookups) here. With neither, every authenticated route answers 401.
    */
   sessions?: AuthOptions['sessions'];
-  /** Attempts per client and e-mail on /login and /requestpasswordreset; default 10 a minute. */
+  /**
+   * The account routes' rate limits (issue 13, D24), each default of DEFAULT_RATE_LIMITS
+   * (rate-limits.ts) replaced by what is given here.
+   */
+  rateLimits?: Partial<RateLimits>;
+  /**
+   * A shortcut for tests: every limit of `rateLimits` becomes this one (`max` per `timeWindowMs`),
+   * before `rateLimits` applies. Tests of other things pass a high `max` to stay out of the way.
+   */
   rateLimit?: RateLimitOptions;
+  /**
+   * Where the rate-limit counters live, shared by every command-API process (an ioredis client with
+   * a short commandTimeout and no offline queue; D24). Without it (tests) each process counts
+   * alone; while it does not answer, each process counts alone too (never a 500).
+   */
+  redis?: RateLimitRedis | null;
+  /** Key prefix of the counters in Redis, one per copy of the app (default `sinilill:rate-limit:`). */
+  rateLimitPrefix?: string;
   /** Wakes the projectors for events up to `position` (must not throw). */
   wake: (position: number) => void;
   logger?: FastifyServerOptions['logger'];
@@ -65,8 +82,7 @@ const NO_SESSIONS: AuthOptions['sessions'] = {
   account: async () => ({ exists: false, deleted: false, role: 'USER', approved: false }),
 };
 
-/** Default rate limit of /login and /requestpasswordreset. */
-export const DEFAULT_RATE_LIMIT: RateLimitOptions = { max: 10, timeWindowMs: 60_000 };
+export { DEFAULT_RATE_LIMITS } from './rate-limits';
 
 /** Query parameters that carry signed tokens (the provider's return, the sandbox's checkout). */
 const TOKEN_QUERY = /([?&](?:order-token|session)=)[^&]*/g;
@@ -109,7 +125,17 @@ export function buildCommandApi(deps: CommandApiDependencies): FastifyInstance {
     await api.register(entryRoutes, { commands: deps.commands, appended: deps.wake });
     await api.register(teamRoutes, { commands: deps.commands, appended: deps.wake, ...(deps.media ? { media: deps.media } : {}) });
     if (deps.accounts) {
-      await api.register(accountRoutes, { accounts: deps.accounts, appended: deps.wake, rateLimit: deps.rateLimit ?? DEFAULT_RATE_LIMIT });
+      const counters = new RateLimitCounters({
+        redis: deps.redis ?? null,
+        prefix: deps.rateLimitPrefix ?? 'sinilill:rate-limit:',
+        onRedisState: (state, error) => (state === 'unavailable'
+          ? app.log.warn({ err: error }, 'rate limits: Redis does not answer; each process counts alone until it does')
+          : app.log.info('rate limits: Redis answers again; counting there')),
+      });
+      await api.register(accountRoutes, {
+        accounts: deps.accounts, appended: deps.wake, counters, keySecret: deps.jwtSecret,
+        rateLimits: rateLimitsWith(deps.rateLimits, deps.rateLimit),
+      });
       await api.register(adminRoutes, { commands: deps.commands, accounts: deps.accounts, appended: deps.wake, ...(deps.media ? { media: deps.media } : {}) });
       await api.register(sessionRoutes, { accounts: deps.accounts });
     }

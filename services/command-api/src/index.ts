@@ -1,4 +1,5 @@
 /** The command API's building blocks (for tests). */
-export { buildCommandApi, DEFAULT_RATE_LIMIT, type CommandApiDependencies } from './app';
+export { buildCommandApi, DEFAULT_RATE_LIMITS, type CommandApiDependencies } from './app';
 export type { RateLimitOptions } from './routes/accounts';
+export { slowDownMs, type Limit, type RateLimitRedis, type RateLimits } from './rate-limits';
 export { readModelLookups, type ReadModelLookups } from './read-model-lookups';

@@ -1,7 +1,8 @@
 /**
  * Wires the command API: configuration, the event store (with personal-data protection), ids,
  * the account tables, outgoing mail, the global switches, wake-ups, the payment provider
- * (PAYMENT_PROVIDER); and the first administrator (ADMIN_EMAIL, ADMIN_PASSWORD) at start.
+ * (PAYMENT_PROVIDER), the rate-limit counters in Redis (D24); and the first administrator
+ * (ADMIN_EMAIL, ADMIN_PASSWORD) at start.
  *
  * Shutdown (installShutdown, @sinilill/http): on SIGTERM or SIGINT /health/ready answers 503, the
  * server stops accepting, the commands in flight finish (their appends and wake-ups included),
@@ -17,6 +18,7 @@ import { smtpMailer } from '@sinilill/mail';
 import { MediaStore } from '@sinilill/media';
 import { WakeUpPublisher, createProjectionQueues, createReplayQueue } from '@sinilill/messaging';
 import { createProvider } from '@sinilill/payments';
+import { Redis } from 'ioredis';
 import { buildCommandApi } from './app';
 import { readModelLookups } from './read-model-lookups';
 
@@ -39,6 +41,14 @@ const publisher = new WakeUpPublisher({ redisUrl: required(config.redisUrl, 'RED
 // The replay queue (the projector's replay worker takes its jobs) and every queue for the board (D17).
 const replayQueue = createReplayQueue({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix });
 const projectionQueues = createProjectionQueues({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix });
+// The rate-limit counters (D24): a command that Redis does not answer within 250 ms fails, and
+// while Redis is down commands fail at once (no offline queue); the counters then count in this
+// process until it answers again. Reconnection goes on in the background.
+const rateLimitRedis = new Redis(required(config.redisUrl, 'REDIS_URL'), {
+  commandTimeout: 250, enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 2000,
+});
+// Its connection errors are the counters' to report (once per outage), not ioredis's to print.
+rateLimitRedis.on('error', () => undefined);
 const directory = new AccountDirectory({ pool: accountPool, indexSecret: config.emailIndexSecret });
 const mailer = smtpMailer({ url: config.smtpUrl ?? `smtp://127.0.0.1:${config.maildevSmtpPort}`, from: config.mailFrom });
 const commands = new CommandService({
@@ -63,12 +73,15 @@ const app = buildCommandApi({
   replayQueue,
   boardQueues: [...projectionQueues, replayQueue],
   payments: { provider: createProvider(config.payments, { publicUrl: config.publicUrl }), publicUrl: config.publicUrl },
+  redis: rateLimitRedis,
+  rateLimitPrefix: `${config.queuePrefix}:rate-limit:`,
 });
 // onClose runs after the server has closed and the last request in flight has answered.
 app.addHook('onClose', async () => {
   mailer.close();
   await publisher.close();
   await Promise.all([replayQueue.close(), ...projectionQueues.map((q) => q.close())]);
+  rateLimitRedis.disconnect();
   await accountPool.end();
   await pool.end();
 });

@@ -14,15 +14,16 @@
  * are ended, the server stops accepting, and the proxied requests in flight finish.
  */
 import { existsSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders as Http2IncomingHttpHeaders } from 'node:http2';
 import type { Readable } from 'node:stream';
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyReplyFromHooks } from '@fastify/reply-from';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { PUBLIC_ATTRIBUTES_BODY_LIMIT } from '@sinilill/contracts';
 import type { ErrorCode } from '@sinilill/domain';
-import { DEFAULT_BODY_LIMIT, errorBody, healthRoutes, statusOf } from '@sinilill/http';
+import { DEFAULT_BODY_LIMIT, clientErrorHandler, errorAnswer, errorBody, frameworkErrors, healthRoutes, refuseExpectations, statusOf } from '@sinilill/http';
 
 export interface GatewayOptions {
   queryApiUrl: string;
@@ -64,6 +65,29 @@ export function bodyLimitOf(method: string, url: string): number {
   return LARGE_BODIES.find((route) => route.method === method && route.path.test(url))?.limit ?? DEFAULT_BODY_LIMIT;
 }
 
+/**
+ * The headers a proxied request goes upstream with (issue 13, D24): the client's own headers, with
+ * `X-Forwarded-For` set to the address the client connected from, and `X-Forwarded-Proto` and
+ * `X-Forwarded-Host` to what the gateway saw. Whatever the client sent in these (or in `Forwarded`
+ * and `X-Real-IP`) is dropped, not appended to: the gateway is the edge in this deployment, so an
+ * address a client claims is never passed on. @fastify/reply-from copies the client's headers as
+ * they are and adds none of these by itself. The APIs trust this header from the gateway's address
+ * only (TRUSTED_PROXIES, @sinilill/http), so their `request.ip` is the client and the rate limits
+ * count people, not the gateway. A load balancer or reverse proxy in front of the gateway would
+ * make every client one address: the gateway then needs Fastify's `trustProxy` set to that
+ * proxy's address, so that `request.ip` here is the client again.
+ */
+export function forwardedHeaders(
+  request: Pick<FastifyRequest, 'ip' | 'protocol' | 'host'>,
+  headers: IncomingHttpHeaders | Http2IncomingHttpHeaders,
+): IncomingHttpHeaders | Http2IncomingHttpHeaders {
+  // Upgrade (with its Connection token) is dropped too: the proxy's HTTP client refuses any
+  // request that carries one (`curl --http2` sends `Upgrade: h2c`), which answered 503 (issue 13,
+  // found by the fuzz suite); the APIs speak plain HTTP/1.1 and upgrade nothing.
+  const { forwarded: _forwarded, 'x-real-ip': _realIp, upgrade: _upgrade, connection: _connection, ...rest } = headers;
+  return { ...rest, 'x-forwarded-for': request.ip, 'x-forwarded-proto': request.protocol, 'x-forwarded-host': request.host };
+}
+
 /** An error answer of the gateway's own: the catalogue code and its status, nothing internal. */
 function refuse(reply: FastifyReply, code: ErrorCode, headers: Record<string, string> = {}) {
   return reply.status(statusOf(code)).headers(headers).send(errorBody(code));
@@ -73,7 +97,15 @@ function refuse(reply: FastifyReply, code: ErrorCode, headers: Record<string, st
 export function buildGateway(options: GatewayOptions): FastifyInstance {
   // The proxies stream request bodies to the upstream unread, so this limit does not bind them:
   // each API enforces its own (16 MiB for PUT /team/{id}/publicattributes, 1 MiB elsewhere).
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: 8 * 1024 * 1024 });
+  // The protocol-level refusals (Node's parser, the router, Expect) answer with a catalogue code,
+  // as the APIs' do (@sinilill/http), and so does every error of the gateway's own.
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit: 8 * 1024 * 1024, clientErrorHandler, frameworkErrors });
+  refuseExpectations(app.server);
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const { status, code } = errorAnswer(error);
+    if (status >= 500) request.log.error({ err: error }, 'unexpected error');
+    return reply.status(status).send(errorBody(code));
+  });
   // The health routes and the `Connection: close` while closing (@sinilill/http, shared with the APIs).
   app.register(healthRoutes);
   // A proxied live stream lasts as long as the page is open: it would hold close() until the
@@ -98,18 +130,38 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
   });
   // A body over the API's limit is refused here, before a byte is forwarded: streamed on, the API
   // would answer 413 and close mid-body, and the proxy would see a broken pipe (issue 13).
+  // A chunked body (no Content-Length) is counted as it streams: the API refuses it past its
+  // limit and closes mid-body, and the broken pipe is then answered 413, not 503 (issue 13).
+  const overLimit = new WeakSet<FastifyRequest>();
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api/')) return;
-    const length = Number(request.headers['content-length'] ?? 0);
-    if (length > bodyLimitOf(request.method, request.url)) {
+    const limit = bodyLimitOf(request.method, request.url);
+    const declared = request.headers['content-length'];
+    if (declared === undefined && request.headers['transfer-encoding'] !== undefined) {
+      let bytes = 0;
+      request.raw.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes > limit) overLimit.add(request);
+      });
+      return;
+    }
+    const length = Number(declared ?? 0);
+    if (length > limit) {
       request.log.info({ length, url: request.url }, 'request body over the limit');
       return refuse(reply, 'REQUEST_TOO_LARGE', { connection: 'close' });
     }
   });
   // An upstream that is down or restarting (the launcher restarts a crashed service) is answered
   // 503 with a catalogue code; the internal address and the error stay in the log (issue 13).
+  // Every proxied request carries its client's address (forwardedHeaders, D24).
   const replyOptions: FastifyReplyFromHooks = {
+    rewriteRequestHeaders: (request, headers) => forwardedHeaders(request, headers),
     onError: (reply, { error }) => {
+      if (reply.sent) return;
+      if (overLimit.has(reply.request as FastifyRequest)) {
+        void refuse(reply as FastifyReply, 'REQUEST_TOO_LARGE', { connection: 'close' });
+        return;
+      }
       reply.log.warn({ err: error, url: reply.request.url }, 'upstream unavailable');
       void refuse(reply as FastifyReply, 'SERVICE_UNAVAILABLE', { 'retry-after': '2' });
     },

@@ -59,6 +59,7 @@ import type { IdAllocator } from '../ids';
 import { decideAboutParkedEvent } from '../parked-events';
 import { readSettings } from '../settings';
 import type { AccountDirectory, AccountTransaction, SessionState } from './directory';
+import { assertStrongPassword } from './password-strength';
 import { dummyPasswordHash, hashPassword, newJoinCode, newToken, tokenHash, verifyPassword } from './secrets';
 
 /** The session identity a login token carries (spec §3; contracts' SessionClaims). */
@@ -192,12 +193,13 @@ export class AccountService {
    * Registers a new team with the person as its captain, and the person's account (spec §2
    * REGISTER_TEAM): TeamRegistered, ParticipantRegistered and UserRegistered in one atomic
    * append, then the confirmation mail in `input.lang`.
-   * @throws DomainError REGISTRATION_DISABLED, PASSWORD_TOO_SHORT, INVALID_EMAIL, INVALID_REQUEST,
-   *   VALUE_TOO_LONG, TEAM_NAME_ALREADY_IN_USE, EMAIL_ALREADY_IN_USE.
+   * @throws DomainError REGISTRATION_DISABLED, PASSWORD_TOO_SHORT, PASSWORD_TOO_WEAK (judged with
+   *   the e-mail, name and team name; issue 13), INVALID_EMAIL, INVALID_REQUEST, VALUE_TOO_LONG,
+   *   TEAM_NAME_ALREADY_IN_USE, EMAIL_ALREADY_IN_USE.
    */
   async registerTeam(input: RegistrationInput & { teamName: string }, request: CommandRequest): Promise<RegistrationResult> {
     const { ctx, settings, now } = await this.context(request);
-    this.assertMayRegister(input, settings, request.actor);
+    this.assertMayRegister(input, settings, request.actor, input.teamName);
     const { directory, ids, store } = this.deps;
     // Early answers without spending ids; the transaction below is what holds under races.
     if ((await directory.teamOfName(input.teamName)) !== null) throw new DomainError('TEAM_NAME_ALREADY_IN_USE');
@@ -245,9 +247,10 @@ export class AccountService {
     return this.completeRegistration(decided, input, { userId, teamId, participantId, now }, async () => undefined);
   }
 
-  private assertMayRegister(input: { password: string }, settings: Settings, actor: ActingUser): void {
+  private assertMayRegister(input: RegistrationInput, settings: Settings, actor: ActingUser, teamName: string | null = null): void {
     assertRegistrationOpen(settings.registrationEnabled, actor);
     assertValidNewPassword(input.password, this.edition);
+    assertStrongPassword(input.password, { email: input.email, fullName: input.fullName, teamName });
   }
 
   private personDecisions(
@@ -519,15 +522,22 @@ export class AccountService {
 
   /**
    * Sets a new password through a reset link (spec §7 POST /resetpassword {userId, token,
-   * newPassword}). The token is spent, and so is every other reset link of the account.
-   * @throws DomainError PASSWORD_TOO_SHORT / VALUE_TOO_LONG; INVALID_RESET_TOKEN for an unknown,
-   *   used, expired or foreign token.
+   * newPassword}). The token is spent, and so is every other reset link of the account. Answers the
+   * account's e-mail too, so that the caller can clear the account's login limits (D24).
+   * @throws DomainError PASSWORD_TOO_SHORT / VALUE_TOO_LONG; PASSWORD_TOO_WEAK (judged with the
+   *   account's e-mail and name; issue 13); INVALID_RESET_TOKEN for an unknown, used, expired or
+   *   foreign token.
    */
-  async resetPassword(input: { userId: string; token: string; newPassword: string }, request: CommandRequest): Promise<{ position: number }> {
+  async resetPassword(
+    input: { userId: string; token: string; newPassword: string },
+    request: CommandRequest,
+  ): Promise<{ position: number; email: string | null }> {
     const { ctx, now } = await this.context(request);
     const { userId } = input;
     assertValidNewPassword(input.newPassword, this.edition);
     if (!isUserId(userId)) throw new DomainError('INVALID_RESET_TOKEN');
+    const owner = await this.account(userId);
+    assertStrongPassword(input.newPassword, { email: owner.email, fullName: owner.fullName });
     const passwordHash = await hashPassword(input.newPassword);
     return this.deps.directory.transaction(async (tx) => {
       const token = await tx.tokenForUpdate(tokenHash(input.token), 'reset');
@@ -538,7 +548,7 @@ export class AccountService {
       await tx.raiseSessionVersion(userId, now);
       const result = await handleCommand(this.deps.store, streams.user(userId), accountDecider,
         { type: 'CompletePasswordReset', data: { userId, tokenValid, newPassword: input.newPassword } }, ctx, request.metadata);
-      return { position: result.position };
+      return { position: result.position, email: owner.email };
     });
   }
 
@@ -547,13 +557,16 @@ export class AccountService {
    * stop working, and so does every session of the account, the caller's too (issue 13; the route
    * gives the caller a new one with renewSession).
    * @throws DomainError UNAUTHORIZED (the actor is not an account), PASSWORD_TOO_SHORT,
-   *   VALUE_TOO_LONG, INVALID_PASSWORD (wrong current password, spec §5).
+   *   VALUE_TOO_LONG, PASSWORD_TOO_WEAK (judged with the account's e-mail and name; issue 13),
+   *   INVALID_PASSWORD (wrong current password, spec §5).
    */
   async changePassword(input: { currentPassword: string; newPassword: string }, request: CommandRequest): Promise<{ position: number }> {
     const { ctx, now } = await this.context(request);
     const userId = request.actor.userId;
     if (!isUserId(userId)) throw new DomainError('UNAUTHORIZED', 'not an account');
     assertValidNewPassword(input.newPassword, this.edition);
+    const owner = await this.account(userId);
+    assertStrongPassword(input.newPassword, { email: owner.email, fullName: owner.fullName });
     const passwordHash = await hashPassword(input.newPassword);
     return this.deps.directory.transaction(async (tx) => {
       const current = await tx.passwordHashForUpdate(userId);
@@ -591,15 +604,19 @@ export class AccountService {
    * generates a random password and sends it; §7 POST /admin/resetpassword {userId,
    * newPassword}). The argon2id hash replaces the stored one and open reset links stop working,
    * in the transaction that appends PasswordChanged, and every session of the user ends (issue
-   * 13). The user logs in with it at once.
+   * 13). The user logs in with it at once. The console's generated passwords (16 random letters
+   * and digits) always pass the strength rule; one typed by hand is judged like any other.
    * @throws DomainError FORBIDDEN (not an administrator), NOT_FOUND (unknown, deleted or malformed
-   *   user id), PASSWORD_TOO_SHORT (under 6, spec §5), VALUE_TOO_LONG (over 128).
+   *   user id), PASSWORD_TOO_SHORT (under 6, spec §5), VALUE_TOO_LONG (over 128),
+   *   PASSWORD_TOO_WEAK (issue 13).
    */
   async adminResetPassword(userId: string, newPassword: string, request: CommandRequest): Promise<{ position: number }> {
     const { ctx, now } = await this.context(request);
     if (!isPrivileged(ctx.actor)) throw new DomainError('FORBIDDEN', 'only an administrator resets passwords');
     if (!isUserId(userId)) throw new DomainError('NOT_FOUND', `user ${userId}`);
     assertValidNewPassword(newPassword, this.edition);
+    const owner = await this.account(userId);
+    assertStrongPassword(newPassword, { email: owner.email, fullName: owner.fullName });
     const previous = await this.deps.store.findEvent(eventIdFor(request.metadata.commandId, 0));
     if (previous) return { position: previous.globalPosition };
     const passwordHash = await hashPassword(newPassword);
@@ -651,11 +668,13 @@ export class AccountService {
    * ADMIN_PASSWORD at start). An existing account with the e-mail (a participant's, say) becomes
    * an approved admin with this password. Running it again with the same values appends nothing.
    * A role change or a new password ends the account's sessions (issue 13).
-   * @throws DomainError INVALID_EMAIL, PASSWORD_TOO_SHORT, VALUE_TOO_LONG.
+   * @throws DomainError INVALID_EMAIL, PASSWORD_TOO_SHORT, VALUE_TOO_LONG, PASSWORD_TOO_WEAK (judged
+   *   with the e-mail; issue 13: a weak ADMIN_PASSWORD stops the command API at start).
    * @returns the admin's user id and whether anything changed.
    */
   async ensureAdmin(email: string, password: string, now: Date = this.deps.now()): Promise<{ userId: string; changed: boolean; position: number }> {
     assertValidNewPassword(password, this.edition);
+    assertStrongPassword(password, { email, fullName: ADMIN_FULL_NAME });
     const existing = await this.deps.directory.userIdOfEmail(email);
     // A new admin's id derives from the address, so two processes starting at once create one.
     const userId = existing ?? deterministicUuid(`admin:${emailComparisonForm(email)}`);

@@ -4,8 +4,13 @@
  *
  * Bodies are the contracts' strict TypeBox schemas (unknown fields, wrong types and over-long
  * strings → 400 INVALID_REQUEST); rules beyond shape are the AccountService's and the deciders'.
- * /login and /requestpasswordreset are rate limited per client address and e-mail (429
- * TOO_MANY_REQUESTS with Retry-After).
+ *
+ * Rate limits (issue 13, D24; rate-limits.ts), answered 429 `{ message: 'TOO_MANY_REQUESTS' }`
+ * with Retry-After (seconds): per client address on /login, /registerteam + /jointeam (one
+ * budget), /requestpasswordreset and /resetpassword, counted by @fastify/rate-limit after
+ * validation (malformed bodies cost nothing); per account on /login, failures only (LoginThrottle):
+ * an address that failed too often at an account waits, and an account failed at from many
+ * addresses is slowed down for everyone, at most minutes. A completed reset clears the account's.
  *
  * Sessions (issue 13): /login answers `{ token }`, a 15-minute access token (spec §3 claims plus
  * `sv` and `sid`), and sets the HttpOnly refresh cookie (session.ts) that renews it. A password
@@ -14,7 +19,7 @@
  */
 // The `app.jwt` decoration's types (the plugin itself is registered by @sinilill/http's authPlugin).
 import type {} from '@fastify/jwt';
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type RateLimitOptions as RouteRateLimit } from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
@@ -30,21 +35,24 @@ import {
   SuccessAnswer,
 } from '@sinilill/contracts';
 import type { AccountService, CommandRequest } from '@sinilill/commands';
-import { DomainError, emailComparisonForm, type ActingUser } from '@sinilill/domain';
+import { DomainError, type ActingUser } from '@sinilill/domain';
 import { commandRequest } from '../command-request';
+import { LoginThrottle, addressKey, type Limit, type RateLimitCounters, type RateLimits } from '../rate-limits';
 import { setRefreshCookie } from './session';
 
-/** How many attempts per client and e-mail a window allows, on /login and /requestpasswordreset. */
-export interface RateLimitOptions {
-  max: number;
-  timeWindowMs: number;
-}
+/** At most `max` requests in `timeWindowMs` milliseconds (rate-limits.ts Limit). */
+export type RateLimitOptions = Limit;
 
 export interface AccountRouteOptions {
   accounts: AccountService;
   /** Called with the position after every command that appended (wakes the projectors). */
   appended: (position: number) => void;
-  rateLimit: RateLimitOptions;
+  /** The limits (D24; rateLimitsWith gives the defaults). */
+  rateLimits: RateLimits;
+  /** Where the counters live (Redis shared by every process, or this process's memory). */
+  counters: RateLimitCounters;
+  /** Keys the e-mail hashes in the counters' keys (the JWT secret: the same in every process). */
+  keySecret: string;
 }
 
 /** A caller without a token (registration, login, reset, confirmation). */
@@ -65,7 +73,8 @@ function visitorRequest(request: FastifyRequest): CommandRequest {
 const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer, 429: ErrorAnswer };
 
 export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app, options) => {
-  const { accounts, appended } = options;
+  const { accounts, appended, counters, rateLimits: limits } = options;
+  const throttle = new LoginThrottle(counters, limits, options.keySecret);
 
   // 429 is not a catalogue status of the shared error handler: answer it here, pass the rest on.
   const shared = app.errorHandler;
@@ -77,18 +86,18 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
 
   await app.register(rateLimit, {
     global: false,
-    // After validation, so that the key can name the e-mail and malformed bodies cost nothing.
+    // After validation: malformed bodies cost nothing.
     hook: 'preHandler',
-    // Per address *and* e-mail: behind the gateway every request comes from 127.0.0.1, so a key
-    // of the address alone would be one limit for the whole site. (In memory: one command API.)
-    keyGenerator: (request) => {
-      const body = request.body as { email?: unknown } | undefined;
-      const email = typeof body?.email === 'string' ? emailComparisonForm(body.email) : '';
-      return `${request.ip}|${email}`;
-    },
+    // The shared counters (Redis); every key names its rule, so routes with one rule share a budget.
+    store: counters.Store,
+    keyGenerator: (request) => addressKey(request.ip),
     errorResponseBuilder: () => new DomainError('TOO_MANY_REQUESTS'),
   });
-  const limited = { rateLimit: { max: options.rateLimit.max, timeWindow: options.rateLimit.timeWindowMs } };
+  /** Route config: `limit` per client address, counted under `rule` (routes naming one rule share it). */
+  const perAddress = (rule: string, limit: Limit): { rateLimit: RouteRateLimit } => ({
+    rateLimit: { max: limit.max, timeWindow: limit.timeWindowMs, keyGenerator: (request) => `${rule}:${addressKey(request.ip)}` },
+  });
+  const registrations = perAddress('registration', limits.registrationsPerAddress);
 
   const registration = (type: 'REGISTER_TEAM' | 'JOIN_TEAM') => async (request: FastifyRequest<{ Body: RegistrationBody }>) => {
     const body = request.body;
@@ -105,26 +114,49 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
     return { success: true, position: result.position };
   };
 
-  app.post('/registerteam', { schema: { body: RegistrationBody, response: { 200: SuccessAnswer, ...errors } } }, registration('REGISTER_TEAM'));
-  app.post('/jointeam', { schema: { body: RegistrationBody, response: { 200: SuccessAnswer, ...errors } } }, registration('JOIN_TEAM'));
+  app.post('/registerteam', { schema: { body: RegistrationBody, response: { 200: SuccessAnswer, ...errors } }, config: registrations }, registration('REGISTER_TEAM'));
+  app.post('/jointeam', { schema: { body: RegistrationBody, response: { 200: SuccessAnswer, ...errors } }, config: registrations }, registration('JOIN_TEAM'));
 
-  app.post('/login', { schema: { body: LoginBody, response: { 200: LoginAnswer, ...errors } }, config: limited }, async (request, reply) => {
-    const session = await accounts.startSession(request.body);
+  app.post('/login', {
+    schema: { body: LoginBody, response: { 200: LoginAnswer, ...errors } }, config: perAddress('login', limits.loginPerAddress),
+  }, async (request, reply) => {
+    const { email } = request.body;
+    // The account's limits are looked at before the password is: a held account answers 429
+    // whether or not the password is right, so a guesser learns nothing while it waits.
+    const wait = await throttle.waitBeforeLogin(email, request.ip);
+    if (wait > 0) {
+      reply.header('retry-after', wait);
+      throw new DomainError('TOO_MANY_REQUESTS', `login for this account from ${request.ip} waits ${wait} s`);
+    }
+    let session;
+    try {
+      session = await accounts.startSession(request.body);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'INVALID_CREDENTIALS') await throttle.failed(email, request.ip);
+      throw error;
+    }
+    await throttle.succeeded(email, request.ip);
     setRefreshCookie(reply, session);
     return { token: app.jwt.sign(session.claims) };
   });
 
   app.post('/requestpasswordreset', {
-    schema: { body: RequestPasswordResetBody, response: { 200: SuccessAnswer, ...errors } }, config: limited,
+    schema: { body: RequestPasswordResetBody, response: { 200: SuccessAnswer, ...errors } },
+    config: perAddress('reset-request', limits.passwordResetsPerAddress),
   }, async (request) => {
     const result = await accounts.requestPasswordReset(request.body, visitorRequest(request));
     appended(result.position);
     return { success: true, position: result.position };
   });
 
-  app.post('/resetpassword', { schema: { body: ResetPasswordBody, response: { 200: SuccessAnswer, ...errors } } }, async (request) => {
+  app.post('/resetpassword', {
+    schema: { body: ResetPasswordBody, response: { 200: SuccessAnswer, ...errors } },
+    config: perAddress('reset-complete', limits.passwordResetsPerAddress),
+  }, async (request) => {
     const result = await accounts.resetPassword(request.body, visitorRequest(request));
     appended(result.position);
+    // The owner proved the mailbox: whatever held the account's logins is lifted (D24).
+    if (result.email) await throttle.cleared(result.email, request.ip);
     return { success: true, position: result.position };
   });
 

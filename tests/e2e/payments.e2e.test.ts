@@ -68,6 +68,8 @@ async function payThroughSandbox(page: Page, outcome: 'succeed' | 'fail', amount
 }
 
 const cents = (euros: string) => Math.round(Number(euros.replace(',', '.')) * 100);
+/** An answer's EUR (issue 14: 15, 7.5) in cents. */
+const eurosInCents = (euros: number) => Math.round(euros * 100);
 /** "15,00" in a formatted Estonian or English amount ("15,00 €", "€15.00"). */
 const amountIn = (s: string | null) => cents(/(\d+[.,]\d{2})/.exec(text(s))![1]!);
 
@@ -84,7 +86,7 @@ describe('the participation fee and donations through the sandbox', () => {
     await page.getByTestId('not-paid-banner').waitFor();
     await page.getByTestId('pay-fee-form').waitFor();
     const info = await api<PaymentInfoAnswer>('/payment/info', await tokenOf(page));
-    expect(info).toEqual({ isPaid: false, isChild: false, feeCents: 1500 });
+    expect(info).toEqual({ isPaid: false, isChild: false, fee: 15, feeCents: 1500 });
 
     // Countries in reverse order of the provider's setup, Estonia chosen.
     const setup = await api<{ countries: { country: string }[] }>('/payment/methods', await tokenOf(page));
@@ -109,6 +111,9 @@ describe('the participation fee and donations through the sandbox', () => {
     await page.waitForURL(/\/payment\/failed/);
     await page.getByTestId('payment-failed').waitFor();
     expect(text(await page.getByTestId('payment-code').textContent())).not.toBe('');
+    // The order as the server knows it (GET /api/payment/order/{reference}, issue 14).
+    await expect.poll(() => page.getByTestId('payment-order-state').getAttribute('data-state')).toBe('failed');
+    expect(amountIn(await page.getByTestId('payment-order-amount').textContent())).toBe(1500);
     await page.getByTestId('not-paid-banner').waitFor();
     expect((await api<PaymentInfoAnswer>('/payment/info', await tokenOf(page))).isPaid).toBe(false);
 
@@ -120,12 +125,14 @@ describe('the participation fee and donations through the sandbox', () => {
     await page.waitForURL(/\/payment\/success/);
     await page.getByTestId('payment-success').waitFor();
     expect(amountIn(await page.getByTestId('payment-amount').textContent())).toBe(1500);
+    await expect.poll(() => page.getByTestId('payment-order-state').getAttribute('data-state')).toBe('paid');
+    expect(amountIn(await page.getByTestId('payment-order-amount').textContent())).toBe(1500);
     await expect.poll(() => page.getByTestId('not-paid-banner').count()).toBe(0);
     await expect.poll(async () => (await claimsOf(page)).isPaid).toBe(true);
     await page.getByTestId('donate-link').waitFor();
     expect((await api<PaymentInfoAnswer>('/payment/info', await tokenOf(page))).isPaid).toBe(true);
     const raised = await api<FundraisingAnswer>('/fundraising', null);
-    expect(raised.feesCents - raisedBefore.feesCents).toBe(1500);
+    expect(eurosInCents(raised.fees) - eurosInCents(raisedBefore.fees)).toBe(1500);
 
     // After a reload and a new login, still paid: the banner stays away, login goes to /team.
     await page.reload();
@@ -145,7 +152,7 @@ describe('the participation fee and donations through the sandbox', () => {
     await form.waitFor();
     expect(await page.getByTestId('pay-fee-form').count()).toBe(0);
     expect(await page.getByTestId('donation-amount').inputValue()).toBe('5.00');
-    expect(amountIn(await page.getByTestId('fundraising-total').textContent())).toBe(before.totalCents);
+    expect(amountIn(await page.getByTestId('fundraising-total').textContent())).toBe(eurosInCents(before.total));
 
     // Under 1 EUR is refused.
     await page.getByTestId('donation-amount').fill('0.50');
@@ -163,11 +170,11 @@ describe('the participation fee and donations through the sandbox', () => {
     expect(amountIn(await page.getByTestId('payment-amount').textContent())).toBe(700);
 
     const after = await api<FundraisingAnswer>('/fundraising', null);
-    expect(after.donationsCents - before.donationsCents).toBe(700);
-    expect(after.feesCents).toBe(before.feesCents);
-    expect(after.teams.find((t) => t.teamId === teamId)).toMatchObject({ feesCents: 1500, donationsCents: 700, totalCents: 2200 });
+    expect(eurosInCents(after.donations) - eurosInCents(before.donations)).toBe(700);
+    expect(after.fees).toBe(before.fees);
+    expect(after.teams.find((t) => t.teamId === teamId)).toMatchObject({ fees: 15, donations: 7, total: 22 });
     await page.goto(`${stack.baseUrl}/pay`);
-    await expect.poll(async () => amountIn(await page.getByTestId('fundraising-total').textContent())).toBe(after.totalCents);
+    await expect.poll(async () => amountIn(await page.getByTestId('fundraising-total').textContent())).toBe(eurosInCents(after.total));
     expect(amountIn(await page.getByTestId('fundraising-team-total').textContent())).toBe(2200);
   });
 
@@ -177,7 +184,7 @@ describe('the participation fee and donations through the sandbox', () => {
     const child = { email: 'laps@example.ee', fullName: 'Mia Maksja', password: 'lapse-parool-1' };
     await newParticipant(page, { ...child, birthYear: '2012', type: 'JOIN_TEAM', joinCode: code });
     await page.getByTestId('not-paid-banner').waitFor();
-    expect(await api<PaymentInfoAnswer>('/payment/info', await tokenOf(page))).toEqual({ isPaid: false, isChild: true, feeCents: 500 });
+    expect(await api<PaymentInfoAnswer>('/payment/info', await tokenOf(page))).toEqual({ isPaid: false, isChild: true, fee: 5, feeCents: 500 });
     expect(await page.getByTestId('pay-amount').inputValue()).toBe('5.00');
     expect(amountIn(await page.getByTestId('pay-total').textContent())).toBe(500);
     const hasScroll = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
@@ -189,6 +196,6 @@ describe('the participation fee and donations through the sandbox', () => {
     await expect.poll(() => page.getByTestId('not-paid-banner').count()).toBe(0);
     await expect.poll(async () => (await claimsOf(page)).isPaid).toBe(true);
     const raised = await api<FundraisingAnswer>('/fundraising', null);
-    expect(raised.teams.find((t) => t.teamId === teamId)).toMatchObject({ feesCents: 2000, donationsCents: 700 });
+    expect(raised.teams.find((t) => t.teamId === teamId)).toMatchObject({ fees: 20, donations: 7 });
   });
 });

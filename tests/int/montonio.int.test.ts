@@ -157,7 +157,7 @@ describe('a fee paid through Montonio, end to end on the command API', () => {
     const fee = feeFor(1985, currentEdition);
     const ordered = await commandApi.inject({
       method: 'POST', url: '/api/payment/order', headers: { authorization: sessions.bearer(commandApi, claims) },
-      payload: { billingAddress: {}, isPaid: false, grandTotal: fee, payment: { method: 'paymentInitiation', methodOptions: { preferredCountry: 'EE', preferredProvider: 'HABAEE2X' }, amount: fee } },
+      payload: { billingAddress: {}, isPaid: false, grandTotal: fee / 100, payment: { method: 'paymentInitiation', methodOptions: { preferredCountry: 'EE', preferredProvider: 'HABAEE2X' }, amount: fee / 100 } },
     });
     expect(ordered.statusCode, ordered.body).toBe(200);
     const { orderId, paymentUrl } = ordered.json() as { orderId: string; paymentUrl: string };

@@ -14,8 +14,8 @@ import { SignJWT, decodeJwt } from 'jose';
 import pg from 'pg';
 import { buildCommandApi, readModelLookups } from '@sinilill/command-api';
 import { AccountDirectory, AccountService, CommandService } from '@sinilill/commands';
-import type { FundraisingAnswer, PaymentInfoAnswer, PaymentMethodsAnswer, SessionClaims } from '@sinilill/contracts';
-import { currentEdition, feeFor, orderReference, streams, type ActingUser } from '@sinilill/domain';
+import type { FundraisingAnswer, PaymentInfoAnswer, PaymentMethodsAnswer, PaymentOrderAnswer, PaymentOrderStatusAnswer, SessionClaims } from '@sinilill/contracts';
+import { centsToEuros, currentEdition, feeFor, orderReference, streams, type ActingUser } from '@sinilill/domain';
 import { buildGateway } from '@sinilill/gateway';
 import { freePort } from '@sinilill/local-infra';
 import type { Mailer } from '@sinilill/mail';
@@ -98,14 +98,18 @@ describe('payments through the gateway', () => {
     } catch { /* not JSON (a page, a redirect) */ }
     return { status: response.status, location: response.headers.get('location'), contentType: response.headers.get('content-type') ?? '', text, json };
   };
-  const orderBody = (amount: number, options: { isPaid?: boolean; country?: string; bank?: string; grandTotal?: number } = {}) => ({
+  /** A payment request as spec §3 shapes it, from an amount in EUR cents: the body carries EUR (issue 14). */
+  const orderBody = (amount: number, options: { isPaid?: boolean; country?: string; bank?: string; grandTotal?: number } = {}) =>
+    eurosBody(centsToEuros(amount), { ...options, grandTotal: options.grandTotal === undefined ? undefined : centsToEuros(options.grandTotal) });
+  /** A payment request with its amounts as given (EUR, or anything a client might send). */
+  const eurosBody = (amount: unknown, options: { isPaid?: boolean; country?: string; bank?: string; grandTotal?: unknown } = {}) => ({
     billingAddress: {}, isPaid: options.isPaid ?? false, grandTotal: options.grandTotal ?? amount,
     payment: { method: 'paymentInitiation', methodOptions: { preferredCountry: options.country ?? 'EE', preferredProvider: options.bank ?? 'HABAEE2X' }, amount },
   });
   const order = async (who: Payer, amount: number, options: Parameters<typeof orderBody>[1] = {}) => {
     const response = await call('POST', '/api/payment/order', { authorization: who.authorization, body: orderBody(amount, options) });
     expect(response.status, response.text).toBe(200);
-    return response.json as { orderId: string; paymentUrl: string };
+    return response.json as PaymentOrderAnswer;
   };
   const refused = async (who: Payer | string, body: unknown, status: number, code: string) => {
     const response = await call('POST', '/api/payment/order', { authorization: typeof who === 'string' ? who : who.authorization, body });
@@ -221,15 +225,16 @@ describe('payments through the gateway', () => {
     expect(await types(streams.payment(orderId))).toEqual(['PaymentOrdered', 'PaymentSucceeded']);
     // Shape and identity.
     await refused(who, { ...orderBody(who.fee), coupon: 'FREE' }, 400, 'INVALID_REQUEST');
-    await refused(who, orderBody(-100), 400, 'INVALID_REQUEST');
-    await refused(who, { ...orderBody(who.fee), grandTotal: '15.00' }, 400, 'INVALID_REQUEST');
+    await refused(who, orderBody(-100), 400, 'INVALID_AMOUNT');
+    await refused(who, { ...orderBody(who.fee), grandTotal: '15.00' }, 400, 'INVALID_AMOUNT');
+    await refused(who, { ...orderBody(who.fee), grandTotal: null }, 400, 'INVALID_REQUEST');
     await refused(adminAuthorization(), orderBody(who.fee), 403, 'FORBIDDEN');
     expect((await call('POST', '/api/payment/order', { body: orderBody(who.fee) })).status).toBe(401);
   });
 
   test('a fee paid at the sandbox: one PaymentSucceeded with the participant marked in the same append, however often the webhook comes', async () => {
     const who = await payer(1980);
-    expect(await paymentInfo(who, await head())).toEqual({ isPaid: false, isChild: false, feeCents: fees.adultCents });
+    expect(await paymentInfo(who, await head())).toEqual({ isPaid: false, isChild: false, fee: 15, feeCents: fees.adultCents });
     const { orderId, paymentUrl } = await order(who, who.fee);
     expect(paymentUrl.startsWith(`${site}/api/payment/sandbox/checkout/${orderId}?session=`)).toBe(true);
 
@@ -328,13 +333,13 @@ describe('payments through the gateway', () => {
   test('a participant born 2012 is charged the child fee (5 EUR) and is paid after paying it', async () => {
     const child = await payer(2012);
     expect(child.fee).toBe(fees.childCents);
-    expect(await paymentInfo(child, await head())).toEqual({ isPaid: false, isChild: true, feeCents: fees.childCents });
+    expect(await paymentInfo(child, await head())).toEqual({ isPaid: false, isChild: true, fee: 5, feeCents: fees.childCents });
     await refused(child, orderBody(fees.childCents - 1), 400, 'AMOUNT_TOO_LOW');
     const { orderId, paymentUrl } = await order(child, fees.childCents);
     expect((await app.store.readStream(streams.payment(orderId)))[0]!.data).toMatchObject({ kind: 'fee', amountCents: fees.childCents, feeCents: fees.childCents });
     const bank = await atTheBank(paymentUrl, 'succeed');
     expect(bank.page).toContain('5,00\u00a0€');
-    expect(await paymentInfo(child, await head())).toEqual({ isPaid: true, isChild: true, feeCents: fees.childCents });
+    expect(await paymentInfo(child, await head())).toEqual({ isPaid: true, isChild: true, fee: 5, feeCents: fees.childCents });
   });
 
   test('after a fee success /api/payment/info says isPaid and a refreshed session token says isPaid', async () => {
@@ -344,7 +349,7 @@ describe('payments through the gateway', () => {
     expect(decodeJwt((stale.json as { token: string }).token)).toMatchObject({ userId: who.userId, participantId: who.participantId, isPaid: false });
     const { paymentUrl } = await order(who, who.fee);
     await atTheBank(paymentUrl, 'succeed');
-    expect(await paymentInfo(who, await head())).toEqual({ isPaid: true, isChild: false, feeCents: who.fee });
+    expect(await paymentInfo(who, await head())).toEqual({ isPaid: true, isChild: false, fee: centsToEuros(who.fee), feeCents: who.fee });
     const fresh = await call('POST', '/api/session/refresh', { authorization: who.authorization, body: {} });
     expect(fresh.status).toBe(200);
     const token = (fresh.json as { token: string }).token;
@@ -368,12 +373,12 @@ describe('payments through the gateway', () => {
     expect(await types(streams.payment(orderId))).toEqual(['PaymentOrdered', 'DonationReceived']);
     expect(await types(streams.participant(who.participantId))).toEqual(['ParticipantRegistered', 'ParticipantPaymentMarked']);
     const after = await fundraising(await head());
-    expect(after.donationsCents - before.donationsCents).toBe(donation);
-    expect(after.feesCents).toBe(before.feesCents);
-    expect(after.totalCents).toBe(after.feesCents + after.donationsCents);
-    expect(after.teams.find((t) => t.teamId === who.teamId)).toEqual({
-      teamId: who.teamId, feesCents: who.fee, donationsCents: donation, totalCents: who.fee + donation,
-    });
+    // Answers carry EUR (issue 14): 7.50 EUR donated, 15 EUR fee.
+    const cents = (euros: number) => Math.round(euros * 100);
+    expect(cents(after.donations) - cents(before.donations)).toBe(donation);
+    expect(after.fees).toBe(before.fees);
+    expect(cents(after.total)).toBe(cents(after.fees) + cents(after.donations));
+    expect(after.teams.find((t) => t.teamId === who.teamId)).toEqual({ teamId: who.teamId, fees: 15, donations: 7.5, total: 22.5 });
     expect((await call('GET', bank.location)).location).toBe(`/payment/success?amount=${(donation / 100).toFixed(2)}&code=${orderReference(orderId)}`);
   });
 
@@ -391,11 +396,118 @@ describe('payments through the gateway', () => {
       info: await app.db.withSchema('rm').selectFrom('payment_info').selectAll().orderBy('participant_id').execute(),
       teams: await app.db.withSchema('rm').selectFrom('fundraising_teams').selectAll().orderBy('team_id').execute(),
       totals: await app.db.withSchema('rm').selectFrom('fundraising_totals').selectAll().execute(),
+      orders: await app.db.withSchema('rm').selectFrom('payment_orders').selectAll().orderBy('order_id').execute(),
     });
     await fundraising(await head());
     const live = await snapshot();
     expect(live.totals[0]!.fees_cents).toBeGreaterThan(0);
     await rebuildReadModels(app.db, app.store, projections);
     expect(await snapshot()).toEqual(live);
+  });
+
+  // ---- issue 14: euros at the edge, cents inside; the order read of the result page ----------
+
+  const postOrder = (who: Payer, body: unknown) => call('POST', '/api/payment/order', { authorization: who.authorization, body });
+  const orderRead = async (reference: string, authorization?: string, position?: number) =>
+    call('GET', `/api/payment/order/${reference}`, {
+      ...(authorization ? { authorization } : {}), headers: position ? { 'x-min-position': String(position) } : {},
+    });
+
+  test('issue 14: a 15 EUR fee order and a 20.50 EUR custom order each answer a paymentUrl; the events hold cents, the answers euros', async () => {
+    const adult = await payer(1980);
+    // The spec's Montonio-shaped request, written as §9 writes the fee: 15 (and 15.00 is the same number).
+    const fee = await postOrder(adult, JSON.parse(JSON.stringify(eurosBody(15)).replace(/15/g, '15.00')) as unknown);
+    expect(fee.status, fee.text).toBe(200);
+    const feeAnswer = fee.json as PaymentOrderAnswer;
+    expect(feeAnswer.paymentUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/payment\/sandbox\//);
+    expect(feeAnswer).toMatchObject({ reference: orderReference(feeAnswer.orderId), amount: 15 });
+    expect((await app.store.readStream(streams.payment(feeAnswer.orderId)))[0]!.data).toMatchObject({ kind: 'fee', amountCents: 1500, feeCents: 1500 });
+
+    const other = await payer(1980);
+    // A custom amount, sent exactly as a client writes 20.50 in JSON.
+    const raw = await fetch(`${site}/api/payment/order`, {
+      method: 'POST', headers: { authorization: other.authorization, 'content-type': 'application/json' },
+      body: '{"billingAddress":{},"isPaid":false,"grandTotal":20.50,"payment":{"method":"paymentInitiation","methodOptions":{"preferredCountry":"EE","preferredProvider":"HABAEE2X"},"amount":20.50}}',
+    });
+    const customAnswer = await raw.json() as PaymentOrderAnswer;
+    expect(raw.status, JSON.stringify(customAnswer)).toBe(200);
+    expect(customAnswer.paymentUrl).toContain('/api/payment/sandbox/');
+    expect(customAnswer.amount).toBe(20.5);
+    expect((await app.store.readStream(streams.payment(customAnswer.orderId)))[0]!.data).toMatchObject({ kind: 'fee', amountCents: 2050, feeCents: 1500 });
+
+    // The bank pays it: the return still says amount=20.50, the notification's euros match the order's cents.
+    const bank = await atTheBank(customAnswer.paymentUrl, 'succeed');
+    expect((await call('GET', bank.location)).location).toBe(`/payment/success?amount=20.50&code=${customAnswer.reference}`);
+    expect((await app.store.readStream(streams.payment(customAnswer.orderId)))[1]).toMatchObject({ type: 'PaymentSucceeded', data: { amountCents: 2050 } });
+  });
+
+  test('issue 14: 15 EUR for a child\'s 5 EUR fee is a custom amount; 0.15 is too low; 20.505, -5, "15", 1e9 are INVALID_AMOUNT; a donation in euros', async () => {
+    const child = await payer(2014);
+    await refused(child, eurosBody(4.99), 400, 'AMOUNT_TOO_LOW');
+    const custom = await order(child, 1500);
+    expect(custom.amount).toBe(15);
+    expect((await app.store.readStream(streams.payment(custom.orderId)))[0]!.data).toMatchObject({ kind: 'fee', amountCents: 1500, feeCents: 500 });
+
+    const adult = await payer(1980);
+    await refused(adult, eurosBody(0.15), 400, 'AMOUNT_TOO_LOW');
+    await refused(adult, eurosBody(14.99), 400, 'AMOUNT_TOO_LOW');
+    for (const bad of [20.505, 1.005, -5, -0.01, '15', '15.00', 1e9, 1_000_000.01, 1e-7]) {
+      await refused(adult, eurosBody(bad), 400, 'INVALID_AMOUNT');
+      await refused(adult, eurosBody(15, { grandTotal: bad }), 400, 'INVALID_AMOUNT');
+    }
+    await refused(adult, eurosBody(15, { grandTotal: 15.01 }), 400, 'AMOUNT_NOT_MATCH');
+    for (const bad of [null, true, {}, [15]]) await refused(adult, eurosBody(bad), 400, 'INVALID_REQUEST');
+    // The refusals changed nothing: the fee is still owed, 15 EUR.
+    expect(await paymentInfo(adult, await head())).toMatchObject({ isPaid: false, fee: 15 });
+
+    // A donation (isPaid true) in euros: at least 1 EUR (spec §9), 7.25 EUR stored as 725 cents.
+    const fee = await order(adult, 1500);
+    await atTheBank(fee.paymentUrl, 'succeed');
+    await refused(adult, eurosBody(0.99, { isPaid: true, bank: '' }), 400, 'AMOUNT_TOO_LOW');
+    const donation = await postOrder(adult, eurosBody(7.25, { isPaid: true, bank: '' }));
+    expect(donation.status, donation.text).toBe(200);
+    const donationAnswer = donation.json as PaymentOrderAnswer;
+    expect(donationAnswer.amount).toBe(7.25);
+    expect((await app.store.readStream(streams.payment(donationAnswer.orderId)))[0]!.data).toMatchObject({ kind: 'donation', amountCents: 725 });
+    const one = await postOrder(adult, eurosBody(1, { isPaid: true, bank: '' }));
+    expect(one.status, one.text).toBe(200);
+  });
+
+  test('issue 14: GET /api/payment/order/{reference} answers the caller\'s own order in euros, 404 for another\'s or an unknown one, 401 without a session', async () => {
+    const who = await payer(1980);
+    const stranger = await payer(1980);
+    const placed = await order(who, 2050);
+    const reference = placed.reference;
+    expect(reference).toBe(orderReference(placed.orderId));
+
+    expect((await orderRead(reference)).status).toBe(401);
+    const pending = await orderRead(reference, who.authorization, await head());
+    expect(pending.status, pending.text).toBe(200);
+    expect(pending.json as PaymentOrderStatusAnswer).toEqual({ reference, status: 'pending', amount: 20.5, kind: 'fee' });
+    // Lower case is the same reference.
+    expect((await orderRead(reference.toLowerCase(), who.authorization)).json).toMatchObject({ reference, status: 'pending' });
+
+    // Another person's order and an unknown reference look the same: 404 NOT_FOUND.
+    const foreign = await orderRead(reference, stranger.authorization);
+    expect({ status: foreign.status, body: foreign.json }).toEqual({ status: 404, body: { message: 'NOT_FOUND' } });
+    const unknown = await orderRead(reference === '00000000' ? '00000001' : '00000000', who.authorization);
+    expect({ status: unknown.status, body: unknown.json }).toEqual({ status: 404, body: { message: 'NOT_FOUND' } });
+    const admins = await orderRead(reference, adminAuthorization());
+    expect(admins.status).toBe(404);
+    expect((await orderRead('not-a-ref', who.authorization)).status).toBe(400);
+
+    // Failed at the bank, then paid: the read follows the order (paid is final).
+    await atTheBank(placed.paymentUrl, 'fail');
+    expect((await orderRead(reference, who.authorization, await head())).json).toMatchObject({ status: 'failed', amount: 20.5 });
+    const again = await order(who, 1500);
+    await atTheBank(again.paymentUrl, 'succeed');
+    expect((await orderRead(again.reference, who.authorization, await head())).json).toEqual({ reference: again.reference, status: 'paid', amount: 15, kind: 'fee' });
+
+    // A donation reads as one.
+    const gift = await order(who, 500, { isPaid: true, bank: '' });
+    await atTheBank(gift.paymentUrl, 'succeed', 'LHVBEE22');
+    expect((await orderRead(gift.reference, who.authorization, await head())).json).toEqual({ reference: gift.reference, status: 'paid', amount: 5, kind: 'donation' });
+    expect((await app.db.withSchema('rm').selectFrom('payment_orders').select(['amount_cents', 'status']).where('order_id', '=', gift.orderId).executeTakeFirst()))
+      .toEqual({ amount_cents: 500, status: 'paid' });
   });
 });

@@ -168,6 +168,22 @@ export interface FundraisingTeamsTable {
   deleted: boolean;
 }
 
+/**
+ * payments: every payment order (issue 14; GET /api/payment/order/{reference}, the caller's own
+ * only). Ids and cents, no personal data.
+ */
+export interface PaymentOrdersTable {
+  order_id: string;
+  /** The order's reference as the payer sees it (orderReference: 8 upper-case hex digits). */
+  reference: string;
+  participant_id: number;
+  kind: 'fee' | 'donation';
+  /** What the payer pays, EUR cents. */
+  amount_cents: number;
+  /** pending (ordered), paid (confirmed: final), failed (a late confirmation can still pay it). */
+  status: 'pending' | 'paid' | 'failed';
+}
+
 /** payments: money raised overall, EUR cents, one row (id 1); deleted teams' money included. */
 export interface FundraisingTotalsTable {
   id: number;
@@ -214,5 +230,6 @@ export interface ReadModelDatabase {
   payment_info: PaymentInfoTable;
   fundraising_teams: FundraisingTeamsTable;
   fundraising_totals: FundraisingTotalsTable;
+  payment_orders: PaymentOrdersTable;
   parked_events: ParkedEventsTable;
 }

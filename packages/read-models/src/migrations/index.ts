@@ -17,6 +17,7 @@ import * as teamPage from './2026-003-team-page';
 import * as admin from './2026-004-admin';
 import * as payments from './2026-005-payments';
 import * as parkedEvents from './2026-006-parked-events';
+import * as paymentOrders from './2026-007-payment-orders';
 
 interface SchemaScopedMigration {
   up(db: Kysely<unknown>): Promise<void>;
@@ -30,6 +31,7 @@ const MIGRATIONS: Readonly<Record<string, SchemaScopedMigration>> = {
   '2026-004-admin': admin,
   '2026-005-payments': payments,
   '2026-006-parked-events': parkedEvents,
+  '2026-007-payment-orders': paymentOrders,
 };
 
 /**

@@ -48,4 +48,20 @@ describe('payments', () => {
   test('folds on top of loaded totals', () => {
     expect(fold([donated(1, 7, 100)], emptyPaymentsWorkingSet({ feesCents: 5000, donationsCents: 200 })).totals).toEqual({ feesCents: 5000, donationsCents: 300 });
   });
+
+  test('issue 14: an order is pending, then failed or paid, and paid is final; ids and cents only', () => {
+    const orderId = '3f2a9c1b-0000-4000-8000-000000000001';
+    const ordered = recorded('PaymentOrdered', {
+      orderId, participantId: 1, teamId: 7, kind: 'fee', amountCents: 2050, feeCents: 1500, provider: 'sandbox', country: 'EE', method: 'HABAEE2X', orderedAt: at,
+    });
+    const failed = recorded('PaymentFailed', { orderId, participantId: 1, teamId: 7, provider: 'sandbox', providerOrderId: null, reason: 'ABANDONED', failedAt: at });
+    const succeeded = recorded('PaymentSucceeded', { orderId, participantId: 1, teamId: 7, amountCents: 2050, provider: 'sandbox', providerOrderId: null, succeededAt: at });
+    expect(fold([ordered]).orders.get(orderId)).toEqual({ orderId, reference: '3F2A9C1B', participantId: 1, kind: 'fee', amountCents: 2050, status: 'pending' });
+    expect(fold([ordered, failed]).orders.get(orderId)?.status).toBe('failed');
+    const set = fold([ordered, failed, succeeded, failed]);
+    expect(set.orders.get(orderId)?.status).toBe('paid');
+    expect(set.changedOrders).toEqual(new Set([orderId]));
+    // An outcome for an order the batch did not load changes no order row.
+    expect(fold([succeeded]).changedOrders.size).toBe(0);
+  });
 });

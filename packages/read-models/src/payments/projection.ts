@@ -1,6 +1,7 @@
 /**
  * Projection `payments` (issue 7): rm.payment_info (GET /api/payment/info), rm.fundraising_teams
- * and the rm.fundraising_totals row (GET /api/fundraising), folded by ./evolve.ts. Built for an
+ * and the rm.fundraising_totals row (GET /api/fundraising), rm.payment_orders (GET
+ * /api/payment/order/{reference}, issue 14), folded by ./evolve.ts. Built for an
  * edition (its fee rules, D9). No team page listens to it, so it sends no change notifications
  * (Projection.silent).
  */
@@ -19,8 +20,10 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
   const set = emptyPaymentsWorkingSet({ feesCents: totals?.fees_cents ?? 0, donationsCents: totals?.donations_cents ?? 0 });
   const participantIds = new Set<number>();
   const teamIds = new Set<number>();
+  const orderIds = new Set<string>();
   for (const event of events) {
-    const data = event.data as { participantId?: unknown; teamId?: unknown };
+    const data = event.data as { participantId?: unknown; teamId?: unknown; orderId?: unknown };
+    if (typeof data.orderId === 'string' && event.type !== 'PaymentOrdered') orderIds.add(data.orderId);
     if (typeof data.participantId === 'number') participantIds.add(data.participantId);
     if (typeof data.teamId === 'number' && event.type !== 'ParticipantRegistered') teamIds.add(data.teamId);
   }
@@ -36,6 +39,14 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
     const rows = await db.selectFrom('fundraising_teams').selectAll().where('team_id', '=', anyInt(teamIds)).execute();
     for (const row of rows) {
       set.teams.set(row.team_id, { teamId: row.team_id, feesCents: row.fees_cents, donationsCents: row.donations_cents, deleted: row.deleted });
+    }
+  }
+  if (orderIds.size > 0) {
+    const rows = await db.selectFrom('payment_orders').selectAll().where('order_id', '=', sql<string>`any(${[...orderIds]}::text[])`).execute();
+    for (const row of rows) {
+      set.orders.set(row.order_id, {
+        orderId: row.order_id, reference: row.reference, participantId: row.participant_id, kind: row.kind, amountCents: row.amount_cents, status: row.status,
+      });
     }
   }
   return set;
@@ -66,6 +77,14 @@ async function save(db: Kysely<ReadModelDatabase>, set: PaymentsWorkingSet): Pro
       .onConflict((oc) => oc.column('team_id').doUpdateSet((eb) => ({
         fees_cents: eb.ref('excluded.fees_cents'), donations_cents: eb.ref('excluded.donations_cents'), deleted: eb.ref('excluded.deleted'),
       }))).execute();
+  }
+  const orders = [...set.changedOrders].map((id) => {
+    const row = set.orders.get(id)!;
+    return { order_id: row.orderId, reference: row.reference, participant_id: row.participantId, kind: row.kind, amount_cents: row.amountCents, status: row.status };
+  });
+  for (const part of chunk(orders, 6)) {
+    await db.insertInto('payment_orders').values(part)
+      .onConflict((oc) => oc.column('order_id').doUpdateSet((eb) => ({ status: eb.ref('excluded.status') }))).execute();
   }
   if (set.totalsChanged) {
     await db.updateTable('fundraising_totals').where('id', '=', 1)

@@ -4,7 +4,7 @@
  * | route | who | answer |
  * |---|---|---|
  * | GET /payment/methods | authenticated | PaymentMethodsAnswer: the provider's countries and banks |
- * | POST /payment/order | authenticated participant | PaymentOrderAnswer {paymentUrl, orderId} |
+ * | POST /payment/order | authenticated participant | PaymentOrderAnswer {paymentUrl, orderId, reference, amount (EUR)} |
  * | GET /payment/return?order-token=… | the payer's browser, back from the provider | 303 to /payment/success or /payment/failed |
  * | POST /payment/notification/{provider} | the provider (signed token, no session) | {ok: true}, or 400 INVALID_NOTIFICATION |
  *
@@ -14,6 +14,11 @@
  * the return, records one payment). A refused token changes nothing and is logged at warn with
  * the reason — never the token. POST /payment/order takes no Idempotency-Key: every request is a
  * new order (a provider refuses a merchant reference twice), and an unpaid order costs nothing.
+ *
+ * Money (issue 14; spec §3/§9): the order's grandTotal and payment.amount arrive in EUR and become
+ * integer cents here, before anything else (parseEuros: exact; INVALID_AMOUNT for a string, a
+ * negative, more than two decimals or over 1 000 000 EUR); the answer's amount is EUR again. The
+ * commands, events and read models count cents.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
@@ -27,7 +32,7 @@ import {
   PaymentOrderBody,
 } from '@sinilill/contracts';
 import type { CommandService, PaymentOrderView } from '@sinilill/commands';
-import { DomainError, currentEdition, euroText, type Edition } from '@sinilill/domain';
+import { DomainError, centsToEuros, currentEdition, euroText, parseEuros, type Edition } from '@sinilill/domain';
 import {
   PaymentProviderError,
   PaymentVerificationError,
@@ -119,6 +124,9 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
     schema: { body: PaymentOrderBody, response: { 200: PaymentOrderAnswer, ...errors } },
   }, async (request) => {
     const body = request.body;
+    // Euros at the edge, cents inside (issue 14): refused before the provider is asked anything.
+    const grandTotalCents = parseEuros(body.grandTotal);
+    const amountCents = parseEuros(body.payment.amount);
     const country = body.payment.methodOptions.preferredCountry;
     const countries = await methodsOf(provider, request.log);
     const setup = countries.find((c) => c.country === country);
@@ -126,8 +134,8 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
     const base = commandRequest(request);
     const { order, position } = await commands.orderPayment({
       isPaid: body.isPaid,
-      grandTotalCents: body.grandTotal,
-      amountCents: body.payment.amount,
+      grandTotalCents,
+      amountCents,
       country,
       method: body.payment.methodOptions.preferredProvider,
       provider: provider.name,
@@ -147,7 +155,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
         notificationUrl: `${publicUrl}/api/payment/notification/${provider.name}`,
         description: description(order, locale, edition),
       });
-      return { paymentUrl: created.paymentUrl, orderId: order.orderId };
+      return { paymentUrl: created.paymentUrl, orderId: order.orderId, reference: order.reference, amount: centsToEuros(order.amountCents) };
     } catch (error) {
       if (!(error instanceof PaymentProviderError)) throw error;
       request.log.warn({ provider: provider.name, orderId: order.orderId, err: error.message }, 'the provider did not take the order');

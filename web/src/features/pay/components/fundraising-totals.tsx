@@ -4,11 +4,12 @@ import { useSessionStore } from '../../../lib/session-store';
 import { useLang } from '../../../lib/use-lang';
 import { getFundraising } from '../api/get-fundraising';
 import { useFetched } from '../../../lib/use-fetched';
+import { centsOfEuros } from '../utils/amount';
 import { teamRaisedCents } from '../utils/fundraising';
 import styles from './pay.module.css';
 
 /**
- * Money raised so far (GET /api/fundraising, succeeded fees and donations, EUR cents): the
+ * Money raised so far (GET /api/fundraising, succeeded fees and donations, in EUR): the
  * overall total and the logged-in participant's team's. Read on every visit of the page, so a
  * reload shows a payment that has just gone through. Left out while loading and when the call
  * fails: the page works without it.
@@ -29,7 +30,7 @@ export function FundraisingTotals() {
       <dl className={styles.details}>
         <div>
           <dt>{t('fundraising.total')}</dt>
-          <dd data-testid="fundraising-total">{formatEuros(fundraising.data.totalCents, lang)}</dd>
+          <dd data-testid="fundraising-total">{formatEuros(centsOfEuros(fundraising.data.total), lang)}</dd>
         </div>
         {teamCents !== null && (
           <div>

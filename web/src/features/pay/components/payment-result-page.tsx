@@ -1,5 +1,6 @@
 import { Link } from '@tanstack/react-router';
-import { useEffect, useRef } from 'react';
+import type { PaymentOrderStatusAnswer } from '@sinilill/contracts';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ui/form/alert';
 import formStyles from '../../../components/ui/form/form.module.css';
@@ -11,8 +12,9 @@ import { usePaymentInfoStore } from '../../../lib/payment-info-store';
 import { useSessionStore } from '../../../lib/session-store';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useLang } from '../../../lib/use-lang';
+import { getPaymentOrder } from '../api/get-payment-order';
 import { refreshAfterPayment } from '../api/refresh-session';
-import { amountCents } from '../utils/amount';
+import { amountCents, centsOfEuros } from '../utils/amount';
 import styles from './pay.module.css';
 
 export interface PaymentResultPageProps {
@@ -28,9 +30,10 @@ export interface PaymentResultPageProps {
  * required.
  *
  * The address can be typed by anyone, so its status, amount and code are shown only as what the
- * bank reported; what counts is the fee as the server knows it (GET /api/payment/info, read
- * afresh here), said separately. There is no read of one payment order by its reference yet
- * (GET /api/payment/order/{reference} would let this page show the order itself). On success
+ * bank reported; what counts is said separately: the order as the server knows it (GET
+ * /api/payment/order/{reference}: its status and amount in EUR, asked again a few times while it
+ * is pending, since the confirmation may still be on its way; issue 14) and the fee (GET
+ * /api/payment/info, read afresh here). On success
  * the session is refreshed too, so the not-paid banner goes and the donate link comes without a
  * new login. A refusal's catalogue code shows as its text (spec §8). Ways on: the team page (for
  * a member of a team), /pay after a failure, and home.
@@ -85,6 +88,7 @@ export function PaymentResultPage({ status, amount, code }: PaymentResultPagePro
             </dl>
           )}
         </section>
+        {reference && <OrderState reference={reference} />}
         <ServerState />
         <div className={styles.actions}>
           {!success && (
@@ -122,6 +126,66 @@ function ServerState() {
           {t(`result.server.${state}`)}
         </p>
         {state === 'unpaid' && <p className={styles.note}>{t('result.confirmNote')}</p>}
+      </div>
+    </section>
+  );
+}
+
+/** How often, and how many times, a pending order is asked again. */
+const ORDER_POLL_MS = 1500;
+const ORDER_POLLS = 8;
+
+type OrderFetch = { state: 'loading' } | { state: 'ready'; order: PaymentOrderStatusAnswer } | { state: 'unknown' };
+
+/**
+ * The order of `reference` as the server knows it (GET /api/payment/order/{reference}), whatever
+ * the address says: its status and amount. While it is pending it is asked again, up to
+ * ORDER_POLLS times. An unknown reference, another person's, or a failed call shows as "could
+ * not be found".
+ */
+function OrderState({ reference }: { reference: string }) {
+  const { t } = useTranslation('pay');
+  const lang = useLang();
+  const [fetched, setFetched] = useState<OrderFetch>({ state: 'loading' });
+  useEffect(() => {
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const ask = (polls: number) => {
+      getPaymentOrder(reference, controller.signal).then(
+        (order) => {
+          if (controller.signal.aborted) return;
+          setFetched({ state: 'ready', order });
+          if (order.status === 'pending' && polls > 1) timer = setTimeout(() => ask(polls - 1), ORDER_POLL_MS);
+        },
+        () => {
+          if (!controller.signal.aborted) setFetched({ state: 'unknown' });
+        },
+      );
+    };
+    ask(ORDER_POLLS);
+    return () => {
+      controller.abort();
+      clearTimeout(timer);
+    };
+  }, [reference]);
+  const state = fetched.state === 'ready' ? fetched.order.status : fetched.state;
+  return (
+    <section aria-labelledby="payment-order-heading">
+      <h2 id="payment-order-heading" className={styles.heading}>
+        {t('result.orderHeading')}
+      </h2>
+      <div role="status">
+        <p className={state === 'paid' ? styles.paid : state === 'failed' ? styles.failed : undefined} data-testid="payment-order-state" data-state={state}>
+          {t(`result.order.${state}`)}
+        </p>
+        {fetched.state === 'ready' && (
+          <dl className={styles.details}>
+            <div>
+              <dt>{t(`result.order.kind.${fetched.order.kind}`)}</dt>
+              <dd data-testid="payment-order-amount">{formatEuros(centsOfEuros(fetched.order.amount), lang)}</dd>
+            </div>
+          </dl>
+        )}
       </div>
     </section>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptAmountInput, amountCents, amountInputCents, amountInputText } from './amount';
+import { acceptAmountInput, amountCents, amountInputCents, amountInputText, centsOfEuros } from './amount';
 
 describe('amountCents', () => {
   it('reads euros with up to two decimals, point or comma, as exact cents', () => {
@@ -55,5 +55,13 @@ describe('amountInputCents', () => {
 
   it('gives null for no amount', () => {
     for (const text of ['', ' ', '.', ',']) expect(amountInputCents(text)).toBeNull();
+  });
+});
+
+describe('centsOfEuros', () => {
+  it('reads an answer\'s euros as exact cents', () => {
+    for (const [euros, cents] of [[15, 1500], [20.5, 2050], [19.99, 1999], [0.29, 29], [1.1, 110], [0, 0], [1234567.89, 123456789]] as const) {
+      expect(centsOfEuros(euros)).toBe(cents);
+    }
   });
 });

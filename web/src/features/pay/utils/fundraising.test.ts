@@ -3,19 +3,19 @@ import { describe, expect, it } from 'vitest';
 import { teamRaisedCents } from './fundraising';
 
 const answer: FundraisingAnswer = {
-  feesCents: 3000,
-  donationsCents: 700,
-  totalCents: 3700,
+  fees: 30,
+  donations: 7,
+  total: 37,
   teams: [
-    { teamId: 7, feesCents: 1500, donationsCents: 500, totalCents: 2000 },
-    { teamId: 9, feesCents: 1500, donationsCents: 200, totalCents: 1700 },
+    { teamId: 7, fees: 15, donations: 5, total: 20 },
+    { teamId: 9, fees: 15, donations: 2.01, total: 17.01 },
   ],
 };
 
 describe('teamRaisedCents', () => {
   it('gives the team\'s total in cents', () => {
     expect(teamRaisedCents(answer, 7)).toBe(2000);
-    expect(teamRaisedCents(answer, 9)).toBe(1700);
+    expect(teamRaisedCents(answer, 9)).toBe(1701);
   });
 
   it('gives 0 for a team that has raised nothing (left out of the answer)', () => {

@@ -35,14 +35,22 @@ describe('checkOrder', () => {
 });
 
 describe('paymentOrderBody', () => {
-  it('sends the amount in cents as both grandTotal and payment.amount, with the bank', () => {
+  it('sends the amount in EUR (spec §3/§9, issue 14) as both grandTotal and payment.amount, with the bank', () => {
     expect(paymentOrderBody({ isPaid: false, country: 'EE', methodCode: 'swedbank', cents: 1500, lang: 'et' })).toEqual({
       billingAddress: {},
       isPaid: false,
-      grandTotal: 1500,
-      payment: { method: 'paymentInitiation', methodOptions: { preferredCountry: 'EE', preferredProvider: 'swedbank' }, amount: 1500 },
+      grandTotal: 15,
+      payment: { method: 'paymentInitiation', methodOptions: { preferredCountry: 'EE', preferredProvider: 'swedbank' }, amount: 15 },
       lang: 'est',
     });
+  });
+
+  it('writes a custom amount\'s cents as exact euros with at most two decimals', () => {
+    for (const [cents, euros] of [[2050, 20.5], [1999, 19.99], [30, 0.3], [100, 1], [501, 5.01]] as const) {
+      const body = paymentOrderBody({ isPaid: false, country: 'EE', methodCode: 'swedbank', cents, lang: 'et' });
+      expect(body.grandTotal).toBe(euros);
+      expect(JSON.stringify(body.payment.amount)).toBe(String(euros));
+    }
   });
 
   it('leaves the bank empty for a donation, and asks for the provider\'s pages in the page\'s language', () => {

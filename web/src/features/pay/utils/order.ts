@@ -1,4 +1,5 @@
 import type { PaymentOrderBody } from '@sinilill/contracts';
+import { centsToEuros } from '@sinilill/domain';
 import { type Lang, storedFromLang } from '../../../lib/language';
 
 /** The refusals the pay page finds before asking the server, with the server's codes (spec §8). */
@@ -32,8 +33,10 @@ export function checkOrder(draft: OrderDraft): OrderCheck {
 
 /**
  * The body of POST /api/payment/order (spec §3 "Payment request"): no billing address,
- * `isPaid` as the page saw it (false: the fee, true: a donation), and the amount in EUR cents
- * twice, as grandTotal and payment.amount (the server refuses them unequal: AMOUNT_NOT_MATCH).
+ * `isPaid` as the page saw it (false: the fee, true: a donation), and the amount twice, as
+ * grandTotal and payment.amount, in EUR as the spec writes it (issue 14: the form's cents → 15,
+ * 20.5; the server refuses them unequal: AMOUNT_NOT_MATCH, or with more than two decimals:
+ * INVALID_AMOUNT) — the same shape and path as the spec's Montonio-style request.
  * `methodCode` is the chosen bank ('' for none: a donation leaves the bank to the provider's page).
  * `lang`, the page's language, is the language of the provider's pages (sent as stored: est, eng).
  */
@@ -41,11 +44,11 @@ export function paymentOrderBody(order: { isPaid: boolean; country: string; meth
   return {
     billingAddress: {},
     isPaid: order.isPaid,
-    grandTotal: order.cents,
+    grandTotal: centsToEuros(order.cents),
     payment: {
       method: 'paymentInitiation',
       methodOptions: { preferredCountry: order.country, preferredProvider: order.methodCode ?? '' },
-      amount: order.cents,
+      amount: centsToEuros(order.cents),
     },
     lang: storedFromLang(order.lang),
   };

@@ -130,23 +130,10 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
   });
   // A body over the API's limit is refused here, before a byte is forwarded: streamed on, the API
   // would answer 413 and close mid-body, and the proxy would see a broken pipe (issue 13).
-  // A chunked body (no Content-Length) is counted as it streams: the API refuses it past its
-  // limit and closes mid-body, and the broken pipe is then answered 413, not 503 (issue 13).
-  const overLimit = new WeakSet<FastifyRequest>();
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api/')) return;
-    const limit = bodyLimitOf(request.method, request.url);
-    const declared = request.headers['content-length'];
-    if (declared === undefined && request.headers['transfer-encoding'] !== undefined) {
-      let bytes = 0;
-      request.raw.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-        if (bytes > limit) overLimit.add(request);
-      });
-      return;
-    }
-    const length = Number(declared ?? 0);
-    if (length > limit) {
+    const length = Number(request.headers['content-length'] ?? 0);
+    if (length > bodyLimitOf(request.method, request.url)) {
       request.log.info({ length, url: request.url }, 'request body over the limit');
       return refuse(reply, 'REQUEST_TOO_LARGE', { connection: 'close' });
     }
@@ -158,7 +145,14 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
     rewriteRequestHeaders: (request, headers) => forwardedHeaders(request, headers),
     onError: (reply, { error }) => {
       if (reply.sent) return;
-      if (overLimit.has(reply.request as FastifyRequest)) {
+      // A chunked body (no Content-Length to judge beforehand) that the API cut off mid-stream:
+      // it refused the body as too large (413) and closed, and the proxy saw the pipe break. A
+      // down upstream fails at connect instead (ECONNREFUSED), answered 503 below (issue 13;
+      // counting the bytes here would take the stream from the proxy).
+      const headers = reply.request.headers;
+      const code = (error as { code?: string }).code ?? '';
+      if (headers['content-length'] === undefined && headers['transfer-encoding'] !== undefined
+        && ['EPIPE', 'ECONNRESET', 'UND_ERR_SOCKET', 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH'].includes(code)) {
         void refuse(reply as FastifyReply, 'REQUEST_TOO_LARGE', { connection: 'close' });
         return;
       }

@@ -74,14 +74,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /**
- * The status and catalogue code an error is answered with (the shared error handler's rule, for
- * a Fastify server that is not built by createApp: the gateway). 5xx only for the unexpected.
+ * The status and catalogue code an error is answered with: the rule of createApp's error handler
+ * and frameworkErrors, and of the gateway's own handler. 5xx only for the unexpected.
  */
 export function errorAnswer(error: FastifyError | DomainError | Error): { status: number; code: ErrorCode } {
-  return classify(error);
-}
-
-function classify(error: FastifyError | DomainError | Error): { status: number; code: ErrorCode } {
   if (error instanceof DomainError) return { status: statusOf(error.code), code: error.code };
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) return { status: 400, code: refusesCharacters(fastifyError.validation) ? 'INVALID_CHARACTERS' : 'INVALID_REQUEST' };
@@ -124,7 +120,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
  * classification instead of Fastify's `{ error, code, message, statusCode }` (issue 13).
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const { status, code } = classify(error);
+  const { status, code } = errorAnswer(error);
   if (status >= 500) request.log.error({ err: error }, 'unexpected error');
   else request.log.info({ code, detail: error.message }, 'request refused');
   void reply.status(status).send(errorBody(code));
@@ -177,7 +173,7 @@ export function createApp(options: FastifyServerOptions = {}): FastifyInstance {
     return undefined;
   });
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
-    const { status, code } = classify(error);
+    const { status, code } = errorAnswer(error);
     if (status >= 500) request.log.error({ err: error }, 'unexpected error');
     else request.log.info({ code, detail: error.message }, 'request refused');
     return reply.status(status).send(errorBody(code));

@@ -45,11 +45,6 @@ export class Supervisor {
     this.launch(supervised);
   }
 
-  /** The running child of `name` (null while it waits to restart). */
-  child(name: string): ChildProcess | null {
-    return this.processes.find((p) => p.spec.name === name)?.child ?? null;
-  }
-
   /** Ends every process: SIGTERM, SIGKILL after killAfterMs; resolves when all have exited. */
   async stop(): Promise<void> {
     this.stopping = true;

@@ -33,8 +33,13 @@ function serializeError(error: unknown): Record<string, unknown> {
   return { type: error.name, message: error.message, stack: error.stack };
 }
 
+/** A problem, pino-shaped (fields, then the message), with its `err` serialised. */
+function logError(fields: Record<string, unknown>, message: string): void {
+  log(message, fields.err === undefined ? fields : { ...fields, err: serializeError(fields.err) }, 'error');
+}
+
 const config = loadConfig();
-const poolLog = { warn: (fields: Record<string, unknown>, message: string) => log(message, { ...fields, err: fields.err === undefined ? undefined : serializeError(fields.err) }, 'error') };
+const poolLog = { warn: logError };
 const pool = createPool(required(config.databaseUrl, 'DATABASE_URL'), 10, poolLog);
 const store = withPersonalDataProtection(new PostgresEventStore({ pool }), new PersonalDataVault({ pool }), PERSONAL_DATA_FIELDS);
 const db = createReadModelDb(pool);
@@ -55,7 +60,7 @@ const starting = startProjector({
 // Installed before the start-up catch-up is awaited, so a signal during it stops after a batch.
 installGracefulShutdown({
   info: (fields, message) => log(message, fields),
-  error: (fields, message) => log(message, fields.err === undefined ? fields : { ...fields, err: serializeError(fields.err) }, 'error'),
+  error: logError,
 }, async () => {
   stopping.abort();
   const projector = await starting.catch(() => null);

@@ -73,6 +73,12 @@ export function buildWeb(): void {
 
 async function main(): Promise<void> {
   const started = Date.now();
+  // `--web`: the client alone, for `npm run dev` (its services run from source).
+  if (process.argv.includes('--web')) {
+    buildWeb();
+    console.log(`built the web client in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return;
+  }
   console.log('building the services (esbuild)…');
   await buildServices();
   console.log('building the web client (vite build)…');

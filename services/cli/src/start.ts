@@ -9,15 +9,15 @@
  *    Run from the compiled build (services/<name>/dist/server.js, plain `node`) when this launcher
  *    is the compiled one (`npm start`, via services/cli/bin/sinilill.mjs, which rebuilds when the
  *    sources changed); from the TypeScript sources through tsx when it runs from source
- *    (`npm run dev`: `--watch` restarts a service when its sources change, and the web client is
- *    built here when web/dist is older than its sources).
+ *    (`npm run dev`, which builds the web client first: `--watch` restarts a service when its
+ *    sources change).
  * 6. Without SMTP_URL, a local MailDev 2 catches outgoing mail (inbox: http://HOST:PORT+6).
  * 7. On first start (an empty event log) the 2025 export is imported as events.
  * A service that crashes is restarted with back-off while the others keep serving (Supervisor).
  * Ctrl-C stops everything it started.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,36 +42,6 @@ function serviceArguments(service: (typeof SERVICES)[number], watch: boolean): s
   const source = join(repoRoot, 'services', service, 'src/server.ts');
   if (watch) return [createRequire(import.meta.url).resolve('tsx/cli'), 'watch', '--clear-screen=false', source];
   return ['--import', 'tsx', source];
-}
-
-/** Newest modification time (ms) of the files below `dir` (skipping node_modules and dist). */
-function newest(dir: string): number {
-  let latest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
-    const path = join(dir, entry.name);
-    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return latest;
-}
-
-/** Builds web/dist with Vite unless it is newer than the client's sources. */
-async function buildWebIfStale(log: (line: string) => void): Promise<void> {
-  const index = join(repoRoot, 'web/dist/index.html');
-  const sources = Math.max(
-    newest(join(repoRoot, 'web/src')),
-    statSync(join(repoRoot, 'web/index.html')).mtimeMs,
-    newest(join(repoRoot, 'packages/contracts/src')),
-    newest(join(repoRoot, 'packages/domain/src')),
-  );
-  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
-  log('building the web client (vite build)…');
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
-      cwd: join(repoRoot, 'web'), stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`vite build failed (${code})`))));
-  });
 }
 
 /** Prefixes each line of a child's output with its name. */
@@ -103,8 +73,6 @@ export async function start(): Promise<void> {
   // Judged before the services start: the command API appends the ADMIN_EMAIL account at its
   // start, and that first event must not make a first start look like a later one.
   const firstStart = (await app.store.headPosition()) === 0;
-  // The compiled launcher's entry (bin/sinilill.mjs) has built the web client with the services.
-  if (!compiled) await buildWebIfStale(log);
 
   const env: NodeJS.ProcessEnv = {
     ...process.env,

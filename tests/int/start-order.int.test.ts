@@ -2,8 +2,9 @@
  * A service started before its database waits for it instead of exiting (issue 13: the projector
  * exited at start when PostgreSQL was not yet up, and only the launcher's restart saved it). The
  * projector is started against a port where nothing listens; PostgreSQL comes up there once it
- * has said twice that it waits, its database a moment after that; the projector then catches up and reports
- * ready, without having exited.
+ * has said twice that it waits, then its database, empty: the projector says it waits for the
+ * migrations (CI caught it exiting on "relation rm.checkpoints does not exist" in that gap);
+ * once they have run it catches up and reports ready, without having exited.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,6 +53,14 @@ test('the projector waits for a PostgreSQL that is not up yet, then catches up',
   await admin.connect();
   await admin.query('CREATE DATABASE late');
   await admin.end();
+  const unmigrated = () => projector!.logLines().filter((line) => line.message === 'the database is not migrated yet (npm run migrate); waiting');
+  const noticedBy = Date.now() + 30_000;
+  while (unmigrated().length < 1) {
+    expect(exited, projector.output()).toBe(false);
+    if (Date.now() > noticedBy) throw new Error(`no "not migrated yet" in 30 s:\n${projector.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  expect(unmigrated()[0]?.pending).toContain('rm/2025-001-initial');
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   await migrateToLatest(pool);
   await pool.end();

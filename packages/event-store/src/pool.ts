@@ -6,6 +6,7 @@
  * requests fail while the database is down and work again once it is back.
  */
 import pg from 'pg';
+import { pendingMigrations, type MigrationSet } from './migrations/runner';
 
 /** Where pool problems are reported (pino-shaped). */
 export interface PoolLog {
@@ -57,26 +58,38 @@ export function guardPool(pool: pg.Pool, log?: PoolLog): pg.Pool {
 }
 
 /**
- * Waits until `pool` can run `SELECT 1`, retrying with back-off (250 ms doubling to 5 s), so a
- * service started before its database waits for it instead of exiting.
- * @param log reports each failed attempt (at warn) with the error's message.
+ * Waits until `pool` can run `SELECT 1` and, when `schemas` is given, until every migration of
+ * those sets is applied (pendingMigrations), retrying with back-off (250 ms doubling to 5 s), so
+ * a service started before its database, or before `npm run migrate` finished, waits instead of
+ * exiting on a missing table (issue 13).
+ * @param log reports each failed attempt (at warn): the connection error's message, or the
+ *   migrations still pending.
  * @param timeoutMs gives up after this long (default: never).
- * @throws the last connection error once timeoutMs has passed, or when `signal` aborts.
+ * @throws the last connection error (or an Error listing the pending migrations) once timeoutMs
+ *   has passed, or when `signal` aborts.
  */
 export async function waitForPostgres(
   pool: pg.Pool,
-  options: { log?: PoolLog; timeoutMs?: number; signal?: AbortSignal } = {},
+  options: { log?: PoolLog; timeoutMs?: number; signal?: AbortSignal; schemas?: readonly MigrationSet[] } = {},
 ): Promise<void> {
   const deadline = options.timeoutMs === undefined ? Infinity : Date.now() + options.timeoutMs;
   for (let attempt = 0; ; attempt++) {
+    let problem: { error: unknown; fields: Record<string, unknown>; message: string };
     try {
       await pool.query('SELECT 1');
-      return;
+      const pending = options.schemas ? await pendingMigrations(pool, options.schemas) : [];
+      if (pending.length === 0) return;
+      problem = {
+        error: new Error(`the database is not migrated: ${pending.join(', ')} pending`),
+        fields: { pending },
+        message: 'the database is not migrated yet (npm run migrate); waiting',
+      };
     } catch (error) {
-      if (Date.now() >= deadline || options.signal?.aborted) throw error;
-      const delay = Math.min(5_000, 250 * 2 ** Math.min(attempt, 5));
-      options.log?.warn({ err: error instanceof Error ? error.message : String(error), attempt: attempt + 1, retryInMs: delay }, 'PostgreSQL is not reachable yet; waiting');
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      problem = { error, fields: { err: error instanceof Error ? error.message : String(error) }, message: 'PostgreSQL is not reachable yet; waiting' };
     }
+    if (Date.now() >= deadline || options.signal?.aborted) throw problem.error;
+    const delay = Math.min(5_000, 250 * 2 ** Math.min(attempt, 5));
+    options.log?.warn({ ...problem.fields, attempt: attempt + 1, retryInMs: delay }, problem.message);
+    await new Promise((resolve) => setTimeout(resolve, delay));
   }
 }

@@ -9,13 +9,14 @@
  * then mail, queues, Redis and both pools are released and the process exits 0, within
  * SHUTDOWN_DELAY_MS (10 s; else exit 1). An uncaught error is logged and exits 1 the same way.
  */
-import { AccountDirectory, AccountService, CommandService, PostgresIdAllocator, readSettings } from '@sinilill/commands';
+import { AccountDirectory, AccountService, CommandService, PostgresIdAllocator, accountMigrations, readSettings } from '@sinilill/commands';
 import { createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
-import { PersonalDataVault, PostgresEventStore, createResilientPool, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
+import { PersonalDataVault, PostgresEventStore, createResilientPool, eventStoreMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
 import { earlyLog, installShutdown } from '@sinilill/http';
 import { smtpMailer } from '@sinilill/mail';
-import { MediaStore } from '@sinilill/media';
+import { MediaStore, mediaMigrations } from '@sinilill/media';
+import { readModelMigrationSet } from '@sinilill/read-models';
 import { WakeUpPublisher, createProjectionQueues, createReplayQueue } from '@sinilill/messaging';
 import { createProvider } from '@sinilill/payments';
 import { Redis } from 'ioredis';
@@ -31,7 +32,7 @@ const pool = createResilientPool({ connectionString: databaseUrl, max: 20, log: 
 // event store's append (see AccountDirectory), which must never wait for a connection of its own.
 const accountPool = createResilientPool({ connectionString: databaseUrl, max: 10, log: poolLog });
 // Started before its database: wait for it rather than exit (issue 13).
-await waitForPostgres(pool, { log: poolLog });
+await waitForPostgres(pool, { log: poolLog, schemas: [eventStoreMigrations, accountMigrations, mediaMigrations, readModelMigrationSet()] });
 const vault = new PersonalDataVault({ pool });
 const store = withPersonalDataProtection(new PostgresEventStore({ pool }), vault, PERSONAL_DATA_FIELDS);
 const clock = createClock(config);

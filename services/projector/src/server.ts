@@ -16,9 +16,9 @@
  */
 import { loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
-import { PersonalDataVault, PostgresEventStore, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
+import { PersonalDataVault, PostgresEventStore, eventStoreMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
 import { installGracefulShutdown } from '@sinilill/http';
-import { createPool, createReadModelDb, projections } from '@sinilill/read-models';
+import { createPool, createReadModelDb, projections, readModelMigrationSet } from '@sinilill/read-models';
 import { startProjector } from './projector';
 import { startReplayWorker } from './replay-worker';
 
@@ -44,8 +44,8 @@ const pool = createPool(required(config.databaseUrl, 'DATABASE_URL'), 10, poolLo
 const store = withPersonalDataProtection(new PostgresEventStore({ pool }), new PersonalDataVault({ pool }), PERSONAL_DATA_FIELDS);
 const db = createReadModelDb(pool);
 const stopping = new AbortController();
-// Started before its database: wait for it rather than exit (issue 13).
-await waitForPostgres(pool, { log: poolLog, signal: stopping.signal });
+// Started before its database, or before it is migrated: wait rather than exit (issue 13).
+await waitForPostgres(pool, { log: poolLog, signal: stopping.signal, schemas: [eventStoreMigrations, readModelMigrationSet()] });
 const replayWorker = startReplayWorker({
   db, store, projections, redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix, log,
 });

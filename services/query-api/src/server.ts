@@ -11,10 +11,10 @@
  */
 import { createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
-import { PersonalDataVault, PostgresEventStore, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
+import { PersonalDataVault, PostgresEventStore, eventStoreMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
 import { earlyLog, installShutdown } from '@sinilill/http';
-import { MediaStore } from '@sinilill/media';
-import { createPool, createReadModelDb } from '@sinilill/read-models';
+import { MediaStore, mediaMigrations } from '@sinilill/media';
+import { createPool, createReadModelDb, readModelMigrationSet } from '@sinilill/read-models';
 import { buildQueryApi } from './app';
 import { ReadModelChangeListener } from './live';
 
@@ -24,7 +24,7 @@ const databaseUrl = required(config.databaseUrl, 'DATABASE_URL');
 const poolLog = earlyLog();
 const pool = createPool(databaseUrl, 20, poolLog);
 // Started before its database: wait for it rather than exit (issue 13).
-await waitForPostgres(pool, { log: poolLog });
+await waitForPostgres(pool, { log: poolLog, schemas: [eventStoreMigrations, mediaMigrations, readModelMigrationSet()] });
 const db = createReadModelDb(pool);
 const clock = createClock(config);
 // Read-only here (the history); the same database and pool as the read models, and the same

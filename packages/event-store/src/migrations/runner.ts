@@ -192,3 +192,31 @@ export async function legacyVersions(db: AnyKysely, table: string): Promise<numb
   const { rows } = await sql<{ version: number }>`SELECT version FROM ${sql.table(table)} ORDER BY version`.execute(db);
   return rows.map((row) => row.version);
 }
+
+/**
+ * The migrations of `sets` that the database has not recorded as applied, as `schema/name`, in
+ * the sets' order (empty when the schema is current). A set whose `kysely_migration` table does
+ * not exist yet counts as wholly pending. Reads only; takes no lock. For services that start
+ * before `npm run migrate` has finished (waitForPostgres's `schemas`).
+ * @param target a pg pool (not ended here) or a Kysely instance on the database.
+ */
+export async function pendingMigrations<DB>(
+  target: pg.Pool | Kysely<DB>,
+  sets: readonly MigrationSet[],
+): Promise<string[]> {
+  const db: AnyKysely = target instanceof Kysely ? target : new Kysely<unknown>({ dialect: new PostgresDialect({ pool: target }) });
+  const pending: string[] = [];
+  for (const set of sets) {
+    if (!IDENTIFIER.test(set.schema)) throw new Error(`pendingMigrations: schema ${JSON.stringify(set.schema)} is not a plain identifier`);
+    const table = `${set.schema}.${DEFAULT_MIGRATION_TABLE}`;
+    const applied = new Set<string>();
+    if (await relationsExist(db, [table])) {
+      const { rows } = await sql<{ name: string }>`SELECT name FROM ${sql.table(table)}`.execute(db);
+      for (const row of rows) applied.add(row.name);
+    }
+    for (const name of Object.keys(set.migrations).sort()) {
+      if (!applied.has(name)) pending.push(`${set.schema}/${name}`);
+    }
+  }
+  return pending;
+}

@@ -11,7 +11,25 @@ import { SingleLine } from './text';
 export const Lang = Type.Union([Type.Literal('est'), Type.Literal('eng')]);
 export type Lang = Type.Static<typeof Lang>;
 
-export const Gender = Type.Union([Type.Literal('MALE'), Type.Literal('FEMALE'), Type.Literal('UNDEFINED')]);
+/** Gender by name, as the web client sends it and the events store it. */
+export const GenderName = Type.Union([Type.Literal('MALE'), Type.Literal('FEMALE'), Type.Literal('UNDEFINED')]);
+export type GenderName = Type.Static<typeof GenderName>;
+
+/**
+ * Gender in a request: by name or in the spec's numeric form (spec §3 "Gender MALE 0, FEMALE 1,
+ * UNDEFINED 2"; issue 14). `genderName` turns either into the name the domain uses.
+ */
+export const Gender = Type.Union([GenderName, Type.Literal(0), Type.Literal(1), Type.Literal(2)]);
+export type Gender = Type.Static<typeof Gender>;
+
+/** The spec's numeric genders (spec §3), by value. */
+export const GENDER_BY_NUMBER: Readonly<Record<0 | 1 | 2, GenderName>> = { 0: 'MALE', 1: 'FEMALE', 2: 'UNDEFINED' };
+
+/** A request's gender (a name, or 0/1/2 as spec §3 numbers them) as its name. */
+export function genderName(gender: Gender): GenderName {
+  return typeof gender === 'number' ? GENDER_BY_NUMBER[gender] : gender;
+}
+
 
 export const RegistrationType = Type.Union([Type.Literal('JOIN_TEAM'), Type.Literal('REGISTER_TEAM')]);
 export type RegistrationType = Type.Static<typeof RegistrationType>;

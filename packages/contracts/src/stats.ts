@@ -58,7 +58,11 @@ export const TeamAnswer = Type.Object({
 export type TeamAnswer = Type.Static<typeof TeamAnswer>;
 
 /** Every error answer: `message` is a catalogue code (spec §7, §8). */
-export const ErrorAnswer = Type.Object({ message: Type.String() });
+export const ErrorAnswer = Type.Object({
+  message: Type.String(),
+  /** FIELD_MISMATCH only: the field sent with another value than the stored one (issue 14). */
+  field: Type.Optional(Type.String()),
+});
 export type ErrorAnswer = Type.Static<typeof ErrorAnswer>;
 
 /** Header a command answer's `position` is sent back in, for read-your-writes. */

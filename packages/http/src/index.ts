@@ -24,6 +24,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   NOT_FOUND: 404,
   CONCURRENCY_CONFLICT: 409,
   ALREADY_EXISTS: 409,
+  FIELD_MISMATCH: 409,
   EMAIL_ALREADY_IN_USE: 409,
   TEAM_NAME_ALREADY_IN_USE: 409,
   INVALID_CHARACTERS: 400,
@@ -43,9 +44,12 @@ export function statusOf(code: ErrorCode): number {
   return STATUS[code] ?? 400;
 }
 
-/** Body of every error answer. */
-export function errorBody(code: ErrorCode): { message: ErrorCode } {
-  return { message: code };
+/**
+ * Body of every error answer: `{ message: CODE }`, plus `field` (the field's name, e.g. 'team_id')
+ * for FIELD_MISMATCH (issue 14).
+ */
+export function errorBody(code: ErrorCode, field?: string): { message: ErrorCode; field?: string } {
+  return field === undefined ? { message: code } : { message: code, field };
 }
 
 /**
@@ -176,7 +180,8 @@ export function createApp(options: FastifyServerOptions = {}): FastifyInstance {
     const { status, code } = errorAnswer(error);
     if (status >= 500) request.log.error({ err: error }, 'unexpected error');
     else request.log.info({ code, detail: error.message }, 'request refused');
-    return reply.status(status).send(errorBody(code));
+    const field = error instanceof DomainError && error.code === 'FIELD_MISMATCH' ? error.detail : undefined;
+    return reply.status(status).send(errorBody(code, field));
   });
   app.setNotFoundHandler((_request, reply) => reply.status(404).send(errorBody('NOT_FOUND')));
   return app as unknown as FastifyInstance;

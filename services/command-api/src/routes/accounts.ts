@@ -33,6 +33,7 @@ import {
   RequestPasswordResetBody,
   ResetPasswordBody,
   SuccessAnswer,
+  genderName,
 } from '@sinilill/contracts';
 import type { AccountService, CommandRequest } from '@sinilill/commands';
 import { DomainError, type ActingUser } from '@sinilill/domain';
@@ -103,7 +104,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
     const body = request.body;
     if (body.type !== type) throw new DomainError('INVALID_REQUEST', `type must be ${type} on ${request.url}`);
     const person = {
-      fullName: body.full_name, email: body.email, gender: body.gender, birthYear: body.birth_year,
+      fullName: body.full_name, email: body.email, gender: genderName(body.gender), birthYear: body.birth_year,
       password: body.password, newsletter: body.newsletter, lang: body.lang,
     };
     const result = type === 'REGISTER_TEAM'

@@ -45,8 +45,9 @@ describe('admin commands through the command API', () => {
   const asAdmin = () => bearer(adminClaims);
   const call = (method: 'PUT' | 'POST', url: string, payload: unknown, headers: Record<string, string> = asAdmin()) =>
     commandApi.inject({ method, url: `/api${url}`, payload: payload as object, headers });
-  const expectRefusal = (response: LightMyRequestResponse, status: number, code: string) => {
-    expect({ status: response.statusCode, body: response.json() as unknown }).toEqual({ status, body: { message: code } });
+  const expectRefusal = (response: LightMyRequestResponse, status: number, code: string, field?: string) => {
+    expect({ status: response.statusCode, body: response.json() as unknown })
+      .toEqual({ status, body: field === undefined ? { message: code } : { message: code, field } });
   };
   const expectOk = (response: LightMyRequestResponse) => {
     expect(response.statusCode, response.body).toBe(200);
@@ -123,12 +124,14 @@ describe('admin commands through the command API', () => {
       expectRefusal(await call('PUT', '/admin/deleteentities/user', { ids: [userId] }, {}), 401, 'UNAUTHORIZED');
     });
 
-    test('bodies are strict: unknown fields, a kind mismatch of ids and a foreign body id are INVALID_REQUEST', async () => {
-      expectRefusal(await call('PUT', `/admin/user/${userId}`, { is_approved: true, role: 'ADMIN' }), 400, 'INVALID_REQUEST');
+    test('bodies are strict: unknown fields and a kind mismatch of ids are INVALID_REQUEST; a foreign body id is FIELD_MISMATCH', async () => {
+      expectRefusal(await call('PUT', `/admin/user/${userId}`, { is_approved: true, nickname: 'Boss' }), 400, 'INVALID_REQUEST');
+      expectRefusal(await call('PUT', `/admin/user/${userId}`, { is_approved: true, id: '0b6f4c1e-6a0e-4c36-9a53-3f1f0b6a9c12' }), 409, 'FIELD_MISMATCH', 'id');
       expectRefusal(await call('PUT', '/admin/deleteentities/user', { ids: [5] }), 400, 'INVALID_REQUEST');
       expectRefusal(await call('PUT', '/admin/deleteentities/team', { ids: [userId] }), 400, 'INVALID_REQUEST');
       expectRefusal(await call('PUT', '/admin/deleteentities/account', { ids: [1] }), 400, 'INVALID_REQUEST');
-      expectRefusal(await call('PUT', '/admin/participant/11', { id: 12, full_name: 'X' }), 400, 'INVALID_REQUEST');
+      expectRefusal(await call('PUT', '/admin/participant/11', { id: 12, full_name: 'X' }), 409, 'FIELD_MISMATCH', 'id');
+      expectRefusal(await call('PUT', '/admin/participant/11', { id: 11 }), 400, 'INVALID_REQUEST');
     });
 
     test('an administrator cannot delete their own account', async () => {

@@ -174,7 +174,9 @@ describe('entry commands through the APIs', () => {
 
   test.each([
     ['malformed JSON', '{"distance": 5,', 400, 'INVALID_REQUEST'],
-    ['an unknown field', { distance: 5, entry_type: 'WALK', performed_at: '2025-04-20', team_id: 2 }, 400, 'INVALID_REQUEST'],
+    ['an unknown field', { distance: 5, entry_type: 'WALK', performed_at: '2025-04-20', colour: 'blue' }, 400, 'INVALID_REQUEST'],
+    // A §3 Entry's team_id is accepted and compared (issue 14): another team's is refused.
+    ["another team's team_id", { distance: 5, entry_type: 'WALK', performed_at: '2025-04-20', team_id: 2 }, 409, 'FIELD_MISMATCH'],
     ['a distance as text', { distance: '5', entry_type: 'WALK', performed_at: '2025-04-20' }, 400, 'INVALID_REQUEST'],
     ['a missing type', { distance: 5, performed_at: '2025-04-20' }, 400, 'INVALID_REQUEST'],
     ['three decimals', { distance: 1.005, entry_type: 'WALK', performed_at: '2025-04-20' }, 400, 'INVALID_DISTANCE'],
@@ -191,7 +193,7 @@ describe('entry commands through the APIs', () => {
       payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
     });
     expect(response.statusCode).toBe(status);
-    expect(response.json()).toEqual({ message: code });
+    expect(response.json()).toEqual(code === 'FIELD_MISMATCH' ? { message: code, field: 'team_id' } : { message: code });
     expect(await app.store.headPosition()).toBe(head);
   });
 

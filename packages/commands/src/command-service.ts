@@ -17,6 +17,7 @@
  * command API runs keyed requests through `idempotent`, which makes a retry wait for a first
  * request that is still running.
  */
+import { assertKeptFields, type KeptField } from './server-kept';
 import {
   DomainError,
   accountDecider,
@@ -38,6 +39,7 @@ import {
   type TeamRegistered,
   type TeamState,
   type TeamEvent,
+  type ParticipantState,
 } from '@sinilill/domain';
 import type { EventStore } from '@sinilill/event-store';
 import type { AccountDirectory, AccountTransaction } from './accounts/directory';
@@ -137,6 +139,22 @@ export interface EntryInput {
   entryType: string;
   /** YYYY-MM-DD. */
   performedAt: string;
+  /**
+   * What a client sending the whole §3 Entry (or an admin row) echoes of the fields the server
+   * keeps; each is compared, never applied (server-kept.ts; issue 14). On a new entry id and
+   * created_at must be null (it has none yet).
+   */
+  echoed?: EchoedEntryFields;
+}
+
+/** The server-kept fields of a §3 Entry (and of an admin row: participant.full_name, team.team_name). */
+export interface EchoedEntryFields {
+  id?: number | null;
+  team_id?: number;
+  /** ISO-8601. */
+  created_at?: string | null;
+  participantFullName?: string | null;
+  teamName?: string | null;
 }
 
 /** A participant's payment order (spec §3 payment request), amounts in EUR cents. */
@@ -382,6 +400,7 @@ export class CommandService {
     if (participantId === null || participantId === undefined) throw new DomainError('NOT_FOUND', 'no participant given');
     const participantTeamId = await this.participantTeam(participantId);
     if (participantTeamId === null) throw new DomainError('NOT_FOUND', `participant ${participantId}`);
+    if (input.echoed) await this.assertEchoedEntry(input.echoed, { id: null, teamId: participantTeamId, participantId, createdAt: null }, request);
     const entryId = input.entryId ?? (await this.deps.ids.next('entry'));
     const result = await handleCommand(this.deps.store, streams.entry(entryId), entryDecider,
       { type: 'AddEntry', data: { entryId, teamId: participantTeamId, participantId, participantTeamId, distance: input.distance, entryType: input.entryType, performedAt: input.performedAt } },
@@ -402,6 +421,7 @@ export class CommandService {
     if (previous) return { entry: await this.entryView(entryId), position: await lastPositionOf(this.deps.store, previous) };
     const current = foldStream(entryDecider, await this.deps.store.readStream(streams.entry(entryId)));
     if (current.status !== 'active') throw new DomainError('NOT_FOUND', `entry ${entryId}`);
+    if (input.echoed) await this.assertEchoedEntry(input.echoed, { id: entryId, teamId: current.teamId!, participantId: current.participantId!, createdAt: current.createdAt }, request);
     const participantId = input.participantId ?? current.participantId!;
     const participantTeamId = await this.participantTeam(participantId);
     const result = await handleCommand(this.deps.store, streams.entry(entryId), entryDecider,
@@ -425,6 +445,36 @@ export class CommandService {
       streamDecision(streams.entry(entryId), entryDecider, { type: 'DeleteEntry', data: { entryId } }));
     const decided = await decideAcrossStreams(this.deps.store, decisions, await this.context(request), request.metadata);
     return { count: unique.length, position: await appendDecided(this.deps.store, decided) };
+  }
+
+  /**
+   * Compares an entry's echoed fields with the entry as the server keeps it (server-kept.ts).
+   * Only for a caller who may act on the entry's team (a member, an admin, the system): anyone
+   * else goes on to the decider's FORBIDDEN, so a mismatch never tells a stranger what is stored.
+   * @throws DomainError FIELD_MISMATCH naming the field.
+   */
+  private async assertEchoedEntry(
+    echoed: EchoedEntryFields,
+    entry: { id: number | null; teamId: number; participantId: number; createdAt: string | null },
+    request: CommandRequest,
+  ): Promise<void> {
+    if (!isPrivileged(request.actor) && request.actor.teamId !== entry.teamId) return;
+    const fields: KeptField[] = [
+      { field: 'id', sent: echoed.id, kept: entry.id },
+      { field: 'team_id', sent: echoed.team_id, kept: entry.teamId },
+      { field: 'created_at', sent: echoed.created_at, kept: entry.createdAt, compare: 'instant' },
+    ];
+    if (echoed.teamName !== undefined) fields.push({ field: 'team.team_name', sent: echoed.teamName, kept: (await this.team(entry.teamId)).teamName });
+    if (echoed.participantFullName !== undefined) {
+      const participant = foldStream(participantDecider, await this.deps.store.readStream(streams.participant(entry.participantId)));
+      fields.push({ field: 'participant.full_name', sent: echoed.participantFullName, kept: participant.fullName });
+    }
+    assertKeptFields(fields);
+  }
+
+  /** The participant's state from its stream (`exists` false for an unknown participant). */
+  async participant(participantId: number): Promise<ParticipantState> {
+    return foldStream(participantDecider, await this.deps.store.readStream(streams.participant(participantId)));
   }
 
   /** The team's state from its stream (`exists` false for an unknown team). */

@@ -3,6 +3,7 @@ export * from './handle';
 export * from './ids';
 export * from './command-service';
 export * from './settings';
+export { assertKeptFields, type KeptField } from './server-kept';
 export { decideAboutParkedEvent, eventAtPosition, type ParkedEventDecision } from './parked-events';
 export { AccountDirectory, AccountTransaction } from './accounts/directory';
 export { accountMigrations } from './migrations';

@@ -7,6 +7,7 @@
  */
 import Type from 'typebox';
 import { MultiLine, SingleLine } from './text';
+import { EchoedTeamFields } from './team';
 
 /** A user id (spec §3 "User (admin view)": id), a lower-case UUID. */
 export const USER_ID_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
@@ -17,22 +18,63 @@ const Position = Type.Integer();
 /** Path of PUT /api/admin/user/{id}: the user id (UUID). */
 export const AdminUserParams = Type.Object({ id: UserId });
 
-/** PUT /api/admin/user/{id}: approve the account or withdraw the approval (spec §4 "Admin may approve"). */
-export const AdminUserBody = Type.Object({ is_approved: Type.Boolean() }, { additionalProperties: false });
-export type AdminUserBody = Type.Static<typeof AdminUserBody>;
+/** Role in a request: by name or as spec §3 numbers it (USER 0, ADMIN 1; issue 14). */
+export const RoleInput = Type.Union([Type.Literal('USER'), Type.Literal('ADMIN'), Type.Literal(0), Type.Literal(1)]);
+export type RoleInput = Type.Static<typeof RoleInput>;
 
-/** PUT /api/admin/participant/{id} {is_paid}: mark the participant paid or not (spec §4, §6). */
-export const AdminPaymentBody = Type.Object({ is_paid: Type.Boolean() }, { additionalProperties: false });
-/**
- * PUT /api/admin/participant/{id} {id, full_name}: correct the full name (spec §2 users tab edit
- * modal; at most 32 characters, spec §5 → VALUE_TOO_LONG). `id` must equal the path's id.
- */
-export const AdminRenameParticipantBody = Type.Object(
-  { id: Id, full_name: SingleLine({ maxLength: 200 }) },
+/** A role sent as a name or a spec §3 number, as its name. */
+export function roleName(role: RoleInput): 'USER' | 'ADMIN' {
+  return role === 0 ? 'USER' : role === 1 ? 'ADMIN' : role;
+}
+
+const NullableString = (maxLength: number) => Type.Union([Type.String({ maxLength }), Type.Null()]);
+/** A participant as the admin tables show it (spec §3 Participant), when a client sends it back. */
+const EchoedParticipant = Type.Object(
+  {
+    id: Type.Optional(Id),
+    full_name: Type.Optional(NullableString(200)),
+    is_paid: Type.Optional(Type.Boolean()),
+    created_at: Type.Optional(NullableString(40)),
+    team: Type.Optional(Type.Union([
+      Type.Object({ id: Type.Optional(Id), team_name: Type.Optional(NullableString(200)) }, { additionalProperties: false }),
+      Type.Null(),
+    ])),
+  },
   { additionalProperties: false },
 );
-/** PUT /api/admin/participant/{id}: one of the two shapes of spec §7. */
-export const AdminParticipantBody = Type.Union([AdminPaymentBody, AdminRenameParticipantBody]);
+
+/**
+ * PUT /api/admin/user/{id}: approve the account or withdraw the approval (spec §4 "Admin may
+ * approve"). A client written from the spec may send the whole §3 User (admin view) with it
+ * (issue 14): id (the path's), email, participant_id, role (a name or 0/1), created_at and
+ * participant.id are compared with the stored account — different answers 409 FIELD_MISMATCH
+ * with `field`; the participant's other fields are changed through /admin/participant and are
+ * not compared here. Any other field is INVALID_REQUEST.
+ */
+export const AdminUserBody = Type.Object(
+  {
+    is_approved: Type.Boolean(),
+    id: Type.Optional(UserId),
+    email: Type.Optional(NullableString(264)),
+    participant_id: Type.Optional(Type.Union([Id, Type.Null()])),
+    role: Type.Optional(RoleInput),
+    created_at: Type.Optional(NullableString(40)),
+    participant: Type.Optional(Type.Union([EchoedParticipant, Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type AdminUserBody = Type.Static<typeof AdminUserBody>;
+
+/**
+ * PUT /api/admin/participant/{id} (spec §7 "{is_paid} or {id, full_name}"; issue 14 also takes
+ * the whole §3 Participant): `is_paid` marks the participant paid or not (spec §4, §6);
+ * `full_name` corrects the name (spec §2 users tab edit modal; at most 32 characters, spec §5 →
+ * VALUE_TOO_LONG). At least one of the two (else INVALID_REQUEST). Sent together (a whole
+ * Participant), each is applied only where it differs from the stored value. `id` (the path's),
+ * `created_at` and `team` ({id, team_name}) are compared with the stored participant: different
+ * answers 409 FIELD_MISMATCH with `field`.
+ */
+export const AdminParticipantBody = EchoedParticipant;
 export type AdminParticipantBody = Type.Static<typeof AdminParticipantBody>;
 
 /**
@@ -48,6 +90,12 @@ export const AdminTeamBody = Type.Object(
     team_name: Type.Optional(SingleLine({ maxLength: 200 })),
     description: Type.Optional(MultiLine()),
     icon: Type.Optional(Type.Union([SingleLine(), Type.Null()])),
+    // The rest of a whole §3 Team (issue 14): join_code and created_at compared (409
+    // FIELD_MISMATCH), the figures accepted and not compared (EchoedTeamFields, team.ts).
+    join_code: EchoedTeamFields().join_code,
+    created_at: EchoedTeamFields().created_at,
+    participant_count: EchoedTeamFields().participant_count,
+    distance: EchoedTeamFields().distance,
   },
   { additionalProperties: false },
 );

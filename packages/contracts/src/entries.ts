@@ -9,6 +9,22 @@ const Distance = Type.Number({ minimum: 0, maximum: 100000 });
 const DateOnly = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10 });
 const EntryType = SingleLine({ minLength: 1, maxLength: 64 });
 
+/**
+ * The fields of a whole §3 Entry (and of an admin row) that the server keeps itself: a client
+ * written from the spec may send the entity as it read it (issue 14). Each is compared with the
+ * stored value: equal changes nothing, different answers 409 FIELD_MISMATCH with `field`. On a
+ * new entry, id and created_at are null or absent; team_id is the member's team.
+ */
+const EchoedEntryFields = {
+  id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  team_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  created_at: Type.Optional(Type.Union([Type.String({ maxLength: 40 }), Type.Null()])),
+  /** Admin rows (spec §3 "admin rows add participant (full_name) and team (team_name)"). */
+  participant: Type.Optional(Type.Object({ full_name: Type.Union([Type.String({ maxLength: 200 }), Type.Null()]) }, { additionalProperties: false })),
+  team: Type.Optional(Type.Object({ team_name: Type.Union([Type.String({ maxLength: 200 }), Type.Null()]) }, { additionalProperties: false })),
+};
+
+/** POST /api/entry: the distance, its type and day; optionally the member and the echoed §3 fields. */
 export const AddEntryBody = Type.Object(
   {
     distance: Distance,
@@ -16,17 +32,20 @@ export const AddEntryBody = Type.Object(
     performed_at: DateOnly,
     /** The team member the distance belongs to; default: the caller. */
     participant_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    ...EchoedEntryFields,
   },
   { additionalProperties: false },
 );
 export type AddEntryBody = Type.Static<typeof AddEntryBody>;
 
+/** PUT /api/entry/{id}/edit: as AddEntryBody; `id`, when sent, must be the path's. */
 export const EditEntryBody = Type.Object(
   {
     distance: Distance,
     entry_type: EntryType,
     performed_at: DateOnly,
     participant_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    ...EchoedEntryFields,
   },
   { additionalProperties: false },
 );

@@ -51,7 +51,31 @@ export const JoinCodeAnswer = Type.Object({
 export type JoinCodeAnswer = Type.Static<typeof JoinCodeAnswer>;
 
 /**
- * PUT /api/team/{id}/publicattributes (spec §7 "icon, description"). `icon`: a data URL of a
+ * The rest of a whole §3 Team (and of GET /api/team/{id}'s answer), which a client written from
+ * the spec may send back with its icon and description (issue 14). The fields the server keeps
+ * as identity — id (the path's), team_name and join_code (changed only by an admin and by
+ * "new code"), created_at (compared as a moment) — are compared with the stored team: different
+ * answers 409 FIELD_MISMATCH with `field`. The figures (participant_count, distance, prestige,
+ * inLapDistance, blueFlowers) are read-model results that move with every entry: accepted as
+ * numbers and not compared, and nothing here can change them.
+ */
+export function EchoedTeamFields() {
+  return {
+    id: Type.Optional(Type.Integer({ minimum: 1 })),
+    team_name: Type.Optional(Type.String({ maxLength: 200 })),
+    join_code: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
+    created_at: Type.Optional(Type.Union([Type.String({ maxLength: 40 }), Type.Null()])),
+    participant_count: Type.Optional(Type.Integer({ minimum: 0 })),
+    distance: Type.Optional(Type.Number({ minimum: 0 })),
+    prestige: Type.Optional(Type.Integer({ minimum: 0 })),
+    inLapDistance: Type.Optional(Type.Number({ minimum: 0 })),
+    blueFlowers: Type.Optional(Type.Integer({ minimum: 0 })),
+  };
+}
+
+/**
+ * PUT /api/team/{id}/publicattributes (spec §7 "icon, description"; the rest of a §3 Team may
+ * come along, EchoedTeamFields). `icon`: a data URL of a
  * JPEG or PNG (`data:image/png;base64,…`, at most MAX_IMAGE_BYTES decoded) to upload, null to
  * remove the icon, or absent to keep it. `description`: at most 256 characters (spec §5), absent
  * to keep it. Refusals: NOT_ALLOWED_FILE_TYPE (not a JPEG or PNG by its content), MAX_IMAGE_SIZE
@@ -61,6 +85,7 @@ export const PublicAttributesBody = Type.Object(
   {
     icon: Type.Optional(Type.Union([SingleLine(), Type.Null()])),
     description: Type.Optional(MultiLine()),
+    ...EchoedTeamFields(),
   },
   { additionalProperties: false },
 );

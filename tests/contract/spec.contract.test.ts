@@ -175,8 +175,8 @@ describe('spec §7, row by row', () => {
     await eventually(async () => (await api('GET', `/team/${s.teamId}`, { token: s.captainToken })).body?.participant_count === 2);
     const team = expectOk(await api('GET', `/team/${s.teamId}`, { token: s.captainToken }));
     expect(team).toMatchObject({
-      id: s.teamId, team_name: 'Lepingu Tiim', description: expect.any(String), participant_count: 2,
-      distance: 0, created_at: expect.any(String),
+      id: s.teamId, team_name: 'Lepingu Tiim', description: expect.any(String), join_code: s.joinCode,
+      participant_count: 2, distance: 0, created_at: expect.any(String),
     });
     expect(team.icon === null || typeof team.icon === 'string').toBe(true);
   });
@@ -245,7 +245,7 @@ describe('spec §7, row by row', () => {
     const participants = (await api('GET', `/team/${s.teamId}/participants`, { token: s.captainToken })).body as unknown as Record<string, unknown>[];
     expect(participants.map((p) => p.full_name).sort()).toEqual(['Kadi Kask', 'Mart Mets']);
     for (const participant of participants) {
-      expect(participant).toMatchObject({ id: expect.any(Number), is_paid: false, created_at: expect.any(String) });
+      expect(participant).toMatchObject({ id: expect.any(Number), is_paid: false, created_at: expect.any(String), team: { team_name: 'Lepingu Tiim' } });
     }
   });
 

@@ -164,7 +164,7 @@ describe('the team page reads (issue 4)', () => {
       expect(response.statusCode).toBe(200);
       expect(response.json<TeamAnswer>()).toMatchObject({
         id: A, team_name: 'Tartu Tammed', description: 'Tammed', icon: null, participant_count: 2, distance: 18,
-        created_at: registeredAtA,
+        created_at: registeredAtA, join_code: expect.any(String),
       });
     });
 
@@ -182,8 +182,8 @@ describe('the team page reads (issue 4)', () => {
       expect(response.statusCode).toBe(200);
       const members = response.json<TeamMembersAnswer>();
       expect(members).toEqual([
-        { id: 11, full_name: 'Mari Maasikas', is_paid: false, is_captain: true, distance: 17.89, created_at: '2025-03-01T08:00:00.000Z' },
-        { id: 12, full_name: 'Kati Karu', is_paid: false, is_captain: false, distance: 0.3, created_at: '2025-03-03T08:00:00.000Z' },
+        { id: 11, team: { id: A, team_name: 'Tartu Tammed' }, full_name: 'Mari Maasikas', is_paid: false, is_captain: true, distance: 17.89, created_at: '2025-03-01T08:00:00.000Z' },
+        { id: 12, team: { id: A, team_name: 'Tartu Tammed' }, full_name: 'Kati Karu', is_paid: false, is_captain: false, distance: 0.3, created_at: '2025-03-03T08:00:00.000Z' },
       ]);
       const team = await app.db.withSchema('rm').selectFrom('team_stats').select('distance_hundredths').where('team_id', '=', A).executeTakeFirstOrThrow();
       expect(members.reduce((sum, m) => sum + Math.round(m.distance * 100), 0)).toBe(team.distance_hundredths);

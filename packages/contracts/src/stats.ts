@@ -47,6 +47,11 @@ export const TeamAnswer = Type.Object({
   team_name: Type.String(),
   icon: Type.Union([Type.String(), Type.Null()]),
   description: Type.String(),
+  /**
+   * The team's current join code (spec §3 Team: join_code); this answer is only for the team's
+   * members and admins. Null only when the read models lack it.
+   */
+  join_code: Type.Union([Type.String(), Type.Null()]),
   participant_count: Type.Integer(),
   /** Rounded total km. */
   distance: Type.Integer(),

@@ -24,6 +24,8 @@ export const PUBLIC_ATTRIBUTES_BODY_LIMIT = 16 * 1024 * 1024;
 /** GET /api/team/{id}/participants: one row per member (spec §2 members table). */
 export const TeamMember = Type.Object({
   id: Type.Integer(),
+  /** The member's team (spec §3 Participant: team (team_name)). */
+  team: Type.Object({ id: Type.Integer(), team_name: Type.Union([Type.String(), Type.Null()]) }),
   /** Null once the person's personal data is erased. */
   full_name: Type.Union([Type.String(), Type.Null()]),
   is_paid: Type.Boolean(),

@@ -49,11 +49,13 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
     await requireTeamAccess(db, request.actor, teamId);
     const row = await rm.selectFrom('team_stats').selectAll().where('team_id', '=', teamId).executeTakeFirst();
     if (!row) throw new DomainError('NOT_FOUND', `team ${teamId}`);
+    const code = await rm.selectFrom('team_join_codes').select('join_code').where('team_id', '=', teamId).executeTakeFirst();
     return {
       id: row.team_id,
       team_name: row.team_name,
       icon: row.icon,
       description: row.description,
+      join_code: code?.join_code ?? null,
       participant_count: row.participants,
       distance: row.distance,
       created_at: row.created_at.toISOString(),
@@ -75,8 +77,10 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
       .orderBy('full_name', (ob) => ob.asc().nullsLast())
       .orderBy('participant_id')
       .execute();
+    const team = await rm.selectFrom('team_stats').select('team_name').where('team_id', '=', teamId).executeTakeFirst();
     return rows.map((m) => ({
       id: m.participant_id,
+      team: { id: teamId, team_name: team?.team_name ?? null },
       full_name: m.full_name,
       is_paid: m.is_paid,
       is_captain: m.is_captain,

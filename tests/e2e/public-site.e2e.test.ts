@@ -25,7 +25,9 @@ const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+  // 6 May 2025: after the prize draw (5 May 17:00), so the home page's phase is 'afterDraw'
+  // (issue 14); nothing else here depends on the day.
+  [stack, browser] = await Promise.all([startStack({ CLOCK_START: '2025-05-06T12:00:00+03:00' }), launchBrowser()]);
   stats = await (await fetch(`${stack.baseUrl}/api/stats`)).json() as StatsAnswer;
 });
 afterAll(async () => {
@@ -114,6 +116,27 @@ for (const lang of ['est', 'eng'] as const) {
     });
   }
 }
+
+describe('the home page on 6 May: the edition has ended and the prizes are drawn', () => {
+  const AFTER = {
+    est: { heading: 'Sinilill 2025 on lõppenud', text: 'Auhinnad on välja loositud' },
+    eng: { heading: 'Sinilill 2025 has ended', text: 'The prizes have been drawn' },
+  } as const;
+  for (const lang of ['est', 'eng'] as const) {
+    test(`${lang}: "has ended", the draw in the past, no invitation to add entries`, async () => {
+      const { context, page } = await kit.newPage(lang);
+      await page.goto(stack.baseUrl);
+      const notice = page.getByTestId('edition-phase');
+      await notice.waitFor();
+      expect(await notice.getAttribute('data-phase')).toBe('afterDraw');
+      const shown = text(await notice.textContent());
+      expect(shown).toContain(AFTER[lang].heading);
+      expect(shown).toContain(AFTER[lang].text);
+      expect(await page.getByTestId('phase-entries-open').count()).toBe(0);
+      await context.close();
+    });
+  }
+});
 
 describe('the home page agrees with /api/stats', () => {
   test('the four boxes, the first top team and the progress bar', async () => {

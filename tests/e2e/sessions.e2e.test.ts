@@ -122,3 +122,26 @@ describe('sessions in the browser (issue 13)', () => {
     expect(byHand.status).toBe(401);
   });
 });
+
+// Issue 14: the home page says where the edition stands by the app's clock — here 20 April,
+// during the month of moving (2 May is rough-edges.e2e's, 6 May public-site.e2e's).
+describe('the home page on 20 April: the edition is under way', () => {
+  const DURING = {
+    est: { heading: 'Sinilill 2025 on täies hoos!', text: 'Liigume 30.\u00a0aprillini' },
+    eng: { heading: 'Sinilill 2025 is under way!', text: 'We move until 30\u00a0April' },
+  } as const;
+  for (const lang of ['est', 'eng'] as const) {
+    test(`${lang}: "under way", never "has ended"`, async () => {
+      const { context, page } = await kit.newPage(lang);
+      await page.goto(stack.baseUrl);
+      const notice = page.getByTestId('edition-phase');
+      await notice.waitFor();
+      expect(await notice.getAttribute('data-phase')).toBe('during');
+      const shown = (await notice.textContent()) ?? '';
+      expect(shown).toContain(DURING[lang].heading);
+      expect(shown).toContain(DURING[lang].text);
+      expect(shown).not.toMatch(/on lõppenud|has ended|on läbi|is over/);
+      await context.close();
+    });
+  }
+});

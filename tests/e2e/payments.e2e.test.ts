@@ -8,6 +8,8 @@
  *   leaves her unpaid; a successful one removes the banner and her session says isPaid.
  * - Paid, she donates; the fundraising totals grow by exactly the fee and the donation.
  * - A teammate born in 2012, in English on a phone, pays 5 EUR.
+ * - Without BANK_* configuration the bank transfer shows the made-up details, flagged (issue 14;
+ *   configured ones in both languages: company-fee.e2e.test.ts).
  * The server's answers for every payment code, duplicate and forged webhooks are tested in
  * tests/int/payments.int.test.ts.
  */
@@ -86,7 +88,11 @@ describe('the participation fee and donations through the sandbox', () => {
     await page.getByTestId('not-paid-banner').waitFor();
     await page.getByTestId('pay-fee-form').waitFor();
     const info = await api<PaymentInfoAnswer>('/payment/info', await tokenOf(page));
-    expect(info).toEqual({ isPaid: false, isChild: false, fee: 15, feeCents: 1500 });
+    expect(info).toEqual({ isPaid: false, isChild: false, fee: 15, feeCents: 1500, company: false });
+    // No bank details configured (issue 14): the made-up development ones, flagged as an example.
+    await page.getByTestId('bank-example').waitFor();
+    expect(text(await page.getByTestId('bank-account').textContent())).toBe('EE00 0000 0000 0000 0000');
+    expect(text(await page.getByTestId('bank-description').textContent())).toBe(`Sinilill 2025 ID ${(await claimsOf(page)).participantId}`);
 
     // Countries in reverse order of the provider's setup, Estonia chosen.
     const setup = await api<{ countries: { country: string }[] }>('/payment/methods', await tokenOf(page));
@@ -184,7 +190,7 @@ describe('the participation fee and donations through the sandbox', () => {
     const child = { email: 'laps@example.ee', fullName: 'Mia Maksja', password: 'lapse-parool-1' };
     await newParticipant(page, { ...child, birthYear: '2012', type: 'JOIN_TEAM', joinCode: code });
     await page.getByTestId('not-paid-banner').waitFor();
-    expect(await api<PaymentInfoAnswer>('/payment/info', await tokenOf(page))).toEqual({ isPaid: false, isChild: true, fee: 5, feeCents: 500 });
+    expect(await api<PaymentInfoAnswer>('/payment/info', await tokenOf(page))).toEqual({ isPaid: false, isChild: true, fee: 5, feeCents: 500, company: false });
     expect(await page.getByTestId('pay-amount').inputValue()).toBe('5.00');
     expect(amountIn(await page.getByTestId('pay-total').textContent())).toBe(500);
     const hasScroll = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);

@@ -18,7 +18,7 @@ const EXPECTED = {
   event: ['0001-event-log'],
   accounts: ['0001-id-sequences', '0002-account-tables', '0003-session-tables'],
   media: ['0001-images'],
-  readModels: ['2025-001-initial', '2025-002-settings', '2026-003-team-page', '2026-004-admin', '2026-005-payments', '2026-006-parked-events', '2026-007-payment-orders'],
+  readModels: ['2025-001-initial', '2025-002-settings', '2026-003-team-page', '2026-004-admin', '2026-005-payments', '2026-006-parked-events', '2026-007-payment-orders', '2026-008-company-fees'],
 };
 
 /** Every table and sequence the application uses (relation names for to_regclass). */
@@ -31,7 +31,7 @@ const RELATIONS = [
   'rm.checkpoints', 'rm.team_stats', 'rm.team_daily_distance', 'rm.stats_totals', 'rm.stats_entry_ledger',
   'rm.team_members', 'rm.team_entries', 'rm.settings', 'rm.team_join_codes',
   'rm.admin_users', 'rm.admin_participants', 'rm.admin_teams',
-  'rm.payment_info', 'rm.fundraising_teams', 'rm.fundraising_totals',
+  'rm.payment_info', 'rm.fundraising_teams', 'rm.fundraising_totals', 'rm.payment_orders', 'rm.company_teams',
 ];
 const FUNCTIONS = ['es.append(text[], text[], integer[], jsonb)', 'es.read_all_of_types(bigint, integer, text[])'];
 
@@ -111,7 +111,7 @@ describe('migrateToLatest', () => {
       { name: 'event store', schema: 'es', adopted: [], applied: EXPECTED.event, latest: '0001-event-log' },
       { name: 'accounts', schema: 'app', adopted: [], applied: EXPECTED.accounts, latest: '0003-session-tables' },
       { name: 'media', schema: 'media', adopted: [], applied: EXPECTED.media, latest: '0001-images' },
-      { name: 'read models', schema: 'rm', adopted: [], applied: EXPECTED.readModels, latest: '2026-007-payment-orders' },
+      { name: 'read models', schema: 'rm', adopted: [], applied: EXPECTED.readModels, latest: '2026-008-company-fees' },
     ]);
     expect(await missing(fresh)).toEqual([]);
     expect(describeMigrations(reports)[0]).toBe('event store (es): ran 0001-event-log');
@@ -136,7 +136,7 @@ describe('migrateToLatest', () => {
       'event store (es): up to date (0001-event-log)',
       'accounts (app): up to date (0003-session-tables)',
       'media (media): up to date (0001-images)',
-      'read models (rm): up to date (2026-007-payment-orders)',
+      'read models (rm): up to date (2026-008-company-fees)',
     ]);
     expect(await Promise.all(['es', 'app', 'media', 'rm'].map((schema) => recorded(fresh, schema)))).toEqual(before);
   });

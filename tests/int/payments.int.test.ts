@@ -5,6 +5,12 @@
  * payment however often and in whatever order they arrive; forged, expired and foreign tokens
  * refused, logged and changing nothing; the child fee; donations in the fundraising totals;
  * payment info and a refreshed session following a success; the administrator's mark; a replay.
+ *
+ * Issue 14 item 3 (spec §9 "company team 15 EUR per person"): a company team registered through
+ * /api/registerteam, whose captain pays 45 EUR once for its three members and all three show paid
+ * (payment info, the team page's members, the session); a member paying alone pays 15 EUR even
+ * when born 2011 or later; members joining later; the bank transfer's details from configuration;
+ * the administrator's manual payment and refunds (partial and full) in the flags and the totals.
  */
 import type {} from '@fastify/jwt'; // brings app.jwt's type (the command API registers the plugin)
 import { randomUUID } from 'node:crypto';
@@ -13,9 +19,21 @@ import type { FastifyInstance } from 'fastify';
 import { SignJWT, decodeJwt } from 'jose';
 import pg from 'pg';
 import { buildCommandApi, readModelLookups } from '@sinilill/command-api';
+import { bankTransferConfig } from '@sinilill/config';
 import { AccountDirectory, AccountService, CommandService } from '@sinilill/commands';
-import type { FundraisingAnswer, PaymentInfoAnswer, PaymentMethodsAnswer, PaymentOrderAnswer, PaymentOrderStatusAnswer, SessionClaims } from '@sinilill/contracts';
-import { centsToEuros, currentEdition, feeFor, orderReference, streams, type ActingUser } from '@sinilill/domain';
+import type {
+  AdminParticipantPaymentsAnswer,
+  BankTransferAnswer,
+  FundraisingAnswer,
+  PaymentInfoAnswer,
+  PaymentMethodsAnswer,
+  PaymentOrderAnswer,
+  PaymentOrderStatusAnswer,
+  RefundAnswer,
+  SessionClaims,
+  TeamMembersAnswer,
+} from '@sinilill/contracts';
+import { centsToEuros, currentEdition, feeFor, orderReference, streams, type ActingUser, type TeamRegistered } from '@sinilill/domain';
 import { buildGateway } from '@sinilill/gateway';
 import { freePort } from '@sinilill/local-infra';
 import type { Mailer } from '@sinilill/mail';
@@ -33,6 +51,10 @@ const NOW = new Date('2025-04-15T09:00:00Z');
 const SYSTEM: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, teamId: null };
 const { fees } = currentEdition;
 const noMail: Mailer = { send: async () => undefined, close: () => undefined };
+/** The bank transfer's configuration (issue 14), as the environment gives it to the query API. */
+const BANK_ENV = {
+  BANK_ACCOUNT_NAME: 'MTÜ Sinilill Test', BANK_ACCOUNT_IBAN: 'EE38 2200 2210 2014 5685', BANK_TRANSFER_DESCRIPTION: 'Sinilill {year} osalustasu {participantId} tiim {teamId}',
+};
 
 interface Payer {
   participantId: number;
@@ -171,7 +193,10 @@ describe('payments through the gateway', () => {
         stream: { write: (line: string) => { rawLogs.push(line); logs.push(JSON.parse(line) as (typeof logs)[number]); } },
       },
     });
-    queryApi = buildQueryApi({ db: app.db, now: () => NOW, readYourWritesTimeoutMs: 5000, jwtSecret: JWT_SECRET, changes: { subscribe: () => () => undefined } });
+    queryApi = buildQueryApi({
+      db: app.db, now: () => NOW, readYourWritesTimeoutMs: 5000, jwtSecret: JWT_SECRET, changes: { subscribe: () => () => undefined },
+      bankTransfer: bankTransferConfig(BANK_ENV),
+    });
     await commandApi.listen({ host: '127.0.0.1', port: 0 });
     await queryApi.listen({ host: '127.0.0.1', port: 0 });
     const address = (api: FastifyInstance) => `http://127.0.0.1:${(api.server.address() as { port: number }).port}`;
@@ -234,7 +259,7 @@ describe('payments through the gateway', () => {
 
   test('a fee paid at the sandbox: one PaymentSucceeded with the participant marked in the same append, however often the webhook comes', async () => {
     const who = await payer(1980);
-    expect(await paymentInfo(who, await head())).toEqual({ isPaid: false, isChild: false, fee: 15, feeCents: fees.adultCents });
+    expect(await paymentInfo(who, await head())).toEqual({ isPaid: false, isChild: false, fee: 15, feeCents: fees.adultCents, company: false });
     const { orderId, paymentUrl } = await order(who, who.fee);
     expect(paymentUrl.startsWith(`${site}/api/payment/sandbox/checkout/${orderId}?session=`)).toBe(true);
 
@@ -333,13 +358,13 @@ describe('payments through the gateway', () => {
   test('a participant born 2012 is charged the child fee (5 EUR) and is paid after paying it', async () => {
     const child = await payer(2012);
     expect(child.fee).toBe(fees.childCents);
-    expect(await paymentInfo(child, await head())).toEqual({ isPaid: false, isChild: true, fee: 5, feeCents: fees.childCents });
+    expect(await paymentInfo(child, await head())).toEqual({ isPaid: false, isChild: true, fee: 5, feeCents: fees.childCents, company: false });
     await refused(child, orderBody(fees.childCents - 1), 400, 'AMOUNT_TOO_LOW');
     const { orderId, paymentUrl } = await order(child, fees.childCents);
     expect((await app.store.readStream(streams.payment(orderId)))[0]!.data).toMatchObject({ kind: 'fee', amountCents: fees.childCents, feeCents: fees.childCents });
     const bank = await atTheBank(paymentUrl, 'succeed');
     expect(bank.page).toContain('5,00\u00a0€');
-    expect(await paymentInfo(child, await head())).toEqual({ isPaid: true, isChild: true, fee: 5, feeCents: fees.childCents });
+    expect(await paymentInfo(child, await head())).toEqual({ isPaid: true, isChild: true, fee: 5, feeCents: fees.childCents, company: false });
   });
 
   test('after a fee success /api/payment/info says isPaid and a refreshed session token says isPaid', async () => {
@@ -349,7 +374,7 @@ describe('payments through the gateway', () => {
     expect(decodeJwt((stale.json as { token: string }).token)).toMatchObject({ userId: who.userId, participantId: who.participantId, isPaid: false });
     const { paymentUrl } = await order(who, who.fee);
     await atTheBank(paymentUrl, 'succeed');
-    expect(await paymentInfo(who, await head())).toEqual({ isPaid: true, isChild: false, fee: centsToEuros(who.fee), feeCents: who.fee });
+    expect(await paymentInfo(who, await head())).toEqual({ isPaid: true, isChild: false, fee: centsToEuros(who.fee), feeCents: who.fee, company: false });
     const fresh = await call('POST', '/api/session/refresh', { authorization: who.authorization, body: {} });
     expect(fresh.status).toBe(200);
     const token = (fresh.json as { token: string }).token;
@@ -509,5 +534,297 @@ describe('payments through the gateway', () => {
     expect((await orderRead(gift.reference, who.authorization, await head())).json).toEqual({ reference: gift.reference, status: 'paid', amount: 5, kind: 'donation' });
     expect((await app.db.withSchema('rm').selectFrom('payment_orders').select(['amount_cents', 'status']).where('order_id', '=', gift.orderId).executeTakeFirst()))
       .toEqual({ amount_cents: 500, status: 'paid' });
+  });
+
+  // ---- issue 14 item 3: fees as spec §9 writes them --------------------------------------------
+
+  const PASSWORD = 'kollane kaelkirjak jookseb 97';
+  let registrations = 0;
+  /** A person as POST /api/registerteam or /api/jointeam takes them (spec §3 registration payload). */
+  const registration = (birthYear: number, extra: Record<string, unknown>) => {
+    registrations += 1;
+    return {
+      full_name: `Firma Inimene ${registrations}`, email: `firma-${prefix}-${registrations}@example.ee`, gender: 'FEMALE', birth_year: birthYear,
+      password: PASSWORD, newsletter: false, lang: 'est', ...extra,
+    };
+  };
+  interface Member { participantId: number; teamId: number; userId: string; email: string; authorization: string }
+  /** Registers through the API, lets the administrator approve the account, logs in (all over HTTP). */
+  const signUp = async (path: '/api/registerteam' | '/api/jointeam', body: ReturnType<typeof registration>): Promise<Member> => {
+    const registered = await call('POST', path, { body });
+    expect(registered.status, registered.text).toBe(200);
+    const userId = (await new AccountDirectory({ pool: accountPool, indexSecret: 'test-index-secret-0123456789' }).userIdOfEmail(body.email as string))!;
+    const approved = await call('PUT', `/api/admin/user/${userId}`, { authorization: adminAuthorization(), body: { is_approved: true } });
+    expect(approved.status, approved.text).toBe(200);
+    const login = await call('POST', '/api/login', { body: { email: body.email, password: PASSWORD } });
+    expect(login.status, login.text).toBe(200);
+    const token = (login.json as { token: string }).token;
+    const claims = decodeJwt(token) as unknown as SessionClaims;
+    return { participantId: claims.participantId!, teamId: claims.teamId!, userId, email: body.email as string, authorization: `Bearer ${token}` };
+  };
+  const joinCodeOf = async (teamId: number) => ((await app.store.readStream(streams.team(teamId)))[0]!.data as TeamRegistered['data']).joinCode;
+  const members = async (who: Member, position?: number) => {
+    const response = await call('GET', `/api/team/${who.teamId}/participants`, {
+      authorization: who.authorization, headers: position ? { 'x-min-position': String(position) } : {},
+    });
+    expect(response.status, response.text).toBe(200);
+    return response.json as TeamMembersAnswer;
+  };
+  const teamOrder = (who: Member, euros: number) => call('POST', '/api/payment/order', { authorization: who.authorization, body: { ...eurosBody(euros), forTeam: true } });
+  const refund = (reference: string, body: unknown, authorization = adminAuthorization(), headers: Record<string, string> = {}) =>
+    call('POST', `/api/admin/payment/${reference}/refund`, { authorization, body, headers });
+  const teamFees = async (teamId: number) => {
+    const raised = await fundraising(await head());
+    return raised.teams.find((t) => t.teamId === teamId)?.fees ?? 0;
+  };
+
+  let company: { captain: Member; member: Member; child: Member; order: PaymentOrderAnswer } | undefined;
+
+  test('issue 14: a company team of 3 pays 45 EUR once, through the sandbox, and all three show paid', async () => {
+    const captain = await signUp('/api/registerteam', registration(1980, { type: 'REGISTER_TEAM', team_name: `Firma ${prefix} OÜ`, company: true }));
+    // The registration event records it (an optional field: absent reads as false).
+    expect((await app.store.readStream(streams.team(captain.teamId)))[0]!.data).toMatchObject({ teamId: captain.teamId, company: true });
+    const code = await joinCodeOf(captain.teamId);
+    // A member joins the team as it is: `company` on /jointeam is refused.
+    const refusedJoin = await call('POST', '/api/jointeam', { body: registration(1990, { type: 'JOIN_TEAM', team_join_code: code, company: true }) });
+    expect({ status: refusedJoin.status, body: refusedJoin.json }).toEqual({ status: 400, body: { message: 'INVALID_REQUEST' } });
+    const member = await signUp('/api/jointeam', registration(1990, { type: 'JOIN_TEAM', team_join_code: code, company: false }));
+    const child = await signUp('/api/jointeam', registration(2012, { type: 'JOIN_TEAM', team_join_code: code }));
+    expect(new Set([member.teamId, child.teamId])).toEqual(new Set([captain.teamId]));
+
+    // The fee per person whatever the birth year; the captain alone sees the team's total.
+    expect(await paymentInfo(captain.authorization, await head())).toEqual({
+      isPaid: false, isChild: false, fee: 15, feeCents: 1500, company: true, unpaidMembers: 3, teamFee: 45,
+    });
+    expect(await paymentInfo(child.authorization)).toEqual({ isPaid: false, isChild: true, fee: 15, feeCents: 1500, company: true });
+    expect(await paymentInfo(member.authorization)).toEqual({ isPaid: false, isChild: false, fee: 15, feeCents: 1500, company: true });
+
+    // Only the captain pays for the team, and not less than 15 EUR a member.
+    expect(await teamOrder(member, 45)).toMatchObject({ status: 403, json: { message: 'FORBIDDEN' } });
+    expect(await teamOrder(captain, 44.99)).toMatchObject({ status: 400, json: { message: 'AMOUNT_TOO_LOW' } });
+    expect(await call('POST', '/api/payment/order', { authorization: captain.authorization, body: { ...eurosBody(45, { isPaid: true, bank: '' }), forTeam: true } }))
+      .toMatchObject({ status: 400, json: { message: 'INVALID_REQUEST' } });
+
+    const placed = await teamOrder(captain, 45);
+    expect(placed.status, placed.text).toBe(200);
+    const order = placed.json as PaymentOrderAnswer;
+    expect(order).toMatchObject({ amount: 45, reference: orderReference(order.orderId), covers: [captain.participantId, member.participantId, child.participantId].sort((a, b) => a - b) });
+    expect((await app.store.readStream(streams.payment(order.orderId)))[0]!.data).toMatchObject({
+      kind: 'fee', amountCents: 4500, feeCents: 1500, participantId: captain.participantId, teamId: captain.teamId,
+    });
+
+    // The sandbox confirms it (webhook, then the return): one payment of 45 EUR, three marks in one append.
+    const bank = await atTheBank(order.paymentUrl, 'succeed');
+    expect(bank.page).toContain('45,00\u00a0€');
+    expect((await call('GET', bank.location)).location).toBe(`/payment/success?amount=45.00&code=${order.reference}`);
+    expect(await notify(bank.orderToken)).toMatchObject({ status: 200 });
+    const payment = await app.store.readStream(streams.payment(order.orderId));
+    expect(payment.map((e) => e.type)).toEqual(['PaymentOrdered', 'PaymentSucceeded']);
+    expect(payment[1]!.data).toMatchObject({ amountCents: 4500 });
+    for (const who of [captain, member, child]) {
+      const mark = (await app.store.readStream(streams.participant(who.participantId))).at(-1)!;
+      expect(mark).toMatchObject({ type: 'ParticipantPaymentMarked', data: { participantId: who.participantId, isPaid: true, source: 'payment', orderId: order.orderId } });
+      expect(mark.metadata.commandId).toBe(payment[1]!.metadata.commandId);
+    }
+
+    // All three show paid: their payment info, the team page's members, their sessions.
+    const position = await head();
+    expect(await paymentInfo(captain.authorization, position)).toEqual({
+      isPaid: true, isChild: false, fee: 15, feeCents: 1500, company: true, unpaidMembers: 0, teamFee: 0,
+    });
+    for (const who of [member, child]) expect(await paymentInfo(who.authorization, position)).toMatchObject({ isPaid: true, fee: 15 });
+    expect((await members(captain, position)).map((m) => [m.id, m.is_paid]).sort()).toEqual(
+      [[captain.participantId, true], [member.participantId, true], [child.participantId, true]].sort());
+    const refreshed = await call('POST', '/api/session/refresh', { authorization: child.authorization, body: {} });
+    expect(decodeJwt((refreshed.json as { token: string }).token)).toMatchObject({ participantId: child.participantId, isPaid: true });
+    expect(await teamFees(captain.teamId)).toBe(45);
+    // Paid once: nobody is left to pay for.
+    expect(await teamOrder(captain, 15)).toMatchObject({ status: 400, json: { message: 'ALREADY_PAID_FOR' } });
+    company = { captain, member, child, order };
+  });
+
+  test('issue 14: members who join later are unpaid; one born 2014 pays 15 EUR alone (not 5), another is paid for by the captain', async () => {
+    const { captain } = company!;
+    const code = await joinCodeOf(captain.teamId);
+    const late = await signUp('/api/jointeam', registration(2014, { type: 'JOIN_TEAM', team_join_code: code }));
+    const later = await signUp('/api/jointeam', registration(1975, { type: 'JOIN_TEAM', team_join_code: code }));
+    expect(await paymentInfo(late.authorization, await head())).toEqual({ isPaid: false, isChild: true, fee: 15, feeCents: 1500, company: true });
+    expect(await paymentInfo(captain.authorization)).toMatchObject({ isPaid: true, unpaidMembers: 2, teamFee: 30 });
+
+    // Alone, at the company fee: the child fee of 5 EUR is too low.
+    const asLate = { participantId: late.participantId, teamId: late.teamId, userId: late.userId, authorization: late.authorization, fee: 1500 };
+    await refused(asLate, eurosBody(5), 400, 'AMOUNT_TOO_LOW');
+    const own = await order(asLate, 1500);
+    expect((await app.store.readStream(streams.payment(own.orderId)))[0]!.data).toMatchObject({ kind: 'fee', amountCents: 1500, feeCents: 1500 });
+    expect((await app.store.readStream(streams.payment(own.orderId)))[0]!.data).not.toHaveProperty('covers');
+    await atTheBank(own.paymentUrl, 'succeed');
+    expect(await paymentInfo(late.authorization, await head())).toMatchObject({ isPaid: true, fee: 15 });
+
+    // The captain, paid already, pays for the one left.
+    expect(await paymentInfo(captain.authorization)).toMatchObject({ unpaidMembers: 1, teamFee: 15 });
+    const placed = await teamOrder(captain, 15);
+    expect(placed.status, placed.text).toBe(200);
+    expect((placed.json as PaymentOrderAnswer).covers).toEqual([later.participantId]);
+    await atTheBank((placed.json as PaymentOrderAnswer).paymentUrl, 'succeed');
+    expect(await paymentInfo(later.authorization, await head())).toMatchObject({ isPaid: true });
+    expect(await paymentInfo(captain.authorization)).toMatchObject({ unpaidMembers: 0, teamFee: 0 });
+    expect(await teamFees(captain.teamId)).toBe(75);
+  });
+
+  test('issue 14: the bank transfer details come from configuration, personalised; unset, they are a flagged example', async () => {
+    const who = await payer(2012);
+    expect((await call('GET', '/api/payment/banktransfer')).status).toBe(401);
+    const response = await call('GET', '/api/payment/banktransfer', { authorization: who.authorization, headers: { 'x-min-position': String(await head()) } });
+    expect(response.status, response.text).toBe(200);
+    expect(response.json as BankTransferAnswer).toEqual({
+      accountName: 'MTÜ Sinilill Test', iban: 'EE38 2200 2210 2014 5685',
+      description: `Sinilill ${currentEdition.year} osalustasu ${who.participantId} tiim ${who.teamId}`, amount: 5, example: false,
+    });
+    // A company team member's amount is the company fee.
+    const { child } = company!;
+    expect((await call('GET', '/api/payment/banktransfer', { authorization: child.authorization })).json).toMatchObject({ amount: 15 });
+    // Without configuration: the made-up development details, flagged.
+    const defaults = buildQueryApi({ db: app.db, now: () => NOW, readYourWritesTimeoutMs: 5000, jwtSecret: JWT_SECRET, changes: { subscribe: () => () => undefined } });
+    try {
+      const answer = await defaults.inject({ url: '/api/payment/banktransfer', headers: { authorization: who.authorization } });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json()).toMatchObject({ example: true, iban: 'EE00 0000 0000 0000 0000', description: `Sinilill ${currentEdition.year} ID ${who.participantId}` });
+    } finally {
+      await defaults.close();
+    }
+  });
+
+  test('issue 14: an administrator\'s mark is a manual payment of the fee due: counted in the totals, taken back when undone', async () => {
+    const who = await payer(2012);
+    const before = await teamFees(who.teamId);
+    const marked = await call('PUT', `/api/admin/participant/${who.participantId}`, { authorization: adminAuthorization(), body: { is_paid: true } });
+    expect(marked.status, marked.text).toBe(200);
+    expect((await app.store.readStream(streams.participant(who.participantId))).at(-1)).toMatchObject({
+      type: 'ParticipantPaymentMarked', data: { isPaid: true, source: 'admin', manualCents: 500 },
+    });
+    expect(await teamFees(who.teamId)).toBe(before + 5);
+    const unmarked = await call('PUT', `/api/admin/participant/${who.participantId}`, { authorization: adminAuthorization(), body: { is_paid: false } });
+    expect(unmarked.status, unmarked.text).toBe(200);
+    expect((await app.store.readStream(streams.participant(who.participantId))).at(-1)).toMatchObject({
+      type: 'ParticipantPaymentMarked', data: { isPaid: false, source: 'admin', manualCents: 500 },
+    });
+    expect(await teamFees(who.teamId)).toBe(before);
+    // In a company team the fee due is the company fee.
+    const { captain } = company!;
+    const code = await joinCodeOf(captain.teamId);
+    const joiner = await signUp('/api/jointeam', registration(2013, { type: 'JOIN_TEAM', team_join_code: code }));
+    const teamBefore = await teamFees(captain.teamId);
+    expect((await call('PUT', `/api/admin/participant/${joiner.participantId}`, { authorization: adminAuthorization(), body: { is_paid: true } })).status).toBe(200);
+    expect((await app.store.readStream(streams.participant(joiner.participantId))).at(-1)).toMatchObject({ data: { manualCents: 1500 } });
+    expect(await teamFees(captain.teamId)).toBe(teamBefore + 15);
+  });
+
+  test('issue 14: refunds — admin only, partial then full; the totals follow, and a full refund of the team fee unmarks its members', async () => {
+    const { captain, member, child, order: teamFee } = company!;
+    const reason = { reason: 'Ettevõte maksis arvega' };
+    // Administrators only, enforced by the server; checked before the body.
+    expect((await refund(teamFee.reference, reason, captain.authorization)).status).toBe(403);
+    expect(await refund(teamFee.reference, reason, captain.authorization)).toMatchObject({ json: { message: 'FORBIDDEN' } });
+    expect((await call('POST', `/api/admin/payment/${teamFee.reference}/refund`, { body: reason })).status).toBe(401);
+    // Shape: amount in EUR with two decimals, a reason, a known paid order.
+    expect(await refund(teamFee.reference, { amount: 10.005, ...reason })).toMatchObject({ status: 400, json: { message: 'INVALID_AMOUNT' } });
+    expect(await refund(teamFee.reference, { amount: 0, ...reason })).toMatchObject({ status: 400, json: { message: 'INVALID_AMOUNT' } });
+    expect(await refund(teamFee.reference, { amount: 10 })).toMatchObject({ status: 400, json: { message: 'INVALID_REQUEST' } });
+    expect(await refund(teamFee.reference === '00000000' ? '00000001' : '00000000', reason)).toMatchObject({ status: 404, json: { message: 'NOT_FOUND' } });
+    const unpaid = await order(await payer(1980), 1500);
+    // By its order id at once; by its reference once the read model knows it (the console lists from there).
+    expect(await refund(unpaid.orderId, reason)).toMatchObject({ status: 409, json: { message: 'ORDER_NOT_PAID' } });
+    await fundraising(await head());
+    expect(await refund(unpaid.reference.toLowerCase(), reason)).toMatchObject({ status: 409, json: { message: 'ORDER_NOT_PAID' } });
+
+    // Partial: 10 of 45 EUR; the flags stay, the totals go down by 10.
+    const raisedBefore = await fundraising(await head());
+    const teamBefore = await teamFees(captain.teamId);
+    const partial = await refund(teamFee.reference, { amount: 10, ...reason }, adminAuthorization(), { 'idempotency-key': `refund-${prefix}-1` });
+    expect(partial.status, partial.text).toBe(200);
+    expect(partial.json as RefundAnswer).toMatchObject({ success: true, orderId: teamFee.orderId, reference: teamFee.reference, refunded: 10, refundedTotal: 10, remaining: 35, full: false });
+    // A retried request (same Idempotency-Key) counts once.
+    const retried = await refund(teamFee.reference, { amount: 10, ...reason }, adminAuthorization(), { 'idempotency-key': `refund-${prefix}-1` });
+    expect(retried.json).toEqual(partial.json);
+    expect(await teamFees(captain.teamId)).toBe(teamBefore - 10);
+    const raisedPartly = await fundraising(await head());
+    expect(Math.round(raisedPartly.fees * 100)).toBe(Math.round(raisedBefore.fees * 100) - 1000);
+    expect(await paymentInfo(child.authorization)).toMatchObject({ isPaid: true });
+    expect((await orderRead(teamFee.reference, captain.authorization)).json).toEqual({ reference: teamFee.reference, status: 'paid', amount: 45, kind: 'fee', refunded: 10 });
+
+    // More than is left: a clear code, nothing recorded.
+    const atHead = await head();
+    expect(await refund(teamFee.reference, { amount: 35.01, ...reason })).toMatchObject({ status: 400, json: { message: 'REFUND_EXCEEDS_PAYMENT' } });
+    expect(await head()).toBe(atHead);
+
+    // Full: the rest by default; the three members the order had marked paid are unpaid again.
+    const full = await refund(teamFee.orderId, reason);
+    expect(full.status, full.text).toBe(200);
+    expect(full.json as RefundAnswer).toMatchObject({ refunded: 35, refundedTotal: 45, remaining: 0, full: true });
+    expect(await types(streams.payment(teamFee.orderId))).toEqual(['PaymentOrdered', 'PaymentSucceeded', 'PaymentRefunded', 'PaymentRefunded']);
+    for (const who of [captain, member, child]) {
+      expect((await app.store.readStream(streams.participant(who.participantId))).at(-1)).toMatchObject({
+        type: 'ParticipantPaymentMarked', data: { isPaid: false, source: 'refund', orderId: teamFee.orderId },
+      });
+    }
+    const position = (full.json as RefundAnswer).position;
+    for (const who of [member, child]) expect(await paymentInfo(who.authorization, position)).toMatchObject({ isPaid: false });
+    expect(await paymentInfo(captain.authorization)).toMatchObject({ isPaid: false, unpaidMembers: 3, teamFee: 45 });
+    const listed = new Map((await members(captain)).map((m) => [m.id, m.is_paid]));
+    expect([captain, member, child].map((who) => listed.get(who.participantId))).toEqual([false, false, false]);
+    expect(await teamFees(captain.teamId)).toBe(teamBefore - 45);
+    expect(await refund(teamFee.reference, reason)).toMatchObject({ status: 400, json: { message: 'REFUND_EXCEEDS_PAYMENT' } });
+    // The first refund's key again, after the full refund: its own answer (D7), nothing recorded.
+    const settled = await head();
+    const late = await refund(teamFee.reference, { amount: 10, ...reason }, adminAuthorization(), { 'idempotency-key': `refund-${prefix}-1` });
+    expect(late.json).toEqual(partial.json);
+    expect(await head()).toBe(settled);
+
+    // The console's list of a member's orders: the team fee covering them, refunded.
+    const listing = await call('GET', `/api/admin/participant/${child.participantId}/payments`, { authorization: adminAuthorization(), headers: { 'x-min-position': String(position) } });
+    expect(listing.status, listing.text).toBe(200);
+    expect((listing.json as AdminParticipantPaymentsAnswer).orders).toContainEqual({
+      orderId: teamFee.orderId, reference: teamFee.reference, participantId: captain.participantId, kind: 'fee', status: 'paid',
+      amount: 45, refunded: 45, covers: teamFee.covers,
+    });
+    expect((await call('GET', `/api/admin/participant/${child.participantId}/payments`, { authorization: child.authorization })).status).toBe(403);
+  });
+
+  test('issue 14: a donation\'s refund lowers the donations; a single fee refunded in full unmarks its payer only', async () => {
+    const who = await payer(1980);
+    const fee = await order(who, 1500);
+    await atTheBank(fee.paymentUrl, 'succeed');
+    const gift = await order(who, 800, { isPaid: true, bank: '' });
+    await atTheBank(gift.paymentUrl, 'succeed', 'LHVBEE22');
+    const before = await fundraising(await head());
+    const back = await refund(gift.reference, { amount: 3, reason: 'Topeltannetus' });
+    expect(back.json).toMatchObject({ refunded: 3, remaining: 5, full: false });
+    const after = await fundraising(await head());
+    expect(Math.round(after.donations * 100)).toBe(Math.round(before.donations * 100) - 300);
+    expect(after.fees).toBe(before.fees);
+    expect(await paymentInfo(who, await head())).toMatchObject({ isPaid: true });
+    const whole = await refund(fee.reference, { amount: 15, reason: 'Ei osale' });
+    expect(whole.json).toMatchObject({ full: true, remaining: 0 });
+    expect(await paymentInfo(who, (whole.json as RefundAnswer).position)).toMatchObject({ isPaid: false });
+    // Unpaid again, the participant may pay again.
+    const again = await order(who, 1500);
+    expect(again.amount).toBe(15);
+  });
+
+  test('issue 14: a replay rebuilds the same payment read models, company teams, manual payments and refunds included', async () => {
+    const rm = () => app.db.withSchema('rm');
+    const snapshot = async () => ({
+      info: await rm().selectFrom('payment_info').selectAll().orderBy('participant_id').execute(),
+      teams: await rm().selectFrom('fundraising_teams').selectAll().orderBy('team_id').execute(),
+      totals: await rm().selectFrom('fundraising_totals').selectAll().execute(),
+      orders: await rm().selectFrom('payment_orders').selectAll().orderBy('order_id').execute(),
+      companies: await rm().selectFrom('company_teams').selectAll().orderBy('team_id').execute(),
+    });
+    await fundraising(await head());
+    const live = await snapshot();
+    expect(live.companies.map((row) => row.team_id)).toContain(company!.captain.teamId);
+    expect(live.orders.find((row) => row.order_id === company!.order.orderId)).toMatchObject({ refunded_cents: 4500, covers: company!.order.covers });
+    await rebuildReadModels(app.db, app.store, projections);
+    expect(await snapshot()).toEqual(live);
   });
 });

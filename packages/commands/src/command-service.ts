@@ -24,13 +24,9 @@ import {
   entryDecider,
   isPrivileged,
   participantDecider,
-  paymentDecider,
   streams,
   teamDecider,
   type ActingUser,
-  type PaymentKind,
-  type PaymentState,
-  type PaymentStatus,
   type DecisionContext,
   type EntryAdded,
   type EntryEdited,
@@ -48,7 +44,6 @@ import {
   appendDecided,
   decideAcrossStreams,
   deterministicUuid,
-  eventIdFor,
   foldStream,
   handleCommand,
   idOfStream,
@@ -59,6 +54,7 @@ import {
   type StreamDecision,
 } from './handle';
 import { KeyedMutex } from './idempotency';
+import { PaymentCommands, type PaymentOrderInput, type PaymentOrderView, type PaymentOutcomeInput, type RefundInput, type RefundResult } from './payments';
 import type { IdAllocator } from './ids';
 import { readSettings } from './settings';
 
@@ -104,6 +100,11 @@ export interface CommandServiceDependencies {
    * checked against its stream as for entriesOfParticipant.
    */
   membersOfTeam?: (teamId: number) => Promise<number[]>;
+  /**
+   * The ids of the orders with a reference (rm.payment_orders), for an administrator's refund by
+   * reference (issue 14); the order's own stream decides everything else.
+   */
+  ordersOfReference?: (reference: string) => Promise<string[]>;
 }
 
 /** One person to delete: an account, its participant, or both. */
@@ -157,58 +158,6 @@ export interface EchoedEntryFields {
   teamName?: string | null;
 }
 
-/** A participant's payment order (spec §3 payment request), amounts in EUR cents. */
-export interface PaymentOrderInput {
-  /** The payer's state as the page saw it: false orders the participation fee, true a donation. */
-  isPaid: boolean;
-  grandTotalCents: number;
-  amountCents: number;
-  /** ISO 3166-1 alpha-2. */
-  country: string;
-  /** The chosen bank's code ('' for none). */
-  method: string;
-  /** The provider's name ('sandbox', 'montonio'). */
-  provider: string;
-  /** The provider's bank codes for `country`; null when it has no setup there. */
-  countryMethods: readonly string[] | null;
-}
-
-/** A payment order as the payment routes need it. */
-export interface PaymentOrderView {
-  orderId: string;
-  /** The short code shown to the payer. */
-  reference: string;
-  kind: PaymentKind;
-  /** EUR cents. */
-  amountCents: number;
-  participantId: number;
-  teamId: number;
-  provider: string;
-  status: PaymentState['status'];
-}
-
-/** A verified provider notification about an order (see @sinilill/payments PaymentNotification). */
-export interface PaymentOutcomeInput {
-  orderId: string;
-  provider: string;
-  status: PaymentStatus;
-  providerStatus: string;
-  /** EUR cents the notification states. */
-  amountCents: number;
-  currency: string;
-  providerOrderId: string | null;
-}
-
-/** The system as actor: the payment provider's notifications. */
-const SYSTEM_ACTOR: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, teamId: null };
-
-function viewOfPayment(state: PaymentState): PaymentOrderView {
-  return {
-    orderId: state.orderId!, reference: state.reference!, kind: state.kind!, amountCents: state.amountCents,
-    participantId: state.participantId!, teamId: state.teamId!, provider: state.provider!, status: state.status,
-  };
-}
-
 /**
  * The team, participant, entry, payment and admin commands (see the module's comment). Each command
  * answers the global position of its last appended event, for read-your-writes
@@ -218,7 +167,12 @@ export class CommandService {
   /** Keyed requests in progress in this process, by command id (see idempotent). */
   private readonly inProgress = new KeyedMutex();
 
-  constructor(private readonly deps: CommandServiceDependencies) {}
+  /** The payment commands (payments.ts), over the same store and clock. */
+  private readonly payments: PaymentCommands;
+
+  constructor(private readonly deps: CommandServiceDependencies) {
+    this.payments = new PaymentCommands(deps);
+  }
 
   /**
    * Runs one keyed request's command (`run`, a call of this service or the AccountService with
@@ -371,14 +325,14 @@ export class CommandService {
   }
 
   /**
-   * Sets a participant's paid flag (admin, importer). An administrator's mark says so
-   * (ParticipantPaymentMarked.source 'admin'); the importer's carries no source.
+   * Sets a participant's paid flag (admin, importer): PaymentCommands.markPayment. An
+   * administrator's mark says so (ParticipantPaymentMarked.source 'admin') and records the fee due
+   * as money verified by hand, counted in the fundraising totals (issue 14); the importer's carries
+   * no source.
+   * @throws DomainError FORBIDDEN, NOT_FOUND, INVALID_REQUEST.
    */
-  async markPayment(participantId: number, isPaid: boolean, request: CommandRequest): Promise<{ position: number }> {
-    const source = request.actor.role === 'ADMIN' ? { source: 'admin' as const } : {};
-    const result = await handleCommand(this.deps.store, streams.participant(participantId), participantDecider,
-      { type: 'MarkPayment', data: { participantId, isPaid, ...source } }, await this.context(request), request.metadata);
-    return { position: result.position };
+  markPayment(participantId: number, isPaid: boolean, request: CommandRequest): Promise<{ position: number }> {
+    return this.payments.markPayment(participantId, isPaid, request);
   }
 
   /**
@@ -537,106 +491,42 @@ export class CommandService {
     return { code: replaced.data.joinCode, createdAt: replaced.data.replacedAt, position: result.position };
   }
 
-  // ---- payments (issue 7; spec §2 Payment, §7 /payment/*) -------------------------------------
+  // ---- payments (issue 7, issue 14; spec §2 Payment, §7 /payment/*, §9) -----------------------
+  // The rules are the payment decider's; the facts are gathered by PaymentCommands (payments.ts).
 
   /**
    * Orders the participation fee or a donation for the acting participant (spec §7 POST
-   * /payment/order): PaymentOrdered on a new stream payment-{orderId}, the order id derived from the
-   * command id (a repeated command finds the same order). The fee follows the participant's birth
-   * year from their stream (feeFor: 1500 or 500 cents in 2025).
-   * @returns the order and the position of PaymentOrdered.
-   * @throws DomainError FORBIDDEN (not a USER with a live participant), NOT_SELECTED,
-   *   AMOUNT_NOT_MATCH, ALREADY_PAID_FOR, AMOUNT_TOO_LOW (checked in that order, see
-   *   createPaymentDecider), INVALID_REQUEST.
+   * /payment/order), or with `forTeam` a company team's fee for every unpaid member (issue 14):
+   * PaymentCommands.orderPayment.
+   * @throws DomainError FORBIDDEN, NOT_SELECTED, AMOUNT_NOT_MATCH, ALREADY_PAID_FOR, AMOUNT_TOO_LOW,
+   *   INVALID_REQUEST.
    */
-  async orderPayment(input: PaymentOrderInput, request: CommandRequest): Promise<{ order: PaymentOrderView; position: number }> {
-    const { actor } = request;
-    if (actor.role !== 'USER' || actor.participantId === null) throw new DomainError('FORBIDDEN', 'only participants pay');
-    const participantId = actor.participantId;
-    const participant = foldStream(participantDecider, await this.deps.store.readStream(streams.participant(participantId)));
-    if (!participant.exists || participant.deleted) throw new DomainError('FORBIDDEN', `participant ${participantId} is gone`);
-    const orderId = deterministicUuid(`payment-order:${request.metadata.commandId}`);
-    const stream = streams.payment(orderId);
-    const result = await handleCommand(this.deps.store, stream, paymentDecider, {
-      type: 'OrderPayment',
-      data: {
-        orderId, participantId,
-        participant: { teamId: participant.teamId!, birthYear: participant.birthYear, isPaid: participant.isPaid },
-        kind: input.isPaid ? 'donation' : 'fee',
-        grandTotalCents: input.grandTotalCents, amountCents: input.amountCents,
-        provider: input.provider, country: input.country, method: input.method, countryMethods: input.countryMethods,
-      },
-    }, await this.context(request), request.metadata);
-    return { order: await this.paymentOrder(orderId), position: result.position };
+  orderPayment(input: PaymentOrderInput, request: CommandRequest): Promise<{ order: PaymentOrderView; position: number }> {
+    return this.payments.orderPayment(input, request);
   }
 
   /** A payment order from its stream. @throws DomainError NOT_FOUND for an unknown order. */
-  async paymentOrder(orderId: string): Promise<PaymentOrderView> {
-    const state = foldStream(paymentDecider, await this.deps.store.readStream(streams.payment(orderId)));
-    if (!state.exists) throw new DomainError('NOT_FOUND', `order ${orderId}`);
-    return viewOfPayment(state);
+  paymentOrder(orderId: string): Promise<PaymentOrderView> {
+    return this.payments.paymentOrder(orderId);
   }
 
   /**
-   * Records what a verified provider notification (or return) says, as the system: PaymentSucceeded
-   * for a paid fee — with ParticipantPaymentMarked {isPaid: true, source: 'payment'} on the
-   * participant's stream in the SAME atomic append, unless they are marked paid already or deleted —
-   * DonationReceived for a paid donation, PaymentFailed for a failure. Idempotent: a succeeded order
-   * is final, and the command id (`payment:<orderId>:<status>:<providerStatus>`) makes a repeated
-   * notification a repeat; two racing deliveries conflict on the stream's revision and the loser
-   * decides again and finds the order settled. The events correlate with the order's command.
-   * @returns whether anything was appended, its position (0 when nothing), and the order after it.
-   * @throws DomainError NOT_FOUND (unknown order), INVALID_NOTIFICATION (another provider, amount or
-   *   currency than the order's), CONCURRENCY_CONFLICT (after repeated races).
+   * Records what a verified provider notification (or return) says, as the system, marking paid
+   * everyone a succeeded fee covers in the same append: PaymentCommands.recordPaymentOutcome.
+   * @throws DomainError NOT_FOUND, INVALID_NOTIFICATION, CONCURRENCY_CONFLICT.
    */
-  async recordPaymentOutcome(outcome: PaymentOutcomeInput, request: { now?: Date } = {}): Promise<{ recorded: boolean; position: number; order: PaymentOrderView }> {
-    const { store } = this.deps;
-    const stream = streams.payment(outcome.orderId);
-    const history = await store.readStream(stream);
-    const state = foldStream(paymentDecider, history);
-    if (!state.exists) throw new DomainError('NOT_FOUND', `order ${outcome.orderId}`);
-    const metadata: CommandMetadata = {
-      commandId: `payment:${outcome.orderId}:${outcome.status}:${outcome.providerStatus}`,
-      correlationId: history[0]!.metadata.correlationId,
-      causationId: history[0]!.id,
-    };
-    const context: DecisionContext = { now: (request.now ?? this.deps.now()).toISOString(), actor: SYSTEM_ACTOR, entryInsertionEnabled: true };
-    const command = { type: 'RecordPaymentOutcome' as const, data: outcome };
-    const participantId = state.participantId!;
-    for (let attempt = 1; ; attempt++) {
-      const previous = await store.findEvent(eventIdFor(metadata.commandId, 0));
-      if (previous) return { recorded: false, position: previous.globalPosition, order: await this.paymentOrder(outcome.orderId) };
-      // decideAcrossStreams decides in order: the participant's part sees whether the order's succeeded.
-      let feePaid = false;
-      const decisions: StreamDecision[] = [
-        {
-          stream,
-          decide: (recorded, ctx) => {
-            const events = paymentDecider.decide(command, foldStream(paymentDecider, recorded), ctx);
-            feePaid = events.some((event) => event.type === 'PaymentSucceeded');
-            return events;
-          },
-        },
-        {
-          stream: streams.participant(participantId),
-          decide: (recorded, ctx) => {
-            const participant = foldStream(participantDecider, recorded);
-            if (!feePaid || !participant.exists || participant.deleted || participant.isPaid) return [];
-            return participantDecider.decide({
-              type: 'MarkPayment', data: { participantId, isPaid: true, source: 'payment', orderId: outcome.orderId },
-            }, participant, ctx);
-          },
-        },
-      ];
-      try {
-        const decided = await decideAcrossStreams(store, decisions, context, metadata);
-        const position = await appendDecided(store, decided);
-        return { recorded: decided.events.length > 0, position, order: await this.paymentOrder(outcome.orderId) };
-      } catch (error) {
-        if (error instanceof DomainError && error.code === 'CONCURRENCY_CONFLICT' && attempt < 4) continue;
-        throw error;
-      }
-    }
+  recordPaymentOutcome(outcome: PaymentOutcomeInput, request: { now?: Date } = {}): Promise<{ recorded: boolean; position: number; order: PaymentOrderView }> {
+    return this.payments.recordPaymentOutcome(outcome, request);
+  }
+
+  /**
+   * An administrator's refund of a paid order named by its reference or id (issue 14):
+   * PaymentCommands.orderIdOf and refundPayment.
+   * @throws DomainError FORBIDDEN, NOT_FOUND, INVALID_REQUEST, ORDER_NOT_PAID, INVALID_AMOUNT,
+   *   REFUND_EXCEEDS_PAYMENT, VALUE_TOO_LONG, CONCURRENCY_CONFLICT.
+   */
+  async refundPayment(reference: string, input: RefundInput, request: CommandRequest): Promise<RefundResult> {
+    return this.payments.refundPayment(await this.payments.orderIdOf(reference), input, request);
   }
 
   // ---- administrators (issue 6; spec §2 Admin, §7 /admin/*) ------------------------------------

@@ -2,6 +2,8 @@
 export * from './handle';
 export * from './ids';
 export * from './command-service';
+export { PaymentCommands } from './payments';
+export type { PaymentCommandDependencies, PaymentOrderInput, PaymentOrderView, PaymentOutcomeInput, RefundInput, RefundResult } from './payments';
 export * from './settings';
 export { assertKeptFields, type KeptField } from './server-kept';
 export { decideAboutParkedEvent, eventAtPosition, type ParkedEventDecision } from './parked-events';

@@ -39,12 +39,17 @@
  * | SANDBOX_PAYMENT_SECRET | HS256 secret of the sandbox's notifications, at least 32 characters; generated into DATA_DIR when unset | (generated) |
  * | MONTONIO_ACCESS_KEY, MONTONIO_SECRET_KEY | the Montonio store's API keys; required with PAYMENT_PROVIDER=montonio | (none) |
  * | MONTONIO_API_URL | Montonio's API base URL | https://sandbox-stargate.montonio.com/api |
+ * | BANK_ACCOUNT_NAME, BANK_ACCOUNT_IBAN | the account payers transfer the fee to by hand (spec §2 "Payment"; issue 14): its name (≤ 70) and IBAN or account number | (a made-up example; production warns) |
+ * | BANK_TRANSFER_DESCRIPTION | the payment description payers write (≤ 140), with {participantId} and optionally {teamId}, {year} | Sinilill {year} ID {participantId} |
  *
  * Paths are resolved against the working directory; their defaults against the repository root.
  * Empty values count as unset. With NODE_ENV=production the development defaults are refused:
  * JWT_SECRET, EMAIL_INDEX_SECRET (and SANDBOX_PAYMENT_SECRET with the sandbox) must be set and
  * nothing is generated into DATA_DIR; CLOCK must be `real`; SMTP_URL, DATABASE_URL, REDIS_URL and
  * PUBLIC_URL must be set; PAYMENT_PROVIDER must be `montonio` unless ALLOW_PAYMENT_SANDBOX=true.
+ * The bank transfer's details are not refused but warned about (configWarnings): the site works
+ * without them — they are a fallback the pay page flags as an example while unset — and refusing to
+ * start over a page's text would take payments by bank link down with it (docs/architecture.md D18).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -101,6 +106,34 @@ export interface Config {
   /** WEB_ROOT, absolute: the built web client (index.html and its assets) the gateway serves. */
   webRoot: string;
 }
+
+/**
+ * BANK_ACCOUNT_NAME, BANK_ACCOUNT_IBAN and BANK_TRANSFER_DESCRIPTION: where payers transfer the
+ * fee by hand and what they write, served by GET /api/payment/banktransfer (bankTransferConfig
+ * reads them; kept out of Config, which only the services that need it read).
+ */
+export interface BankTransferConfig {
+  /** The name on the receiving account. */
+  accountName: string;
+  /** Its IBAN or account number, as payers should type it. */
+  iban: string;
+  /** The payment description with {participantId} (and {teamId}, {year}) to fill in per payer. */
+  descriptionTemplate: string;
+  /** True while the name or the IBAN is the made-up development default (DEVELOPMENT_BANK_TRANSFER). */
+  example: boolean;
+}
+
+/**
+ * The bank transfer's made-up development details (issue 14): a name that says it is an example and
+ * an IBAN whose check digits 00 no IBAN has (valid ones are 02–98), so no bank accepts a transfer
+ * to it.
+ */
+export const DEVELOPMENT_BANK_TRANSFER: BankTransferConfig = {
+  accountName: 'NÄIDIS / EXAMPLE – MTÜ Sinilill',
+  iban: 'EE00 0000 0000 0000 0000',
+  descriptionTemplate: 'Sinilill {year} ID {participantId}',
+  example: true,
+};
 
 /** PAYMENT_PROVIDER and its keys. */
 export interface PaymentConfig {
@@ -265,6 +298,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : { provider: null, sandboxSecret: '', montonio: null },
     webRoot: resolve(values.WEB_ROOT),
   };
+}
+
+/**
+ * The manual bank transfer's details from `env` (default process.env; issue 14 item 3): the
+ * configured name, IBAN and description template, or DEVELOPMENT_BANK_TRANSFER's made-up name and
+ * IBAN for those unset (then `example` is true). Validated by the same schema as loadConfig.
+ * @throws ConfigError naming a malformed BANK_ACCOUNT_NAME, BANK_ACCOUNT_IBAN or
+ *   BANK_TRANSFER_DESCRIPTION (e.g. a description without {participantId}).
+ */
+export function bankTransferConfig(env: NodeJS.ProcessEnv = process.env): BankTransferConfig {
+  const { values, issues } = readEnvironment(env);
+  const bad = issues.filter((issue) => issue.variable.startsWith('BANK_'));
+  if (bad.length > 0) throw configError(bad);
+  return {
+    accountName: values.BANK_ACCOUNT_NAME ?? DEVELOPMENT_BANK_TRANSFER.accountName,
+    iban: values.BANK_ACCOUNT_IBAN ?? DEVELOPMENT_BANK_TRANSFER.iban,
+    descriptionTemplate: values.BANK_TRANSFER_DESCRIPTION,
+    example: values.BANK_ACCOUNT_NAME === undefined || values.BANK_ACCOUNT_IBAN === undefined,
+  };
+}
+
+/**
+ * What a valid configuration still should not run production with, one sentence each, for the
+ * services to log at warn when they start: today the bank transfer's made-up development details
+ * (BANK_ACCOUNT_NAME or BANK_ACCOUNT_IBAN unset with NODE_ENV=production; issue 14). Empty in
+ * development and when all is set.
+ */
+export function configWarnings(config: Pick<Config, 'nodeEnv'>, bankTransfer: BankTransferConfig): string[] {
+  if (config.nodeEnv !== 'production' || !bankTransfer.example) return [];
+  return ['BANK_ACCOUNT_NAME and BANK_ACCOUNT_IBAN should be set in production: the pay page shows made-up bank transfer details, marked as an example, until they are'];
 }
 
 /** A clock: the current instant. Simulated clocks start at a configured instant and then run. */

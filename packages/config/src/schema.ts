@@ -67,6 +67,9 @@ function secret(description: string) {
 
 const HTTP = ['http', 'https'] as const;
 
+/** One piece of a bank transfer description template: a character that is no brace, or a known placeholder. */
+const BANK_TEMPLATE_TEXT = '(?:[^{}]|\\{(?:participantId|teamId|year)\\})';
+
 /** Every environment variable of the application (the names are the keys). */
 export const ConfigSchema = Type.Object({
   NODE_ENV: oneOf(['development', 'production', 'test'], {
@@ -126,6 +129,24 @@ export const ConfigSchema = Type.Object({
   MONTONIO_ACCESS_KEY: optionalText("the Montonio store's access key; required with PAYMENT_PROVIDER=montonio"),
   MONTONIO_SECRET_KEY: optionalText("the Montonio store's secret key; required with PAYMENT_PROVIDER=montonio", { writeOnly: true }),
   MONTONIO_API_URL: url(HTTP, { description: "Montonio's API base URL (production: https://stargate.montonio.com/api)", default: 'https://sandbox-stargate.montonio.com/api' }),
+
+  // The manual bank transfer of spec §2 "Payment" (issue 14 item 3). Unset: made-up development
+  // details (DEVELOPMENT_BANK_TRANSFER), served flagged as an example; production warns, not refuses.
+  BANK_ACCOUNT_NAME: Type.Optional(Type.String({
+    minLength: 1, maxLength: 70, expects: 'text of at most 70 characters',
+    description: 'the name on the account that receives fees by bank transfer; unset: a made-up example (production warns)',
+  })),
+  BANK_ACCOUNT_IBAN: Type.Optional(Type.String({
+    minLength: 5, maxLength: 42, pattern: '^[A-Za-z0-9][A-Za-z0-9 ]*$', expects: 'an IBAN or account number (letters, digits and spaces, 5–42)',
+    description: 'the IBAN (or account number) of that account, as payers should type it; unset: a made-up example (production warns)',
+  })),
+  BANK_TRANSFER_DESCRIPTION: Type.String({
+    maxLength: 140,
+    pattern: `^${BANK_TEMPLATE_TEXT}*\\{participantId\\}${BANK_TEMPLATE_TEXT}*$`,
+    expects: 'a payment description of at most 140 characters holding {participantId} (also {teamId}, {year}; no other braces)',
+    description: "the payment description payers write, personalised per payer: {participantId}, {teamId}, {year}",
+    default: 'Sinilill {year} ID {participantId}',
+  }),
 });
 
 /** The validated environment: defaults applied, digits converted to numbers. */

@@ -52,6 +52,12 @@ export const RegistrationBody = Type.Object(
     /** Required for REGISTER_TEAM; empty or absent for JOIN_TEAM. */
     team_name: Type.Optional(SingleLine({ maxLength: 50 })),
     lang: Lang,
+    /**
+     * REGISTER_TEAM only: a company team (spec §9 "company team 15 EUR per person"; issue 14 item
+     * 3), whose members pay the company fee whatever their birth year and whose captain may pay for
+     * them all. Default false; true on JOIN_TEAM → INVALID_REQUEST (a member joins the team as it is).
+     */
+    company: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

@@ -18,6 +18,14 @@
  * /payment/failed?code=<order reference or catalogue code>), the sandbox's test bank under
  * /api/payment/sandbox/*, and POST /api/session/refresh (authenticated, answers LoginAnswer
  * {token}: a fresh session token whose isPaid is current). docs/architecture.md D18.
+ *
+ * Issue 14 item 3 ("fees as spec §9 writes them"): company teams (15 EUR per person whatever the
+ * birth year; the captain pays for every unpaid member at once: PaymentInfoAnswer.teamFee,
+ * PaymentOrderBody.forTeam), the bank transfer's details from configuration
+ * (BankTransferAnswer), money an administrator marks as paid by hand counted in the fundraising
+ * totals (FundraisingAnswer), and refunds recorded by an administrator (RefundBody, RefundAnswer,
+ * AdminParticipantPaymentsAnswer): REFUND_EXCEEDS_PAYMENT (400) for more than is left to refund,
+ * ORDER_NOT_PAID (409) for an order not confirmed paid.
  */
 import Type from 'typebox';
 import { SingleLine } from './text';
@@ -67,15 +75,25 @@ export type PaymentMethodsAnswer = Type.Static<typeof PaymentMethodsAnswer>;
  * (1500 or 500). A user without a participant (an admin) gets isPaid false and the adult fee.
  * Read from the payment-info read model (x-min-position honoured).
  *
- * `fee` is always sent; it is optional in the type, and `feeCents` is kept, only because the
- * shared payment-info store's tests (web/src/lib, not the payment feature's) build answers without
- * it — drop `feeCents` and make `fee` required once they carry it.
+ * Company teams (issue 14 item 3, spec §9 "company team 15 EUR per person"): `company` says whether
+ * the caller's team is one; its members' `fee` is the company fee (15 EUR) whatever their birth
+ * year (`isChild` still tells the birth year's rule). For the captain of a company team only,
+ * `unpaidMembers` counts the team's members whose fee is not paid (the captain included when
+ * unpaid) and `teamFee` is what paying for all of them at once costs, in EUR (15 × unpaidMembers;
+ * 0 when everyone has paid) — POST /api/payment/order with `forTeam: true` orders it.
+ *
+ * `fee` and `company` are always sent; they are optional in the type, and `feeCents` is kept,
+ * only because the shared payment-info store's tests (web/src/lib, not the payment feature's)
+ * build answers without them — drop `feeCents` and make both required once they carry them.
  */
 export const PaymentInfoAnswer = Type.Object({
   isPaid: Type.Boolean(),
   isChild: Type.Boolean(),
   fee: Type.Optional(Euros),
   feeCents: Type.Integer({ minimum: 0 }),
+  company: Type.Optional(Type.Boolean()),
+  unpaidMembers: Type.Optional(Type.Integer({ minimum: 0 })),
+  teamFee: Type.Optional(Euros),
 });
 export type PaymentInfoAnswer = Type.Static<typeof PaymentInfoAnswer>;
 
@@ -90,6 +108,15 @@ export type PaymentInfoAnswer = Type.Static<typeof PaymentInfoAnswer>;
  * the fee (spec §5), while a donation may leave the bank to the provider's page. `lang` (optional,
  * as stored, spec §4) is the language of the provider's pages; without it the Accept-Language
  * header decides, Estonian by default.
+ *
+ * `forTeam: true` (issue 14 item 3; default false) is a company team's captain paying the fee of
+ * every member not paid yet at once (the captain included when unpaid): the amount must be at
+ * least 15 EUR × those members (AMOUNT_TOO_LOW below it; more is a custom amount), the order
+ * records whom it covers, and its confirmation marks every one of them paid. A member who is not
+ * the captain → FORBIDDEN; a team that is no company team, or `forTeam` with isPaid true (a
+ * donation) → INVALID_REQUEST; nobody left to pay for → ALREADY_PAID_FOR. Without it a member of a
+ * company team pays their own fee, 15 EUR whatever the birth year. Explicit rather than guessed
+ * from the amount, so that a captain's generous custom amount for themselves stays theirs.
  */
 export const PaymentOrderBody = Type.Object(
   {
@@ -108,6 +135,7 @@ export const PaymentOrderBody = Type.Object(
       { additionalProperties: false },
     ),
     lang: Type.Optional(Lang),
+    forTeam: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -116,13 +144,15 @@ export type PaymentOrderBody = Type.Static<typeof PaymentOrderBody>;
 /**
  * Answer of POST /api/payment/order: where the browser goes next (the provider's checkout), the
  * order's id, its reference (the code the payer sees, GET /api/payment/order/{reference}) and the
- * amount ordered in EUR.
+ * amount ordered in EUR; for a team fee (forTeam, issue 14) also `covers`, the participant ids it
+ * pays for.
  */
 export const PaymentOrderAnswer = Type.Object({
   paymentUrl: Type.String(),
   orderId: Type.String(),
   reference: Type.String(),
   amount: Euros,
+  covers: Type.Optional(Type.Array(Type.Integer())),
 });
 export type PaymentOrderAnswer = Type.Static<typeof PaymentOrderAnswer>;
 
@@ -137,22 +167,31 @@ export type OrderReferenceParams = Type.Static<typeof OrderReferenceParams>;
  * GET /api/payment/order/{reference} (authenticated; the result page, issue 14): the caller's own
  * order as the server knows it — status 'pending' (ordered, no confirmation yet), 'paid' (the
  * provider confirmed it) or 'failed' (abandoned, refused or not taken; a late confirmation can
- * still make it paid, spec §4); amount in EUR; kind 'fee' or 'donation'. Read from the payments
- * read model (x-min-position honoured). 404 NOT_FOUND for an unknown reference AND for another
- * person's (so a reference's existence never leaks), 400 INVALID_REQUEST for one that is not 8
- * hexadecimal digits, 401 without a session.
+ * still make it paid, spec §4); amount in EUR; kind 'fee' or 'donation'; `refunded`, in EUR, only
+ * once an administrator recorded a refund of it (issue 14; the status stays 'paid'). Read from the
+ * payments read model (x-min-position honoured). 404 NOT_FOUND for an unknown reference AND for
+ * another person's (so a reference's existence never leaks), 400 INVALID_REQUEST for one that is
+ * not 8 hexadecimal digits, 401 without a session.
  */
 export const PaymentOrderStatusAnswer = Type.Object({
   reference: Type.String(),
   status: Type.Union([Type.Literal('pending'), Type.Literal('paid'), Type.Literal('failed')]),
   amount: Euros,
   kind: Type.Union([Type.Literal('fee'), Type.Literal('donation')]),
+  refunded: Type.Optional(Euros),
 });
 export type PaymentOrderStatusAnswer = Type.Static<typeof PaymentOrderStatusAnswer>;
 
 /**
- * GET /api/fundraising (public): money raised, in EUR (issue 14), from succeeded payments only —
- * fees and donations — overall and per team (teams with nothing raised are left out).
+ * GET /api/fundraising (public): money raised, in EUR (issue 14), overall and per team (teams with
+ * nothing raised are left out). `fees`: the fee orders the provider confirmed (their whole amount,
+ * a custom amount above the fee and a company captain's team fee included) plus the fees an
+ * administrator marked paid by hand (PUT /api/admin/participant/{id} {is_paid: true}: a bank
+ * transfer, spec §4; counted as the participant's fee due at that moment — 15 EUR in a company
+ * team, else 15 or 5 EUR by birth year — and taken back when the mark is undone); `donations`:
+ * the donations the provider confirmed. Refunds an administrator recorded (POST
+ * /api/admin/payment/{reference}/refund) are subtracted from the kind of the order refunded.
+ * Imported participants marked paid (they paid in the old system) add nothing.
  */
 export const FundraisingAnswer = Type.Object({
   fees: Euros,
@@ -178,3 +217,108 @@ export type PaymentNotificationBody = Type.Static<typeof PaymentNotificationBody
 
 export const PaymentNotificationAnswer = Type.Object({ ok: Type.Boolean() });
 export type PaymentNotificationAnswer = Type.Static<typeof PaymentNotificationAnswer>;
+
+/**
+ * GET /api/payment/banktransfer (authenticated; spec §2 "Payment": the manual bank transfer
+ * fallback — account name, number, description; issue 14 item 3): where and how to pay the fee by
+ * an ordinary bank transfer, from configuration (BANK_ACCOUNT_NAME, BANK_ACCOUNT_IBAN,
+ * BANK_TRANSFER_DESCRIPTION). `description` is the configured template personalised for the
+ * caller ({participantId}, {teamId}, {year} filled in), so that the administrator who marks the
+ * transfer paid finds the participant. `amount` is the caller's fee in EUR (the company fee in a
+ * company team, else 15 or 5 by birth year; the adult fee for a user without a participant).
+ * `example` is true while any of the three is not configured: the development defaults are made-up
+ * details (an IBAN that fails its check digits), which the page must flag instead of presenting as
+ * real; in production the services log a warning at start (docs/architecture.md D18).
+ */
+export const BankTransferAnswer = Type.Object({
+  accountName: Type.String(),
+  iban: Type.String(),
+  description: Type.String(),
+  amount: Euros,
+  example: Type.Boolean(),
+});
+export type BankTransferAnswer = Type.Static<typeof BankTransferAnswer>;
+
+/**
+ * An order named in an administrator's path: its reference as payers see it (8 hexadecimal
+ * digits, any case) or, when two orders share a reference, its whole order id (a UUID).
+ */
+export const OrderParams = Type.Object(
+  { reference: Type.String({ pattern: '^(?:[0-9A-Fa-f]{8}|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$' }) },
+  { additionalProperties: false },
+);
+export type OrderParams = Type.Static<typeof OrderParams>;
+
+/** The longest refund reason, characters (the domain's REFUND_REASON_MAX). */
+export const REFUND_REASON_MAX = 500;
+
+/**
+ * POST /api/admin/payment/{reference}/refund (administrators only: 401 without a session, 403
+ * FORBIDDEN for anyone else, checked before the body is read; issue 14 item 3): records that the
+ * payer got money back (the provider's or the bank's own refund, done outside the site).
+ * `amount` in EUR (EuroAmount: at most two decimals, else INVALID_AMOUNT; 0 → INVALID_AMOUNT);
+ * without it the whole rest of the order is refunded. More than was paid and not yet refunded →
+ * REFUND_EXCEEDS_PAYMENT (400); an order not confirmed paid → ORDER_NOT_PAID (409); an unknown
+ * reference → NOT_FOUND (a reference is looked up in the payments read model, so an order placed a
+ * moment ago is found by its id at once, by its reference once projected); a reference two orders
+ * share → INVALID_REQUEST (use the order id).
+ * `reason` is required (1–500 characters; the history shows it, so no personal data).
+ * The fundraising totals go down by the amount; when the refunds of a fee order reach its whole
+ * amount, every participant that order had marked paid (the payer, or a team fee's members) is
+ * marked unpaid. An Idempotency-Key makes a retried refund count once (D7).
+ */
+export const RefundBody = Type.Object(
+  {
+    amount: Type.Optional(EuroAmount),
+    reason: SingleLine({ minLength: 1, maxLength: REFUND_REASON_MAX }),
+  },
+  { additionalProperties: false },
+);
+export type RefundBody = Type.Static<typeof RefundBody>;
+
+/**
+ * Answer of a refund: the order, what this refund gave back, all refunded of it so far and what is
+ * left (EUR), whether the order is now refunded in full, and the position (read-your-writes).
+ */
+export const RefundAnswer = Type.Object({
+  success: Type.Boolean(),
+  orderId: Type.String(),
+  reference: Type.String(),
+  refunded: Euros,
+  refundedTotal: Euros,
+  remaining: Euros,
+  full: Type.Boolean(),
+  position: Type.Integer(),
+});
+export type RefundAnswer = Type.Static<typeof RefundAnswer>;
+
+/** A participant in an administrator's path (a positive integer, as text). */
+export const AdminParticipantPaymentsParams = Type.Object(
+  { id: Type.String({ pattern: '^[1-9][0-9]{0,8}$' }) },
+  { additionalProperties: false },
+);
+export type AdminParticipantPaymentsParams = Type.Static<typeof AdminParticipantPaymentsParams>;
+
+/** One order as the admin console lists it (issue 14): amounts in EUR. */
+export const AdminPaymentOrder = Type.Object({
+  orderId: Type.String(),
+  reference: Type.String(),
+  /** The payer. */
+  participantId: Type.Integer(),
+  kind: Type.Union([Type.Literal('fee'), Type.Literal('donation')]),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('paid'), Type.Literal('failed')]),
+  amount: Euros,
+  refunded: Euros,
+  /** A team fee's members (participant ids); empty for an order of the payer alone. */
+  covers: Type.Array(Type.Integer()),
+});
+export type AdminPaymentOrder = Type.Static<typeof AdminPaymentOrder>;
+
+/**
+ * GET /api/admin/participant/{id}/payments (administrators only: 401, 403 FORBIDDEN; issue 14):
+ * the orders the participant placed or a team fee placed for them, paid ones first, then by
+ * reference — what the console's refund action offers. Read from the payments read model
+ * (x-min-position honoured); an unknown participant has none.
+ */
+export const AdminParticipantPaymentsAnswer = Type.Object({ orders: Type.Array(AdminPaymentOrder) });
+export type AdminParticipantPaymentsAnswer = Type.Static<typeof AdminParticipantPaymentsAnswer>;

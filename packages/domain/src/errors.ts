@@ -50,6 +50,8 @@ export const ERROR_CODES = [
   'INVALID_CHARACTERS', // a text holds NUL, a lone surrogate or a control character (tab and line breaks only in multi-line texts) (400; issue 13)
   'REQUEST_TOO_LARGE', // a request body over its limit (413; 1 MiB, 16 MiB for a team's icon): issue 13
   'SERVICE_UNAVAILABLE', // a part of the site is restarting or unreachable; try again in a moment (503): issue 13
+  'REFUND_EXCEEDS_PAYMENT', // a refund larger than what the order paid and has not had refunded yet (400): issue 14
+  'ORDER_NOT_PAID', // a refund of an order the provider has not confirmed as paid (pending or failed) (409): issue 14
   'FIELD_MISMATCH', // a field the server keeps itself (an id, team_id, created_at, a team's name or join code) sent with another value than the stored one; the body names it in `field` (409): issue 14
 ] as const;
 

@@ -55,6 +55,14 @@ export interface TeamRegistered {
     icon: string | null;
     /** ISO-8601 UTC. */
     registeredAt: string;
+    /**
+     * A company team (issue 14 item 3; spec §9 "company team 15 EUR per person"): every member's
+     * fee is the edition's `fees.companyPerPersonCents`, whatever their birth year, and the
+     * captain may pay for all unpaid members at once. Present (true) only for company teams:
+     * absent — as on every event recorded before issue 14 — means false. Set at registration and
+     * never changed.
+     */
+    company?: boolean;
   };
 }
 /**
@@ -118,7 +126,8 @@ export interface ParticipantRegistered {
 }
 /**
  * The participant's paid flag changed (spec §4 "admin may mark paid"; issue 7: a succeeded fee
- * payment marks it in the same append as its PaymentSucceeded).
+ * payment marks it in the same append as its PaymentSucceeded; issue 14: a team fee marks every
+ * member it covers, a full refund takes the mark back).
  */
 export interface ParticipantPaymentMarked {
   type: 'ParticipantPaymentMarked';
@@ -126,12 +135,24 @@ export interface ParticipantPaymentMarked {
     participantId: number;
     isPaid: boolean;
     /**
-     * Who set it: 'admin' (the admin console), 'payment' (a succeeded fee order, with `orderId`).
-     * Absent on the importer's marks and on every mark recorded before issue 7.
+     * Who set it: 'admin' (the admin console: a payment verified by hand, e.g. a bank transfer),
+     * 'payment' (a succeeded fee order, with `orderId`), 'refund' (issue 14: the fee order
+     * `orderId` that had paid it was refunded in full; isPaid false). Absent on the importer's
+     * marks and on every mark recorded before issue 7.
      */
-    source?: 'admin' | 'payment';
-    /** The fee order (stream payment-{orderId}) whose success set the flag; only with source 'payment'. */
+    source?: 'admin' | 'payment' | 'refund';
+    /** The fee order (stream payment-{orderId}) that set or took back the flag; with source 'payment' or 'refund'. */
     orderId?: string;
+    /**
+     * Money moved by hand, EUR cents (issue 14), with source 'admin' only. isPaid true: the
+     * manual payment (bank transfer, spec §2/§4) the administrator verified — the participant's
+     * fee due when marked (participantFee: the company fee, or 15/5 EUR by birth year) — which the
+     * fundraising totals count as a fee. isPaid false: the manual payment this unmark takes back
+     * (the amount of the administrator's mark it undoes), which the totals subtract. Absent when
+     * no money moved by hand (a provider's payment counts through PaymentSucceeded; imported and
+     * pre-issue-14 marks count nothing).
+     */
+    manualCents?: number;
   };
 }
 /** An administrator corrected the participant's name (spec §2 admin users tab; at most 32). */
@@ -212,8 +233,17 @@ export interface PaymentOrdered {
     kind: PaymentKind;
     /** What the payer pays, EUR cents (a fee order may exceed the fee: a custom amount, spec §2). */
     amountCents: number;
-    /** The participant's fee by birth year at ordering time, EUR cents (1500 or 500 in 2025). */
+    /**
+     * The fee per person at ordering time, EUR cents: by birth year (1500 or 500 in 2025), or the
+     * company fee (fees.companyPerPersonCents, 1500) for a member of a company team (issue 14).
+     */
     feeCents: number;
+    /**
+     * A team fee (issue 14 item 3): the participants this fee order pays for — the unpaid members
+     * of the captain's company team when ordered (ascending ids), the payer among them when
+     * unpaid. Absent on an order for the payer alone (and on every order before issue 14).
+     */
+    covers?: number[];
     /** The provider's name ('sandbox', 'montonio'). */
     provider: string;
     /** ISO 3166-1 alpha-2 country of the chosen bank's setup. */
@@ -266,7 +296,35 @@ export interface PaymentFailed {
     failedAt: string;
   };
 }
-export type PaymentEvent = PaymentOrdered | PaymentSucceeded | DonationReceived | PaymentFailed;
+/**
+ * An administrator recorded a refund of a paid order (issue 14 item 3): money given back to the
+ * payer outside the application (the provider's or the bank's own refund). The fundraising totals
+ * go down by `amountCents`; when `full` (the refunds reach the whole amount) of a fee order, the
+ * participants it had marked paid are marked unpaid in the same atomic append
+ * (ParticipantPaymentMarked {isPaid: false, source: 'refund'}).
+ */
+export interface PaymentRefunded {
+  type: 'PaymentRefunded';
+  data: {
+    orderId: string;
+    /** The payer. */
+    participantId: number;
+    /** The order's team (fundraising per team counts it there). */
+    teamId: number;
+    kind: PaymentKind;
+    /** Refunded now, EUR cents, more than 0 and at most what was paid and not yet refunded. */
+    amountCents: number;
+    /** Refunded of this order in all, this refund included, EUR cents. */
+    refundedCents: number;
+    /** True when the refunds reach the order's whole amount. */
+    full: boolean;
+    /** Why, in the administrator's words (at most 500 characters; no personal data, please). */
+    reason: string;
+    /** ISO-8601 UTC. */
+    refundedAt: string;
+  };
+}
+export type PaymentEvent = PaymentOrdered | PaymentSucceeded | DonationReceived | PaymentFailed | PaymentRefunded;
 
 // ---- user-{userId} (accounts; secrets such as password and token hashes never appear here) --
 
@@ -484,6 +542,7 @@ export const SCHEMA_VERSIONS: Record<DomainEventType, number> = {
   PaymentSucceeded: 1,
   DonationReceived: 1,
   PaymentFailed: 1,
+  PaymentRefunded: 1,
 };
 
 /**

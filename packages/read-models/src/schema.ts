@@ -153,8 +153,17 @@ export interface PaymentInfoTable {
   is_paid: boolean;
   /** Born in the edition's childFromBirthYear or later (the child fee applies). */
   is_child: boolean;
-  /** The participation fee by birth year, EUR cents. */
+  /** The participation fee, EUR cents: the company fee in a company team, else by birth year. */
   fee_cents: number;
+  /** The participant's team is a company team (issue 14 item 3; 2026-008). */
+  company: boolean;
+  /** The participant registered the team (its captain pays for a company team's members). */
+  is_captain: boolean;
+}
+
+/** payments: the company teams (TeamRegistered.company; issue 14 item 3), for members who join later. */
+export interface CompanyTeamsTable {
+  team_id: number;
 }
 
 /**
@@ -182,6 +191,10 @@ export interface PaymentOrdersTable {
   amount_cents: number;
   /** pending (ordered), paid (confirmed: final), failed (a late confirmation can still pay it). */
   status: 'pending' | 'paid' | 'failed';
+  /** Refunded by an administrator so far, EUR cents (issue 14; 2026-008). */
+  refunded_cents: number;
+  /** A team fee's covered participants (issue 14); null for an order of the payer alone. */
+  covers: number[] | null;
 }
 
 /** payments: money raised overall, EUR cents, one row (id 1); deleted teams' money included. */
@@ -231,5 +244,6 @@ export interface ReadModelDatabase {
   fundraising_teams: FundraisingTeamsTable;
   fundraising_totals: FundraisingTotalsTable;
   payment_orders: PaymentOrdersTable;
+  company_teams: CompanyTeamsTable;
   parked_events: ParkedEventsTable;
 }

@@ -1,9 +1,10 @@
 /**
- * The two read-model look-ups the admin deletions need (CommandServiceDependencies
- * entriesOfParticipant and membersOfTeam): the event store has no index of entry streams by
- * participant nor of participant streams by team, and reading the whole log per deletion would
- * be far too slow. The CommandService checks every id against its own stream before deleting it,
- * so a lagging read model can only leave out what was appended after its checkpoint.
+ * The read-model look-ups the commands need (CommandServiceDependencies entriesOfParticipant,
+ * membersOfTeam, ordersOfReference): the event store has no index of entry streams by
+ * participant, of participant streams by team, nor of payment streams by reference, and reading
+ * the whole log per command would be far too slow. The CommandService checks every id against its
+ * own stream before acting on it (deleting, covering a member with a team fee, refunding), so a
+ * lagging read model can only leave out what was appended after its checkpoint.
  */
 import type pg from 'pg';
 
@@ -13,6 +14,8 @@ export interface ReadModelLookups {
   entriesOfParticipant(participantId: number): Promise<number[]>;
   /** Participant ids of the team's members (rm.team_members), ascending. */
   membersOfTeam(teamId: number): Promise<number[]>;
+  /** Ids of the payment orders with the reference (rm.payment_orders; 8 upper-case hex digits). Issue 14. */
+  ordersOfReference(reference: string): Promise<string[]>;
 }
 
 /** The look-ups on `pool` (the read models' database; schema `rm`). */
@@ -27,6 +30,11 @@ export function readModelLookups(pool: pg.Pool): ReadModelLookups {
       const { rows } = await pool.query<{ participant_id: number }>(
         'SELECT participant_id FROM rm.team_members WHERE team_id = $1 ORDER BY participant_id', [teamId]);
       return rows.map((row) => Number(row.participant_id));
+    },
+    async ordersOfReference(reference) {
+      const { rows } = await pool.query<{ order_id: string }>(
+        'SELECT order_id FROM rm.payment_orders WHERE reference = $1 ORDER BY order_id', [reference]);
+      return rows.map((row) => row.order_id);
     },
   };
 }

@@ -9,6 +9,7 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import Type from 'typebox';
 import { CompiledQuery, type Kysely } from 'kysely';
+import type { BankTransferConfig } from '@sinilill/config';
 import { MIN_POSITION_HEADER, PROJECTED_POSITION_HEADER } from '@sinilill/contracts';
 import { authPlugin, createApp, healthRoutes } from '@sinilill/http';
 import type { EventStore } from '@sinilill/event-store';
@@ -51,6 +52,12 @@ export interface QueryApiDependencies {
    * those routes are not served.
    */
   history?: EventStore;
+  /**
+   * The manual bank transfer's details (GET /api/payment/banktransfer; issue 14 item 3): the
+   * configuration's bankTransferConfig(); default DEVELOPMENT_BANK_TRANSFER (made-up, flagged as
+   * an example).
+   */
+  bankTransfer?: BankTransferConfig;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -91,7 +98,7 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
     if (deps.media) await api.register(imageRoutes, { media: deps.media });
     await api.register(newsRoutes, deps.news ?? {});
     await api.register(adminRoutes, { db: deps.db });
-    await api.register(paymentRoutes, { db: deps.db });
+    await api.register(paymentRoutes, { db: deps.db, ...(deps.bankTransfer ? { bankTransfer: deps.bankTransfer } : {}) });
     if (deps.history) {
       await api.register(historyRoutes, { reader: new HistoryReader(deps.db, deps.history), store: deps.history, now: deps.now });
     }

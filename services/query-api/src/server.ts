@@ -1,7 +1,8 @@
 /**
  * Wires the query API: configuration, the read-model pool, the clock, the token secret, the
- * process's one read-model change listener (live updates) and the protected event store the
- * administrators' history reads (D16); then listens.
+ * process's one read-model change listener (live updates), the protected event store the
+ * administrators' history reads (D16) and the manual bank transfer's details (issue 14; a warning
+ * when production shows the made-up ones); then listens.
  *
  * Shutdown (installShutdown, @sinilill/http): on SIGTERM or SIGINT /health/ready answers 503, the
  * open live streams are ended (the team routes' preClose; a browser's EventSource reconnects to
@@ -9,7 +10,7 @@
  * listener and the pool are released and the process exits 0, within SHUTDOWN_DELAY_MS (10 s;
  * else exit 1). An uncaught error is logged and exits 1 the same way.
  */
-import { createClock, loadConfig, required } from '@sinilill/config';
+import { bankTransferConfig, configWarnings, createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import { PersonalDataVault, PostgresEventStore, eventStoreMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
 import { earlyLog, installShutdown } from '@sinilill/http';
@@ -19,6 +20,7 @@ import { buildQueryApi } from './app';
 import { ReadModelChangeListener } from './live';
 
 const config = loadConfig();
+const bankTransfer = bankTransferConfig();
 const databaseUrl = required(config.databaseUrl, 'DATABASE_URL');
 // Pool warnings before the app (and its logger) exist go to stderr, then through app.log.
 const poolLog = earlyLog();
@@ -50,9 +52,12 @@ const app = buildQueryApi({
   media: new MediaStore(pool),
   news: { strapiUrl: config.strapiUrl, strapiToken: config.strapiToken },
   history,
+  bankTransfer,
   logger: { level: config.logLevel },
 });
 poolLog.attach(app);
+// Not refused, but said (issue 14: made-up bank details in production; @sinilill/config configWarnings).
+for (const warning of configWarnings(config, bankTransfer)) app.log.warn(warning);
 // onClose runs after the server has closed and the last request in flight has answered.
 app.addHook('onClose', async () => {
   await changes.close();

@@ -192,12 +192,13 @@ export class AccountService {
   /**
    * Registers a new team with the person as its captain, and the person's account (spec §2
    * REGISTER_TEAM): TeamRegistered, ParticipantRegistered and UserRegistered in one atomic
-   * append, then the confirmation mail in `input.lang`.
+   * append, then the confirmation mail in `input.lang`. `company` (default false) registers a
+   * company team (issue 14 item 3: 15 EUR per person, the captain may pay for all).
    * @throws DomainError REGISTRATION_DISABLED, PASSWORD_TOO_SHORT, PASSWORD_TOO_WEAK (judged with
    *   the e-mail, name and team name; issue 13), INVALID_EMAIL, INVALID_REQUEST, VALUE_TOO_LONG,
    *   TEAM_NAME_ALREADY_IN_USE, EMAIL_ALREADY_IN_USE.
    */
-  async registerTeam(input: RegistrationInput & { teamName: string }, request: CommandRequest): Promise<RegistrationResult> {
+  async registerTeam(input: RegistrationInput & { teamName: string; company?: boolean }, request: CommandRequest): Promise<RegistrationResult> {
     const { ctx, settings, now } = await this.context(request);
     this.assertMayRegister(input, settings, request.actor, input.teamName);
     const { directory, ids, store } = this.deps;
@@ -212,7 +213,7 @@ export class AccountService {
     const decided = await decideAcrossStreams(store, [
       streamDecision(streams.team(teamId), teamDecider, {
         type: 'RegisterTeam',
-        data: { teamId, teamName: input.teamName, description: '', joinCode, icon: null },
+        data: { teamId, teamName: input.teamName, description: '', joinCode, icon: null, ...(input.company ? { company: true } : {}) },
       }),
       ...this.personDecisions(input, { teamId, participantId, userId, isCaptain: true, registrationEnabled: settings.registrationEnabled }),
     ], ctx, request.metadata);

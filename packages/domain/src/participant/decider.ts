@@ -10,6 +10,7 @@ import type { Edition } from '../edition/types';
 import { currentEdition } from '../edition';
 import { DomainError } from '../errors';
 import type { Gender, ParticipantEvent } from '../events';
+import { participantFee } from '../payment/fees';
 import { requireBoolean, requireId, requireText } from '../validation';
 
 /** The genders registration offers (spec §3: MALE 0, FEMALE 1, UNDEFINED 2). */
@@ -57,9 +58,15 @@ export interface MarkPayment {
     participantId: number;
     isPaid: boolean;
     /** Copied into the event when given (ParticipantPaymentMarked.source). */
-    source?: 'admin' | 'payment';
-    /** The succeeded fee order, with source 'payment'. */
+    source?: 'admin' | 'payment' | 'refund';
+    /** The succeeded fee order (source 'payment'), or the refunded one (source 'refund'). */
     orderId?: string;
+    /**
+     * With source 'admin': whether the participant's team is a company team (the caller reads the
+     * team stream), so that an administrator's mark records the fee due as the manual payment
+     * (participantFee; issue 14). Default false.
+     */
+    company?: boolean;
   };
 }
 
@@ -92,6 +99,17 @@ export interface ParticipantState {
   isCaptain: boolean;
   newsletter: boolean;
   isPaid: boolean;
+  /**
+   * The fee order whose success (or team fee) set the paid flag, while it stands; absent when the
+   * flag is false or was set otherwise (an administrator, the importer). Issue 14: a full refund
+   * of that order takes the flag back.
+   */
+  paidOrderId?: string;
+  /**
+   * The manual payment an administrator's standing mark recorded, EUR cents; absent when none
+   * (issue 14). Optional, like paidOrderId, so that states without payments read as before.
+   */
+  manualCents?: number;
   /** ISO-8601 UTC. */
   registeredAt: string | null;
   /** True once deleted (ParticipantDeleted); the personal data is erased with it. */
@@ -162,16 +180,26 @@ function registerParticipant(
   ];
 }
 
-function markPayment(command: MarkPayment, state: ParticipantState, ctx: DecisionContext): ParticipantEvent[] {
+function markPayment(command: MarkPayment, state: ParticipantState, ctx: DecisionContext, edition: Edition): ParticipantEvent[] {
   const participantId = requireId(command.data.participantId, 'participantId');
   const isPaid = requireBoolean(command.data.isPaid, 'isPaid');
   if (!isPrivileged(ctx.actor)) throw new DomainError('FORBIDDEN', 'only an administrator or the system marks payment');
   requireLiveParticipant(state, participantId);
   if (state.isPaid === isPaid) return [];
   const { source, orderId } = command.data;
+  // Issue 14: an administrator's mark is money verified by hand (a bank transfer): the fee due
+  // when marked, and an unmark takes back what the standing mark recorded.
+  const manualCents = source !== 'admin' ? 0
+    : isPaid ? participantFee(state.birthYear, command.data.company === true, edition)
+      : (state.manualCents ?? 0);
   return [{
     type: 'ParticipantPaymentMarked',
-    data: { participantId, isPaid, ...(source !== undefined ? { source } : {}), ...(orderId !== undefined ? { orderId } : {}) },
+    data: {
+      participantId, isPaid,
+      ...(source !== undefined ? { source } : {}),
+      ...(orderId !== undefined ? { orderId } : {}),
+      ...(manualCents > 0 ? { manualCents } : {}),
+    },
   }];
 }
 
@@ -214,7 +242,12 @@ function evolveParticipant(state: ParticipantState, event: ParticipantEvent): Pa
       newsletter: data.newsletter,
       registeredAt: data.registeredAt,
     }))
-    .with({ type: 'ParticipantPaymentMarked' }, ({ data }) => ({ ...state, isPaid: data.isPaid }))
+    .with({ type: 'ParticipantPaymentMarked' }, ({ data }) => ({
+      ...state,
+      isPaid: data.isPaid,
+      paidOrderId: data.isPaid && data.source === 'payment' ? data.orderId : undefined,
+      manualCents: data.isPaid && data.source === 'admin' && data.manualCents ? data.manualCents : undefined,
+    }))
     .with({ type: 'ParticipantRenamed' }, ({ data }) => ({ ...state, fullName: data.fullName }))
     .with({ type: 'ParticipantDeleted' }, () => ({ ...state, deleted: true, fullName: null, email: null, birthYear: null }))
     .exhaustive();
@@ -232,8 +265,11 @@ function evolveParticipant(state: ParticipantState, event: ParticipantEvent): Pa
  * (INVALID_REQUEST); already registered → ALREADY_EXISTS.
  *
  * MarkPayment → [ParticipantPaymentMarked] only when the flag changes, else [] (spec §4, §6);
- * the optional source and orderId are copied into the event. Only ADMIN or SYSTEM (the payment
- * callback) may mark (FORBIDDEN); unknown participant → NOT_FOUND.
+ * the optional source and orderId are copied into the event. An administrator's mark (source
+ * 'admin', issue 14) records the money verified by hand as `manualCents`: marking paid, the fee due
+ * (participantFee: the company fee when `company`, else by birth year); unmarking, the manual
+ * payment the standing mark had recorded (none when the flag came from a provider's payment). Only
+ * ADMIN or SYSTEM (the payment callback) may mark (FORBIDDEN); unknown participant → NOT_FOUND.
  *
  * RenameParticipant → [ParticipantRenamed] (renamedAt = ctx.now, name trimmed), [] when unchanged;
  * full name required (INVALID_REQUEST), ≤ limits.fullNameMax = 32 (VALUE_TOO_LONG, spec §5 "Admin
@@ -251,7 +287,7 @@ export function createParticipantDecider(
     decide: (command, state, ctx) =>
       match(command)
         .with({ type: 'RegisterParticipant' }, (c) => registerParticipant(c, state, ctx, edition))
-        .with({ type: 'MarkPayment' }, (c) => markPayment(c, state, ctx))
+        .with({ type: 'MarkPayment' }, (c) => markPayment(c, state, ctx, edition))
         .with({ type: 'RenameParticipant' }, (c) => renameParticipant(c, state, ctx, edition))
         .with({ type: 'DeleteParticipant' }, (c) => deleteParticipant(c, state, ctx))
         .exhaustive(),

@@ -9,16 +9,18 @@
  *
  * Lifecycle: ordered → succeeded (final: later notifications change nothing, so a repeated or
  * replayed notification records one payment) or → failed → succeeded (a bank's late confirmation
- * still counts, spec §4: up to 72 h).
+ * still counts, spec §4: up to 72 h). A succeeded order may be refunded by an administrator, in
+ * parts or whole (issue 14 item 3): refunds add up to at most the amount paid.
  */
 import { match } from 'ts-pattern';
+import { isPrivileged } from '../actors';
 import type { Decider, DecisionContext } from '../decider';
 import { currentEdition } from '../edition';
 import type { Edition } from '../edition/types';
 import { DomainError } from '../errors';
 import type { PaymentEvent, PaymentKind } from '../events';
-import { requireId } from '../validation';
-import { feeFor, minimumAmountCents } from './fees';
+import { requireId, requireText } from '../validation';
+import { minimumAmountCents, participantFee, teamFeeCents } from './fees';
 import { orderReference } from './reference';
 
 /** A provider's word on an order, as its adapter reports it. */
@@ -27,6 +29,19 @@ export type PaymentStatus = 'PAID' | 'FAILED' | 'PENDING' | 'REFUNDED';
 /** The only currency of the event (spec §9 amounts are euros). */
 export const PAYMENT_CURRENCY = 'EUR';
 
+/**
+ * What a team fee order needs to know of the payer's team (issue 14 item 3), gathered by the
+ * caller from the team's and the members' streams.
+ */
+export interface TeamFeeFacts {
+  /** The team is a company team (TeamRegistered.company). */
+  company: boolean;
+  /** The payer is the team's captain (ParticipantRegistered.isCaptain). */
+  isCaptain: boolean;
+  /** The team's live members whose fee is not paid yet, the payer included when unpaid. */
+  unpaidMemberIds: readonly number[];
+}
+
 /** Order the fee or a donation (spec §7 POST /payment/order). */
 export interface OrderPayment {
   type: 'OrderPayment';
@@ -34,8 +49,16 @@ export interface OrderPayment {
     /** UUID chosen by the caller. */
     orderId: string;
     participantId: number;
-    /** The participant as their stream says now (the caller folds it). */
-    participant: { teamId: number; birthYear: number | null; isPaid: boolean };
+    /**
+     * The participant as their stream says now (the caller folds it); `company`: their team is a
+     * company team (its fee is fees.companyPerPersonCents whatever the birth year; issue 14).
+     */
+    participant: { teamId: number; birthYear: number | null; isPaid: boolean; company?: boolean };
+    /**
+     * Set for a team fee (issue 14: a company team's captain pays for every unpaid member at
+     * once); absent for the payer's own fee or a donation.
+     */
+    team?: TeamFeeFacts;
     kind: PaymentKind;
     /** The request's grandTotal and payment.amount, EUR cents; they must be equal. */
     grandTotalCents: number;
@@ -66,7 +89,24 @@ export interface RecordPaymentOutcome {
   };
 }
 
-export type PaymentCommand = OrderPayment | RecordPaymentOutcome;
+/**
+ * An administrator records a refund of a paid order (issue 14 item 3): `amountCents` null refunds
+ * what is left (the whole order when nothing was refunded before).
+ */
+export interface RefundPayment {
+  type: 'RefundPayment';
+  data: {
+    orderId: string;
+    /** EUR cents, more than 0; null: everything not yet refunded. */
+    amountCents: number | null;
+    /** Why (required, at most REFUND_REASON_MAX characters). */
+    reason: string;
+  };
+}
+export type PaymentCommand = OrderPayment | RecordPaymentOutcome | RefundPayment;
+
+/** The longest refund reason, characters (as a parked event's skip reason). */
+export const REFUND_REASON_MAX = 500;
 
 export interface PaymentState {
   exists: boolean;
@@ -79,6 +119,10 @@ export interface PaymentState {
   provider: string | null;
   reference: string | null;
   status: 'none' | 'ordered' | 'succeeded' | 'failed';
+  /** A team fee's covered participants (PaymentOrdered.covers); absent: the payer alone. Issue 14. */
+  covers?: readonly number[];
+  /** Refunded so far, EUR cents (PaymentRefunded); absent: nothing. Issue 14. */
+  refundedCents?: number;
 }
 
 const initialPaymentState = (): PaymentState => ({
@@ -116,8 +160,10 @@ function orderPayment(command: OrderPayment, state: PaymentState, ctx: DecisionC
     && (method === '' ? c.kind === 'donation' : c.countryMethods.includes(method));
   if (!selected) throw new DomainError('NOT_SELECTED', `no bank ${JSON.stringify(method)} in ${c.country}`);
   if (grandTotalCents !== amountCents) throw new DomainError('AMOUNT_NOT_MATCH', `${grandTotalCents} ≠ ${amountCents}`);
+  const team = c.team;
+  if (team) return orderTeamFee(command, team, { participantId, amountCents, method }, ctx, edition);
   if (c.kind === 'fee' && c.participant.isPaid) throw new DomainError('ALREADY_PAID_FOR');
-  const feeCents = feeFor(c.participant.birthYear, edition);
+  const feeCents = participantFee(c.participant.birthYear, c.participant.company === true, edition);
   const minimum = minimumAmountCents(c.kind, feeCents, edition);
   if (amountCents < minimum) throw new DomainError('AMOUNT_TOO_LOW', `${amountCents} < ${minimum}`);
   return [{
@@ -134,6 +180,81 @@ function orderPayment(command: OrderPayment, state: PaymentState, ctx: DecisionC
       method,
       reference: orderReference(c.orderId),
       orderedAt: ctx.now,
+    },
+  }];
+}
+
+/**
+ * A company team's fee for every unpaid member at once (issue 14 item 3), after the common checks
+ * (actor, bank, grandTotal): a company team (INVALID_REQUEST), ordered by its captain (FORBIDDEN),
+ * someone left to pay for (ALREADY_PAID_FOR), at least fees.companyPerPersonCents × unpaid members
+ * (AMOUNT_TOO_LOW).
+ */
+function orderTeamFee(
+  command: OrderPayment,
+  team: TeamFeeFacts,
+  checked: { participantId: number; amountCents: number; method: string },
+  ctx: DecisionContext,
+  edition: Edition,
+): PaymentEvent[] {
+  const c = command.data;
+  const { participantId, amountCents, method } = checked;
+  if (c.kind !== 'fee') throw new DomainError('INVALID_REQUEST', 'a team pays fees, not donations');
+  if (!team.company) throw new DomainError('INVALID_REQUEST', 'only a company team pays for its members at once');
+  if (!team.isCaptain) throw new DomainError('FORBIDDEN', 'only the captain pays for the team');
+  const covers = [...new Set(team.unpaidMemberIds.map((id) => requireId(id, 'unpaidMemberIds')))].sort((a, b) => a - b);
+  if (covers.length === 0) throw new DomainError('ALREADY_PAID_FOR', 'every member has paid');
+  const minimum = teamFeeCents(covers.length, edition);
+  if (amountCents < minimum) throw new DomainError('AMOUNT_TOO_LOW', `${amountCents} < ${minimum} for ${covers.length} members`);
+  return [{
+    type: 'PaymentOrdered',
+    data: {
+      orderId: c.orderId,
+      participantId,
+      teamId: requireId(c.participant.teamId, 'teamId'),
+      kind: 'fee',
+      amountCents,
+      feeCents: edition.fees.companyPerPersonCents,
+      provider: c.provider,
+      country: c.country,
+      method,
+      reference: orderReference(c.orderId),
+      orderedAt: ctx.now,
+      covers,
+    },
+  }];
+}
+
+/**
+ * An administrator's refund (issue 14 item 3): ADMIN or SYSTEM (FORBIDDEN), a known order
+ * (NOT_FOUND), confirmed paid (ORDER_NOT_PAID), an amount more than 0 (INVALID_AMOUNT) and at most
+ * what is left unrefunded (REFUND_EXCEEDS_PAYMENT; a fully refunded order has nothing left), a
+ * reason (INVALID_REQUEST when blank, VALUE_TOO_LONG over REFUND_REASON_MAX).
+ */
+function refundPayment(command: RefundPayment, state: PaymentState, ctx: DecisionContext): PaymentEvent[] {
+  const c = command.data;
+  if (!isPrivileged(ctx.actor)) throw new DomainError('FORBIDDEN', 'only an administrator records refunds');
+  if (!state.exists) throw new DomainError('NOT_FOUND', `order ${c.orderId}`);
+  if (state.status !== 'succeeded') throw new DomainError('ORDER_NOT_PAID', `order ${c.orderId} is ${state.status}`);
+  const refundedBefore = state.refundedCents ?? 0;
+  const left = state.amountCents - refundedBefore;
+  const amountCents = c.amountCents === null ? left : requireCents(c.amountCents, 'amount');
+  if (c.amountCents !== null && amountCents === 0) throw new DomainError('INVALID_AMOUNT', 'a refund is more than 0');
+  if (amountCents > left || left === 0) throw new DomainError('REFUND_EXCEEDS_PAYMENT', `${amountCents} > ${left} left of ${state.amountCents}`);
+  const reason = requireText(c.reason, 'reason', { max: REFUND_REASON_MAX, required: true });
+  const refundedCents = refundedBefore + amountCents;
+  return [{
+    type: 'PaymentRefunded',
+    data: {
+      orderId: state.orderId!,
+      participantId: state.participantId!,
+      teamId: state.teamId!,
+      kind: state.kind!,
+      amountCents,
+      refundedCents,
+      full: refundedCents === state.amountCents,
+      reason,
+      refundedAt: ctx.now,
     },
   }];
 }
@@ -162,7 +283,8 @@ function recordOutcome(command: RecordPaymentOutcome, state: PaymentState, ctx: 
   if (c.status === 'FAILED' && state.status !== 'failed') {
     return [{ type: 'PaymentFailed', data: { ...common, reason: c.providerStatus, failedAt: ctx.now } }];
   }
-  // PENDING (the bank has not confirmed yet), a repeated failure, REFUNDED (not handled yet).
+  // PENDING (the bank has not confirmed yet), a repeated failure, REFUNDED (a provider's refund
+  // is recorded by an administrator instead: RefundPayment, issue 14).
   return [];
 }
 
@@ -180,9 +302,11 @@ function evolvePayment(state: PaymentState, event: PaymentEvent): PaymentState {
       provider: data.provider,
       reference: data.reference,
       status: 'ordered' as const,
+      covers: data.covers,
     }))
     .with({ type: 'PaymentSucceeded' }, { type: 'DonationReceived' }, () => ({ ...state, status: 'succeeded' as const }))
     .with({ type: 'PaymentFailed' }, () => ({ ...state, status: 'failed' as const }))
+    .with({ type: 'PaymentRefunded' }, ({ data }) => ({ ...state, refundedCents: data.refundedCents }))
     .exhaustive();
 }
 
@@ -194,8 +318,22 @@ function evolvePayment(state: PaymentState, event: PaymentEvent): PaymentState {
  * for their own participant (FORBIDDEN); the bank: the country is in the provider's setup and the
  * method is one of its banks, or empty for a donation (NOT_SELECTED, spec §5); grandTotal equals
  * payment.amount (AMOUNT_NOT_MATCH); a fee order by a participant already paid (ALREADY_PAID_FOR);
- * the amount at least the fee (1500 or 500 cents) or, for a donation, donationMinCents = 100
- * (AMOUNT_TOO_LOW). A second order with the same id → ALREADY_EXISTS.
+ * the amount at least the fee (participantFee: 1500 or 500 cents by birth year, the company fee
+ * 1500 in a company team) or, for a donation, donationMinCents = 100 (AMOUNT_TOO_LOW). A second
+ * order with the same id → ALREADY_EXISTS.
+ *
+ * A team fee (`team` given; issue 14 item 3) → [PaymentOrdered] with `covers` (the unpaid
+ * members, ascending) and feeCents = fees.companyPerPersonCents: after the actor, bank and
+ * grandTotal checks, a donation or a team that is no company team → INVALID_REQUEST, a payer who
+ * is not the captain → FORBIDDEN, nobody left unpaid → ALREADY_PAID_FOR, under
+ * companyPerPersonCents × unpaid members → AMOUNT_TOO_LOW. The captain's own paid flag does not
+ * matter (a captain who paid may pay for members who joined later).
+ *
+ * RefundPayment (issue 14; ADMIN or SYSTEM, FORBIDDEN otherwise): unknown order → NOT_FOUND; not
+ * confirmed paid → ORDER_NOT_PAID; an amount of 0 → INVALID_AMOUNT; more than what is left
+ * unrefunded → REFUND_EXCEEDS_PAYMENT; blank reason → INVALID_REQUEST, over 500 characters →
+ * VALUE_TOO_LONG. → [PaymentRefunded] with the running total and `full` once it reaches the
+ * order's amount.
  *
  * RecordPaymentOutcome (SYSTEM only, FORBIDDEN otherwise): unknown order → NOT_FOUND; another
  * provider, currency or amount than the order's → INVALID_NOTIFICATION. Then: a succeeded order →
@@ -210,6 +348,7 @@ export function createPaymentDecider(edition: Edition): Decider<PaymentCommand, 
       match(command)
         .with({ type: 'OrderPayment' }, (c) => orderPayment(c, state, ctx, edition))
         .with({ type: 'RecordPaymentOutcome' }, (c) => recordOutcome(c, state, ctx))
+        .with({ type: 'RefundPayment' }, (c) => refundPayment(c, state, ctx))
         .exhaustive(),
     evolve: evolvePayment,
   };

@@ -1,7 +1,8 @@
 /**
  * The participation fee by birth year and the smallest amounts an order may carry (spec §9: 15 EUR
- * for people born in 2010 or earlier, 5 EUR for 2011 or later; donation at least 1 EUR, default
- * 5). The figures are the edition's data (edition-YYYY.json `fees`, D9); money is EUR cents.
+ * for people born in 2010 or earlier, 5 EUR for 2011 or later; company team 15 EUR per person;
+ * donation at least 1 EUR, default 5). The figures are the edition's data (edition-YYYY.json
+ * `fees`, D9); money is EUR cents.
  */
 import type { Edition } from '../edition/types';
 import type { PaymentKind } from '../events';
@@ -21,6 +22,23 @@ export function isChild(birthYear: number | null, edition: Edition): boolean {
  */
 export function feeFor(birthYear: number | null, edition: Edition): number {
   return isChild(birthYear, edition) ? edition.fees.childCents : edition.fees.adultCents;
+}
+
+/**
+ * The participation fee in EUR cents of a participant (spec §9; issue 14 item 3): in a company team
+ * `fees.companyPerPersonCents` (1500 in 2025) whatever the birth year, else feeFor(birthYear)
+ * (1500 or 500).
+ */
+export function participantFee(birthYear: number | null, company: boolean, edition: Edition): number {
+  return company ? edition.fees.companyPerPersonCents : feeFor(birthYear, edition);
+}
+
+/**
+ * What a company team's captain owes for `unpaidMembers` members at once (spec §9 "company team 15
+ * EUR per person"; issue 14), EUR cents: unpaidMembers × fees.companyPerPersonCents.
+ */
+export function teamFeeCents(unpaidMembers: number, edition: Edition): number {
+  return unpaidMembers * edition.fees.companyPerPersonCents;
 }
 
 /**

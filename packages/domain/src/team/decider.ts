@@ -10,7 +10,7 @@ import type { Edition } from '../edition/types';
 import { currentEdition } from '../edition';
 import { DomainError } from '../errors';
 import type { JoinCodeReplaced, TeamDeleted, TeamEvent, TeamPublicAttributesChanged, TeamRegistered, TeamRenamed } from '../events';
-import { requireId, requireText } from '../validation';
+import { requireBoolean, requireId, requireText } from '../validation';
 
 /** Register a new team (spec §2 registration, type REGISTER_TEAM). */
 export interface RegisterTeam {
@@ -23,6 +23,11 @@ export interface RegisterTeam {
     joinCode: string;
     /** URL or data URL, or null for the default icon. */
     icon: string | null;
+    /**
+     * A company team (issue 14 item 3; spec §9 "company team 15 EUR per person"); default false.
+     * Recorded in TeamRegistered only when true.
+     */
+    company?: boolean;
   };
 }
 /**
@@ -80,6 +85,11 @@ export interface TeamState {
   registeredAt: string | null;
   /** True once an administrator deleted the team (TeamDeleted). */
   deleted: boolean;
+  /**
+   * True for a company team (TeamRegistered.company; issue 14). Absent (undefined) for every other
+   * team, so that states of teams without it read exactly as before.
+   */
+  company?: boolean;
 }
 
 const initialTeamState = (): TeamState => ({
@@ -102,9 +112,10 @@ function registerTeam(command: RegisterTeam, state: TeamState, ctx: DecisionCont
   const description = requireText(c.description ?? '', 'description', { max: limits.descriptionMax, required: false });
   const joinCode = requireText(c.joinCode, 'joinCode', { max: limits.joinCodeMax, required: true });
   if (c.icon !== null && typeof c.icon !== 'string') throw new DomainError('INVALID_REQUEST', 'icon must be a string or null');
+  const company = c.company === undefined ? false : requireBoolean(c.company, 'company');
   const event: TeamRegistered = {
     type: 'TeamRegistered',
-    data: { teamId, teamName, description, joinCode, icon: c.icon || null, registeredAt: ctx.now },
+    data: { teamId, teamName, description, joinCode, icon: c.icon || null, registeredAt: ctx.now, ...(company ? { company: true } : {}) },
   };
   return [event];
 }
@@ -183,6 +194,7 @@ function evolveTeam(state: TeamState, event: TeamEvent): TeamState {
       icon: data.icon,
       registeredAt: data.registeredAt,
       deleted: false,
+      company: data.company === true ? true : undefined,
     }))
     .with({ type: 'TeamPublicAttributesChanged' }, ({ data }) => ({
       ...state,
@@ -202,8 +214,9 @@ function evolveTeam(state: TeamState, event: TeamEvent): TeamState {
  * code trimmed. Rules (spec §5, §9): team name required (INVALID_REQUEST) and at most
  * limits.teamNameMax = 50 characters (VALUE_TOO_LONG); description optional, at most
  * limits.descriptionMax = 256 (VALUE_TOO_LONG); join code required (INVALID_REQUEST), at most
- * limits.joinCodeMax = 64 (VALUE_TOO_LONG); teamId a positive integer (INVALID_REQUEST); a team
- * registered already → ALREADY_EXISTS. Anyone may register (a visitor, when registration is on:
+ * limits.joinCodeMax = 64 (VALUE_TOO_LONG); teamId a positive integer (INVALID_REQUEST); `company`
+ * a boolean when given (INVALID_REQUEST), recorded as `company: true` only for a company team
+ * (issue 14: absent reads as false); a team registered already → ALREADY_EXISTS. Anyone may register (a visitor, when registration is on:
  * that switch and name uniqueness are the caller's checks).
  *
  * ChangeTeamPublicAttributes → [TeamPublicAttributesChanged] with only the fields that differ

@@ -18,6 +18,7 @@ import * as admin from './2026-004-admin';
 import * as payments from './2026-005-payments';
 import * as parkedEvents from './2026-006-parked-events';
 import * as paymentOrders from './2026-007-payment-orders';
+import * as companyFees from './2026-008-company-fees';
 
 interface SchemaScopedMigration {
   up(db: Kysely<unknown>): Promise<void>;
@@ -32,6 +33,7 @@ const MIGRATIONS: Readonly<Record<string, SchemaScopedMigration>> = {
   '2026-005-payments': payments,
   '2026-006-parked-events': parkedEvents,
   '2026-007-payment-orders': paymentOrders,
+  '2026-008-company-fees': companyFees,
 };
 
 /**

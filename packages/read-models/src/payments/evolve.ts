@@ -1,15 +1,21 @@
 /**
  * payments' pure fold (issue 7): participant, payment and team events → each live participant's
- * payment info (paid, child, fee by birth year; spec §3 "Payment info") and the money raised per
- * team and overall from succeeded payments (fees and donations, EUR cents), and every order's
- * status for its payer (issue 14: pending → paid, or → failed → paid; paid is final).
+ * payment info (paid, child, fee; spec §3 "Payment info") and the money raised per team and
+ * overall (fees and donations, EUR cents), and every order's status for its payer (issue 14:
+ * pending → paid, or → failed → paid; paid is final).
+ *
+ * Issue 14 item 3 (spec §9): a member of a company team (TeamRegistered.company, remembered in
+ * `companyTeams` for the members who join later) owes the company fee whatever their birth year;
+ * the money counted is the provider's confirmed payments, plus administrators' manual payments
+ * (ParticipantPaymentMarked.manualCents: added with a mark, taken back with an unmark), minus the
+ * refunds administrators record (PaymentRefunded, from the refunded order's kind).
  *
  * The overall totals keep everything ever raised: a deleted team's row is hidden (`deleted`), not
  * dropped, and money confirmed for it later still counts, both in its hidden row and overall.
  * Imported participants marked paid (they paid in the old system) show as paid but add no money.
  */
 import type { RecordedEvent } from '@sinilill/event-store';
-import { feeFor, isChild, orderReference, type DomainEvent, type Edition } from '@sinilill/domain';
+import { isChild, orderReference, participantFee, type DomainEvent, type Edition } from '@sinilill/domain';
 
 /** rm.payment_info: one live participant. */
 export interface PaymentInfo {
@@ -17,8 +23,12 @@ export interface PaymentInfo {
   teamId: number;
   isPaid: boolean;
   isChild: boolean;
-  /** The participation fee by birth year, EUR cents. */
+  /** The participation fee, EUR cents: the company fee in a company team, else by birth year. */
   feeCents: number;
+  /** True in a company team (issue 14); absent otherwise. */
+  company?: boolean;
+  /** True for the team's captain; absent otherwise. */
+  isCaptain?: boolean;
 }
 
 /** rm.fundraising_teams: money raised for one team, EUR cents. */
@@ -39,6 +49,10 @@ export interface PaymentOrderRow {
   /** EUR cents. */
   amountCents: number;
   status: 'pending' | 'paid' | 'failed';
+  /** Refunded so far, EUR cents (issue 14); absent: nothing. */
+  refundedCents?: number;
+  /** A team fee's covered participants (issue 14); absent: the payer alone. */
+  covers?: number[];
 }
 
 /**
@@ -51,6 +65,14 @@ export interface PaymentsWorkingSet {
   totals: { feesCents: number; donationsCents: number };
   /** Orders by order id (those this batch's events name, as loaded). */
   orders: Map<string, PaymentOrderRow>;
+  /**
+   * Company teams by team id (issue 14): true for one, false for a team known not to be (its
+   * TeamRegistered in this batch). The teams of this batch's participants are loaded; a team
+   * absent here is no company team.
+   */
+  companyTeams: Map<number, boolean>;
+  /** Company teams registered in this batch (rows to insert). */
+  newCompanyTeams: Set<number>;
   changedInfo: Set<number>;
   changedOrders: Set<string>;
   changedTeams: Set<number>;
@@ -58,6 +80,7 @@ export interface PaymentsWorkingSet {
 }
 
 export const PAYMENTS_EVENTS = [
+  'TeamRegistered',
   'ParticipantRegistered',
   'ParticipantPaymentMarked',
   'ParticipantDeleted',
@@ -65,13 +88,14 @@ export const PAYMENTS_EVENTS = [
   'PaymentSucceeded',
   'PaymentFailed',
   'DonationReceived',
+  'PaymentRefunded',
   'TeamDeleted',
 ] as const;
 
 /** A working set with nothing loaded and the given totals. */
 export function emptyPaymentsWorkingSet(totals = { feesCents: 0, donationsCents: 0 }): PaymentsWorkingSet {
   return {
-    info: new Map(), teams: new Map(), totals: { ...totals }, orders: new Map(),
+    info: new Map(), teams: new Map(), totals: { ...totals }, orders: new Map(), companyTeams: new Map(), newCompanyTeams: new Set(),
     changedInfo: new Set(), changedTeams: new Set(), changedOrders: new Set(), totalsChanged: false,
   };
 }
@@ -94,15 +118,36 @@ function settleOrder(set: PaymentsWorkingSet, orderId: string, status: 'paid' | 
   set.changedOrders.add(orderId);
 }
 
+/** Adds `cents` (negative: takes them away) to a team's and the overall fees or donations. */
+function count(set: PaymentsWorkingSet, teamId: number, kind: 'fee' | 'donation', cents: number): void {
+  const row = team(set, teamId);
+  if (kind === 'fee') {
+    row.feesCents += cents;
+    set.totals.feesCents += cents;
+  } else {
+    row.donationsCents += cents;
+    set.totals.donationsCents += cents;
+  }
+  set.totalsChanged = true;
+}
+
 /** Folds one event into the working set for `edition` (its fee rules); other types are ignored. */
 export function evolvePayments(set: PaymentsWorkingSet, recorded: RecordedEvent, edition: Edition): void {
   const event = { type: recorded.type, data: recorded.data } as DomainEvent;
   switch (event.type) {
+    case 'TeamRegistered':
+      set.companyTeams.set(event.data.teamId, event.data.company === true);
+      if (event.data.company === true) set.newCompanyTeams.add(event.data.teamId);
+      return;
     case 'ParticipantRegistered': {
-      const { participantId, teamId, birthYear } = event.data;
+      const { participantId, teamId, birthYear, isCaptain } = event.data;
       const existing = set.info.get(participantId);
+      const company = set.companyTeams.get(teamId) === true;
       set.info.set(participantId, {
-        participantId, teamId, isPaid: existing?.isPaid ?? false, isChild: isChild(birthYear, edition), feeCents: feeFor(birthYear, edition),
+        participantId, teamId, isPaid: existing?.isPaid ?? false, isChild: isChild(birthYear, edition),
+        feeCents: participantFee(birthYear, company, edition),
+        ...(company ? { company: true } : {}),
+        ...(isCaptain ? { isCaptain: true } : {}),
       });
       set.changedInfo.add(participantId);
       return;
@@ -112,6 +157,9 @@ export function evolvePayments(set: PaymentsWorkingSet, recorded: RecordedEvent,
       if (!row) return; // never registered here, or deleted: nothing to show
       row.isPaid = event.data.isPaid;
       set.changedInfo.add(row.participantId);
+      // Issue 14: money an administrator verified by hand counts as a fee; an unmark takes it back.
+      const manual = event.data.source === 'admin' ? (event.data.manualCents ?? 0) : 0;
+      if (manual > 0) count(set, row.teamId, 'fee', event.data.isPaid ? manual : -manual);
       return;
     }
     case 'ParticipantDeleted':
@@ -119,8 +167,10 @@ export function evolvePayments(set: PaymentsWorkingSet, recorded: RecordedEvent,
       set.changedInfo.add(event.data.participantId);
       return;
     case 'PaymentOrdered': {
-      const { orderId, participantId, kind, amountCents } = event.data;
-      set.orders.set(orderId, { orderId, reference: orderReference(orderId), participantId, kind, amountCents, status: 'pending' });
+      const { orderId, participantId, kind, amountCents, covers } = event.data;
+      set.orders.set(orderId, {
+        orderId, reference: orderReference(orderId), participantId, kind, amountCents, status: 'pending', ...(covers ? { covers: [...covers] } : {}),
+      });
       set.changedOrders.add(orderId);
       return;
     }
@@ -129,16 +179,23 @@ export function evolvePayments(set: PaymentsWorkingSet, recorded: RecordedEvent,
       return;
     case 'PaymentSucceeded':
       settleOrder(set, event.data.orderId, 'paid');
-      team(set, event.data.teamId).feesCents += event.data.amountCents;
-      set.totals.feesCents += event.data.amountCents;
-      set.totalsChanged = true;
+      count(set, event.data.teamId, 'fee', event.data.amountCents);
       return;
     case 'DonationReceived':
       settleOrder(set, event.data.orderId, 'paid');
-      team(set, event.data.teamId).donationsCents += event.data.amountCents;
-      set.totals.donationsCents += event.data.amountCents;
-      set.totalsChanged = true;
+      count(set, event.data.teamId, 'donation', event.data.amountCents);
       return;
+    case 'PaymentRefunded': {
+      // Issue 14: the money raised goes down by what was given back.
+      const { orderId, teamId, kind, amountCents, refundedCents } = event.data;
+      count(set, teamId, kind, -amountCents);
+      const order = set.orders.get(orderId);
+      if (order) {
+        order.refundedCents = refundedCents;
+        set.changedOrders.add(orderId);
+      }
+      return;
+    }
     case 'TeamDeleted':
       team(set, event.data.teamId).deleted = true;
       return;

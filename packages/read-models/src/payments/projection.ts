@@ -1,9 +1,9 @@
 /**
  * Projection `payments` (issue 7): rm.payment_info (GET /api/payment/info), rm.fundraising_teams
  * and the rm.fundraising_totals row (GET /api/fundraising), rm.payment_orders (GET
- * /api/payment/order/{reference}, issue 14), folded by ./evolve.ts. Built for an
- * edition (its fee rules, D9). No team page listens to it, so it sends no change notifications
- * (Projection.silent).
+ * /api/payment/order/{reference}, issue 14; refunds and team fees' members since 2026-008) and
+ * rm.company_teams (issue 14 item 3), folded by ./evolve.ts. Built for an edition (its fee rules,
+ * D9). No team page listens to it, so it sends no change notifications (Projection.silent).
  */
 import { sql, type Kysely } from 'kysely';
 import type { RecordedEvent } from '@sinilill/event-store';
@@ -21,19 +21,38 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
   const participantIds = new Set<number>();
   const teamIds = new Set<number>();
   const orderIds = new Set<string>();
+  // The company flag of the teams new participants join (issue 14).
+  const joinedTeams = new Set<number>();
   for (const event of events) {
     const data = event.data as { participantId?: unknown; teamId?: unknown; orderId?: unknown };
     if (typeof data.orderId === 'string' && event.type !== 'PaymentOrdered') orderIds.add(data.orderId);
     if (typeof data.participantId === 'number') participantIds.add(data.participantId);
-    if (typeof data.teamId === 'number' && event.type !== 'ParticipantRegistered') teamIds.add(data.teamId);
+    if (typeof data.teamId !== 'number') continue;
+    if (event.type === 'ParticipantRegistered') joinedTeams.add(data.teamId);
+    // A participant's team too: an administrator's manual payment in this batch may count for it.
+    teamIds.add(data.teamId);
   }
   if (participantIds.size > 0) {
     const rows = await db.selectFrom('payment_info').selectAll().where('participant_id', '=', anyInt(participantIds)).execute();
     for (const row of rows) {
       set.info.set(row.participant_id, {
         participantId: row.participant_id, teamId: row.team_id, isPaid: row.is_paid, isChild: row.is_child, feeCents: row.fee_cents,
+        ...(row.company ? { company: true } : {}),
+        ...(row.is_captain ? { isCaptain: true } : {}),
       });
     }
+  }
+  // An administrator's manual payment counts for the participant's team (issue 14): load its row
+  // (a team registered in this batch is among teamIds already).
+  for (const event of events) {
+    const data = event.data as { participantId?: unknown; manualCents?: unknown };
+    if (event.type !== 'ParticipantPaymentMarked' || typeof data.manualCents !== 'number' || typeof data.participantId !== 'number') continue;
+    const row = set.info.get(data.participantId);
+    if (row) teamIds.add(row.teamId);
+  }
+  if (joinedTeams.size > 0) {
+    const rows = await db.selectFrom('company_teams').select('team_id').where('team_id', '=', anyInt(joinedTeams)).execute();
+    for (const row of rows) set.companyTeams.set(row.team_id, true);
   }
   if (teamIds.size > 0) {
     const rows = await db.selectFrom('fundraising_teams').selectAll().where('team_id', '=', anyInt(teamIds)).execute();
@@ -46,6 +65,8 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
     for (const row of rows) {
       set.orders.set(row.order_id, {
         orderId: row.order_id, reference: row.reference, participantId: row.participant_id, kind: row.kind, amountCents: row.amount_cents, status: row.status,
+        ...(row.refunded_cents > 0 ? { refundedCents: row.refunded_cents } : {}),
+        ...(row.covers ? { covers: row.covers.map(Number) } : {}),
       });
     }
   }
@@ -58,14 +79,24 @@ async function save(db: Kysely<ReadModelDatabase>, set: PaymentsWorkingSet): Pro
   for (const id of set.changedInfo) {
     const row = set.info.get(id);
     if (!row) removed.push(id);
-    else info.push({ participant_id: row.participantId, team_id: row.teamId, is_paid: row.isPaid, is_child: row.isChild, fee_cents: row.feeCents });
+    else {
+      info.push({
+        participant_id: row.participantId, team_id: row.teamId, is_paid: row.isPaid, is_child: row.isChild, fee_cents: row.feeCents,
+        company: row.company === true, is_captain: row.isCaptain === true,
+      });
+    }
   }
-  for (const part of chunk(info, 5)) {
+  for (const part of chunk(info, 7)) {
     await db.insertInto('payment_info').values(part)
       .onConflict((oc) => oc.column('participant_id').doUpdateSet((eb) => ({
         team_id: eb.ref('excluded.team_id'), is_paid: eb.ref('excluded.is_paid'),
         is_child: eb.ref('excluded.is_child'), fee_cents: eb.ref('excluded.fee_cents'),
+        company: eb.ref('excluded.company'), is_captain: eb.ref('excluded.is_captain'),
       }))).execute();
+  }
+  if (set.newCompanyTeams.size > 0) {
+    await db.insertInto('company_teams').values([...set.newCompanyTeams].map((teamId) => ({ team_id: teamId })))
+      .onConflict((oc) => oc.column('team_id').doNothing()).execute();
   }
   if (removed.length > 0) await db.deleteFrom('payment_info').where('participant_id', '=', anyInt(removed)).execute();
   const teams = [...set.changedTeams].map((id) => {
@@ -80,11 +111,16 @@ async function save(db: Kysely<ReadModelDatabase>, set: PaymentsWorkingSet): Pro
   }
   const orders = [...set.changedOrders].map((id) => {
     const row = set.orders.get(id)!;
-    return { order_id: row.orderId, reference: row.reference, participant_id: row.participantId, kind: row.kind, amount_cents: row.amountCents, status: row.status };
+    return {
+      order_id: row.orderId, reference: row.reference, participant_id: row.participantId, kind: row.kind, amount_cents: row.amountCents, status: row.status,
+      refunded_cents: row.refundedCents ?? 0, covers: row.covers ?? null,
+    };
   });
-  for (const part of chunk(orders, 6)) {
+  for (const part of chunk(orders, 8)) {
     await db.insertInto('payment_orders').values(part)
-      .onConflict((oc) => oc.column('order_id').doUpdateSet((eb) => ({ status: eb.ref('excluded.status') }))).execute();
+      .onConflict((oc) => oc.column('order_id').doUpdateSet((eb) => ({
+        status: eb.ref('excluded.status'), refunded_cents: eb.ref('excluded.refunded_cents'),
+      }))).execute();
   }
   if (set.totalsChanged) {
     await db.updateTable('fundraising_totals').where('id', '=', 1)

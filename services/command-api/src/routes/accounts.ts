@@ -4,6 +4,7 @@
  *
  * Bodies are the contracts' strict TypeBox schemas (unknown fields, wrong types and over-long
  * strings → 400 INVALID_REQUEST); rules beyond shape are the AccountService's and the deciders'.
+ * `company: true` registers a company team (issue 14 item 3) and is INVALID_REQUEST on /jointeam.
  *
  * Rate limits (issue 13, D24; rate-limits.ts), answered 429 `{ message: 'TOO_MANY_REQUESTS' }`
  * with Retry-After (seconds): per client address on /login, /registerteam + /jointeam (one
@@ -103,12 +104,14 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
   const registration = (type: 'REGISTER_TEAM' | 'JOIN_TEAM') => async (request: FastifyRequest<{ Body: RegistrationBody }>) => {
     const body = request.body;
     if (body.type !== type) throw new DomainError('INVALID_REQUEST', `type must be ${type} on ${request.url}`);
+    // A company team is chosen when it is registered (issue 14 item 3); a member joins it as it is.
+    if (type === 'JOIN_TEAM' && body.company === true) throw new DomainError('INVALID_REQUEST', 'company is for REGISTER_TEAM only');
     const person = {
       fullName: body.full_name, email: body.email, gender: genderName(body.gender), birthYear: body.birth_year,
       password: body.password, newsletter: body.newsletter, lang: body.lang,
     };
     const result = type === 'REGISTER_TEAM'
-      ? await accounts.registerTeam({ ...person, teamName: body.team_name ?? '' }, visitorRequest(request))
+      ? await accounts.registerTeam({ ...person, teamName: body.team_name ?? '', company: body.company === true }, visitorRequest(request))
       : await accounts.joinTeam({ ...person, joinCode: body.team_join_code ?? '' }, visitorRequest(request));
     appended(result.position);
     if (!result.mailSent) request.log.error({ userId: result.userId }, 'confirmation mail not sent; the next login attempt sends one');

@@ -7,6 +7,7 @@
  * | POST /payment/order | authenticated participant | PaymentOrderAnswer {paymentUrl, orderId, reference, amount (EUR)} |
  * | GET /payment/return?order-token=… | the payer's browser, back from the provider | 303 to /payment/success or /payment/failed |
  * | POST /payment/notification/{provider} | the provider (signed token, no session) | {ok: true}, or 400 INVALID_NOTIFICATION |
+ * | POST /admin/payment/{reference}/refund | administrators (403 otherwise) | RefundAnswer {success, orderId, reference, refunded, refundedTotal, remaining (EUR), full, position} |
  *
  * A notification and a return carry the same kind of signed order token and are handled alike:
  * verified by the provider adapter (signature, access key, expiry, amount), then recorded by
@@ -19,18 +20,29 @@
  * integer cents here, before anything else (parseEuros: exact; INVALID_AMOUNT for a string, a
  * negative, more than two decimals or over 1 000 000 EUR); the answer's amount is EUR again. The
  * commands, events and read models count cents.
+ *
+ * Issue 14 item 3 (spec §9): POST /payment/order with `forTeam: true` is a company team's captain
+ * paying the fee of every unpaid member at once (the answer names whom it `covers`); its
+ * confirmation marks them all paid through the same notification and return as any order. POST
+ * /admin/payment/{reference}/refund records an administrator's refund (amount in EUR, default the
+ * whole rest of the order; REFUND_EXCEEDS_PAYMENT above it, ORDER_NOT_PAID for an unpaid order);
+ * the refund itself happens at the provider or the bank, outside the site.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import {
   ErrorAnswer,
+  OrderParams,
   PaymentMethodsAnswer,
   PaymentNotificationAnswer,
   PaymentNotificationBody,
   PaymentOrderAnswer,
   PaymentOrderBody,
+  RefundAnswer,
+  RefundBody,
 } from '@sinilill/contracts';
+import { requireAdmin } from '@sinilill/http';
 import type { CommandService, PaymentOrderView } from '@sinilill/commands';
 import { DomainError, centsToEuros, currentEdition, euroText, parseEuros, type Edition } from '@sinilill/domain';
 import {
@@ -40,7 +52,7 @@ import {
   type PaymentNotification,
   type PaymentProvider,
 } from '@sinilill/payments';
-import { commandRequest } from '../command-request';
+import { commandRequest, runCommand } from '../command-request';
 
 export interface PaymentRouteOptions {
   commands: CommandService;
@@ -53,7 +65,7 @@ export interface PaymentRouteOptions {
   edition?: Edition;
 }
 
-const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer, 502: ErrorAnswer };
+const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer, 422: ErrorAnswer, 502: ErrorAnswer };
 
 /** The provider's setup, or PAYMENT_PROVIDER_UNAVAILABLE. */
 async function methodsOf(provider: PaymentProvider, log: FastifyBaseLogger): Promise<PaymentCountry[]> {
@@ -73,11 +85,14 @@ function localeOf(body: PaymentOrderBody, request: FastifyRequest): 'et' | 'en' 
   return typeof accepted === 'string' && /^\s*en\b/i.test(accepted) ? 'en' : 'et';
 }
 
-/** The payment's line on the payer's bank statement. */
+/** The payment's line on the payer's bank statement (a team fee names how many it pays for). */
 function description(order: PaymentOrderView, locale: 'et' | 'en', edition: Edition): string {
-  const what = order.kind === 'fee'
-    ? (locale === 'et' ? 'osalustasu' : 'participation fee')
-    : (locale === 'et' ? 'annetus' : 'donation');
+  const people = order.covers?.length ?? 1;
+  const what = order.kind === 'donation'
+    ? (locale === 'et' ? 'annetus' : 'donation')
+    : order.covers
+      ? (locale === 'et' ? `tiimi osalustasu (${people} in)` : `team participation fee (${people} people)`)
+      : (locale === 'et' ? 'osalustasu' : 'participation fee');
   return `Sinilill ${edition.year} ${what} ${order.reference}`;
 }
 
@@ -140,6 +155,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
       method: body.payment.methodOptions.preferredProvider,
       provider: provider.name,
       countryMethods: setup ? setup.methods.map((m) => m.code) : null,
+      ...(body.forTeam ? { forTeam: true } : {}),
     }, { ...base, metadata: { commandId: randomUUID(), correlationId: base.metadata.correlationId, causationId: null } });
     appended(position);
     const locale = localeOf(body, request);
@@ -155,7 +171,10 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
         notificationUrl: `${publicUrl}/api/payment/notification/${provider.name}`,
         description: description(order, locale, edition),
       });
-      return { paymentUrl: created.paymentUrl, orderId: order.orderId, reference: order.reference, amount: centsToEuros(order.amountCents) };
+      return {
+        paymentUrl: created.paymentUrl, orderId: order.orderId, reference: order.reference, amount: centsToEuros(order.amountCents),
+        ...(order.covers ? { covers: [...order.covers] } : {}),
+      };
     } catch (error) {
       if (!(error instanceof PaymentProviderError)) throw error;
       request.log.warn({ provider: provider.name, orderId: order.orderId, err: error.message }, 'the provider did not take the order');
@@ -187,6 +206,35 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
     return order.status === 'failed'
       ? reply.redirect(`/payment/failed?code=${order.reference}`, 303)
       : reply.redirect(`/payment/success?amount=${euroText(order.amountCents)}&code=${order.reference}`, 303);
+  });
+
+  /**
+   * An administrator records a refund (issue 14 item 3): the order by its reference (or id), the
+   * amount in EUR (parseEuros: INVALID_AMOUNT) or nothing for the whole rest, and why. Admin only,
+   * checked before the body is read (401, 403 FORBIDDEN); the payment decider checks the role again.
+   * An Idempotency-Key makes a retry count once (runCommand, D7).
+   * @throws DomainError NOT_FOUND, INVALID_REQUEST, ORDER_NOT_PAID, INVALID_AMOUNT,
+   *   REFUND_EXCEEDS_PAYMENT, VALUE_TOO_LONG, IDEMPOTENCY_KEY_REUSED.
+   */
+  app.post('/admin/payment/:reference/refund', {
+    onRequest: [app.authenticate, requireAdmin],
+    schema: { params: OrderParams, body: RefundBody, response: { 200: RefundAnswer, ...errors } },
+  }, async (request) => {
+    const amountCents = request.body.amount === undefined ? null : parseEuros(request.body.amount);
+    const result = await runCommand(commands, request, (command) =>
+      commands.refundPayment(request.params.reference, { amountCents, reason: request.body.reason }, command));
+    if (result.position > 0) appended(result.position);
+    const { order } = result;
+    return {
+      success: true,
+      orderId: order.orderId,
+      reference: order.reference,
+      refunded: centsToEuros(result.refundedCents),
+      refundedTotal: centsToEuros(result.refundedTotalCents),
+      remaining: centsToEuros(order.amountCents - result.refundedTotalCents),
+      full: result.refundedTotalCents === order.amountCents,
+      position: result.position,
+    };
   });
 
   app.post('/payment/notification/:provider', {

@@ -18,6 +18,8 @@ import { EditButton, OrDash, PersonName, ToggleButton } from './console/cells';
 import { ConsoleTabFrame, useConsoleTab } from './console/console-tab';
 import { DeleteSelected } from './console/delete-selected';
 import { EditDialog, EditForm } from './console/edit-dialog';
+import { PaymentsDialog, type PaymentsTarget } from './payments-dialog';
+import formStyles from '../../../components/ui/form/form.module.css';
 import styles from './console/console.module.css';
 
 const loadUsers = (options: AdminReadOptions) => getUsers(options).then((answer) => userRows(answer.users));
@@ -33,7 +35,8 @@ type ToggleField = 'isPaid' | 'isApproved';
  * newest first. A toggle shows the new state only after the server accepted it (spec §4): while
  * the call is under way it is disabled, a refusal leaves it and shows a red alert. The edit modal
  * corrects the full name (≤ 32 characters). Selected accounts are deleted for good after a
- * confirmation (not the administrator's own, which the server refuses).
+ * confirmation (not the administrator's own, which the server refuses). A participant's payments
+ * button opens their orders, where a refund is recorded (issue 14 item 3: payments-dialog.tsx).
  */
 export function UsersTab() {
   const { t } = useTranslation('admin');
@@ -46,6 +49,7 @@ export function UsersTab() {
   const [pending, setPending] = useState<ReadonlySet<string>>(() => new Set());
   const { clear } = tab.notice;
   const [editing, setEditing] = useState<UserRow | null>(null);
+  const [payments, setPayments] = useState<PaymentsTarget | null>(null);
   const edit = useCallback(
     (row: UserRow) => {
       clear();
@@ -131,10 +135,30 @@ export function UsersTab() {
         header: t('users.actions'),
         headerHidden: true,
         align: 'end',
-        cell: (row) => (row.participantId === null ? null : <EditButton label={t('users.edit', { name: who(row) })} onClick={() => edit(row)} />),
+        cell: (row) => {
+          const { participantId } = row;
+          if (participantId === null) return null;
+          return (
+            <span className={styles.nowrap}>
+              <button
+                type="button"
+                className={formStyles.buttonSecondary}
+                onClick={() => {
+                  clear();
+                  setPayments({ participantId, name: who(row) });
+                }}
+                aria-label={t('payments.open', { name: who(row) })}
+                data-testid="admin-payments"
+              >
+                {t('payments.button')}
+              </button>{' '}
+              <EditButton label={t('users.edit', { name: who(row) })} onClick={() => edit(row)} />
+            </span>
+          );
+        },
       },
     ];
-  }, [t, lang, pending, toggle, edit]);
+  }, [t, lang, pending, toggle, edit, clear]);
 
   const rowLabel = useCallback((row: UserRow) => t('users.select', { name: row.email ?? row.fullName ?? t('console.deleted') }), [t]);
   const ids = tab.selectedRows.filter((row) => row.id !== ownId).map(userId);
@@ -176,6 +200,7 @@ export function UsersTab() {
           />
         )}
       </EditDialog>
+      <PaymentsDialog target={payments} onClose={() => setPayments(null)} onRefunded={(position) => changed(t('success.refund'), position)} />
     </ConsoleTabFrame>
   );
 }

@@ -11,6 +11,8 @@ export interface OrderRequest extends OrderDraft {
   /** false: the participation fee; true: a donation (spec §3 "Payment request"). */
   isPaid: boolean;
   country: string;
+  /** A company team's captain pays the fee of every unpaid member at once (issue 14). */
+  forTeam?: boolean;
 }
 
 export interface PlaceOrder {

@@ -1,54 +1,73 @@
-import { currentEdition } from '@sinilill/domain';
+import { eurosToCents } from '@sinilill/domain';
 import { useTranslation } from 'react-i18next';
+import { LoadingPanel } from '../../../components/ui/spinner';
 import { formatEuros } from '../../../lib/format-money';
-import { BANK_ACCOUNT, CONTACT_EMAIL, ORGANISATION_NAME } from '../../../lib/organisation';
-import { useSessionStore } from '../../../lib/session-store';
+import { CONTACT_EMAIL } from '../../../lib/organisation';
+import { useFetched } from '../../../lib/use-fetched';
 import { useLang } from '../../../lib/use-lang';
+import { getBankTransfer } from '../api/get-bank-transfer';
+import { LoadFailed } from './load-failed';
 import styles from './pay.module.css';
 
 /**
- * The manual bank transfer fallback of spec §2 "Payment": recipient, account number (or where
- * to ask for it while it is not configured, lib/organisation.ts), the description in the page's
- * language ("Sinilill <year> osalustasu <full name>", "Sinilill <year> participation fee <full
- * name>") and the amount: the payer's fee (`feeCents`, EUR cents)
- * when known, else "by year of birth".
+ * The manual bank transfer of spec §2 "Payment" (issue 14 item 3): the recipient, the IBAN and the
+ * payment description to write, personalised with the payer's participant id so that the
+ * administrator who marks the transfer paid finds them, and the payer's fee — all from the
+ * server's configuration (GET /api/payment/banktransfer), in the page's language. While the
+ * server has only the made-up development details (`example`), a warning says not to pay to them.
+ * A failed load offers to try again and the contact address meanwhile.
  */
-export function BankTransfer({ feeCents }: { feeCents: number | null }) {
+export function BankTransfer() {
   const { t } = useTranslation('pay');
   const lang = useLang();
-  const fullName = useSessionStore((s) => s.identity.fullName);
+  const details = useFetched(getBankTransfer);
   return (
     <section aria-labelledby="bank-transfer-heading" data-testid="bank-transfer">
       <h2 id="bank-transfer-heading" className={styles.heading}>
         {t('transfer.heading')}
       </h2>
       <p>{t('transfer.intro')}</p>
-      <dl className={styles.details}>
-        <div>
-          <dt>{t('transfer.recipient')}</dt>
-          <dd data-testid="bank-recipient">{ORGANISATION_NAME}</dd>
-        </div>
-        <div>
-          <dt>{t('transfer.account')}</dt>
-          {BANK_ACCOUNT ? (
-            <dd className={styles.account} data-testid="bank-account">
-              {BANK_ACCOUNT}
-            </dd>
-          ) : (
-            <dd data-testid="bank-account">
-              {t('transfer.accountByMail')} <a href={`mailto:${CONTACT_EMAIL}`}>{CONTACT_EMAIL}</a>
-            </dd>
+      {details.status === 'loading' && <LoadingPanel label={t('transfer.loading')} testId="bank-transfer-loading" />}
+      {details.status === 'error' && (
+        <>
+          <LoadFailed code={details.code} onRetry={details.reload} testId="bank-transfer-retry" />
+          <p>
+            {t('transfer.byMail')} <a href={`mailto:${CONTACT_EMAIL}`}>{CONTACT_EMAIL}</a>
+          </p>
+        </>
+      )}
+      {details.status === 'ready' && (
+        <>
+          {details.data.example && (
+            <p className={styles.note} role="note" data-testid="bank-example">
+              <strong>{t('transfer.example')}</strong>
+            </p>
           )}
-        </div>
-        <div>
-          <dt>{t('transfer.description')}</dt>
-          <dd data-testid="bank-description">{t('transfer.descriptionText', { year: currentEdition.year, name: fullName }).trim()}</dd>
-        </div>
-        <div>
-          <dt>{t('transfer.amount')}</dt>
-          <dd data-testid="bank-amount">{feeCents === null ? t('transfer.amountText') : formatEuros(feeCents, lang)}</dd>
-        </div>
-      </dl>
+          <dl className={styles.details}>
+            <div>
+              <dt>{t('transfer.recipient')}</dt>
+              <dd data-testid="bank-recipient">{details.data.accountName}</dd>
+            </div>
+            <div>
+              <dt>{t('transfer.account')}</dt>
+              <dd className={styles.account} data-testid="bank-account">
+                {details.data.iban}
+              </dd>
+            </div>
+            <div>
+              <dt>{t('transfer.description')}</dt>
+              <dd className={styles.account} data-testid="bank-description">
+                {details.data.description}
+              </dd>
+            </div>
+            <div>
+              <dt>{t('transfer.amount')}</dt>
+              <dd data-testid="bank-amount">{formatEuros(eurosToCents(details.data.amount) ?? 0, lang)}</dd>
+            </div>
+          </dl>
+          <p className={styles.note}>{t('transfer.descriptionNote')}</p>
+        </>
+      )}
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import type { PaymentInfoAnswer } from '@sinilill/contracts';
 import { currentEdition } from '@sinilill/domain';
-import { type FormEvent, useId, useMemo, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ui/form/alert';
 import { FieldFrame } from '../../../components/ui/form/field';
@@ -14,6 +14,7 @@ import { usePlaceOrder } from '../api/use-place-order';
 import { usePayChoiceStore } from '../stores/pay-choice-store';
 import { amountInputCents, amountInputText } from '../utils/amount';
 import { chosenMethod, countryName, initialCountry, listedCountries, methodsOf, type PaymentCountry } from '../utils/methods';
+import type { TeamFeeOffer } from '../utils/team-fee';
 import { AmountField } from './amount-field';
 import { BankChoice } from './bank-choice';
 import { LoadFailed } from './load-failed';
@@ -22,28 +23,70 @@ import styles from './pay.module.css';
 
 /**
  * The participation fee by bank link (spec §2 "Payment", not paid): the payer's fee
- * (`info.feeCents`, EUR cents: 15 € born 2010 or earlier, 5 € born 2011 or later), the country
- * of the bank (the provider's countries in reverse order, EE first chosen), the bank buttons,
- * the amount (the fee, or more: a custom amount may not undercut the fee), the total and the pay
- * button, which sends the browser to the provider's checkout.
+ * (`info.feeCents`, EUR cents: 15 € born 2010 or earlier, 5 € born 2011 or later, 15 € in a
+ * company team whatever the birth year — issue 14), the country of the bank (the provider's
+ * countries in reverse order, EE first chosen), the bank buttons, the amount (the fee, or more: a
+ * custom amount may not undercut the fee), the total and the pay button, which sends the browser
+ * to the provider's checkout.
  */
 export function FeeForm({ info }: { info: PaymentInfoAnswer }) {
   const { t } = useTranslation('pay');
   const lang = useLang();
+  const yours = info.company
+    ? t('fee.yoursCompany', { amount: formatEuros(info.feeCents, lang) })
+    : info.isChild
+      ? t('fee.yoursChild', { amount: formatEuros(info.feeCents, lang), year: currentEdition.fees.childFromBirthYear })
+      : t('fee.yours', { amount: formatEuros(info.feeCents, lang) });
+  return (
+    <BankLinkSection headingId="fee-form-heading" heading={t('fee.heading')} intro={<p data-testid="pay-fee">{yours}</p>}>
+      {(countries) => <FeeOrderForm minCents={info.feeCents} countries={countries} testId="pay-fee-form" />}
+    </BankLinkSection>
+  );
+}
+
+/**
+ * A company team's fee for every unpaid member at once (spec §9 "company team 15 EUR per person";
+ * issue 14 item 3), offered to the team's captain only: how many members have not paid and the
+ * total (15 € each), then the same bank form as the fee's, which orders with `forTeam`. The
+ * server works out whom it covers and marks them all paid when the bank confirms.
+ */
+export function TeamFeeForm({ offer }: { offer: TeamFeeOffer }) {
+  const { t } = useTranslation('pay');
+  const lang = useLang();
+  const fee = formatEuros(currentEdition.fees.companyPerPersonCents, lang);
+  const intro = (
+    <>
+      <p data-testid="pay-team-unpaid">{t('team.unpaid', { count: offer.unpaidMembers })}</p>
+      <p data-testid="pay-team-summary">
+        {t('team.total', { count: offer.unpaidMembers, fee, total: formatEuros(offer.totalCents, lang) })}
+      </p>
+    </>
+  );
+  return (
+    <BankLinkSection headingId="team-fee-heading" heading={t('team.heading')} intro={intro} testId="pay-team-fee">
+      {(countries) => <FeeOrderForm minCents={offer.totalCents} countries={countries} forTeam testId="pay-team-form" submitLabel={t('team.submit')} />}
+    </BankLinkSection>
+  );
+}
+
+/** A heading, its text and, once the provider's banks are known, the bank form `children` draws. */
+function BankLinkSection(props: {
+  headingId: string;
+  heading: string;
+  intro: ReactNode;
+  testId?: string;
+  children: (countries: readonly PaymentCountry[]) => ReactNode;
+}) {
+  const { t } = useTranslation('pay');
   const methods = useFetched(getPaymentMethods);
   const answer = methods.status === 'ready' ? methods.data : null;
   const countries = useMemo(() => (answer ? listedCountries(answer) : []), [answer]);
-
   return (
-    <section className={styles.form} aria-labelledby="fee-form-heading">
-      <h2 id="fee-form-heading" className={styles.heading}>
-        {t('fee.heading')}
+    <section className={styles.form} aria-labelledby={props.headingId} data-testid={props.testId}>
+      <h2 id={props.headingId} className={styles.heading}>
+        {props.heading}
       </h2>
-      <p data-testid="pay-fee">
-        {info.isChild
-          ? t('fee.yoursChild', { amount: formatEuros(info.feeCents, lang), year: currentEdition.fees.childFromBirthYear })
-          : t('fee.yours', { amount: formatEuros(info.feeCents, lang) })}
-      </p>
+      {props.intro}
       {methods.status === 'loading' && <LoadingPanel label={t('fee.banksLoading')} testId="pay-methods-loading" />}
       {methods.status === 'error' && <LoadFailed code={methods.code} onRetry={methods.reload} testId="pay-methods-retry" />}
       {methods.status === 'ready' &&
@@ -52,14 +95,25 @@ export function FeeForm({ info }: { info: PaymentInfoAnswer }) {
             {t('fee.noBanks')}
           </p>
         ) : (
-          <FeeOrderForm info={info} countries={countries} />
+          props.children(countries)
         ))}
     </section>
   );
 }
 
+interface FeeOrderFormProps {
+  /** The least that may be paid, EUR cents (the amount starts there): the fee, or the team's total. */
+  minCents: number;
+  countries: readonly PaymentCountry[];
+  /** Order the team fee (issue 14) instead of the payer's own. */
+  forTeam?: boolean;
+  testId: string;
+  /** The pay button's text; default fee.submit. */
+  submitLabel?: string;
+}
+
 /** The form itself, once the banks are known. */
-function FeeOrderForm({ info, countries }: { info: PaymentInfoAnswer; countries: readonly PaymentCountry[] }) {
+function FeeOrderForm({ minCents, countries, forTeam = false, testId, submitLabel }: FeeOrderFormProps) {
   const { t } = useTranslation('pay');
   const lang = useLang();
   const countryId = useId();
@@ -67,22 +121,24 @@ function FeeOrderForm({ info, countries }: { info: PaymentInfoAnswer; countries:
   const country = initialCountry(countries, choice.country);
   const banks = methodsOf(countries, country);
   const methodCode = chosenMethod(banks, choice.methodCode);
-  const [amount, setAmount] = useState(() => amountInputText(info.feeCents));
+  const [amount, setAmount] = useState(() => amountInputText(minCents));
   const cents = amountInputCents(amount);
   const order = usePlaceOrder();
   const firstBank = useRef<HTMLButtonElement>(null);
   const amountInput = useRef<HTMLInputElement>(null);
+  // The team form's fields are named apart from the fee form's (both may be on the page).
+  const prefix = forTeam ? 'pay-team' : 'pay';
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (country === null) return;
-    const code = await order.place({ isPaid: false, country, methodCode, cents, minCents: info.feeCents, methodRequired: true });
+    const code = await order.place({ isPaid: false, country, methodCode, cents, minCents, methodRequired: true, ...(forTeam ? { forTeam } : {}) });
     if (code === 'NOT_SELECTED') firstBank.current?.focus();
     if (code === 'AMOUNT_TOO_LOW') amountInput.current?.focus();
   };
 
   return (
-    <form className={formStyles.form} noValidate onSubmit={(event) => void onSubmit(event)} data-testid="pay-fee-form">
+    <form className={formStyles.form} noValidate onSubmit={(event) => void onSubmit(event)} data-testid={testId}>
       {order.code && <ErrorAlert code={order.code} />}
       <FieldFrame id={countryId} label={t('fee.country')} problem={undefined}>
         {(aria) => (
@@ -92,7 +148,7 @@ function FeeOrderForm({ info, countries }: { info: PaymentInfoAnswer; countries:
             className={formStyles.select}
             value={country ?? ''}
             onChange={(event) => choice.chooseCountry(event.target.value)}
-            data-testid="pay-country"
+            data-testid={`${prefix}-country`}
             {...aria}
           >
             {countries.map((entry) => (
@@ -107,17 +163,17 @@ function FeeOrderForm({ info, countries }: { info: PaymentInfoAnswer; countries:
       <AmountField
         name="amount"
         label={t('fee.amount')}
-        hint={t('fee.amountHint', { amount: formatEuros(info.feeCents, lang) })}
+        hint={t('fee.amountHint', { amount: formatEuros(minCents, lang) })}
         value={amount}
         onChange={setAmount}
         invalid={order.code === 'AMOUNT_TOO_LOW'}
-        testId="pay-amount"
+        testId={`${prefix}-amount`}
         inputRef={amountInput}
       />
       <p className={styles.total}>
-        {t('fee.total')} <strong data-testid="pay-total">{cents === null ? '–' : formatEuros(cents, lang)}</strong>
+        {t('fee.total')} <strong data-testid={`${prefix}-total`}>{cents === null ? '–' : formatEuros(cents, lang)}</strong>
       </p>
-      <OrderButton order={order} label={t('fee.submit')} testId="pay-submit" />
+      <OrderButton order={order} label={submitLabel ?? t('fee.submit')} testId={`${prefix}-submit`} />
     </form>
   );
 }

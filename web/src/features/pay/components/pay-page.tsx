@@ -13,18 +13,20 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useLang } from '../../../lib/use-lang';
 import { BankTransfer } from './bank-transfer';
 import { DonationForm } from './donation-form';
-import { FeeForm } from './fee-form';
+import { FeeForm, TeamFeeForm } from './fee-form';
 import { FundraisingTotals } from './fundraising-totals';
 import { LoadFailed } from './load-failed';
+import { teamFeeOffer } from '../utils/team-fee';
 import styles from './pay.module.css';
 
 /**
  * /pay (spec §2 "Payment"; login needed). The payment info is read again on every visit
  * (GET /api/payment/info). Not paid: the fee form (fee-form.tsx), the fees by birth year, the
- * manual bank transfer fallback and the event registration site when configured
- * (lib/organisation.ts). Paid: a thank-you and the donation form. Either way the money raised
- * so far. While the info cannot be loaded the page says so and offers to try again, keeping the
- * bank transfer details in view.
+ * manual bank transfer's details from the server (bank-transfer.tsx) and the event registration
+ * site when configured (lib/organisation.ts). Paid: a thank-you and the donation form. The captain
+ * of a company team whose members have not all paid is offered the team's fee first, paid or not
+ * (issue 14 item 3). Either way the money raised so far. While the info cannot be loaded the page
+ * says so and offers to try again, keeping the bank transfer details in view.
  */
 export function PayPage() {
   const { t } = useTranslation('pay');
@@ -54,19 +56,19 @@ export function PayPage() {
   const failed = info === null && status === 'error';
   const paid = info?.isPaid === true;
   const unpaid = info?.isPaid === false || failed;
+  const teamOffer = teamFeeOffer(info);
   return (
     <Panel heading={t('title')} headingId="pay-heading" wide testId="pay-page">
       <div className={styles.sections}>
         {info === null && !failed && <LoadingPanel label={t('loading', { ns: 'common' })} testId="pay-loading" />}
         {failed && <LoadFailed code="GENERIC_ERROR" onRetry={() => void loadInfo()} testId="pay-info-retry" />}
         {paid && (
-          <>
-            <p className={styles.paid} data-testid="pay-paid">
-              {t('paid')}
-            </p>
-            <DonationForm />
-          </>
+          <p className={styles.paid} data-testid="pay-paid">
+            {t('paid')}
+          </p>
         )}
+        {teamOffer && <TeamFeeForm offer={teamOffer} />}
+        {paid && <DonationForm />}
         {info && !info.isPaid && <FeeForm info={info} />}
         <FundraisingTotals />
 
@@ -76,7 +78,7 @@ export function PayPage() {
               <FeeRules />
               <p className={styles.note}>{t('company', { amount: formatEuros(currentEdition.fees.companyPerPersonCents, lang) })}</p>
             </div>
-            <BankTransfer feeCents={info?.feeCents ?? null} />
+            <BankTransfer />
             {EVENT_REGISTRATION_URL && (
               <p className={panelStyles.footer}>
                 {t('registrationSite.text')}{' '}

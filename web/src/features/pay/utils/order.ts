@@ -39,8 +39,10 @@ export function checkOrder(draft: OrderDraft): OrderCheck {
  * INVALID_AMOUNT) — the same shape and path as the spec's Montonio-style request.
  * `methodCode` is the chosen bank ('' for none: a donation leaves the bank to the provider's page).
  * `lang`, the page's language, is the language of the provider's pages (sent as stored: est, eng).
+ * `forTeam` (issue 14) is a company team's captain paying for every unpaid member at once; sent
+ * only when true.
  */
-export function paymentOrderBody(order: { isPaid: boolean; country: string; methodCode: string | null; cents: number; lang: Lang }): PaymentOrderBody {
+export function paymentOrderBody(order: { isPaid: boolean; country: string; methodCode: string | null; cents: number; lang: Lang; forTeam?: boolean }): PaymentOrderBody {
   return {
     billingAddress: {},
     isPaid: order.isPaid,
@@ -51,5 +53,6 @@ export function paymentOrderBody(order: { isPaid: boolean; country: string; meth
       amount: centsToEuros(order.cents),
     },
     lang: storedFromLang(order.lang),
+    ...(order.forTeam ? { forTeam: true } : {}),
   };
 }

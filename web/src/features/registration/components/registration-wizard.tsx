@@ -1,3 +1,4 @@
+import { currentEdition } from '@sinilill/domain';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +7,7 @@ import { SubmitButton } from '../../../components/ui/form/submit-button';
 import { RadioGroup, SelectField, SwitchField, TextField } from '../../../components/ui/form/field';
 import { focusField } from '../../../components/ui/form/problem-text';
 import formStyles from '../../../components/ui/form/form.module.css';
+import { formatEuros } from '../../../lib/format-money';
 import { limits, problemFields } from '../../../lib/form-validation';
 import { storedFromLang } from '../../../lib/language';
 import { useAction } from '../../../lib/use-action';
@@ -184,15 +186,27 @@ export function RegistrationWizard() {
         {step === 'team-infromation' && (
           <div className={formStyles.form}>
             {draft.type === 'REGISTER_TEAM' ? (
-              <TextField
-                name="team_name"
-                autoComplete="off"
-                label={t('fields.teamName')}
-                hint={t('fields.teamNameHint')}
-                value={draft.team_name}
-                onChange={set('team_name')}
-                problem={problem('team_name')}
-              />
+              <>
+                <TextField
+                  name="team_name"
+                  autoComplete="off"
+                  label={t('fields.teamName')}
+                  hint={t('fields.teamNameHint')}
+                  value={draft.team_name}
+                  onChange={set('team_name')}
+                  problem={problem('team_name')}
+                />
+                {/* Issue 14 item 3: a company team pays the company fee per person (spec §9). */}
+                <div data-testid="registration-company">
+                  <SwitchField
+                    name="company"
+                    label={t('fields.company', { amount: formatEuros(currentEdition.fees.companyPerPersonCents, lang) })}
+                    checked={draft.company === true}
+                    onChange={set('company')}
+                  />
+                  <p className={formStyles.hint}>{t('fields.companyHint')}</p>
+                </div>
+              </>
             ) : (
               <TextField
                 name="team_join_code"

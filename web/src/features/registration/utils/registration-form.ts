@@ -36,9 +36,14 @@ export interface RegistrationDraft {
   team_join_code: string;
   team_name: string;
   newsletter: boolean;
+  /**
+   * REGISTER_TEAM only: a company team (spec §9 "company team 15 EUR per person"; issue 14 item
+   * 3). Absent means false.
+   */
+  company?: boolean;
 }
 
-export type DraftField = Exclude<keyof RegistrationDraft, 'newsletter'>;
+export type DraftField = Exclude<keyof RegistrationDraft, 'newsletter' | 'company'>;
 
 export const EMPTY_DRAFT: RegistrationDraft = {
   email: '',
@@ -51,6 +56,7 @@ export const EMPTY_DRAFT: RegistrationDraft = {
   team_join_code: '',
   team_name: '',
   newsletter: false,
+  company: false,
 };
 
 /** Birth years offered (spec §3: 1901 to 2023, 123 values), newest first. */
@@ -116,7 +122,8 @@ export function lengthProblems(step: StepId, draft: RegistrationDraft): FieldPro
 
 /**
  * The payload of POST /api/registerteam or /api/jointeam (spec §3) from a draft whose steps all
- * passed their checks: texts trimmed (the password as typed), only the chosen type's team field.
+ * passed their checks: texts trimmed (the password as typed), only the chosen type's team field;
+ * `company: true` only for a new company team (issue 14: the server refuses it on JOIN_TEAM).
  */
 export function toRegistrationBody(draft: RegistrationDraft, lang: StoredLang): RegistrationBody {
   if (draft.type === '' || draft.gender === '') throw new Error('toRegistrationBody: the draft has not passed its checks');
@@ -130,7 +137,11 @@ export function toRegistrationBody(draft: RegistrationDraft, lang: StoredLang): 
     type: draft.type,
     lang,
   };
-  if (draft.type === 'REGISTER_TEAM') body.team_name = draft.team_name.trim();
-  else body.team_join_code = draft.team_join_code.trim();
+  if (draft.type === 'REGISTER_TEAM') {
+    body.team_name = draft.team_name.trim();
+    if (draft.company === true) body.company = true;
+  } else {
+    body.team_join_code = draft.team_join_code.trim();
+  }
   return body;
 }

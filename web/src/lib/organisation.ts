@@ -3,12 +3,10 @@
  * company name and registry code, main supporter) and those shown to payers (spec §2 "Payment":
  * manual bank transfer fallback).
  *
- * The bank account number and the event registration site are configuration, not code: set
- * VITE_ORGANISER_BANK_ACCOUNT (the organiser's real IBAN) and VITE_EVENT_REGISTRATION_URL when
- * building the client (`VITE_ORGANISER_BANK_ACCOUNT="EE.. .... " npx vite build`). The
- * organiser's real account replaces the unset value; while it is unset the payment page asks
- * payers to write to the contact address for it instead of showing a made-up number, and the
- * registration-site link is left out.
+ * The event registration site is configuration, not code: set VITE_EVENT_REGISTRATION_URL when
+ * building the client; while it is unset the payment page leaves the link out. The bank-transfer
+ * details are the server's configuration (BANK_ACCOUNT_NAME, BANK_ACCOUNT_IBAN,
+ * BANK_TRANSFER_DESCRIPTION; GET /api/payment/banktransfer, issue 14), not the client's.
  */
 import mainSupporterLogo from '../assets/supporters/kivikaare-kindlustus.svg';
 
@@ -52,9 +50,6 @@ export const MAIN_SUPPORTER = {
 function configured(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
-
-/** The organiser's bank account (IBAN) for manual transfers; null until configured. */
-export const BANK_ACCOUNT: string | null = configured(import.meta.env.VITE_ORGANISER_BANK_ACCOUNT);
 
 /** The event registration site linked from the payment page; null until configured. */
 export const EVENT_REGISTRATION_URL: string | null = configured(import.meta.env.VITE_EVENT_REGISTRATION_URL);

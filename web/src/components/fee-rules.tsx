@@ -6,7 +6,8 @@ import styles from './fee-rules.module.css';
 
 /**
  * The participation fee by birth year (spec §9: 15 € for those born 2010 or earlier, 5 € for
- * those born 2011 or later), from the current edition.
+ * those born 2011 or later) and a company team's fee per person (15 €, whatever the birth year),
+ * from the current edition.
  */
 export function FeeRules({ headingLevel = 2 }: { headingLevel?: 2 | 3 }) {
   const { t } = useTranslation();
@@ -16,6 +17,7 @@ export function FeeRules({ headingLevel = 2 }: { headingLevel?: 2 | 3 }) {
   const rows = [
     { id: 'adult', label: t('fees.adult', { year: fees.childFromBirthYear - 1 }), cents: fees.adultCents },
     { id: 'child', label: t('fees.child', { year: fees.childFromBirthYear }), cents: fees.childCents },
+    { id: 'company', label: t('fees.company'), cents: fees.companyPerPersonCents },
   ];
   return (
     <section className={styles.fees} aria-labelledby="fee-rules-heading" data-testid="fee-rules">

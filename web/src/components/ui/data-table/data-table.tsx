@@ -5,15 +5,18 @@
  * at most seven numbered page buttons (spec §9), optional row selection (a checkbox per row and one
  * for the page), an optional row number column ("Nr"/"#": the row's place in the current sorted
  * and searched order, counted across pages), optional expandable rows (a toggle per row opens a
- * full-width detail row under it), an empty state (spec §8 "No Available Data"), and a horizontal
- * scroller on small screens.
+ * full-width detail row under it), an empty state (spec §8 "No Available Data", kept in the visible
+ * part of a wide table), and a horizontal scroller on small screens: a named, focusable region that,
+ * while it hides columns, says so in a line above the table and with a shadow at the hiding edge.
  *
  * Test ids, from `testId`: the root `testId`; `${testId}-search`; `${testId}-row` per body row
  * (with `data-row-id`); `${testId}-sort-${columnId}`; `${testId}-page-${n}` (n from 1),
  * `${testId}-prev`, `${testId}-next`; `${testId}-empty`; `${testId}-select-${rowId}` and
  * `${testId}-select-all` when rows are selectable; `${testId}-page-size` when sizes are offered;
  * `${testId}-row-number` per row number cell; `${testId}-expand-${rowId}` (the toggle) and
- * `${testId}-detail-${rowId}` (the open detail row) when rows expand.
+ * `${testId}-detail-${rowId}` (the open detail row) when rows expand; `${testId}-scroller` (the
+ * scrolling region), `${testId}-scroll-frame` (with `data-hidden-start` / `data-hidden-end` while
+ * columns are hidden at that edge) and `${testId}-scroll-hint` (the line, only while some are).
  */
 import {
   columnFilteringFeature,
@@ -43,6 +46,7 @@ import {
 import { Fragment, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLang } from '../../../lib/use-lang';
+import { useScrollEdges } from '../../../lib/scroll-edges';
 import { ChevronIcon, SortIcon } from '../icons';
 import { pageWindow, rowNumber } from './page-window';
 import { compareValues, matchesSearch, normalizeSearchText, type SortValue } from './table-values';
@@ -175,6 +179,9 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   const searchId = useId();
   const pageSizeId = useId();
   const detailIdPrefix = useId();
+  const scrollHintId = useId();
+  const [scrollerRef, edges] = useScrollEdges<HTMLDivElement>();
+  const scrolls = edges.start || edges.end;
 
   const [sorting, setSorting] = useState<SortingState>(() => sortingFrom(props.initialSort));
   const [globalFilter, setGlobalFilter] = useState('');
@@ -301,147 +308,171 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
           {toolbar && <div className={styles.actions}>{toolbar}</div>}
         </div>
       )}
-      <div className={styles.scroller} role="region" aria-labelledby={captionId} tabIndex={0}>
-        <table className={styles.table}>
-          <caption id={captionId} className="sr-only">
-            {caption}
-          </caption>
-          <thead>
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
-                {selection && (
-                  <th scope="col" className={styles.selectCell}>
-                    <SelectAllCheckbox
-                      checked={table.getIsAllPageRowsSelected()}
-                      indeterminate={table.getIsSomePageRowsSelected() && !table.getIsAllPageRowsSelected()}
-                      disabled={rows.length === 0}
-                      label={t('table.selectPage')}
-                      onChange={(checked) => table.toggleAllPageRowsSelected(checked)}
-                      testId={`${testId}-select-all`}
-                    />
-                  </th>
-                )}
-                {expand && (
-                  <th scope="col" className={styles.expandCell}>
-                    <span className="sr-only">{t('table.details')}</span>
-                  </th>
-                )}
-                {rowNumbers && (
-                  <th scope="col" className={`${styles.headerCell} ${styles.numberCell}`}>
-                    {/* "Nr" / "#" on screen, the whole words for screen readers. */}
-                    <span aria-hidden="true" title={t('table.rowNumberLong')}>
-                      {t('table.rowNumber')}
-                    </span>
-                    <span className="sr-only">{t('table.rowNumberLong')}</span>
-                  </th>
-                )}
-                {group.headers.map((header) => {
-                  const meta = header.column.columnDef.meta as ColumnMeta;
-                  const sorted = header.column.getIsSorted();
-                  const canSort = header.column.getCanSort();
-                  return (
-                    <th
-                      key={header.id}
-                      scope="col"
-                      className={`${styles.headerCell} ${alignClass(meta.align)}`}
-                      aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
-                    >
-                      {canSort ? (
-                        <button
-                          type="button"
-                          className={styles.sortButton}
-                          onClick={header.column.getToggleSortingHandler()}
-                          data-testid={`${testId}-sort-${header.column.id}`}
-                        >
-                          <span>{meta.header}</span>
-                          <SortIcon direction={sorted} size={16} className={styles.sortIcon} />
-                        </button>
-                      ) : (
-                        <span className={meta.headerHidden ? 'sr-only' : undefined}>{meta.header}</span>
-                      )}
+      {/* A table wider than its box says so: a line above it and a shadow at each edge that
+          hides columns (issue 14); the box is a named, focusable region, so that keyboard users
+          can scroll it with the arrow keys. */}
+      {scrolls && (
+        <p id={scrollHintId} className={styles.scrollHint} data-testid={`${testId}-scroll-hint`}>
+          <span aria-hidden="true">↔</span> {t('table.scrollHint')}
+        </p>
+      )}
+      <div
+        className={styles.scrollFrame}
+        data-hidden-start={edges.start || undefined}
+        data-hidden-end={edges.end || undefined}
+        data-testid={`${testId}-scroll-frame`}
+      >
+        <div
+          ref={scrollerRef}
+          className={styles.scroller}
+          role="region"
+          aria-labelledby={captionId}
+          aria-describedby={scrolls ? scrollHintId : undefined}
+          tabIndex={0}
+          data-testid={`${testId}-scroller`}
+        >
+          <table className={styles.table}>
+            <caption id={captionId} className="sr-only">
+              {caption}
+            </caption>
+            <thead>
+              {table.getHeaderGroups().map((group) => (
+                <tr key={group.id}>
+                  {selection && (
+                    <th scope="col" className={styles.selectCell}>
+                      <SelectAllCheckbox
+                        checked={table.getIsAllPageRowsSelected()}
+                        indeterminate={table.getIsSomePageRowsSelected() && !table.getIsAllPageRowsSelected()}
+                        disabled={rows.length === 0}
+                        label={t('table.selectPage')}
+                        onChange={(checked) => table.toggleAllPageRowsSelected(checked)}
+                        testId={`${testId}-select-all`}
+                      />
                     </th>
-                  );
-                })}
-              </tr>
-            ))}
-          </thead>
-          <tbody>
-            {rows.length === 0 ? (
-              <tr>
-                <td colSpan={columnCount} className={styles.empty} data-testid={`${testId}-empty`}>
-                  {props.emptyText ?? t('table.empty')}
-                </td>
-              </tr>
-            ) : (
-              rows.map((row, indexOnPage) => {
-                const number = rowNumber(pageIndex, pageSize, indexOnPage);
-                const open = expand !== undefined && row.getIsExpanded();
-                const detailId = `${detailIdPrefix}-detail-${row.id}`;
-                // Stripes by place on the page, so that an open detail row keeps its row's colour.
-                const rowClass = classNames(indexOnPage % 2 === 1 && styles.striped, row.getIsSelected() && styles.selectedRow);
-                return (
-                  <Fragment key={row.id}>
-                    <tr {...rowAttributes?.(row.original)} className={rowClass} data-testid={`${testId}-row`} data-row-id={row.id}>
-                      {selection && (
-                        <td className={styles.selectCell}>
-                          <input
-                            type="checkbox"
-                            className={styles.checkbox}
-                            checked={row.getIsSelected()}
-                            // The click's shiftKey selects a range (TanStack's handler reads nativeEvent).
-                            onChange={row.getToggleSelectedHandler()}
-                            aria-label={selection.rowLabel(row.original)}
-                            data-testid={`${testId}-select-${row.id}`}
-                          />
-                        </td>
-                      )}
-                      {expand && (
-                        <td className={styles.expandCell}>
+                  )}
+                  {expand && (
+                    <th scope="col" className={styles.expandCell}>
+                      <span className="sr-only">{t('table.details')}</span>
+                    </th>
+                  )}
+                  {rowNumbers && (
+                    <th scope="col" className={`${styles.headerCell} ${styles.numberCell}`}>
+                      {/* "Nr" / "#" on screen, the whole words for screen readers. */}
+                      <span aria-hidden="true" title={t('table.rowNumberLong')}>
+                        {t('table.rowNumber')}
+                      </span>
+                      <span className="sr-only">{t('table.rowNumberLong')}</span>
+                    </th>
+                  )}
+                  {group.headers.map((header) => {
+                    const meta = header.column.columnDef.meta as ColumnMeta;
+                    const sorted = header.column.getIsSorted();
+                    const canSort = header.column.getCanSort();
+                    return (
+                      <th
+                        key={header.id}
+                        scope="col"
+                        className={`${styles.headerCell} ${alignClass(meta.align)}`}
+                        aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
+                      >
+                        {canSort ? (
                           <button
                             type="button"
-                            className={styles.expandButton}
-                            onClick={() => row.toggleExpanded()}
-                            aria-expanded={open}
-                            aria-controls={detailId}
-                            aria-label={expandLabel ? expandLabel(row.original) : t('table.showDetails', { number })}
-                            data-testid={`${testId}-expand-${row.id}`}
+                            className={styles.sortButton}
+                            onClick={header.column.getToggleSortingHandler()}
+                            data-testid={`${testId}-sort-${header.column.id}`}
                           >
-                            <ChevronIcon direction="right" size={18} className={styles.expandIcon} />
+                            <span>{meta.header}</span>
+                            <SortIcon direction={sorted} size={16} className={styles.sortIcon} />
                           </button>
-                        </td>
-                      )}
-                      {rowNumbers && (
-                        <td className={`${styles.cell} ${styles.numberCell}`} data-testid={`${testId}-row-number`}>
-                          {number}
-                        </td>
-                      )}
-                      {row.getAllCells().map((cell) => {
-                        const meta = cell.column.columnDef.meta as ColumnMeta;
-                        const className = `${styles.cell} ${alignClass(meta.align)}`;
-                        return meta.rowHeader ? (
-                          <th key={cell.id} scope="row" className={`${className} ${styles.rowHeader}`}>
-                            <table.FlexRender cell={cell} />
-                          </th>
                         ) : (
-                          <td key={cell.id} className={className}>
-                            <table.FlexRender cell={cell} />
+                          <span className={meta.headerHidden ? 'sr-only' : undefined}>{meta.header}</span>
+                        )}
+                      </th>
+                    );
+                  })}
+                </tr>
+              ))}
+            </thead>
+            <tbody>
+              {rows.length === 0 ? (
+                <tr>
+                  <td colSpan={columnCount} className={styles.empty} data-testid={`${testId}-empty`}>
+                    {/* Centred in the visible part of the box, not across the whole (wider) table. */}
+                    <div className={styles.emptyMessage}>{props.emptyText ?? t('table.empty')}</div>
+                  </td>
+                </tr>
+              ) : (
+                rows.map((row, indexOnPage) => {
+                  const number = rowNumber(pageIndex, pageSize, indexOnPage);
+                  const open = expand !== undefined && row.getIsExpanded();
+                  const detailId = `${detailIdPrefix}-detail-${row.id}`;
+                  // Stripes by place on the page, so that an open detail row keeps its row's colour.
+                  const rowClass = classNames(indexOnPage % 2 === 1 && styles.striped, row.getIsSelected() && styles.selectedRow);
+                  return (
+                    <Fragment key={row.id}>
+                      <tr {...rowAttributes?.(row.original)} className={rowClass} data-testid={`${testId}-row`} data-row-id={row.id}>
+                        {selection && (
+                          <td className={styles.selectCell}>
+                            <input
+                              type="checkbox"
+                              className={styles.checkbox}
+                              checked={row.getIsSelected()}
+                              // The click's shiftKey selects a range (TanStack's handler reads nativeEvent).
+                              onChange={row.getToggleSelectedHandler()}
+                              aria-label={selection.rowLabel(row.original)}
+                              data-testid={`${testId}-select-${row.id}`}
+                            />
                           </td>
-                        );
-                      })}
-                    </tr>
-                    {open && (
-                      <tr id={detailId} className={rowClass} data-testid={`${testId}-detail-${row.id}`}>
-                        <td colSpan={columnCount} className={styles.detailCell}>
-                          <div className={styles.detail}>{expand(row.original)}</div>
-                        </td>
+                        )}
+                        {expand && (
+                          <td className={styles.expandCell}>
+                            <button
+                              type="button"
+                              className={styles.expandButton}
+                              onClick={() => row.toggleExpanded()}
+                              aria-expanded={open}
+                              aria-controls={detailId}
+                              aria-label={expandLabel ? expandLabel(row.original) : t('table.showDetails', { number })}
+                              data-testid={`${testId}-expand-${row.id}`}
+                            >
+                              <ChevronIcon direction="right" size={18} className={styles.expandIcon} />
+                            </button>
+                          </td>
+                        )}
+                        {rowNumbers && (
+                          <td className={`${styles.cell} ${styles.numberCell}`} data-testid={`${testId}-row-number`}>
+                            {number}
+                          </td>
+                        )}
+                        {row.getAllCells().map((cell) => {
+                          const meta = cell.column.columnDef.meta as ColumnMeta;
+                          const className = `${styles.cell} ${alignClass(meta.align)}`;
+                          return meta.rowHeader ? (
+                            <th key={cell.id} scope="row" className={`${className} ${styles.rowHeader}`}>
+                              <table.FlexRender cell={cell} />
+                            </th>
+                          ) : (
+                            <td key={cell.id} className={className}>
+                              <table.FlexRender cell={cell} />
+                            </td>
+                          );
+                        })}
                       </tr>
-                    )}
-                  </Fragment>
-                );
-              })
-            )}
-          </tbody>
-        </table>
+                      {open && (
+                        <tr id={detailId} className={rowClass} data-testid={`${testId}-detail-${row.id}`}>
+                          <td colSpan={columnCount} className={styles.detailCell}>
+                            <div className={styles.detail}>{expand(row.original)}</div>
+                          </td>
+                        </tr>
+                      )}
+                    </Fragment>
+                  );
+                })
+              )}
+            </tbody>
+          </table>
+        </div>
       </div>
       <div className={styles.footer}>
         <p className={styles.summary} aria-live="polite">

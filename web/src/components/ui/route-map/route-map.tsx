@@ -9,9 +9,10 @@ import {
   useRef,
   useState,
 } from 'react';
+import { rovingTarget } from '../../../lib/roving-focus';
 import { buildMapGeometry } from './geo';
 import { regionFor, type MapRegion } from './regions';
-import { spreadMarkers } from './spread-markers';
+import { spreadMarkers, type Extent } from './spread-markers';
 import type { RouteMapLabels, RouteMapMission } from './types';
 import { baseView, centreOn, isInView, MAX_ZOOM, MIN_ZOOM, panView, type Point, toPercent, type ViewBox, zoomOf, zoomView } from './view-box';
 import styles from './route-map.module.css';
@@ -38,6 +39,14 @@ const KEY_PAN = 0.15;
 function markerSize(viewportWidth: number): number {
   return viewportWidth < 480 ? 24 : 28;
 }
+/** Room between two markers' boxes, px: they never touch, also while one grows on hover. */
+const MARKER_GAP = 4;
+/**
+ * How far the team-count badge overhangs a marker's box, px (route-map.module.css, .badge: 9 px
+ * above and 11 px right of the padding box inside a 2 px border). It is part of the button, so a
+ * neighbour must not sit under it.
+ */
+const BADGE_OVERHANG = { top: 7, right: 9 };
 
 interface Placed {
   mission: RouteMapMission;
@@ -89,8 +98,10 @@ function legPath(a: Point, b: Point): string {
  * The route on a map (issue 5; spec §2 "Home": an embedded interactive map): the route's
  * countries highlighted, a numbered marker per mission (missions of one region side by side),
  * the route line through them in order, and per mission the teams inside it now and whether its
- * flower has been reached. Markers are buttons that open a details panel; the map zooms with
- * buttons or + and −, and pans by dragging or with the arrow keys once zoomed in. Drawn from
+ * flower has been reached. Markers are buttons that open a details panel, placed so that no two
+ * overlap, and together one toolbar and one Tab stop: the arrow keys, Home and End move between
+ * them in mission order. The map zooms with buttons or + and −, and pans by dragging or with
+ * Shift + the arrow keys once zoomed in (a marker reached by keyboard comes into view). Drawn from
  * bundled data only: it works offline.
  */
 export function RouteMap({ missions, labels, renderDetails, showProgress = true, headingId }: RouteMapProps) {
@@ -148,15 +159,23 @@ export function RouteMap({ missions, labels, renderDetails, showProgress = true,
       const anchor = geometry.anchors.get(mission.region);
       return anchor ? [{ mission, anchor }] : [];
     });
-    // Room for the team-count badge that overhangs a marker's top right.
-    const minDistance = (size + (size >= 28 ? 10 : 6)) / pxPerUnit;
-    const inset = (size / 2 + 2) / pxPerUnit;
+    // Each marker's box: the button, its badge when it shows one, and half the gap, in map units.
+    const half = (size / 2 + MARKER_GAP / 2) / pxPerUnit;
+    const extents = onMap.map(({ mission }): Extent => {
+      const badge = showProgress && mission.teamCount > 0;
+      return {
+        left: half,
+        bottom: half,
+        top: half + (badge ? BADGE_OVERHANG.top / pxPerUnit : 0),
+        right: half + (badge ? BADGE_OVERHANG.right / pxPerUnit : 0),
+      };
+    });
     const positions = spreadMarkers(
       onMap.map((item) => item.anchor),
-      { minDistance, bounds: { minX: inset, minY: inset, maxX: geometry.width - inset, maxY: geometry.height - inset } },
+      { minDistance: 2 * half, extents, bounds: { minX: 0, minY: 0, maxX: geometry.width, maxY: geometry.height } },
     );
     return onMap.map((item, index) => ({ ...item, position: positions[index] ?? item.anchor }));
-  }, [missions, geometry, size, pxPerUnit]);
+  }, [missions, geometry, size, pxPerUnit, showProgress]);
   const notOnMap = missions.filter((mission) => !geometry.anchors.has(mission.region));
 
   const routeLine = useMemo(
@@ -172,9 +191,23 @@ export function RouteMap({ missions, labels, renderDetails, showProgress = true,
 
   const toggle = (id: number) => setSelectedId((current) => (current === id ? null : id));
 
+  // The markers on the map are one Tab stop (roving tabindex): the last one focused, else the
+  // first; the arrow keys, Home and End move between them in mission order.
+  const markerButtons = useRef(new Map<number, HTMLButtonElement>());
+  const [focusedId, setFocusedId] = useState<number | null>(null);
+  const tabStopId = placed.some(({ mission }) => mission.id === focusedId) ? focusedId : placed[0]?.mission.id;
+
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[event.key];
-    if (event.key === '+' || event.key === '=') zoomBy(ZOOM_STEP);
+    // Shift + arrow pans the zoomed-in map; a plain arrow goes to another marker.
+    const step = event.shiftKey ? { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[event.key] : undefined;
+    const index = placed.findIndex(({ mission }) => markerButtons.current.get(mission.id) === document.activeElement);
+    const target = event.shiftKey || event.altKey || event.ctrlKey || event.metaKey || index < 0 ? null : rovingTarget(event.key, index, placed.length, { vertical: true });
+    const next = target === null ? undefined : placed[target]?.mission.id;
+    if (next !== undefined) {
+      setFocusedId(next);
+      // Its onFocus brings it into a zoomed-in view.
+      markerButtons.current.get(next)?.focus();
+    } else if (event.key === '+' || event.key === '=') zoomBy(ZOOM_STEP);
     else if (event.key === '-' || event.key === '_') zoomBy(1 / ZOOM_STEP);
     else if (event.key === '0') setView(base);
     else if (step && zoom > MIN_ZOOM) setView(panView(view, step[0]! * view.width * KEY_PAN, step[1]! * view.height * KEY_PAN, base));
@@ -219,14 +252,27 @@ export function RouteMap({ missions, labels, renderDetails, showProgress = true,
   const selected = missions.find((mission) => mission.id === selectedId);
   const anchorDot = 3 / pxPerUnit;
 
-  const markerButton = (mission: RouteMapMission, onFocus?: () => void) => (
+  /** A marker; `roving` for those on the map (one Tab stop), the others are Tab stops of their own. */
+  const markerButton = (mission: RouteMapMission, roving: boolean, onFocus?: () => void) => (
     <button
+      ref={
+        roving
+          ? (element) => {
+              if (element) markerButtons.current.set(mission.id, element);
+              else markerButtons.current.delete(mission.id);
+            }
+          : undefined
+      }
       type="button"
       className={`${styles.marker} ${showProgress ? (mission.reached ? styles.reached : styles.notReached) : ''}`}
+      tabIndex={roving && mission.id !== tabStopId ? -1 : 0}
       aria-pressed={selectedId === mission.id}
       aria-controls={detailsId}
       onClick={() => toggle(mission.id)}
-      onFocus={onFocus}
+      onFocus={() => {
+        if (roving) setFocusedId(mission.id);
+        onFocus?.();
+      }}
       data-testid={`route-map-mission-${mission.id}`}
       data-reached={showProgress ? mission.reached : undefined}
       data-team-count={showProgress ? mission.teamCount : undefined}
@@ -289,8 +335,9 @@ export function RouteMap({ missions, labels, renderDetails, showProgress = true,
             </span>
           </div>
 
-          {/* Key and pointer handlers serve the buttons inside (pan and zoom from any marker);
-              the map itself is not a separate tab stop. */}
+          {/* Key and pointer handlers serve the buttons inside (from the markers: arrows to move
+              between them, Shift + arrows to pan, + − 0 to zoom); the map itself is not a
+              separate tab stop. */}
           <div
             ref={viewportRef}
             className={`${styles.viewport} ${zoom > MIN_ZOOM ? styles.pannable : ''} ${dragging ? styles.dragging : ''}`}
@@ -336,19 +383,19 @@ export function RouteMap({ missions, labels, renderDetails, showProgress = true,
                 ))}
               </g>
             </svg>
-            <ol className={styles.markers}>
+            <div className={styles.markers} role="toolbar" aria-label={labels.markers} data-testid="route-map-markers">
               {placed.map(({ mission, position }) => {
                 const { left, top } = toPercent(view, position);
                 return (
-                  <li key={mission.id} className={`${styles.markerItem} ${selectedId === mission.id ? styles.selectedItem : ''}`} style={{ left: `${left}%`, top: `${top}%` }}>
-                    {markerButton(mission, () => {
-                      // A marker reached with Tab while zoomed in may lie outside the view: bring it in.
+                  <div key={mission.id} className={`${styles.markerItem} ${selectedId === mission.id ? styles.selectedItem : ''}`} style={{ left: `${left}%`, top: `${top}%` }}>
+                    {markerButton(mission, true, () => {
+                      // A marker reached by keyboard while zoomed in may lie outside the view: bring it in.
                       if (!isInView(view, position, (size / 2) / pxPerUnit)) setView(centreOn(view, position, base));
                     })}
-                  </li>
+                  </div>
                 );
               })}
-            </ol>
+            </div>
           </div>
 
           {notOnMap.length > 0 && (
@@ -356,7 +403,7 @@ export function RouteMap({ missions, labels, renderDetails, showProgress = true,
               <p>{labels.notOnMap}</p>
               <ul>
                 {notOnMap.map((mission) => (
-                  <li key={mission.id}>{markerButton(mission)}</li>
+                  <li key={mission.id}>{markerButton(mission, false)}</li>
                 ))}
               </ul>
             </div>

@@ -16,6 +16,8 @@ export interface RouteMapMission {
 export interface RouteMapLabels {
   /** Visible caption and accessible description of the figure. */
   description: string;
+  /** Accessible name of the markers' toolbar (one Tab stop, arrow keys between the markers). */
+  markers: string;
   controls: string;
   zoomIn: string;
   zoomOut: string;

@@ -96,6 +96,7 @@ export function RouteMapSection({ teams, route }: RouteMapSectionProps) {
 
   const labels: RouteMapLabels = {
     description: t('map.description', { count: route.missions.length }),
+    markers: t('map.markers'),
     controls: t('map.controls'),
     zoomIn: t('map.zoomIn'),
     zoomOut: t('map.zoomOut'),

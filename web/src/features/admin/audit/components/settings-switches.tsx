@@ -96,21 +96,28 @@ export function SettingsSwitches() {
                     </span>
                   )}
                 </div>
-                <button
-                  type="button"
-                  className={styles.toggle}
-                  aria-pressed={on}
-                  aria-labelledby={labelId}
-                  aria-describedby={hintId}
-                  aria-busy={pending === name}
-                  // Not disabled, which would drop the keyboard focus while the change is saved.
-                  aria-disabled={pending !== null}
-                  onClick={() => void toggle(name)}
-                  data-testid={testId}
-                >
-                  <span className={formStyles.switchTrack} aria-hidden="true" />
-                  <span aria-hidden="true">{pending === name ? t('operations.switches.saving') : on ? t('operations.switches.on') : t('operations.switches.off')}</span>
-                </button>
+                {/* The state's word stands beside the button, not in it: the button's name is the
+                    switch's label alone (aria-pressed says on or off), and a visible word inside
+                    a button must be part of its name (WCAG 2.5.3, label in name). */}
+                <div className={styles.toggleGroup}>
+                  <button
+                    type="button"
+                    className={styles.toggle}
+                    aria-pressed={on}
+                    aria-labelledby={labelId}
+                    aria-describedby={hintId}
+                    aria-busy={pending === name}
+                    // Not disabled, which would drop the keyboard focus while the change is saved.
+                    aria-disabled={pending !== null}
+                    onClick={() => void toggle(name)}
+                    data-testid={testId}
+                  >
+                    <span className={formStyles.switchTrack} aria-hidden="true" />
+                  </button>
+                  <span className={styles.toggleState} aria-hidden="true">
+                    {pending === name ? t('operations.switches.saving') : on ? t('operations.switches.on') : t('operations.switches.off')}
+                  </span>
+                </div>
               </li>
             );
           })}

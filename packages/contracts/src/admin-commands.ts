@@ -32,7 +32,8 @@ const NullableString = (maxLength: number) => Type.Union([Type.String({ maxLengt
 const EchoedParticipant = Type.Object(
   {
     id: Type.Optional(Id),
-    full_name: Type.Optional(NullableString(200)),
+    // Stored when it differs (a rename): safe text, as every stored name (issue 13).
+    full_name: Type.Optional(Type.Union([SingleLine({ maxLength: 200 }), Type.Null()])),
     is_paid: Type.Optional(Type.Boolean()),
     created_at: Type.Optional(NullableString(40)),
     team: Type.Optional(Type.Union([

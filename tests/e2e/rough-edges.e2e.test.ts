@@ -10,7 +10,7 @@
  * - Deleting entries asks in the site's own modal (focus in it, Escape cancels, focus back on
  *   the button), and add and delete announce themselves in the same status line; the new join
  *   code asks in the same modal.
- * - /pay's bank-transfer description is in the page's language; the payment result page shows the
+ * - /pay's bank-transfer description is the configured one, never Estonian on the English page; the payment result page shows the
  *   address's amount only as what the bank reported, the fee as the server knows it, and a way on
  *   to the team page.
  * - An unknown admin tab says so with a link to the first; a tab that fails to render shows a
@@ -201,7 +201,10 @@ describe('entries on the team page: one dialog and one status line for add, edit
 });
 
 describe('payment pages', () => {
-  for (const [lang, description] of [['est', `Sinilill 2025 osalustasu ${siim.fullName}`], ['eng', `Sinilill 2025 participation fee ${siim.fullName}`]] as const) {
+  // The description comes from configuration (BANK_TRANSFER_DESCRIPTION, default
+  // "Sinilill {year} ID {participantId}"): the same words whatever the page's language, with no
+  // Estonian left on the English page.
+  for (const [lang, description] of [['est', `Sinilill 2025 ID ${siim.id}`], ['eng', `Sinilill 2025 ID ${siim.id}`]] as const) {
     test(`${lang}: /pay's transfer description is in the page's language; the result page reports the bank, knows the fee and leads to the team`, async () => {
       const { context, page } = await kit.newPage(lang);
       await kit.login(page, siim.email, SIIM_PASSWORD);

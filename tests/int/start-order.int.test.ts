@@ -35,16 +35,21 @@ test('the projector waits for a PostgreSQL that is not up yet, then catches up',
   });
   let exited = false;
   void projector.exited.then(() => { exited = true; });
-  const waiting = () => projector!.logLines().filter((line) => line.message === 'PostgreSQL is not reachable yet; waiting');
+  /** The projector's log lines with `message`, once there are `count` (polled for 30 s; it must not exit meanwhile). */
+  const logged = async (message: string, count = 1) => {
+    const by = Date.now() + 30_000;
+    for (;;) {
+      const lines = projector!.logLines().filter((line) => line.message === message);
+      if (lines.length >= count) return lines;
+      expect(exited, projector!.output()).toBe(false);
+      if (Date.now() > by) throw new Error(`no "${message}" ×${count} in 30 s:\n${projector!.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
 
   // Its first attempts fail and it says it waits (a cold start through tsx can take seconds on a
   // busy machine: polled, not slept).
-  const waitedBy = Date.now() + 30_000;
-  while (waiting().length < 2) {
-    expect(exited, projector.output()).toBe(false);
-    if (Date.now() > waitedBy) throw new Error(`no "waiting" in 30 s:\n${projector.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await logged('PostgreSQL is not reachable yet; waiting', 2);
   expect(exited, projector.output()).toBe(false);
 
   // The server comes up (database `postgres` only), then the app's database, migrated.
@@ -53,23 +58,12 @@ test('the projector waits for a PostgreSQL that is not up yet, then catches up',
   await admin.connect();
   await admin.query('CREATE DATABASE late');
   await admin.end();
-  const unmigrated = () => projector!.logLines().filter((line) => line.message === 'the database is not migrated yet (npm run migrate); waiting');
-  const noticedBy = Date.now() + 30_000;
-  while (unmigrated().length < 1) {
-    expect(exited, projector.output()).toBe(false);
-    if (Date.now() > noticedBy) throw new Error(`no "not migrated yet" in 30 s:\n${projector.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  expect(unmigrated()[0]?.pending).toContain('rm/2025-001-initial');
+  const [unmigrated] = await logged('the database is not migrated yet (npm run migrate); waiting');
+  expect(unmigrated?.pending).toContain('rm/2025-001-initial');
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   await migrateToLatest(pool);
   await pool.end();
 
-  const deadline = Date.now() + 30_000;
-  while (!projector.logLines().some((line) => line.message === 'ready')) {
-    expect(exited, projector.output()).toBe(false);
-    if (Date.now() > deadline) throw new Error(`no "ready" in 30 s:\n${projector.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await logged('ready');
   expect(exited).toBe(false);
 }, 90_000);

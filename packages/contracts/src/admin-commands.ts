@@ -93,10 +93,10 @@ export const AdminTeamBody = Type.Object(
     icon: Type.Optional(Type.Union([SingleLine(), Type.Null()])),
     // The rest of a whole §3 Team (issue 14): join_code and created_at compared (409
     // FIELD_MISMATCH), the figures accepted and not compared (EchoedTeamFields, team.ts).
-    join_code: EchoedTeamFields().join_code,
-    created_at: EchoedTeamFields().created_at,
-    participant_count: EchoedTeamFields().participant_count,
-    distance: EchoedTeamFields().distance,
+    join_code: EchoedTeamFields.join_code,
+    created_at: EchoedTeamFields.created_at,
+    participant_count: EchoedTeamFields.participant_count,
+    distance: EchoedTeamFields.distance,
   },
   { additionalProperties: false },
 );

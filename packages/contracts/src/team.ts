@@ -61,19 +61,17 @@ export type JoinCodeAnswer = Type.Static<typeof JoinCodeAnswer>;
  * inLapDistance, blueFlowers) are read-model results that move with every entry: accepted as
  * numbers and not compared, and nothing here can change them.
  */
-export function EchoedTeamFields() {
-  return {
-    id: Type.Optional(Type.Integer({ minimum: 1 })),
-    team_name: Type.Optional(Type.String({ maxLength: 200 })),
-    join_code: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
-    created_at: Type.Optional(Type.Union([Type.String({ maxLength: 40 }), Type.Null()])),
-    participant_count: Type.Optional(Type.Integer({ minimum: 0 })),
-    distance: Type.Optional(Type.Number({ minimum: 0 })),
-    prestige: Type.Optional(Type.Integer({ minimum: 0 })),
-    inLapDistance: Type.Optional(Type.Number({ minimum: 0 })),
-    blueFlowers: Type.Optional(Type.Integer({ minimum: 0 })),
-  };
-}
+export const EchoedTeamFields = {
+  id: Type.Optional(Type.Integer({ minimum: 1 })),
+  team_name: Type.Optional(Type.String({ maxLength: 200 })),
+  join_code: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
+  created_at: Type.Optional(Type.Union([Type.String({ maxLength: 40 }), Type.Null()])),
+  participant_count: Type.Optional(Type.Integer({ minimum: 0 })),
+  distance: Type.Optional(Type.Number({ minimum: 0 })),
+  prestige: Type.Optional(Type.Integer({ minimum: 0 })),
+  inLapDistance: Type.Optional(Type.Number({ minimum: 0 })),
+  blueFlowers: Type.Optional(Type.Integer({ minimum: 0 })),
+};
 
 /**
  * PUT /api/team/{id}/publicattributes (spec §7 "icon, description"; the rest of a §3 Team may
@@ -87,7 +85,7 @@ export const PublicAttributesBody = Type.Object(
   {
     icon: Type.Optional(Type.Union([SingleLine(), Type.Null()])),
     description: Type.Optional(MultiLine()),
-    ...EchoedTeamFields(),
+    ...EchoedTeamFields,
   },
   { additionalProperties: false },
 );

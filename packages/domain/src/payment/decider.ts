@@ -160,12 +160,7 @@ function orderPayment(command: OrderPayment, state: PaymentState, ctx: DecisionC
     && (method === '' ? c.kind === 'donation' : c.countryMethods.includes(method));
   if (!selected) throw new DomainError('NOT_SELECTED', `no bank ${JSON.stringify(method)} in ${c.country}`);
   if (grandTotalCents !== amountCents) throw new DomainError('AMOUNT_NOT_MATCH', `${grandTotalCents} ≠ ${amountCents}`);
-  const team = c.team;
-  if (team) return orderTeamFee(command, team, { participantId, amountCents, method }, ctx, edition);
-  if (c.kind === 'fee' && c.participant.isPaid) throw new DomainError('ALREADY_PAID_FOR');
-  const feeCents = participantFee(c.participant.birthYear, c.participant.company === true, edition);
-  const minimum = minimumAmountCents(c.kind, feeCents, edition);
-  if (amountCents < minimum) throw new DomainError('AMOUNT_TOO_LOW', `${amountCents} < ${minimum}`);
+  const { feeCents, covers } = c.team ? teamFee(c, c.team, amountCents, edition) : ownFee(c, amountCents, edition);
   return [{
     type: 'PaymentOrdered',
     data: {
@@ -180,25 +175,30 @@ function orderPayment(command: OrderPayment, state: PaymentState, ctx: DecisionC
       method,
       reference: orderReference(c.orderId),
       orderedAt: ctx.now,
+      ...(covers ? { covers } : {}),
     },
   }];
+}
+
+/**
+ * The payer's own fee or donation: not paid already for a fee (ALREADY_PAID_FOR), at least the
+ * minimum of its kind (AMOUNT_TOO_LOW). @returns the fee that applies to the payer, EUR cents.
+ */
+function ownFee(c: OrderPayment['data'], amountCents: number, edition: Edition): { feeCents: number; covers?: undefined } {
+  if (c.kind === 'fee' && c.participant.isPaid) throw new DomainError('ALREADY_PAID_FOR');
+  const feeCents = participantFee(c.participant.birthYear, c.participant.company === true, edition);
+  const minimum = minimumAmountCents(c.kind, feeCents, edition);
+  if (amountCents < minimum) throw new DomainError('AMOUNT_TOO_LOW', `${amountCents} < ${minimum}`);
+  return { feeCents };
 }
 
 /**
  * A company team's fee for every unpaid member at once (issue 14 item 3), after the common checks
  * (actor, bank, grandTotal): a company team (INVALID_REQUEST), ordered by its captain (FORBIDDEN),
  * someone left to pay for (ALREADY_PAID_FOR), at least fees.companyPerPersonCents × unpaid members
- * (AMOUNT_TOO_LOW).
+ * (AMOUNT_TOO_LOW). @returns the per-person fee and the covered participant ids, ascending.
  */
-function orderTeamFee(
-  command: OrderPayment,
-  team: TeamFeeFacts,
-  checked: { participantId: number; amountCents: number; method: string },
-  ctx: DecisionContext,
-  edition: Edition,
-): PaymentEvent[] {
-  const c = command.data;
-  const { participantId, amountCents, method } = checked;
+function teamFee(c: OrderPayment['data'], team: TeamFeeFacts, amountCents: number, edition: Edition): { feeCents: number; covers: number[] } {
   if (c.kind !== 'fee') throw new DomainError('INVALID_REQUEST', 'a team pays fees, not donations');
   if (!team.company) throw new DomainError('INVALID_REQUEST', 'only a company team pays for its members at once');
   if (!team.isCaptain) throw new DomainError('FORBIDDEN', 'only the captain pays for the team');
@@ -206,23 +206,7 @@ function orderTeamFee(
   if (covers.length === 0) throw new DomainError('ALREADY_PAID_FOR', 'every member has paid');
   const minimum = teamFeeCents(covers.length, edition);
   if (amountCents < minimum) throw new DomainError('AMOUNT_TOO_LOW', `${amountCents} < ${minimum} for ${covers.length} members`);
-  return [{
-    type: 'PaymentOrdered',
-    data: {
-      orderId: c.orderId,
-      participantId,
-      teamId: requireId(c.participant.teamId, 'teamId'),
-      kind: 'fee',
-      amountCents,
-      feeCents: edition.fees.companyPerPersonCents,
-      provider: c.provider,
-      country: c.country,
-      method,
-      reference: orderReference(c.orderId),
-      orderedAt: ctx.now,
-      covers,
-    },
-  }];
+  return { feeCents: edition.fees.companyPerPersonCents, covers };
 }
 
 /**

@@ -47,15 +47,17 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
   }, async (request) => {
     const teamId = Number(request.params.id);
     await requireTeamAccess(db, request.actor, teamId);
-    const row = await rm.selectFrom('team_stats').selectAll().where('team_id', '=', teamId).executeTakeFirst();
+    const row = await rm.selectFrom('team_stats')
+      .leftJoin('team_join_codes', 'team_join_codes.team_id', 'team_stats.team_id')
+      .selectAll('team_stats').select('team_join_codes.join_code')
+      .where('team_stats.team_id', '=', teamId).executeTakeFirst();
     if (!row) throw new DomainError('NOT_FOUND', `team ${teamId}`);
-    const code = await rm.selectFrom('team_join_codes').select('join_code').where('team_id', '=', teamId).executeTakeFirst();
     return {
       id: row.team_id,
       team_name: row.team_name,
       icon: row.icon,
       description: row.description,
-      join_code: code?.join_code ?? null,
+      join_code: row.join_code ?? null,
       participant_count: row.participants,
       distance: row.distance,
       created_at: row.created_at.toISOString(),

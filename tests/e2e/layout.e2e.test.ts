@@ -109,21 +109,6 @@ async function settle(page: Page): Promise<void> {
   await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
 }
 
-/** The element's content area (its box less the padding and border), where its text belongs. */
-async function innerBox(locator: Locator): Promise<Box> {
-  return locator.evaluate((element) => {
-    const r = element.getBoundingClientRect();
-    const style = getComputedStyle(element);
-    const px = (value: string) => Number.parseFloat(value) || 0;
-    return {
-      left: r.left + px(style.borderLeftWidth) + px(style.paddingLeft),
-      top: r.top + px(style.borderTopWidth) + px(style.paddingTop),
-      right: r.right - px(style.borderRightWidth) - px(style.paddingRight),
-      bottom: r.bottom - px(style.borderBottomWidth) - px(style.paddingBottom),
-    };
-  });
-}
-
 /**
  * Each stat box's label and number: apart, and inside the box — across, inside its padding
  * (text running sideways is what happens on a narrow screen); down, inside its edges (a glyph's
@@ -134,10 +119,30 @@ async function checkStatBoxes(section: Locator, where: string): Promise<number> 
   const count = await boxes.count();
   for (let index = 0; index < count; index += 1) {
     const statBox = boxes.nth(index);
-    const [padded, edges, label, number] = await Promise.all([
-      innerBox(statBox), box(statBox), contentBox(statBox.locator('dt')), contentBox(statBox.locator('dd')),
-    ]);
-    const outer = { left: padded.left, right: padded.right, top: edges.top, bottom: edges.bottom };
+    // Measured in one go, in one layout: the page above may still move (the phase notice comes
+    // with the stats), and boxes read at different moments would not line up (CI caught that).
+    const { outer, label, number } = await statBox.evaluate((element) => {
+      const rect = (r: DOMRect) => ({ left: r.left, top: r.top, right: r.right, bottom: r.bottom });
+      const content = (selector: string) => {
+        const range = document.createRange();
+        range.selectNodeContents(element.querySelector(selector)!);
+        return rect(range.getBoundingClientRect());
+      };
+      const r = element.getBoundingClientRect();
+      const style = getComputedStyle(element);
+      const px = (value: string) => Number.parseFloat(value) || 0;
+      return {
+        // Across: inside the padding; down: inside the edges (see above).
+        outer: {
+          left: r.left + px(style.borderLeftWidth) + px(style.paddingLeft),
+          right: r.right - px(style.borderRightWidth) - px(style.paddingRight),
+          top: r.top,
+          bottom: r.bottom,
+        },
+        label: content('dt'),
+        number: content('dd'),
+      };
+    });
     const name = `${where}, box ${index + 1} (${await statBox.locator('dt').textContent()})`;
     expect(intersects(label, number), `${name}: the label overlaps the number`).toBe(false);
     expect(inside(label, outer), `${name}: the label runs out of its box`).toBe(true);

@@ -15,7 +15,7 @@ import { readModelMigrationSet, readModelMigrations } from '@sinilill/read-model
 import { buildPreKyselyDatabase } from './fixtures/pre-kysely-schema';
 
 const EXPECTED = {
-  event: ['0001-event-log'],
+  event: ['0001-event-log', '0002-append-batch'],
   accounts: ['0001-id-sequences', '0002-account-tables', '0003-session-tables'],
   media: ['0001-images'],
   readModels: ['2025-001-initial', '2025-002-settings', '2026-003-team-page', '2026-004-admin', '2026-005-payments', '2026-006-parked-events', '2026-007-payment-orders', '2026-008-company-fees'],
@@ -108,13 +108,13 @@ describe('migrateToLatest', () => {
     fresh = await scratchPool();
     const reports = await migrateToLatest(fresh);
     expect(reports).toEqual([
-      { name: 'event store', schema: 'es', adopted: [], applied: EXPECTED.event, latest: '0001-event-log' },
+      { name: 'event store', schema: 'es', adopted: [], applied: EXPECTED.event, latest: '0002-append-batch' },
       { name: 'accounts', schema: 'app', adopted: [], applied: EXPECTED.accounts, latest: '0003-session-tables' },
       { name: 'media', schema: 'media', adopted: [], applied: EXPECTED.media, latest: '0001-images' },
       { name: 'read models', schema: 'rm', adopted: [], applied: EXPECTED.readModels, latest: '2026-008-company-fees' },
     ]);
     expect(await missing(fresh)).toEqual([]);
-    expect(describeMigrations(reports)[0]).toBe('event store (es): ran 0001-event-log');
+    expect(describeMigrations(reports)[0]).toBe('event store (es): ran 0001-event-log, 0002-append-batch');
     // Each schema keeps its own record (the read models' where they always had it).
     expect((await recorded(fresh, 'es')).map((r) => r.name)).toEqual(EXPECTED.event);
     expect((await recorded(fresh, 'app')).map((r) => r.name)).toEqual(EXPECTED.accounts);

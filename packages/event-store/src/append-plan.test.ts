@@ -21,7 +21,7 @@ describe('planAppend', () => {
     expect(plan.streams).toEqual(['b', 'a']);
     expect(plan.expected).toEqual(['no_stream', '4']);
     expect(plan.counts).toEqual([2, 1]);
-    expect((JSON.parse(plan.eventsJson) as { s: number; id: string }[]).map((e) => [e.s, e.id])).toEqual([
+    expect(plan.rows.map((e) => [e.s, e.id])).toEqual([
       [1, id(1)],
       [1, id(2)],
       [2, id(3)],

@@ -1,19 +1,30 @@
 /**
  * Pure preparation of an append: validates the requests and turns them into the parameters of
- * the `es.append` SQL function (see migrations.ts). No I/O, so it is unit-tested on its own.
+ * the `es.append_batch` SQL function (migrations/0002-append-batch.ts). No I/O, so it is unit-tested on its own.
  */
 import type { AppendRequest, ExpectedRevision } from './types';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The four parameters of `es.append(p_streams, p_expected, p_counts, p_events)`. */
+/** One event as `es.append_batch` takes it inside `p_events` (ids lower-case). */
+export interface PlannedEvent {
+  /** 1-based index of its request (within the append; the batcher shifts it within a batch). */
+  s: number;
+  id: string;
+  type: string;
+  v: number;
+  data: unknown;
+  metadata: unknown;
+}
+
+/** The parameters of one append, as `es.append_batch` takes them for one group. */
 export interface AppendParameters {
   streams: string[];
   /** 'any' | 'no_stream' | 'stream_exists' | a revision as decimal text. */
   expected: string[];
   counts: number[];
-  /** JSON array of {s: 1-based request index, id, type, v, data, metadata}, in request order. */
-  eventsJson: string;
+  /** Every event, in request order. */
+  rows: PlannedEvent[];
 }
 
 /**
@@ -27,7 +38,7 @@ export function planAppend(requests: readonly AppendRequest[]): AppendParameters
   const streams: string[] = [];
   const expected: string[] = [];
   const counts: number[] = [];
-  const rows: unknown[] = [];
+  const rows: PlannedEvent[] = [];
   const seenStreams = new Set<string>();
   const seenIds = new Set<string>();
   requests.forEach((request, index) => {
@@ -50,7 +61,7 @@ export function planAppend(requests: readonly AppendRequest[]): AppendParameters
       rows.push({ s: index + 1, id, type: event.type, v: event.schemaVersion, data: event.data, metadata: event.metadata });
     }
   });
-  return { streams, expected, counts, eventsJson: JSON.stringify(rows) };
+  return { streams, expected, counts, rows };
 }
 
 /** The text form of an expected revision for SQL; throws TypeError when it is not one. */

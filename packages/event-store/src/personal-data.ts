@@ -328,6 +328,20 @@ export function withPersonalDataProtection(store: EventStore, vault: PersonalDat
     async readStream(stream: string, options?: ReadStreamOptions) {
       return reveal(await store.readStream(stream, options));
     },
+    ...(store.readStreams ? {
+      async readStreams(requests: readonly { stream: string; fromRevision?: number }[]) {
+        const read = await store.readStreams!(requests);
+        // One reveal (one key query) for every stream read.
+        const revealed = await reveal(read.flat());
+        let offset = 0;
+        return read.map((events) => revealed.slice(offset, (offset += events.length)));
+      },
+    } : {}),
+    ...(store.appendToStreamsIf ? {
+      async appendToStreamsIf(requests: AppendRequest[], condition: Parameters<NonNullable<EventStore['appendToStreamsIf']>>[1]) {
+        return store.appendToStreamsIf!(await protect(requests), condition);
+      },
+    } : {}),
     async readAll(options: ReadAllOptions) {
       return reveal(await store.readAll(options));
     },

@@ -1,26 +1,27 @@
 /**
  * The EventStore on PostgreSQL (schema `es`, see migrations/0001-event-log.ts).
  *
- * **Appends** are one call of the PL/pgSQL function `es.append`, one round trip in autocommit:
- * it locks the stream rows (`es.streams`, in name order: multi-stream appends cannot deadlock),
+ * **Appends** go through group commit (append-batcher.ts, issue 15): an append joins the next
+ * batch, and a batch is one call of the PL/pgSQL function `es.append_batch` (migration 0002), one
+ * round trip and one transaction in autocommit. For every group (one appendToStreams call) it
+ * locks the stream rows (`es.streams`, in name order across the batch: batches cannot deadlock),
  * checks idempotency by event id, then the expected revisions, bumps the stream revisions and
- * finally inserts the events. Two appends to one stream are serialised by the stream row lock,
- * so a lost race surfaces as WrongExpectedRevisionError, never as a unique violation.
+ * finally inserts the events of every group it accepted. Two appends to one stream are never in
+ * one batch and are serialised by the stream row lock across batches and processes, so a lost
+ * race surfaces as WrongExpectedRevisionError, never as a unique violation.
  *
  * **Global order without skips.** Sequence values commit out of order: if transaction A takes
  * position 5 and B takes 6 and commits first, a reader at checkpoint 4 could see 6, move its
  * checkpoint to 6 and never see 5. Here positions are allocated *while holding a
  * transaction-scoped advisory lock* (`pg_advisory_xact_lock(APPEND_LOCK)`), taken as the last
- * step of the append and released by PostgreSQL only after the commit is visible. The next
+ * step of the batch and released by PostgreSQL only after the commit is visible. The next
  * appender therefore allocates its positions only after every lower position is committed (and
  * visible to every new snapshot) or rolled back (a permanent gap). So any snapshot that sees
  * position p sees every committed position below p, and `readAll` can be a plain index range
- * scan `global_position > after`; the checkpoint stays a plain global position. The cost is that
- * position allocation, the event insert and the commit of appends are serialised (stream locks
- * and checks run before, in parallel); the locked window is one statement plus the commit, so
- * with `synchronous_commit = on` it includes the WAL flush (no group commit across appends).
- * Measured on the 2-core dev machine: ~0.2–0.5 ms per single-event append, ~1.3–2.5k appends/s
- * with 16 concurrent appenders (~0.7k/s with synchronous_commit = on); batch appends ~30k events/s.
+ * scan `global_position > after`; the checkpoint stays a plain global position. The lock
+ * serialises position allocation, the insert and the commit of *batches*; group commit is what
+ * makes that cheap under load: 32 concurrent appends cost one lock hold and one WAL flush, not 32
+ * (measurements in docs/architecture.md, D29).
  *
  * **Reads** are index range scans: readAll on the primary key, readStream on (stream, revision),
  * readAll with `types` through `es.read_all_of_types` (one ordered (type, position) range per
@@ -30,8 +31,10 @@
  * Positions and revisions travel as JS numbers (bigint columns parsed with Number()).
  */
 import pg from 'pg';
-import { planAppend } from './append-plan';
+import { planAppend, type AppendParameters } from './append-plan';
+import { AppendBatcher, batchValues, settleGroup, type BatchRow } from './append-batcher';
 import {
+  AppendConditionFailedError,
   DuplicateEventIdError,
   WrongExpectedRevisionError,
   type AppendRequest,
@@ -48,8 +51,9 @@ import {
 /** How to reach the database: a pool the caller owns, or a URL for a pool the store owns. */
 export type PostgresEventStoreOptions = ({ pool: pg.Pool } | { connectionString: string; poolSize?: number }) & {
   /**
-   * Test-only hook: when set, each append runs in an explicit transaction and this is awaited
-   * after `es.append` returned and before COMMIT, i.e. while the append still holds its locks.
+   * Test-only hook: when set, each append runs alone (no group commit) in an explicit
+   * transaction and this is awaited after `es.append_batch` returned and before COMMIT, i.e.
+   * while the append still holds its locks.
    * Receives the results the append will have once committed. Never set it in production.
    */
   beforeCommit?: (results: readonly AppendResult[]) => Promise<void>;
@@ -73,9 +77,10 @@ export const EVENT_COLUMNS = 'global_position, event_id, stream, revision, type,
 const COLUMNS = EVENT_COLUMNS;
 
 const SQL = {
-  append: 'SELECT request_index, next_expected_revision, last_position FROM es.append($1::text[], $2::text[], $3::int[], $4::jsonb)',
+  appendBatch: 'SELECT request_index, outcome, next_expected_revision, last_position, detail FROM es.append_batch($1::int[], $2::text[], $3::text[], $4::int[], $5::jsonb)',
   readStream: `SELECT ${COLUMNS} FROM es.events WHERE stream = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
   readAll: `SELECT ${COLUMNS} FROM es.events WHERE global_position > $1 ORDER BY global_position LIMIT $2`,
+  readStreams: `SELECT ${COLUMNS} FROM es.events e JOIN unnest($1::text[], $2::bigint[]) AS r(s, from_rev) ON e.stream = r.s AND e.revision >= r.from_rev ORDER BY e.stream, e.revision`,
   // A function so that it can pin its plan (see migrations/0001-event-log.ts): at most types × $2 rows per batch.
   readAllTypes: `SELECT ${COLUMNS} FROM es.read_all_of_types($1, $2, $3::text[])`,
   head: 'SELECT coalesce(max(global_position), 0) AS head FROM es.events',
@@ -94,6 +99,7 @@ export class PostgresEventStore implements EventStore {
   private readonly pool: pg.Pool;
   private readonly ownsPool: boolean;
   private readonly beforeCommit: PostgresEventStoreOptions['beforeCommit'];
+  private readonly batcher: AppendBatcher;
   private closed = false;
 
   constructor(options: PostgresEventStoreOptions) {
@@ -105,6 +111,7 @@ export class PostgresEventStore implements EventStore {
       this.ownsPool = true;
     }
     this.beforeCommit = options.beforeCommit;
+    this.batcher = new AppendBatcher(this.pool, SQL.appendBatch, translateAppendError);
   }
 
   /** See EventStore.appendToStream. `expectedRevision` is checked only when the append is not a repeat. */
@@ -119,36 +126,84 @@ export class PostgresEventStore implements EventStore {
 
   /**
    * See EventStore.appendToStreams. Each request is idempotent on its own (a request whose ids
-   * are all stored in its stream is a no-op returning the stored result). A stream may appear
-   * only once per call (TypeError otherwise). An empty `events` list only checks the revision
-   * and returns the stream's revision (-1 when it does not exist) and its last event's position (0 when none).
+   * are all stored in its stream is a no-op returning the stored result, `repeated: true`). A
+   * stream may appear only once per call (TypeError otherwise). An empty `events` list only
+   * checks the revision (holding the stream's row lock until the append commits) and returns the
+   * stream's revision (-1 when it does not exist) and its last event's position (0 when none).
+   *
+   * Group commit (issue 15 item 5): the call joins the batch that goes to PostgreSQL next (see
+   * AppendBatcher); it is checked and answered on its own, and a refused neighbour in the batch
+   * changes nothing for it.
    */
   async appendToStreams(requests: AppendRequest[]): Promise<AppendResult[]> {
     this.assertOpen();
     const plan = planAppend(requests);
-    const values = [plan.streams, plan.expected, plan.counts, plan.eventsJson];
+    if (this.beforeCommit) return this.appendHeld(requests, plan);
+    return this.batcher.append(requests, plan);
+  }
+
+  /** The test-only path of `beforeCommit`: one group alone, in an explicit transaction. */
+  private async appendHeld(requests: AppendRequest[], plan: AppendParameters): Promise<AppendResult[]> {
+    const client = await this.pool.connect();
     try {
-      let rows: { request_index: number; next_expected_revision: string; last_position: string }[];
-      if (this.beforeCommit) {
-        const client = await this.pool.connect();
-        try {
-          await client.query('BEGIN');
-          rows = (await client.query({ name: 'es.append', text: SQL.append, values })).rows;
-          await this.beforeCommit(rows.map(toResult));
-          await client.query('COMMIT');
-        } catch (error) {
-          await client.query('ROLLBACK').catch(() => undefined);
-          throw error;
-        } finally {
-          client.release();
-        }
-      } else {
-        rows = (await this.pool.query({ name: 'es.append', text: SQL.append, values })).rows;
-      }
-      return rows.map(toResult);
+      await client.query('BEGIN');
+      const rows = (await client.query<BatchRow>({ name: 'es.appendBatch', text: SQL.appendBatch, values: batchValues([{ requests, plan }]) })).rows;
+      const results = settleGroup(requests, rows);
+      if (results instanceof Error) throw results;
+      await this.beforeCommit!(results);
+      await client.query('COMMIT');
+      return results;
     } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
       throw translateAppendError(error, requests);
+    } finally {
+      client.release();
     }
+  }
+
+  /**
+   * See EventStore.appendToStreamsIf: one group alone, in an explicit transaction on its own
+   * connection: `es.append_batch` (stream locks, checks, the global-order lock, the insert), then
+   * `condition` on the same connection, then COMMIT or ROLLBACK.
+   * @throws AppendConditionFailedError when the condition is false; the append's own errors.
+   */
+  async appendToStreamsIf(
+    requests: AppendRequest[],
+    condition: (query: (text: string, values: readonly unknown[]) => Promise<Record<string, unknown>[]>) => Promise<boolean>,
+  ): Promise<AppendResult[]> {
+    this.assertOpen();
+    const plan = planAppend(requests);
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const rows = (await client.query<BatchRow>({ name: 'es.appendBatch', text: SQL.appendBatch, values: batchValues([{ requests, plan }]) })).rows;
+      const results = settleGroup(requests, rows);
+      if (results instanceof Error) throw results;
+      const holds = await condition(async (text, values) => (await client.query<Record<string, unknown>>(text, [...values])).rows);
+      if (!holds) throw new AppendConditionFailedError(requests.map((r) => r.stream));
+      await client.query('COMMIT');
+      return results;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw translateAppendError(error, requests);
+    } finally {
+      client.release();
+    }
+  }
+
+  /** See EventStore.readStreams: one query for every stream. */
+  async readStreams(requests: readonly { stream: string; fromRevision?: number }[]): Promise<RecordedEvent[][]> {
+    this.assertOpen();
+    if (requests.length === 0) return [];
+    if (requests.length === 1) return [await this.readStream(requests[0]!.stream, { fromRevision: requests[0]!.fromRevision ?? 0 })];
+    const { rows } = await this.pool.query<EventRow>({
+      name: 'es.readStreams',
+      text: SQL.readStreams,
+      values: [requests.map((r) => r.stream), requests.map((r) => r.fromRevision ?? 0)],
+    });
+    const byStream = new Map<string, RecordedEvent[]>(requests.map((r) => [r.stream, []]));
+    for (const row of rows) byStream.get(row.stream)?.push(toRecordedEvent(row));
+    return requests.map((r) => byStream.get(r.stream) ?? []);
   }
 
   /** See EventStore.readStream. `fromRevision` inclusive (default 0), `maxCount` default all. */
@@ -204,10 +259,6 @@ export class PostgresEventStore implements EventStore {
   }
 }
 
-function toResult(row: { next_expected_revision: string; last_position: string }): AppendResult {
-  return { nextExpectedRevision: Number(row.next_expected_revision), position: Number(row.last_position) };
-}
-
 /** An es.events row as the store's RecordedEvent (personal fields still encrypted). */
 export function toRecordedEvent(row: EventRow): RecordedEvent {
   return {
@@ -223,8 +274,8 @@ export function toRecordedEvent(row: EventRow): RecordedEvent {
   };
 }
 
-/** Maps the SQLSTATEs raised by es.append (and a lost id race) to the interface's errors. */
-function translateAppendError(error: unknown, requests: readonly AppendRequest[]): unknown {
+/** Maps the SQLSTATEs of a failed append (a lost id race, the old es.append's ESWER/ESDUP) to the interface's errors. */
+export function translateAppendError(error: unknown, requests: readonly AppendRequest[]): unknown {
   if (!(error instanceof Error) || !('code' in error)) return error;
   const { code, detail, constraint } = error as pg.DatabaseError;
   if (code === 'ESWER' && detail) {

@@ -68,6 +68,11 @@ export interface AppendResult {
   nextExpectedRevision: number;
   /** Global position of the last event appended (or already stored, for an idempotent repeat). */
   position: number;
+  /**
+   * True when every event was stored already (an idempotent repeat: nothing was written), false
+   * when this append wrote them (or only checked a revision); undefined from a store that cannot tell.
+   */
+  repeated?: boolean;
 }
 
 export interface AppendRequest {
@@ -117,6 +122,27 @@ export interface EventStore {
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
 
   /**
+   * Several streams at once (issue 15 item 2: one round trip where the store can): the events
+   * of each request's stream from its `fromRevision` (default 0), in revision order; results in
+   * request order, an empty array for a missing stream. Optional: without it, callers read
+   * stream by stream.
+   */
+  readStreams?(requests: readonly { stream: string; fromRevision?: number }[]): Promise<RecordedEvent[][]>;
+
+  /**
+   * Appends like appendToStreams and, before committing, runs `condition` inside the append's
+   * transaction, after every stream lock and the global-order lock are held (nothing else can
+   * append meanwhile), with a query function of that transaction; false (or a throw) rolls the
+   * append back: AppendConditionFailedError. For decisions that depend on more than the streams
+   * they write, e.g. "no entry of this team appeared since I read them" (issue 15 item 4: a
+   * deletion found through an index). Optional (PostgreSQL); never part of a group commit.
+   */
+  appendToStreamsIf?(
+    requests: AppendRequest[],
+    condition: (query: (text: string, values: readonly unknown[]) => Promise<Record<string, unknown>[]>) => Promise<boolean>,
+  ): Promise<AppendResult[]>;
+
+  /**
    * Events of all streams after a global position, in global-position order, at most `maxCount`.
    * Never skips an event: an event becomes readable only once every event with a lower position
    * is either readable or will never exist.
@@ -150,5 +176,13 @@ export class DuplicateEventIdError extends Error {
   override readonly name = 'DuplicateEventIdError';
   constructor(readonly eventId: string) {
     super(`event id ${eventId} is already stored with different content or in another stream`);
+  }
+}
+
+/** The condition of appendToStreamsIf did not hold: nothing was written (read again and decide again). */
+export class AppendConditionFailedError extends Error {
+  override readonly name = 'AppendConditionFailedError';
+  constructor(readonly streams: readonly string[]) {
+    super(`append to ${streams.join(', ')}: its condition no longer holds`);
   }
 }

@@ -3,13 +3,15 @@
  * provider, so the bundled services carry them (see runner.ts).
  */
 import * as eventLog from './0001-event-log';
+import * as appendBatch from './0002-append-batch';
 import { legacyVersions, type MigrationSet } from './runner';
 
 export { APPEND_LOCK } from './0001-event-log';
 export * from './runner';
 
 /**
- * Schema `es`: the streams, the log, the subject keys, `es.append` and `es.read_all_of_types`.
+ * Schema `es`: the streams, the log, the subject keys, `es.append`, `es.append_batch` (group
+ * commit, issue 15) and `es.read_all_of_types`.
  * Run it with `runMigrations(pool, [eventStoreMigrations])` (the event store alone, as this
  * package's tests do) or through the CLI's migrateToLatest (every schema).
  */
@@ -18,6 +20,7 @@ export const eventStoreMigrations: MigrationSet = {
   schema: 'es',
   migrations: {
     '0001-event-log': eventLog,
+    '0002-append-batch': appendBatch,
   },
   // The old runner's version 1 is 0001-event-log.
   legacy: async (db) => ((await legacyVersions(db, 'es.schema_migrations')).includes(1) ? ['0001-event-log'] : []),

@@ -1,0 +1,159 @@
+/**
+ * Group commit for PostgresEventStore (issue 15 item 5; docs/architecture.md D29).
+ *
+ * Appends that arrive while an earlier batch is in flight wait in a queue; when the batch
+ * returns, everything queued goes to PostgreSQL as the next batch: ONE call of `es.append_batch`
+ * (migrations/0002-append-batch.ts), one transaction, one WAL flush, one hold of the append lock.
+ * A lone append (nothing in flight) goes at once, so one writer waits for nobody.
+ *
+ * - Each append (a *group*: one call of appendToStreams, one or more streams) is checked and
+ *   answered on its own: a refused group writes nothing and rejects only its caller.
+ * - A batch never holds two groups that share a stream or an event id (the SQL function's
+ *   precondition): such a group waits for the next batch, in arrival order.
+ * - A batch that fails as a whole (a PostgreSQL error such as a value jsonb refuses, or a lost
+ *   unique race with another process) is split: each group is sent again alone, so one bad
+ *   append cannot fail its neighbours. A lone group's error goes to its caller.
+ * - Limits: at most MAX_GROUPS groups and about MAX_EVENTS events per batch (one large append
+ *   still goes alone, whatever its size).
+ */
+import type pg from 'pg';
+import type { AppendParameters, PlannedEvent } from './append-plan';
+import { DuplicateEventIdError, WrongExpectedRevisionError, type AppendRequest, type AppendResult } from './types';
+
+/** A row of `es.append_batch`, bigints as pg returns them (text). */
+export interface BatchRow {
+  request_index: number;
+  outcome: 'ok' | 'repeat' | 'wer' | 'dup';
+  next_expected_revision: string | null;
+  last_position: string | null;
+  detail: string | null;
+}
+
+/** One append as the batcher holds it. */
+export interface Group {
+  requests: readonly AppendRequest[];
+  plan: AppendParameters;
+}
+
+interface Pending extends Group {
+  resolve(results: AppendResult[]): void;
+  reject(error: unknown): void;
+}
+
+const MAX_GROUPS = 1000;
+const MAX_EVENTS = 10_000;
+
+/** The five parameters of `es.append_batch` for `groups`, in order. */
+export function batchValues(groups: readonly Group[]): unknown[] {
+  const groupOf: number[] = [];
+  const streams: string[] = [];
+  const expected: string[] = [];
+  const counts: number[] = [];
+  const rows: PlannedEvent[] = [];
+  groups.forEach((group, index) => {
+    const offset = streams.length;
+    for (let i = 0; i < group.plan.streams.length; i++) groupOf.push(index);
+    streams.push(...group.plan.streams);
+    expected.push(...group.plan.expected);
+    counts.push(...group.plan.counts);
+    for (const row of group.plan.rows) rows.push(offset === 0 ? row : { ...row, s: row.s + offset });
+  });
+  return [groupOf, streams, expected, counts, JSON.stringify(rows)];
+}
+
+/**
+ * One group's answer from its rows of a batch (`rows` = exactly the group's rows, in order):
+ * the results in request order, or the error its caller gets.
+ */
+export function settleGroup(requests: readonly AppendRequest[], rows: readonly BatchRow[]): AppendResult[] | Error {
+  const first = rows[0];
+  if (!first) return new Error('es.append_batch answered no row for an append');
+  if (first.outcome === 'wer') {
+    const { index, actual } = JSON.parse(first.detail ?? '{}') as { index: number; actual: number };
+    const request = requests[index]!;
+    return new WrongExpectedRevisionError(request.stream, request.expectedRevision, actual < 0 ? null : actual);
+  }
+  if (first.outcome === 'dup') return new DuplicateEventIdError(first.detail ?? 'unknown');
+  return rows.map((row) => ({
+    nextExpectedRevision: Number(row.next_expected_revision),
+    position: Number(row.last_position),
+    repeated: row.outcome === 'repeat',
+  }));
+}
+
+/** The queue and the one batch in flight of a PostgresEventStore (see the module docs). */
+export class AppendBatcher {
+  private queue: Pending[] = [];
+  private inFlight = false;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly sql: string,
+    private readonly translate: (error: unknown, requests: readonly AppendRequest[]) => unknown,
+  ) {}
+
+  /** Appends one group with the next batch; resolves with its results or rejects with its error. */
+  append(requests: readonly AppendRequest[], plan: AppendParameters): Promise<AppendResult[]> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ requests, plan, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.inFlight || this.queue.length === 0) return;
+    const batch = this.take();
+    this.inFlight = true;
+    void this.send(batch).finally(() => {
+      this.inFlight = false;
+      this.pump();
+    });
+  }
+
+  /** The next batch: queued groups in order, skipping (for later) any that would share a stream or id. */
+  private take(): Pending[] {
+    const batch: Pending[] = [];
+    const rest: Pending[] = [];
+    const streams = new Set<string>();
+    const ids = new Set<string>();
+    let events = 0;
+    for (const pending of this.queue) {
+      const size = pending.plan.rows.length;
+      const fits = batch.length === 0 || (batch.length < MAX_GROUPS && events + size <= MAX_EVENTS
+        && !pending.plan.streams.some((s) => streams.has(s)) && !pending.plan.rows.some((r) => ids.has(r.id)));
+      if (!fits) {
+        rest.push(pending);
+        continue;
+      }
+      batch.push(pending);
+      events += size;
+      for (const s of pending.plan.streams) streams.add(s);
+      for (const r of pending.plan.rows) ids.add(r.id);
+    }
+    this.queue = rest;
+    return batch;
+  }
+
+  private async send(batch: Pending[]): Promise<void> {
+    let rows: BatchRow[];
+    try {
+      ({ rows } = await this.pool.query<BatchRow>({ name: 'es.appendBatch', text: this.sql, values: batchValues(batch) }));
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0]!.reject(this.translate(error, batch[0]!.requests));
+        return;
+      }
+      // One group may be the cause: each goes again alone (the others were not written).
+      await Promise.all(batch.map((pending) => this.send([pending])));
+      return;
+    }
+    let offset = 0;
+    for (const pending of batch) {
+      const count = pending.requests.length;
+      const settled = settleGroup(pending.requests, rows.slice(offset, offset + count));
+      offset += count;
+      if (settled instanceof Error) pending.reject(settled);
+      else pending.resolve(settled);
+    }
+  }
+}

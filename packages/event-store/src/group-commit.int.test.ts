@@ -1,0 +1,164 @@
+/**
+ * Group commit (append-batcher.ts, issue 15 item 5): concurrent appends share a batch, and each
+ * is still checked and answered on its own. Real PostgreSQL.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import pg from 'pg';
+import { event, migratedDatabase } from './int-test-support';
+import { PostgresEventStore } from './postgres-event-store';
+import { AppendConditionFailedError, DuplicateEventIdError, WrongExpectedRevisionError, type AppendResult } from './types';
+
+let pool: pg.Pool;
+let store: PostgresEventStore;
+/** How many es.append_batch calls went to PostgreSQL. */
+let batches = 0;
+let streamNo = 0;
+const newStream = () => `grouped-${++streamNo}`;
+
+beforeAll(async () => {
+  ({ pool } = await migratedDatabase(40));
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  // Counts the batches the store sends (every other query passes through unchanged).
+  (pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
+    const config = args[0] as { text?: string } | string;
+    if (typeof config === 'object' && config.text?.includes('es.append_batch')) batches++;
+    return query(...args);
+  };
+  store = new PostgresEventStore({ pool });
+});
+afterAll(async () => {
+  await store.close();
+  await pool.end();
+});
+
+const settle = <T>(promise: Promise<T>): Promise<T | Error> => promise.then((value) => value, (error: unknown) => error as Error);
+
+describe('group commit', () => {
+  test('64 concurrent appends go in fewer batches than appends, every one answered with its own position', async () => {
+    const before = batches;
+    const results = await Promise.all(Array.from({ length: 64 }, () =>
+      store.appendToStream(newStream(), [event()], { expectedRevision: 'no_stream' })));
+    expect(batches - before).toBeLessThan(64);
+    const positions = results.map((r) => r.position);
+    expect(new Set(positions).size).toBe(64);
+    for (const result of results) expect(result).toMatchObject({ nextExpectedRevision: 0, repeated: false });
+    // Each answered position holds that append's event.
+    const all = await store.readAll({ after: Math.min(...positions) - 1, maxCount: 1000 });
+    expect(all.filter((e) => positions.includes(e.globalPosition))).toHaveLength(64);
+  });
+
+  test('a refused append in a batch writes nothing and its neighbours are written', async () => {
+    const taken = newStream();
+    await store.appendToStream(taken, [event()], { expectedRevision: 'no_stream' });
+    const stored = event();
+    const elsewhere = newStream();
+    await store.appendToStream(elsewhere, [stored], { expectedRevision: 'no_stream' });
+    // Many at once so that they share batches: one wrong revision, one id stored in another stream.
+    const fresh = Array.from({ length: 30 }, () => newStream());
+    const wrong = newStream();
+    const outcomes = await Promise.all([
+      ...fresh.map((stream) => settle(store.appendToStream(stream, [event()], { expectedRevision: 'no_stream' }))),
+      settle(store.appendToStream(taken, [event()], { expectedRevision: 'no_stream' })),
+      settle(store.appendToStream(wrong, [stored], { expectedRevision: 'no_stream' })),
+    ]);
+    expect(outcomes.slice(0, 30).every((o) => !(o instanceof Error))).toBe(true);
+    expect(outcomes[30]).toBeInstanceOf(WrongExpectedRevisionError);
+    expect((outcomes[30] as WrongExpectedRevisionError).actual).toBe(0);
+    expect(outcomes[31]).toBeInstanceOf(DuplicateEventIdError);
+    expect(await store.readStream(taken)).toHaveLength(1);
+    expect(await store.readStream(wrong)).toHaveLength(0);
+    // The refused new stream left no row behind (it does not exist).
+    expect((await pool.query('SELECT 1 FROM es.streams WHERE stream = $1', [wrong])).rowCount).toBe(0);
+    for (const stream of fresh) expect(await store.readStream(stream)).toHaveLength(1);
+  });
+
+  test('a value PostgreSQL refuses fails only its own append, not the batch it shared', async () => {
+    const streams = Array.from({ length: 20 }, () => newStream());
+    const bad = newStream();
+    const outcomes = await Promise.all([
+      ...streams.map((stream) => settle(store.appendToStream(stream, [event()], { expectedRevision: 'no_stream' }))),
+      // jsonb cannot hold U+0000: PostgreSQL refuses the whole statement it is in.
+      settle(store.appendToStream(bad, [event('Happened', { text: 'a\u0000b' })], { expectedRevision: 'no_stream' })),
+    ]);
+    expect(outcomes.slice(0, 20).every((o) => !(o instanceof Error))).toBe(true);
+    expect(outcomes[20]).toBeInstanceOf(Error);
+    for (const stream of streams) expect(await store.readStream(stream)).toHaveLength(1);
+    expect(await store.readStream(bad)).toHaveLength(0);
+  });
+
+  test('appends to one stream never share a batch: each sees the one before (no lost update)', async () => {
+    const stream = newStream();
+    // 20 appends with 'any' race for one stream; every one is written, revisions 0..19.
+    const results: AppendResult[] = await Promise.all(Array.from({ length: 20 }, () =>
+      store.appendToStream(stream, [event()], { expectedRevision: 'any' })));
+    expect(results.map((r) => r.nextExpectedRevision).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect((await store.readStream(stream)).map((e) => e.revision)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  });
+
+  test('the same append sent twice at once is stored once; one is answered as a repeat', async () => {
+    const stream = newStream();
+    const events = [event(), event()];
+    const [a, b] = await Promise.all([
+      store.appendToStream(stream, events, { expectedRevision: 'no_stream' }),
+      store.appendToStream(stream, events, { expectedRevision: 'no_stream' }),
+    ]);
+    expect([a.repeated, b.repeated].sort()).toEqual([false, true]);
+    expect(a.position).toBe(b.position);
+    expect(await store.readStream(stream)).toHaveLength(2);
+  });
+});
+
+describe('readStreams', () => {
+  test('several streams in one query, each from its revision, in request order; a missing one is empty', async () => {
+    const a = newStream();
+    const b = newStream();
+    await store.appendToStream(a, [event(), event(), event()], { expectedRevision: 'no_stream' });
+    await store.appendToStream(b, [event()], { expectedRevision: 'no_stream' });
+    const [fromA, fromB, missing] = await store.readStreams([{ stream: a, fromRevision: 1 }, { stream: b }, { stream: newStream() }]);
+    expect(fromA!.map((e) => [e.stream, e.revision])).toEqual([[a, 1], [a, 2]]);
+    expect(fromB!.map((e) => [e.stream, e.revision])).toEqual([[b, 0]]);
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('appendToStreamsIf', () => {
+  test('commits when the condition holds, run inside the append (it sees the append)', async () => {
+    const stream = newStream();
+    const result = await store.appendToStreamsIf([{ stream, events: [event()], expectedRevision: 'no_stream' }], async (query) => {
+      const rows = await query('SELECT count(*)::int AS n FROM es.events WHERE stream = $1', [stream]);
+      return rows[0]!.n === 1;
+    });
+    expect(result[0]).toMatchObject({ nextExpectedRevision: 0 });
+    expect(await store.readStream(stream)).toHaveLength(1);
+  });
+
+  test('rolls back when the condition fails: AppendConditionFailedError, nothing written, no stream row', async () => {
+    const stream = newStream();
+    const error = await store.appendToStreamsIf([{ stream, events: [event()], expectedRevision: 'no_stream' }], async () => false)
+      .then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(AppendConditionFailedError);
+    expect(await store.readStream(stream)).toHaveLength(0);
+    expect((await pool.query('SELECT 1 FROM es.streams WHERE stream = $1', [stream])).rowCount).toBe(0);
+  });
+
+  test('a writer to a locked stream waits until the conditional append ends (it cannot slip in between)', async () => {
+    const stream = newStream();
+    await store.appendToStream(stream, [event()], { expectedRevision: 'no_stream' });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => { entered = resolve; });
+    const conditional = store.appendToStreamsIf([{ stream, events: [event()], expectedRevision: 0 }], async () => {
+      entered();
+      await held;
+      return true;
+    });
+    await inside;
+    const other = settle(store.appendToStream(stream, [event()], { expectedRevision: 0 }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    await conditional;
+    // The other writer expected revision 0 and waited: it now finds revision 1.
+    expect(await other).toBeInstanceOf(WrongExpectedRevisionError);
+  });
+});

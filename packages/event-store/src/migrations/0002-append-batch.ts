@@ -1,0 +1,180 @@
+/**
+ * Event store migration 0002 (issue 15 item 5): `es.append_batch`, group commit.
+ *
+ * Several independent appends (groups), coalesced by PostgresEventStore while an earlier batch
+ * was committing, run in ONE transaction with one WAL flush and one hold of the append lock,
+ * and each group is still checked and answered on its own: a group whose expected revision is
+ * wrong, or whose event ids are stored elsewhere, writes nothing and the other groups go on.
+ *
+ * The function is set-based (a fixed number of statements whatever the batch's size), so a
+ * batch of 1 costs about what `es.append` cost and a batch of 5 000 (the bulk importer) no more
+ * statements. Its precondition, kept by the caller (PostgresEventStore's batcher): a stream
+ * appears in at most one request of the whole batch and an event id at most once, so groups
+ * cannot depend on each other. Global order without skips is kept exactly as `es.append` keeps
+ * it (migration 0001): positions are allocated under APPEND_LOCK, held until commit.
+ *
+ * Never edit it once applied; change the function in a new migration.
+ */
+import { sql, type Kysely } from 'kysely';
+import { APPEND_LOCK } from './0001-event-log';
+
+const SQL = /* sql */ `
+      -- p_groups[i]: the 0-based group of request i (requests of a group are contiguous);
+      -- p_streams[i], p_expected[i] ('any' | 'no_stream' | 'stream_exists' | '<revision>'),
+      -- p_counts[i] as in es.append; p_events: every event of every request in request order,
+      -- each {s: <1-based request index>, id, type, v, data, metadata}.
+      -- One row per request, in request order: outcome 'ok' | 'repeat' | 'wer' | 'dup' (the
+      -- whole group's: a refused group writes nothing), the next expected revision and last
+      -- position ('ok', 'repeat'), and detail: for 'wer' {"index": <0-based request index within
+      -- the group>, "actual": <revision, -1 = no stream>}, for 'dup' the event id.
+      CREATE FUNCTION es.append_batch(p_groups int[], p_streams text[], p_expected text[], p_counts int[], p_events jsonb)
+      RETURNS TABLE (request_index int, outcome text, next_expected_revision bigint, last_position bigint, detail text)
+      LANGUAGE plpgsql AS $fn$
+      DECLARE
+        n int := cardinality(p_streams);
+        groups int := coalesce(p_groups[n], -1) + 1;
+        current_rev bigint[];
+        found_ids int[] := array_fill(0, ARRAY[n]);
+        found_example uuid[] := array_fill(NULL::uuid, ARRAY[n]);
+        found_last_pos bigint[] := array_fill(0::bigint, ARRAY[n]);
+        group_outcome text[] := array_fill('ok'::text, ARRAY[groups]);
+        group_detail text[] := array_fill(NULL::text, ARRAY[groups]);
+        group_first int[] := array_fill(0, ARRAY[groups]);
+        writes bool[] := array_fill(false, ARRAY[n]);
+        hit record;
+        i int;
+        g int;
+        expected text;
+        matches bool;
+        placeholders bool := false;
+        to_write int := 0;
+        first_pos bigint;
+        written bigint := 0;
+      BEGIN
+        -- 1. Lock every stream row, in name order across the batch (batches cannot deadlock),
+        --    and read its revision, in ONE statement: a stream that does not exist yet gets a
+        --    placeholder row (revision -1; removed again below unless events are written to it),
+        --    an existing one is locked by the no-op update. A stream only checked (no events) is
+        --    locked the same way until commit, so a writer to it waits for this batch.
+        WITH locked AS (
+          INSERT INTO es.streams AS s (stream, revision)
+          SELECT u.s, -1 FROM unnest(p_streams) AS u(s) ORDER BY u.s
+          ON CONFLICT (stream) DO UPDATE SET revision = s.revision
+          RETURNING s.stream, s.revision
+        )
+        SELECT array_agg(l.revision ORDER BY u.ord) INTO current_rev
+        FROM unnest(p_streams) WITH ORDINALITY AS u(s, ord) JOIN locked l ON l.stream = u.s;
+
+        -- 2. Idempotency, before the revision check (a repeat succeeds whatever it expected).
+        FOR hit IN
+          SELECT (x.ev->>'s')::int AS req, e.stream AS stored_in, e.event_id, e.global_position
+          FROM jsonb_array_elements(p_events) WITH ORDINALITY AS x(ev, ord)
+          JOIN es.events e ON e.event_id = (x.ev->>'id')::uuid
+          ORDER BY x.ord
+        LOOP
+          g := p_groups[hit.req] + 1;
+          IF hit.stored_in <> p_streams[hit.req] THEN
+            IF group_outcome[g] = 'ok' THEN group_outcome[g] := 'dup'; group_detail[g] := hit.event_id::text; END IF;
+          END IF;
+          found_ids[hit.req] := found_ids[hit.req] + 1;
+          found_example[hit.req] := coalesce(found_example[hit.req], hit.event_id);
+          found_last_pos[hit.req] := hit.global_position;
+        END LOOP;
+
+        -- 3. Each request's verdict; a group takes its first refusal.
+        FOR i IN 1..n LOOP
+          g := p_groups[i] + 1;
+          IF group_first[g] = 0 THEN group_first[g] := i; END IF;
+          CONTINUE WHEN group_outcome[g] <> 'ok';
+          IF found_ids[i] > 0 THEN
+            IF found_ids[i] < p_counts[i] THEN
+              group_outcome[g] := 'dup'; group_detail[g] := found_example[i]::text;
+            END IF;
+            CONTINUE;
+          END IF;
+          expected := p_expected[i];
+          matches := CASE expected
+            WHEN 'any' THEN true
+            WHEN 'no_stream' THEN current_rev[i] = -1
+            WHEN 'stream_exists' THEN current_rev[i] >= 0
+            ELSE current_rev[i] = expected::bigint
+          END;
+          IF NOT matches THEN
+            group_outcome[g] := 'wer';
+            group_detail[g] := json_build_object('index', i - group_first[g], 'actual', current_rev[i])::text;
+          END IF;
+        END LOOP;
+        FOR i IN 1..n LOOP
+          writes[i] := group_outcome[p_groups[i] + 1] = 'ok' AND found_ids[i] = 0 AND p_counts[i] > 0;
+          IF writes[i] THEN to_write := to_write + p_counts[i]; END IF;
+          IF current_rev[i] = -1 AND NOT writes[i] THEN placeholders := true; END IF;
+        END LOOP;
+
+        -- 4. New revisions; the placeholders of streams nothing was written to removed.
+        IF to_write > 0 THEN
+          UPDATE es.streams s SET revision = u.rev + u.c
+          FROM unnest(p_streams, current_rev, p_counts, writes) AS u(stream, rev, c, w)
+          WHERE u.w AND s.stream = u.stream;
+        END IF;
+        IF placeholders THEN
+          DELETE FROM es.streams s
+          USING unnest(p_streams, current_rev, writes) AS u(stream, rev, w)
+          WHERE u.rev = -1 AND NOT u.w AND s.stream = u.stream AND s.revision = -1;
+        END IF;
+
+        -- 5. Global positions under the append lock, held until commit (see migration 0001).
+        IF to_write > 0 THEN
+          PERFORM pg_advisory_xact_lock(${APPEND_LOCK});
+          first_pos := nextval('es.global_position');
+          IF to_write > 1 THEN
+            PERFORM setval('es.global_position', first_pos + to_write - 1);
+          END IF;
+          INSERT INTO es.events (global_position, event_id, stream, revision, type, schema_version, data, metadata)
+          SELECT first_pos - 1 + row_number() OVER (ORDER BY y.ord),
+                 (y.ev->>'id')::uuid,
+                 p_streams[y.req],
+                 current_rev[y.req] + row_number() OVER (PARTITION BY y.req ORDER BY y.ord),
+                 y.ev->>'type',
+                 (y.ev->>'v')::int,
+                 coalesce(y.ev->'data', 'null'::jsonb),
+                 coalesce(y.ev->'metadata', '{}'::jsonb)
+          FROM (
+            SELECT x.ev, x.ord, (x.ev->>'s')::int AS req
+            FROM jsonb_array_elements(p_events) WITH ORDINALITY AS x(ev, ord)
+          ) y
+          WHERE writes[y.req];
+        END IF;
+
+        -- 6. One row per request, in request order (= the order positions were given out).
+        FOR i IN 1..n LOOP
+          g := p_groups[i] + 1;
+          request_index := i - 1;
+          outcome := group_outcome[g];
+          detail := group_detail[g];
+          next_expected_revision := NULL;
+          last_position := NULL;
+          IF outcome = 'ok' THEN
+            IF found_ids[i] > 0 THEN
+              outcome := 'repeat';
+              next_expected_revision := current_rev[i];
+              last_position := found_last_pos[i];
+            ELSIF p_counts[i] = 0 THEN
+              next_expected_revision := current_rev[i];
+              last_position := coalesce((SELECT e.global_position FROM es.events e
+                                         WHERE e.stream = p_streams[i] AND e.revision = current_rev[i]), 0);
+            ELSE
+              written := written + p_counts[i];
+              next_expected_revision := current_rev[i] + p_counts[i];
+              last_position := first_pos + written - 1;
+            END IF;
+          END IF;
+          RETURN NEXT;
+        END LOOP;
+      END
+      $fn$;
+`;
+
+/** Creates `es.append_batch`. */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql.raw(SQL).execute(db);
+}

@@ -206,3 +206,137 @@ describe('short-lived access tokens (issue 13)', () => {
     expect(useSessionStore.getState().isAuthenticated).toBe(false);
   });
 });
+
+describe('idempotent commands (issue 15 item 3)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+  const later = Math.floor(Date.now() / 1000) + 15 * 60;
+  const session = fakeJwt({ userId: 'u1', fullName: 'Jaan Tamm', participantId: 1, teamId: 2, role: 'USER', exp: later });
+  const renewed = fakeJwt({ userId: 'u1', fullName: 'Jaan Tamm', participantId: 1, teamId: 2, role: 'USER', isPaid: true, exp: later });
+  const KEY = /^[A-Za-z0-9_.:-]{8,100}$/; // the command API's pattern
+  const offline = () => {
+    throw new TypeError('Failed to fetch');
+  };
+
+  /** The idempotency key of each fetch to `url`, in order. */
+  const keysSent = (calls: [string, RequestInit?][], url: string) =>
+    calls.filter(([u]) => u === url).map(([, init]) => (init?.headers as Record<string, string>)['idempotency-key']);
+
+  it('every POST, PUT and DELETE carries a key; a GET none; the next command a fresh one', async () => {
+    const { apiGet, apiPost, apiPut, apiRequest, fetchMock } = await load(memoryStorage({ token: `Bearer ${session}` }), () => json(200, { success: true }));
+    await apiPost('/entry', { distance: 5 });
+    await apiPost('/entry', { distance: 5 });
+    await apiPut('/entry/delete', { ids: [1] });
+    await apiRequest('DELETE', '/x');
+    await apiGet('/team/2');
+    const keys = fetchMock.mock.calls.map(([, init]) => (init?.headers as Record<string, string>)['idempotency-key']);
+    expect(keys.slice(0, 4).every((key) => KEY.test(key ?? ''))).toBe(true);
+    expect(new Set(keys.slice(0, 4)).size).toBe(4);
+    expect(keys[4]).toBeUndefined();
+  });
+
+  it('a key the caller passes is sent instead of a generated one (any letter case)', async () => {
+    const { apiPost, fetchMock } = await load(memoryStorage({ token: `Bearer ${session}` }), () => json(200, { success: true }));
+    await apiPost('/admin/payment/o1/refund', { reason: 'x' }, { headers: { 'idempotency-key': 'refund-abcdef12' } });
+    await apiPost('/admin/payment/o1/refund', { reason: 'x' }, { headers: { 'Idempotency-Key': 'refund-abcdef34' } });
+    const [first, second] = fetchMock.mock.calls.map(([, init]) => init?.headers as Record<string, string>);
+    expect(first!['idempotency-key']).toBe('refund-abcdef12');
+    expect(Object.entries(second!).filter(([name]) => name.toLowerCase() === 'idempotency-key')).toEqual([['Idempotency-Key', 'refund-abcdef34']]);
+  });
+
+  it('a network failure is retried after 300 ms and 1 s with the same key and body; the third try answers', async () => {
+    vi.useFakeTimers();
+    let failures = 2;
+    const { apiPost, fetchMock } = await load(memoryStorage({ token: `Bearer ${session}` }), () => (failures-- > 0 ? offline() : json(200, { success: true, position: 7 })));
+    const answer = apiPost('/entry', { distance: 5 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(299);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await expect(answer).resolves.toEqual({ success: true, position: 7 });
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    const keys = keysSent(fetchMock.mock.calls, '/api/entry');
+    expect(KEY.test(keys[0]!)).toBe(true);
+    expect(keys).toEqual([keys[0], keys[0], keys[0]]);
+    expect(new Set(fetchMock.mock.calls.map(([, init]) => init?.body)).size).toBe(1);
+  });
+
+  it('gives up after two retries with GENERIC_ERROR, status 0; GETs are not retried', async () => {
+    vi.useFakeTimers();
+    const { apiPost, apiGet, fetchMock } = await load(memoryStorage({ token: `Bearer ${session}` }), offline);
+    const answer = apiPost('/entry', { distance: 5 });
+    const settled = expect(answer).rejects.toMatchObject({ code: 'GENERIC_ERROR', status: 0 });
+    await vi.advanceTimersByTimeAsync(1_300);
+    await settled;
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    await expect(apiGet('/team/2')).rejects.toMatchObject({ code: 'GENERIC_ERROR', status: 0 });
+    expect(fetchMock).toHaveBeenCalledTimes(4);
+  });
+
+  for (const status of [400, 409, 422, 429, 500, 502, 503]) {
+    it(`an HTTP ${status} answer is not retried`, async () => {
+      const { apiPost, fetchMock } = await load(memoryStorage({ token: `Bearer ${session}` }), () => json(status, { message: 'INVALID_DISTANCE' }));
+      await expect(apiPost('/entry', { distance: -1 })).rejects.toMatchObject({ status });
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+    });
+  }
+
+  it('an aborted command is not retried: the abort is rethrown, also when it comes during the pause', async () => {
+    vi.useFakeTimers();
+    const { apiPost, fetchMock } = await load(memoryStorage({ token: `Bearer ${session}` }), () => json(200, {}));
+    fetchMock.mockImplementation(async (_url: string, init?: RequestInit) => {
+      if (init?.signal?.aborted) throw new DOMException('The operation was aborted.', 'AbortError');
+      throw new TypeError('Failed to fetch');
+    });
+    // Aborted before the send: fetch rejects with the abort, never retried.
+    const before = new AbortController();
+    before.abort();
+    await expect(apiPost('/entry', {}, { signal: before.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    // Aborted while waiting to retry a network failure: no second send.
+    const during = new AbortController();
+    const answer = apiPost('/entry', {}, { signal: during.signal });
+    const settled = expect(answer).rejects.toMatchObject({ name: 'AbortError' });
+    await vi.advanceTimersByTimeAsync(100);
+    during.abort();
+    await settled;
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('the resend after a 401 refresh carries the same key, and so does a network retry of it', async () => {
+    vi.useFakeTimers();
+    const { apiPost, fetchMock } = await load(memoryStorage({ token: `Bearer ${session}` }), () => json(500, {}));
+    let resends = 0;
+    fetchMock.mockImplementation(async (url: string, init?: RequestInit) => {
+      if (url === '/api/session/refresh') return json(200, { token: renewed });
+      const authorization = (init?.headers as Record<string, string>).authorization;
+      if (authorization !== `Bearer ${renewed}`) return json(401, { message: 'UNAUTHORIZED' });
+      return resends++ === 0 ? offline() : json(200, { success: true });
+    });
+    const answer = apiPost('/entry', { distance: 5 });
+    await vi.advanceTimersByTimeAsync(300);
+    await expect(answer).resolves.toEqual({ success: true });
+    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual(['/api/entry', '/api/session/refresh', '/api/entry', '/api/entry']);
+    const keys = keysSent(fetchMock.mock.calls, '/api/entry');
+    expect(KEY.test(keys[0]!)).toBe(true);
+    expect(keys).toEqual([keys[0], keys[0], keys[0]]);
+    // The next command is another one: another key.
+    await apiPost('/entry', { distance: 5 });
+    expect(keysSent(fetchMock.mock.calls, '/api/entry')[3]).not.toBe(keys[0]);
+  });
+
+  it('without randomUUID (not a secure context) the key is 32 random hex digits', async () => {
+    const { newIdempotencyKey } = await load(memoryStorage(), () => json(200, {}));
+    const real = globalThis.crypto;
+    vi.stubGlobal('crypto', { getRandomValues: <T extends Uint8Array>(array: T) => real.getRandomValues(array) });
+    const first = newIdempotencyKey();
+    expect(first).toMatch(/^[0-9a-f]{32}$/);
+    expect(newIdempotencyKey()).not.toBe(first);
+  });
+});

@@ -5,6 +5,26 @@
  * (spec §4). Issue 13: the stored token is a 15-minute access token, so a 401 to a call that
  * carried one first asks the session store for a fresh token (the refresh cookie) and repeats the
  * call once with it; only a second refusal, or a refused refresh, ends the session.
+ *
+ * Idempotent commands (issue 15 item 3; docs/architecture.md D7): every POST, PUT and DELETE
+ * carries an `idempotency-key` header — a random UUID made once per call of apiRequest (one
+ * logical command: one apiPost/apiPut by a feature) and sent unchanged by every repeat of that
+ * call: the network-failure retries below and the resend after a 401 refresh. The command API
+ * answers a repeated key with the first answer and appends nothing (runCommand), so a command
+ * whose answer was lost counts once; the key sent again with another body answers 422
+ * IDEMPOTENCY_KEY_REUSED. A key the caller passes in `headers` (any letter case) is sent instead of
+ * a generated one (the admin refund: one key per confirmed refund). Routes that take no key
+ * (login, the visitor's account routes, POST /payment/order, the admin replay, the news read —
+ * none runs through runCommand) ignore it.
+ *
+ * Retries (issue 15 item 3): a command whose fetch fails at the network level (fetch rejects with
+ * a TypeError: no answer at all) is sent again, same key, after RETRY_DELAYS_MS (300 ms, then
+ * 1 s): at most two retries. An HTTP answer — any 4xx or 5xx — is never retried here (only the 401
+ * refresh above repeats a call), nor is an aborted call (the abort is rethrown at once, also
+ * during a pause). GETs are not retried. When every try failed the call throws ApiError
+ * GENERIC_ERROR with status 0, as before. On a route that ignores the key a retry is a second
+ * request — harmless there: a second unpaid payment order, or the error a repeated registration
+ * or reset answers instead of GENERIC_ERROR.
  */
 import { toCatalogueCode, type CatalogueCode } from './errors/catalogue';
 import { useSessionStore } from './session-store';
@@ -29,11 +49,78 @@ export class ApiError extends Error {
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/** The request header of a command's idempotency key (issue 15 item 3; the command API's `Idempotency-Key`). */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+
+/** The pauses before the retries of a command the network failed: one entry per retry (issue 15 item 3). */
+export const RETRY_DELAYS_MS: readonly number[] = [300, 1_000];
+
+/** The methods that run commands: they carry an idempotency key and retry network failures. */
+const COMMAND_METHODS: ReadonlySet<HttpMethod> = new Set<HttpMethod>(['POST', 'PUT', 'DELETE']);
+
+/**
+ * A fresh idempotency key: a random UUID (36 characters of the server's pattern
+ * /^[A-Za-z0-9_.:-]{8,100}$/). Outside a secure context (plain http on a LAN address) browsers
+ * have no randomUUID; 32 random hex digits then.
+ */
+export function newIdempotencyKey(): string {
+  const random = globalThis.crypto as Partial<Crypto> & Pick<Crypto, 'getRandomValues'>;
+  if (typeof random.randomUUID === 'function') return random.randomUUID();
+  return Array.from(random.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** `extra` plus an idempotency key for a command — unless `extra` names one already (it wins). */
+function withIdempotencyKey(method: HttpMethod, extra: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!COMMAND_METHODS.has(method)) return extra;
+  if (extra && Object.keys(extra).some((name) => name.toLowerCase() === IDEMPOTENCY_KEY_HEADER)) return extra;
+  return { ...extra, [IDEMPOTENCY_KEY_HEADER]: newIdempotencyKey() };
+}
+
+/** Resolves after `ms`; rejects with the abort reason as soon as `signal` aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * `send`, and when it rejects with a TypeError (fetch's network failure: no answer) and `retry`
+ * holds, `send` again after each pause of RETRY_DELAYS_MS (issue 15 item 3). The caller's `send`
+ * repeats the same request, idempotency key included.
+ * @throws the last failure; an abort (or any other error) at once.
+ */
+async function sendRetrying(send: () => Promise<Response>, retry: boolean, signal: AbortSignal | undefined): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await send();
+    } catch (error) {
+      const delay = RETRY_DELAYS_MS[attempt];
+      if (!retry || delay === undefined || signal?.aborted || !(error instanceof TypeError)) throw error;
+      await pause(delay, signal);
+    }
+  }
+}
+
 export interface RequestOptions {
   /** Sent as JSON. */
   body?: unknown;
   signal?: AbortSignal;
-  /** Extra request headers, e.g. `x-min-position` for read-your-writes. */
+  /**
+   * Extra request headers, e.g. `x-min-position` for read-your-writes; an `idempotency-key` here
+   * is sent instead of the generated one (issue 15 item 3).
+   */
   headers?: Record<string, string>;
 }
 
@@ -72,34 +159,38 @@ function clearSessionOn(status: number): void {
 
 /**
  * `method` `API_BASE + path` and parse the JSON answer as `T` (trusted: the contract is shared).
- * An aborted call rethrows the abort; any other failure throws ApiError.
+ * A command (POST/PUT/DELETE) carries one idempotency key for all its sends and is retried after
+ * a network failure (see the module's doc). An aborted call rethrows the abort; any other failure
+ * throws ApiError (GENERIC_ERROR, status 0, once the network failed every try).
  */
 export async function apiRequest<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
+  // Made once here: the retries and the resend after a refresh repeat this one command.
+  const extra = withIdempotencyKey(method, options.headers);
   const headers = () => {
-    const current = requestHeaders(options.headers, { accept: 'application/json' });
+    const current = requestHeaders(extra, { accept: 'application/json' });
     if (options.body !== undefined) current['content-type'] = 'application/json';
     return current;
   };
+  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
 
   let response: Response;
   try {
-    response = await withFreshToken((sent) => fetch(`${API_BASE}${path}`, {
-      method,
-      headers: sent,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: options.signal,
-    }), headers);
+    response = await withFreshToken((sent) => sendRetrying(
+      () => fetch(`${API_BASE}${path}`, { method, headers: sent, body, signal: options.signal }),
+      COMMAND_METHODS.has(method),
+      options.signal,
+    ), headers);
   } catch (error) {
     if (options.signal?.aborted) throw error;
     throw new ApiError('GENERIC_ERROR', 0);
   }
-  const body: unknown = await response.json().catch(() => undefined);
+  const answer: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
     clearSessionOn(response.status);
-    const message = (body as { message?: unknown } | undefined)?.message;
+    const message = (answer as { message?: unknown } | undefined)?.message;
     throw new ApiError(toCatalogueCode(message, response.status), response.status);
   }
-  return body as T;
+  return answer as T;
 }
 
 /** GET `API_BASE + path`. */

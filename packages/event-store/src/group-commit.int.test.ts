@@ -3,6 +3,7 @@
  * is still checked and answered on its own. Real PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { event, migratedDatabase } from './int-test-support';
 import { PostgresEventStore } from './postgres-event-store';
@@ -113,11 +114,15 @@ describe('readStreams', () => {
     const a = newStream();
     const b = newStream();
     await store.appendToStream(a, [event(), event(), event()], { expectedRevision: 'no_stream' });
-    await store.appendToStream(b, [event()], { expectedRevision: 'no_stream' });
-    const [fromA, fromB, missing] = await store.readStreams([{ stream: a, fromRevision: 1 }, { stream: b }, { stream: newStream() }]);
+    const first = event();
+    await store.appendToStream(b, [first], { expectedRevision: 'no_stream' });
+    const read = await store.readStreams([{ stream: a, fromRevision: 1 }, { stream: b }, { stream: newStream() }], { eventId: first.id });
+    const [fromA, fromB, missing] = read.streams;
     expect(fromA!.map((e) => [e.stream, e.revision])).toEqual([[a, 1], [a, 2]]);
     expect(fromB!.map((e) => [e.stream, e.revision])).toEqual([[b, 0]]);
     expect(missing).toEqual([]);
+    expect(read.event?.id).toBe(first.id);
+    expect((await store.readStreams([{ stream: a }], { eventId: randomUUID() })).event).toBeNull();
   });
 });
 

@@ -329,12 +329,13 @@ export function withPersonalDataProtection(store: EventStore, vault: PersonalDat
       return reveal(await store.readStream(stream, options));
     },
     ...(store.readStreams ? {
-      async readStreams(requests: readonly { stream: string; fromRevision?: number }[]) {
-        const read = await store.readStreams!(requests);
-        // One reveal (one key query) for every stream read.
-        const revealed = await reveal(read.flat());
+      async readStreams(requests: readonly { stream: string; fromRevision?: number }[], options?: { eventId?: string }) {
+        const read = await store.readStreams!(requests, options);
+        // One reveal (one key query) for every event read.
+        const revealed = await reveal([...read.streams.flat(), ...(read.event ? [read.event] : [])]);
         let offset = 0;
-        return read.map((events) => revealed.slice(offset, (offset += events.length)));
+        const streams = read.streams.map((events) => revealed.slice(offset, (offset += events.length)));
+        return { streams, event: read.event ? revealed[offset]! : null };
       },
     } : {}),
     ...(store.appendToStreamsIf ? {

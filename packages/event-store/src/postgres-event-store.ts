@@ -80,7 +80,12 @@ const SQL = {
   appendBatch: 'SELECT request_index, outcome, next_expected_revision, last_position, detail FROM es.append_batch($1::int[], $2::text[], $3::text[], $4::int[], $5::jsonb)',
   readStream: `SELECT ${COLUMNS} FROM es.events WHERE stream = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
   readAll: `SELECT ${COLUMNS} FROM es.events WHERE global_position > $1 ORDER BY global_position LIMIT $2`,
-  readStreams: `SELECT ${COLUMNS} FROM es.events e JOIN unnest($1::text[], $2::bigint[]) AS r(s, from_rev) ON e.stream = r.s AND e.revision >= r.from_rev ORDER BY e.stream, e.revision`,
+  // The streams' events (part 0) and the event looked up by id (part 1), in one round trip.
+  readStreams: `SELECT * FROM (
+      SELECT 0 AS part, ${COLUMNS} FROM es.events e JOIN unnest($1::text[], $2::bigint[]) AS r(s, from_rev) ON e.stream = r.s AND e.revision >= r.from_rev
+      UNION ALL
+      SELECT 1 AS part, ${COLUMNS} FROM es.events WHERE event_id = $3::uuid
+    ) x ORDER BY part, stream, revision`,
   // A function so that it can pin its plan (see migrations/0001-event-log.ts): at most types × $2 rows per batch.
   readAllTypes: `SELECT ${COLUMNS} FROM es.read_all_of_types($1, $2, $3::text[])`,
   head: 'SELECT coalesce(max(global_position), 0) AS head FROM es.events',
@@ -191,19 +196,26 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  /** See EventStore.readStreams: one query for every stream. */
-  async readStreams(requests: readonly { stream: string; fromRevision?: number }[]): Promise<RecordedEvent[][]> {
+  /** See EventStore.readStreams: one query for every stream and the event looked up by id. */
+  async readStreams(
+    requests: readonly { stream: string; fromRevision?: number }[],
+    options: { eventId?: string } = {},
+  ): Promise<{ streams: RecordedEvent[][]; event: RecordedEvent | null }> {
     this.assertOpen();
-    if (requests.length === 0) return [];
-    if (requests.length === 1) return [await this.readStream(requests[0]!.stream, { fromRevision: requests[0]!.fromRevision ?? 0 })];
-    const { rows } = await this.pool.query<EventRow>({
+    const eventId = options.eventId !== undefined && UUID.test(options.eventId) ? options.eventId : null;
+    if (requests.length === 0 && eventId === null) return { streams: [], event: null };
+    const { rows } = await this.pool.query<EventRow & { part: number }>({
       name: 'es.readStreams',
       text: SQL.readStreams,
-      values: [requests.map((r) => r.stream), requests.map((r) => r.fromRevision ?? 0)],
+      values: [requests.map((r) => r.stream), requests.map((r) => r.fromRevision ?? 0), eventId],
     });
     const byStream = new Map<string, RecordedEvent[]>(requests.map((r) => [r.stream, []]));
-    for (const row of rows) byStream.get(row.stream)?.push(toRecordedEvent(row));
-    return requests.map((r) => byStream.get(r.stream) ?? []);
+    let event: RecordedEvent | null = null;
+    for (const row of rows) {
+      if (row.part === 1) event = toRecordedEvent(row);
+      else byStream.get(row.stream)?.push(toRecordedEvent(row));
+    }
+    return { streams: requests.map((r) => byStream.get(r.stream) ?? []), event };
   }
 
   /** See EventStore.readStream. `fromRevision` inclusive (default 0), `maxCount` default all. */

@@ -123,11 +123,15 @@ export interface EventStore {
 
   /**
    * Several streams at once (issue 15 item 2: one round trip where the store can): the events
-   * of each request's stream from its `fromRevision` (default 0), in revision order; results in
-   * request order, an empty array for a missing stream. Optional: without it, callers read
+   * of each request's stream from its `fromRevision` (default 0), in revision order, in request
+   * order (an empty array for a missing stream); with `eventId`, also the stored event with that
+   * id (findEvent; null when none), in the same round trip. Optional: without it, callers read
    * stream by stream.
    */
-  readStreams?(requests: readonly { stream: string; fromRevision?: number }[]): Promise<RecordedEvent[][]>;
+  readStreams?(
+    requests: readonly { stream: string; fromRevision?: number }[],
+    options?: { eventId?: string },
+  ): Promise<{ streams: RecordedEvent[][]; event: RecordedEvent | null }>;
 
   /**
    * Appends like appendToStreams and, before committing, runs `condition` inside the append's

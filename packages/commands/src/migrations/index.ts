@@ -6,10 +6,12 @@ import { legacyVersions, relationsExist, type MigrationSet } from '@sinilill/eve
 import * as idSequences from './0001-id-sequences';
 import * as accountTables from './0002-account-tables';
 import * as sessionTables from './0003-session-tables';
+import * as streamIndex from './0004-stream-index';
 
 /**
  * Schema `app`: the id sequences (ids.ts), the account tables and the session tables
- * (accounts/directory.ts; issue 13). Run it through the CLI's migrateToLatest, or
+ * (accounts/directory.ts; issue 13), and the event store's index of what a deletion removes
+ * (stream-index.ts; issue 15). Run it through the CLI's migrateToLatest, or
  * `runMigrations(pool, [accountMigrations])`.
  */
 export const accountMigrations: MigrationSet = {
@@ -19,6 +21,7 @@ export const accountMigrations: MigrationSet = {
     '0001-id-sequences': idSequences,
     '0002-account-tables': accountTables,
     '0003-session-tables': sessionTables,
+    '0004-stream-index': streamIndex,
   },
   // Before issue 12: the sequences were made IF NOT EXISTS on every start (no record), the
   // tables were version 1 of app.account_migrations.

@@ -86,7 +86,7 @@ describe('accounts through the command API', () => {
     mailer = smtpMailer({ url: mail.smtpUrl, from: 'Sinilill <info@sinilill.test>' });
     commands = new CommandService({ store: app.store, ids: app.ids, now: () => now, directory });
     accounts = new AccountService({ store: app.store, ids: app.ids, directory, mailer, now: () => now, publicUrl: PUBLIC_URL });
-    api = buildCommandApi({ commands, accounts, jwtSecret: SECRET, wake: () => undefined, rateLimit: { max: 1000, timeWindowMs: 60_000 } });
+    api = buildCommandApi({ commands, accounts, jwtSecret: SECRET, rateLimit: { max: 1000, timeWindowMs: 60_000 } });
     await api.ready();
   }, 120_000);
 
@@ -442,7 +442,7 @@ describe('accounts through the command API', () => {
   });
 
   test('login and reset requests are rate limited: 429 TOO_MANY_REQUESTS with Retry-After', async () => {
-    const limited = buildCommandApi({ commands, accounts, jwtSecret: SECRET, wake: () => undefined, rateLimit: { max: 3, timeWindowMs: 60_000 } });
+    const limited = buildCommandApi({ commands, accounts, jwtSecret: SECRET, rateLimit: { max: 3, timeWindowMs: 60_000 } });
     await limited.ready();
     try {
       const attempt = (email: string) => limited.inject({ method: 'POST', url: '/api/login', payload: { email, password: 'wrong-password' } });
@@ -521,7 +521,7 @@ describe('accounts through the command API', () => {
     let authorization: string | undefined;
     const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
     if (kind === 'forged') {
-      const other = buildCommandApi({ commands, jwtSecret: `${SECRET}-other`, wake: () => undefined });
+      const other = buildCommandApi({ commands, jwtSecret: `${SECRET}-other` });
       await other.ready();
       authorization = `Bearer ${other.jwt.sign(claims as AccessClaims)}`;
       await other.close();

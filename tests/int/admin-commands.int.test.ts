@@ -8,7 +8,7 @@ import type {} from '@fastify/jwt'; // brings app.jwt's type (the command API re
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { AccountDirectory, AccountService, CommandService } from '@sinilill/commands';
+import { AccountDirectory, AccountService, CommandService, withAfterCommit } from '@sinilill/commands';
 import type { SessionClaims } from '@sinilill/contracts';
 import { PERSONAL_DATA_FIELDS, streams, type ActingUser, type ParticipantRegistered, type UserRegistered } from '@sinilill/domain';
 import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection, type EventStore } from '@sinilill/event-store';
@@ -83,7 +83,8 @@ describe('admin commands through the command API', () => {
     directory = new AccountDirectory({ pool: accountPool, indexSecret: 'test-index-secret-0123456789' });
     // A store of its own, so that this vault's forget is seen at once by the reads below.
     const vault = new PersonalDataVault({ pool: app.pool });
-    store = withPersonalDataProtection(new PostgresEventStore({ pool: app.pool }), vault, PERSONAL_DATA_FIELDS);
+    // Every append that wrote something is recorded in `woken` (the store's after-commit hook).
+    store = withAfterCommit(withPersonalDataProtection(new PostgresEventStore({ pool: app.pool }), vault, PERSONAL_DATA_FIELDS), (position) => { woken.push(position); });
     commands = new CommandService({ store, ids: app.ids, now: () => NOW, directory, personalData: vault, ...readModelLookups(app.pool) });
     mail = await startMailDev();
     mailer = smtpMailer({ url: mail.smtpUrl, from: 'Sinilill <info@sinilill.test>' });
@@ -93,7 +94,7 @@ describe('admin commands through the command API', () => {
     sessions = testSessions(app, { now: () => NOW });
     await sessions.enrol(adminClaims, userClaims(11, 1));
     commandApi = buildCommandApi({
-      commands, accounts, jwtSecret: SECRET, wake: (position) => { woken.push(position); }, rateLimit: { max: 1000, timeWindowMs: 60_000 },
+      commands, accounts, jwtSecret: SECRET, rateLimit: { max: 1000, timeWindowMs: 60_000 },
     });
     await commandApi.ready();
   }, 120_000);

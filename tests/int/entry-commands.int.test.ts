@@ -13,6 +13,7 @@ import { buildQueryApi } from '@sinilill/query-api';
 import { WakeUpPublisher } from '@sinilill/messaging';
 import type { ActingUser } from '@sinilill/domain';
 import { buildCommandApi } from '@sinilill/command-api';
+import { CommandService, withAfterCommit } from '@sinilill/commands';
 import { testApplication, type TestApplication } from '../support/app';
 import { testSessions, type TestSessions } from '../support/sessions';
 
@@ -57,7 +58,9 @@ describe('entry commands through the APIs', () => {
     sessions = testSessions(app);
     await sessions.enrol(claims(11, 1), claims(21, 2), adminClaims());
     publisher = new WakeUpPublisher({ redisUrl: inject('redisUrl'), prefix });
-    commandApi = buildCommandApi({ commands: app.commands, sessions: sessions.accounts, jwtSecret: SECRET, wake: (p) => void publisher.wake(p) });
+    // The projectors are woken by the store's after-commit hook, as in the command API's server.ts.
+    const commands = new CommandService({ store: withAfterCommit(app.store, (p) => void publisher.wake(p)), ids: app.ids, now: () => new Date('2025-04-20T10:00:00Z') });
+    commandApi = buildCommandApi({ commands, sessions: sessions.accounts, jwtSecret: SECRET });
     await commandApi.ready();
     // No live stream is opened here: a change feed that never speaks stands in for the listener.
     queryApi = buildQueryApi({
@@ -152,7 +155,7 @@ describe('entry commands through the APIs', () => {
   ])('%s gets 401 UNAUTHORIZED', async (_name, kind) => {
     let authorization: string | undefined;
     if (kind === 'forged') {
-      const other = buildCommandApi({ commands: app.commands, sessions: sessions.accounts, jwtSecret: `${SECRET}-other`, wake: () => undefined });
+      const other = buildCommandApi({ commands: app.commands, sessions: sessions.accounts, jwtSecret: `${SECRET}-other` });
       await other.ready();
       authorization = `Bearer ${other.jwt.sign(sessions.access(claims(11, 1)))}`;
       await other.close();

@@ -78,7 +78,7 @@ describe('Idempotency-Key on the command API', () => {
     await app.ids.reserveThrough('entry', 100);
     sessions = testSessions(app, { now: () => NOW });
     await sessions.enrol(member, admin);
-    commandApi = buildCommandApi({ commands, accounts, jwtSecret: SECRET, wake: () => undefined, rateLimit: { max: 1000, timeWindowMs: 60_000 } });
+    commandApi = buildCommandApi({ commands, accounts, jwtSecret: SECRET, rateLimit: { max: 1000, timeWindowMs: 60_000 } });
     await commandApi.ready();
   }, 120_000);
 
@@ -318,7 +318,8 @@ describe('Idempotency-Key on the command API', () => {
       const store = app.store;
       const twinStore: EventStore = {
         appendToStream: async (stream, events, options) => { await pass('appendToStream', stream); return store.appendToStream(stream, events, options); },
-        appendToStreams: (requests) => store.appendToStreams(requests),
+        // Every command appends through appendToStreams (one write path, issue 15): held as 'appendToStream' too.
+        appendToStreams: async (requests) => { await pass('appendToStream', requests[0]!.stream); return store.appendToStreams(requests); },
         readStream: async (stream, options) => { await pass('readStream', stream); return store.readStream(stream, options); },
         readAll: (options) => store.readAll(options),
         headPosition: () => store.headPosition(),
@@ -326,7 +327,7 @@ describe('Idempotency-Key on the command API', () => {
         close: async () => undefined,
       };
       const twin = new CommandService({ store: twinStore, ids: app.ids, now: () => NOW, directory });
-      twinApi = buildCommandApi({ commands: twin, sessions: sessions.accounts, jwtSecret: SECRET, wake: () => undefined });
+      twinApi = buildCommandApi({ commands: twin, sessions: sessions.accounts, jwtSecret: SECRET });
       await twinApi.ready();
     });
     afterAll(async () => {

@@ -158,8 +158,12 @@ describe('migrateToLatest', () => {
     const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
     await buildPreKyselyDatabase(pool, db);
     // Data of before: an event, an account's password hash, an image, a read-model checkpoint.
+    // The event through the old schema's own es.append (es.append_batch comes with the migration).
+    const old = happened({ n: 1 });
+    await pool.query('SELECT * FROM es.append($1::text[], $2::text[], $3::int[], $4::jsonb)', [
+      ['thing-1'], ['no_stream'], [1], JSON.stringify([{ s: 1, id: old.id, type: old.type, v: old.schemaVersion, data: old.data, metadata: old.metadata }]),
+    ]);
     const store = new PostgresEventStore({ pool });
-    await store.appendToStream('thing-1', [happened({ n: 1 })], { expectedRevision: 'no_stream' });
     await pool.query(`INSERT INTO app.credentials VALUES ('u1', 'hash', now())`);
     await pool.query(`INSERT INTO media.images (name, content_type, bytes, width, height) VALUES ('x.webp', 'image/webp', '\\x00', 1, 1)`);
     await pool.query(`INSERT INTO rm.checkpoints (projection, position) VALUES ('team-stats', 1)`);

@@ -124,7 +124,6 @@ describe('a fee paid through Montonio, end to end on the command API', () => {
   let app: TestApplication;
   let commandApi: FastifyInstance;
   let publicUrl: string;
-  const woken: number[] = [];
   let sessions: TestSessions;
 
   beforeAll(async () => {
@@ -133,7 +132,7 @@ describe('a fee paid through Montonio, end to end on the command API', () => {
     const port = await freePort();
     publicUrl = `http://127.0.0.1:${port}`;
     commandApi = buildCommandApi({
-      commands: app.commands, sessions: sessions.accounts, jwtSecret: JWT_SECRET, wake: (position) => { woken.push(position); },
+      commands: app.commands, sessions: sessions.accounts, jwtSecret: JWT_SECRET,
       payments: { provider: adapter(), publicUrl },
     });
     await commandApi.listen({ host: '127.0.0.1', port });

@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { AccountDirectory, AccountService, CommandService } from '@sinilill/commands';
+import { AccountDirectory, AccountService, CommandService, withAfterCommit } from '@sinilill/commands';
 import type { ParkedEventsAnswer, StatsAnswer, TeamEntriesAnswer, TeamMembersAnswer } from '@sinilill/contracts';
 import { SCHEMA_VERSIONS, streams, type ActingUser, type ParticipantRegistered, type ProjectionEventSkipped } from '@sinilill/domain';
 import type { Mailer } from '@sinilill/mail';
@@ -110,11 +110,13 @@ describe('a poisoned event cannot stall the projections (issue 13)', () => {
     app = await testApplication({ now: () => NOW });
     accountPool = new pg.Pool({ connectionString: app.url, max: 6 });
     const directory = new AccountDirectory({ pool: accountPool, indexSecret: 'test-index-secret-0123456789' });
-    commands = new CommandService({ store: app.store, ids: app.ids, now: () => NOW, directory, ...readModelLookups(app.pool) });
-    accounts = new AccountService({ store: app.store, ids: app.ids, directory, mailer: noMail, now: () => NOW, publicUrl: 'http://sinilill.test' });
+    // The projectors are woken by the store's after-commit hook, as in the command API's server.ts.
+    const store = withAfterCommit(app.store, (position) => { void publisher.wake(position); });
+    commands = new CommandService({ store, ids: app.ids, now: () => NOW, directory, ...readModelLookups(app.pool) });
+    accounts = new AccountService({ store, ids: app.ids, directory, mailer: noMail, now: () => NOW, publicUrl: 'http://sinilill.test' });
     publisher = new WakeUpPublisher({ redisUrl: inject('redisUrl'), prefix });
     commandApi = buildCommandApi({
-      commands, accounts, jwtSecret: SECRET, wake: (position) => { void publisher.wake(position); }, rateLimit: { max: 1000, timeWindowMs: 60_000 },
+      commands, accounts, jwtSecret: SECRET, rateLimit: { max: 1000, timeWindowMs: 60_000 },
     });
     queryApi = buildQueryApi({ db: app.db, now: () => NOW, readYourWritesTimeoutMs: 3000, jwtSecret: SECRET, changes: { subscribe: () => () => undefined } });
     await Promise.all([commandApi.ready(), queryApi.ready()]);

@@ -20,7 +20,7 @@ import { SignJWT, decodeJwt } from 'jose';
 import pg from 'pg';
 import { buildCommandApi, readModelLookups } from '@sinilill/command-api';
 import { bankTransferConfig } from '@sinilill/config';
-import { AccountDirectory, AccountService, CommandService } from '@sinilill/commands';
+import { AccountDirectory, AccountService, CommandService, withAfterCommit } from '@sinilill/commands';
 import type {
   AdminParticipantPaymentsAnswer,
   BankTransferAnswer,
@@ -178,15 +178,17 @@ describe('payments through the gateway', () => {
     app = await testApplication({ now: () => NOW });
     accountPool = new pg.Pool({ connectionString: app.url, max: 6 });
     const directory = new AccountDirectory({ pool: accountPool, indexSecret: 'test-index-secret-0123456789' });
-    commands = new CommandService({ store: app.store, ids: app.ids, now: () => NOW, directory, ...readModelLookups(app.pool) });
-    const accounts = new AccountService({ store: app.store, ids: app.ids, directory, mailer: noMail, now: () => NOW, publicUrl: 'http://sinilill.test' });
+    // The projectors are woken by the store's after-commit hook, as in the command API's server.ts.
+    const store = withAfterCommit(app.store, (position) => { void publisher.wake(position); });
+    commands = new CommandService({ store, ids: app.ids, now: () => NOW, directory, ...readModelLookups(app.pool) });
+    const accounts = new AccountService({ store, ids: app.ids, directory, mailer: noMail, now: () => NOW, publicUrl: 'http://sinilill.test' });
     sessions = testSessions(app, { now: () => NOW });
     await sessions.enrol(admin);
     publisher = new WakeUpPublisher({ redisUrl: inject('redisUrl'), prefix });
     const port = await freePort();
     site = `http://127.0.0.1:${port}`;
     commandApi = buildCommandApi({
-      commands, accounts, jwtSecret: JWT_SECRET, wake: (position) => { void publisher.wake(position); },
+      commands, accounts, jwtSecret: JWT_SECRET,
       payments: { provider: new SandboxProvider({ secret: SANDBOX_SECRET, publicUrl: site }), publicUrl: site },
       logger: {
         level: 'info',

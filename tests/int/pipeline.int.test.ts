@@ -1,7 +1,8 @@
 /**
- * The spine on real-scale input: the 2025 export imported as events through the command
- * handlers, projected by the projections, equals the published 2025 figures (spec §1); a second
- * import appends nothing; a replay rebuilds the same figures; a crash mid-projection loses and
+ * The spine on real-scale input: the 2025 export imported as events through the deciders, in
+ * bulk (issue 15 item 6; bulk-import.int.test.ts compares it with the command-by-command path),
+ * projected by the projections, equals the published 2025 figures (spec §1); a second import
+ * appends nothing; a replay rebuilds the same figures; a crash mid-projection loses and
  * doubles nothing.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -15,7 +16,7 @@ describe('the 2025 edition imported as events', () => {
 
   beforeAll(async () => {
     app = await testApplication();
-    await importEdition({ dir: FIXTURE_DIR, edition: 2025, commands: app.commands, ids: app.ids });
+    await importEdition({ dir: FIXTURE_DIR, edition: 2025, store: app.store, ids: app.ids });
     headAfterImport = await app.store.headPosition();
   }, 300_000);
   afterAll(async () => app?.close());
@@ -35,7 +36,7 @@ describe('the 2025 edition imported as events', () => {
   });
 
   test('a second import appends nothing', async () => {
-    await importEdition({ dir: FIXTURE_DIR, edition: 2025, commands: app.commands, ids: app.ids });
+    await importEdition({ dir: FIXTURE_DIR, edition: 2025, store: app.store, ids: app.ids });
     expect(await app.store.headPosition()).toBe(headAfterImport);
   }, 300_000);
 

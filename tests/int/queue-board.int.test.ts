@@ -43,7 +43,7 @@ describe('the queue board', () => {
     replay = createReplayQueue({ redisUrl, prefix });
     watched = createProjectionQueues({ redisUrl, prefix });
     api = buildCommandApi({
-      commands: app.commands, sessions: sessions.accounts, jwtSecret: SECRET, wake: () => undefined, replayQueue: replay, boardQueues: [...watched, replay],
+      commands: app.commands, sessions: sessions.accounts, jwtSecret: SECRET, replayQueue: replay, boardQueues: [...watched, replay],
     });
     await api.ready();
   });

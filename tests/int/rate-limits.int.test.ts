@@ -68,7 +68,7 @@ afterAll(async () => {
 /** A command API listening on 127.0.0.1 with these limits; its counters under `prefix` in Redis. */
 async function commandApi(rateLimits: Partial<RateLimits> = {}, options: { prefix?: string; redis?: CommandApiDependencies['redis'] } = {}): Promise<{ api: FastifyInstance; url: string }> {
   const api = buildCommandApi({
-    commands, accounts, jwtSecret: SECRET, wake: () => undefined, rateLimits,
+    commands, accounts, jwtSecret: SECRET, rateLimits,
     redis: options.redis === undefined ? redis : options.redis,
     rateLimitPrefix: options.prefix ?? `test-${randomUUID()}:rate-limit:`,
   });

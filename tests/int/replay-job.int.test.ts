@@ -49,7 +49,7 @@ describe('replay as a job', () => {
     // Small batches: many progress reports even on a small log.
     worker = startReplayWorker({ db: app.db, store: app.store, projections, redisUrl, prefix, batchSize: 500 });
     worker.on('progress', (_job, progress) => { reported.push(progress as ReplayJobProgress); });
-    api = buildCommandApi({ commands: app.commands, sessions: sessions.accounts, jwtSecret: SECRET, wake: () => undefined, replayQueue: queue });
+    api = buildCommandApi({ commands: app.commands, sessions: sessions.accounts, jwtSecret: SECRET, replayQueue: queue });
     await api.ready();
   }, 300_000);
   afterAll(async () => {

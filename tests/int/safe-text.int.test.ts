@@ -67,7 +67,7 @@ describe('safe text at the boundary (issue 13)', () => {
     const directory = new AccountDirectory({ pool: accountPool, indexSecret: 'test-index-secret-0123456789' });
     commands = new CommandService({ store: app.store, ids: app.ids, now: () => NOW, directory, ...readModelLookups(app.pool) });
     const accounts = new AccountService({ store: app.store, ids: app.ids, directory, mailer: noMail, now: () => NOW, publicUrl: 'http://sinilill.test' });
-    commandApi = buildCommandApi({ commands, accounts, jwtSecret: SECRET, wake: () => undefined, rateLimit: { max: 1000, timeWindowMs: 60_000 } });
+    commandApi = buildCommandApi({ commands, accounts, jwtSecret: SECRET, rateLimit: { max: 1000, timeWindowMs: 60_000 } });
     await commandApi.ready();
     queryApi = buildQueryApi({
       db: app.db, now: () => NOW, readYourWritesTimeoutMs: 3000, jwtSecret: SECRET,

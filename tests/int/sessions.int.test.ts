@@ -139,7 +139,7 @@ describe('sessions end when they should (issue 13)', () => {
     replay = createReplayQueue({ redisUrl, prefix });
     watched = createProjectionQueues({ redisUrl, prefix });
     commandApi = buildCommandApi({
-      commands, accounts, jwtSecret: SECRET, wake: () => undefined, rateLimit: { max: 1000, timeWindowMs: 60_000 },
+      commands, accounts, jwtSecret: SECRET, rateLimit: { max: 1000, timeWindowMs: 60_000 },
       replayQueue: replay, boardQueues: [...watched, replay],
     });
     await commandApi.ready();

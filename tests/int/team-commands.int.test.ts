@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import sharp from 'sharp';
-import { AccountDirectory, AccountService, CommandService } from '@sinilill/commands';
+import { AccountDirectory, AccountService, CommandService, withAfterCommit } from '@sinilill/commands';
 import { PUBLIC_ATTRIBUTES_BODY_LIMIT, type SessionClaims } from '@sinilill/contracts';
 import { streams, type ActingUser, type TeamPublicAttributesChanged } from '@sinilill/domain';
 import { smtpMailer, type Mailer } from '@sinilill/mail';
@@ -77,10 +77,12 @@ describe('team card and join code through the APIs', () => {
     app = await testApplication({ now: () => NOW });
     accountPool = new pg.Pool({ connectionString: app.url, max: 6 });
     const directory = new AccountDirectory({ pool: accountPool, indexSecret: 'test-index-secret-0123456789' });
-    const commands = new CommandService({ store: app.store, ids: app.ids, now: () => NOW, directory });
+    // Every append that wrote something is recorded in `woken` (the store's after-commit hook).
+    const store = withAfterCommit(app.store, (position) => { woken.push(position); });
+    const commands = new CommandService({ store, ids: app.ids, now: () => NOW, directory });
     mail = await startMailDev();
     mailer = smtpMailer({ url: mail.smtpUrl, from: 'Sinilill <info@sinilill.test>' });
-    const accounts = new AccountService({ store: app.store, ids: app.ids, directory, mailer, now: () => NOW, publicUrl: 'http://sinilill.test' });
+    const accounts = new AccountService({ store, ids: app.ids, directory, mailer, now: () => NOW, publicUrl: 'http://sinilill.test' });
     media = new MediaStore(app.pool);
     // Team A (member 11) and team B (member 21), registered as the importer would.
     team.a = (await commands.registerTeam({ teamName: 'Tartu Tammed', description: 'We walk.', joinCode: 'AAAA2222', icon: null }, system('team-a'))).teamId;
@@ -91,7 +93,7 @@ describe('team card and join code through the APIs', () => {
     sessions = testSessions(app, { now: () => NOW });
     await sessions.enrol(member(11, team.a), member(21, team.b), admin);
     commandApi = buildCommandApi({
-      commands, accounts, media, jwtSecret: SECRET, wake: (position) => { woken.push(position); }, rateLimit: { max: 1000, timeWindowMs: 60_000 },
+      commands, accounts, media, jwtSecret: SECRET, rateLimit: { max: 1000, timeWindowMs: 60_000 },
     });
     await commandApi.ready();
     queryApi = buildQueryApi({

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { inject } from 'vitest';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import pg from 'pg';
-import { AccountDirectory, AccountService, CommandService, readSettings } from '@sinilill/commands';
+import { AccountDirectory, AccountService, CommandService, readSettings, withAfterCommit } from '@sinilill/commands';
 import { buildCommandApi, readModelLookups } from '@sinilill/command-api';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection, type EventStore } from '@sinilill/event-store';
@@ -117,7 +117,11 @@ export async function startRunningApp(options: RunningAppOptions): Promise<Runni
   // The command API's wiring (services/command-api/src/server.ts), against the scratch database.
   const accountPool = new pg.Pool({ connectionString: app.url, max: 10 });
   const vault = new PersonalDataVault({ pool: app.pool });
-  const store = withPersonalDataProtection(new PostgresEventStore({ pool: app.pool }), vault, PERSONAL_DATA_FIELDS);
+  // The projectors are woken by the store's after-commit hook (server.ts); `publisher` is made below.
+  const store = withAfterCommit(
+    withPersonalDataProtection(new PostgresEventStore({ pool: app.pool }), vault, PERSONAL_DATA_FIELDS),
+    (position) => { void publisher.wake(position); },
+  );
   const directory = new AccountDirectory({ pool: accountPool, indexSecret: INDEX_SECRET });
   const commands = new CommandService({
     store, ids: app.ids, now, directory,
@@ -137,7 +141,6 @@ export async function startRunningApp(options: RunningAppOptions): Promise<Runni
     accounts,
     media: new MediaStore(app.pool),
     jwtSecret: JWT_SECRET,
-    wake: (position) => { void publisher.wake(position); },
     logger: problemLog('command', problems),
     replayQueue,
     boardQueues: [...projectionQueues, replayQueue],

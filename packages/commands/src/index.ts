@@ -1,9 +1,15 @@
-/** Command handling shared by the command API and the operators' tools. */
+/**
+ * Command handling shared by the command API and the operators' tools: the one write path
+ * (handle.ts re-exports handler/*: executeCommand, handleCommand, the repeat checks, the command
+ * metadata and event ids), the store's after-commit hooks, the facades CommandService and
+ * AccountService over the per-aggregate handlers (handlers/*.ts), and the account tables.
+ */
 export * from './handle';
+export { withAfterCommit, type AfterCommitHook } from './after-commit';
 export * from './ids';
 export * from './command-service';
-export { PaymentCommands } from './payments';
-export type { PaymentCommandDependencies, PaymentOrderInput, PaymentOrderView, PaymentOutcomeInput, RefundInput, RefundResult } from './payments';
+export { PaymentCommands } from './handlers/payment';
+export type { PaymentCommandDependencies, PaymentOrderInput, PaymentOrderView, PaymentOutcomeInput, RefundInput, RefundResult } from './handlers/payment-types';
 export * from './settings';
 export { assertKeptFields, type KeptField } from './server-kept';
 export { decideAboutParkedEvent, eventAtPosition, type ParkedEventDecision } from './parked-events';

@@ -1,6 +1,8 @@
 /**
- * The command API (Fastify): validates (TypeBox, strict), authenticates (JWT), hands commands to
- * the CommandService and the AccountService (which decide and append), then wakes the projectors.
+ * The command API (Fastify): validates (TypeBox, strict), authenticates (JWT) and hands commands
+ * to the CommandService and the AccountService (which decide and append). Routes only translate
+ * HTTP (issue 15): waking the projectors is an after-commit hook of the event store the services
+ * were built on (withAfterCommit of @sinilill/commands; see server.ts), not the routes' job.
  */
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { AccountService, CommandService } from '@sinilill/commands';
@@ -59,8 +61,6 @@ export interface CommandApiDependencies {
   redis?: RateLimitRedis | null;
   /** Key prefix of the counters in Redis, one per copy of the app (default `sinilill:rate-limit:`). */
   rateLimitPrefix?: string;
-  /** Wakes the projectors for events up to `position` (must not throw). */
-  wake: (position: number) => void;
   logger?: FastifyServerOptions['logger'];
   /**
    * The replay queue (POST /admin/replay, GET /admin/replay/{jobId}; D17). Without it those
@@ -122,8 +122,8 @@ export function buildCommandApi(deps: CommandApiDependencies): FastifyInstance {
     ...(deps.accessTokenSeconds !== undefined ? { accessTokenSeconds: deps.accessTokenSeconds } : {}),
   });
   app.register(async (api) => {
-    await api.register(entryRoutes, { commands: deps.commands, appended: deps.wake });
-    await api.register(teamRoutes, { commands: deps.commands, appended: deps.wake, ...(deps.media ? { media: deps.media } : {}) });
+    await api.register(entryRoutes, { commands: deps.commands });
+    await api.register(teamRoutes, { commands: deps.commands, ...(deps.media ? { media: deps.media } : {}) });
     if (deps.accounts) {
       const counters = new RateLimitCounters({
         redis: deps.redis ?? null,
@@ -133,14 +133,14 @@ export function buildCommandApi(deps: CommandApiDependencies): FastifyInstance {
           : app.log.info('rate limits: Redis answers again; counting there')),
       });
       await api.register(accountRoutes, {
-        accounts: deps.accounts, appended: deps.wake, counters, keySecret: deps.jwtSecret,
+        accounts: deps.accounts, counters, keySecret: deps.jwtSecret,
         rateLimits: rateLimitsWith(deps.rateLimits, deps.rateLimit),
       });
-      await api.register(adminRoutes, { commands: deps.commands, accounts: deps.accounts, appended: deps.wake, ...(deps.media ? { media: deps.media } : {}) });
+      await api.register(adminRoutes, { commands: deps.commands, accounts: deps.accounts, ...(deps.media ? { media: deps.media } : {}) });
       await api.register(sessionRoutes, { accounts: deps.accounts });
     }
     if (deps.payments) {
-      await api.register(paymentRoutes, { commands: deps.commands, appended: deps.wake, ...deps.payments });
+      await api.register(paymentRoutes, { commands: deps.commands, ...deps.payments });
       if (deps.payments.provider instanceof SandboxProvider) await api.register(sandboxRoutes, { sandbox: deps.payments.provider });
     }
     if (deps.replayQueue) {

@@ -1,6 +1,8 @@
 /**
- * Wires the command API: configuration, the event store (with personal-data protection), ids,
- * the account tables, outgoing mail, the global switches, wake-ups, the payment provider
+ * Wires the command API: configuration, the event store (with personal-data protection, and the
+ * projectors' wake-up as its after-commit hook: every append that wrote something wakes them,
+ * whichever command made it; issue 15), ids, the account tables, outgoing mail, the global
+ * switches, the payment provider
  * (PAYMENT_PROVIDER), the rate-limit counters in Redis (D24); and the first administrator
  * (ADMIN_EMAIL, ADMIN_PASSWORD) at start.
  *
@@ -9,7 +11,7 @@
  * then mail, queues, Redis and both pools are released and the process exits 0, within
  * SHUTDOWN_DELAY_MS (10 s; else exit 1). An uncaught error is logged and exits 1 the same way.
  */
-import { AccountDirectory, AccountService, CommandService, PostgresIdAllocator, accountMigrations, readSettings } from '@sinilill/commands';
+import { AccountDirectory, AccountService, CommandService, PostgresIdAllocator, accountMigrations, readSettings, withAfterCommit } from '@sinilill/commands';
 import { createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import { PersonalDataVault, PostgresEventStore, createResilientPool, eventStoreMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
@@ -34,11 +36,16 @@ const accountPool = createResilientPool({ connectionString: databaseUrl, max: 10
 // Started before its database: wait for it rather than exit (issue 13).
 await waitForPostgres(pool, { log: poolLog, schemas: [eventStoreMigrations, accountMigrations, mediaMigrations, readModelMigrationSet()] });
 const vault = new PersonalDataVault({ pool });
-const store = withPersonalDataProtection(new PostgresEventStore({ pool }), vault, PERSONAL_DATA_FIELDS);
+const publisher = new WakeUpPublisher({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix });
+// The store's after-commit hook: every append that wrote something wakes the projectors (a failed
+// wake-up is left to their periodic sweep). `app` exists by the time anything appends.
+const store = withAfterCommit(
+  withPersonalDataProtection(new PostgresEventStore({ pool }), vault, PERSONAL_DATA_FIELDS),
+  (position) => { void publisher.wake(position, (error) => app.log.warn({ err: error }, 'wake-up failed; the sweep will catch up')); },
+);
 const clock = createClock(config);
 const now = () => clock.now();
 const ids = new PostgresIdAllocator(pool);
-const publisher = new WakeUpPublisher({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix });
 // The replay queue (the projector's replay worker takes its jobs) and every queue for the board (D17).
 const replayQueue = createReplayQueue({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix });
 const projectionQueues = createProjectionQueues({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix });
@@ -69,7 +76,6 @@ const app = buildCommandApi({
   // Schema `media` is migrated by the launcher's migrateAll, like every other schema.
   media: new MediaStore(pool),
   jwtSecret: config.jwtSecret,
-  wake: (position) => { void publisher.wake(position, (error) => app.log.warn({ err: error }, 'wake-up failed; the sweep will catch up')); },
   logger: { level: config.logLevel },
   replayQueue,
   boardQueues: [...projectionQueues, replayQueue],
@@ -90,7 +96,7 @@ poolLog.attach(app);
 installShutdown(app);
 if (config.admin) {
   const admin = await accounts.ensureAdmin(config.admin.email, config.admin.password);
+  // Its append (when something changed) woke the projectors through the store's hook.
   app.log.info({ userId: admin.userId, changed: admin.changed }, 'administrator from ADMIN_EMAIL is in place');
-  if (admin.changed) void publisher.wake(admin.position, (error) => app.log.warn({ err: error }, 'wake-up failed; the sweep will catch up'));
 }
 await app.listen({ host: config.host, port: config.commandApiPort });

@@ -47,8 +47,6 @@ export type RateLimitOptions = Limit;
 
 export interface AccountRouteOptions {
   accounts: AccountService;
-  /** Called with the position after every command that appended (wakes the projectors). */
-  appended: (position: number) => void;
   /** The limits (D24; rateLimitsWith gives the defaults). */
   rateLimits: RateLimits;
   /** Where the counters live (Redis shared by every process, or this process's memory). */
@@ -75,7 +73,7 @@ function visitorRequest(request: FastifyRequest): CommandRequest {
 const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer, 429: ErrorAnswer };
 
 export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app, options) => {
-  const { accounts, appended, counters, rateLimits: limits } = options;
+  const { accounts, counters, rateLimits: limits } = options;
   const throttle = new LoginThrottle(counters, limits, options.keySecret);
 
   // 429 is not a catalogue status of the shared error handler: answer it here, pass the rest on.
@@ -113,7 +111,6 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
     const result = type === 'REGISTER_TEAM'
       ? await accounts.registerTeam({ ...person, teamName: body.team_name ?? '', company: body.company === true }, visitorRequest(request))
       : await accounts.joinTeam({ ...person, joinCode: body.team_join_code ?? '' }, visitorRequest(request));
-    appended(result.position);
     if (!result.mailSent) request.log.error({ userId: result.userId }, 'confirmation mail not sent; the next login attempt sends one');
     return { success: true, position: result.position };
   };
@@ -149,7 +146,6 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
     config: perAddress('reset-request', limits.passwordResetsPerAddress),
   }, async (request) => {
     const result = await accounts.requestPasswordReset(request.body, visitorRequest(request));
-    appended(result.position);
     return { success: true, position: result.position };
   });
 
@@ -158,7 +154,6 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
     config: perAddress('reset-complete', limits.passwordResetsPerAddress),
   }, async (request) => {
     const result = await accounts.resetPassword(request.body, visitorRequest(request));
-    appended(result.position);
     // The owner proved the mailbox: whatever held the account's logins is lifted (D24).
     if (result.email) await throttle.cleared(result.email, request.ip);
     return { success: true, position: result.position };
@@ -166,7 +161,6 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
 
   app.post('/confirmaccount', { schema: { body: ConfirmAccountBody, response: { 200: SuccessAnswer, ...errors } } }, async (request) => {
     const result = await accounts.confirmAccount({ userId: request.body.id, token: request.body.token }, visitorRequest(request));
-    appended(result.position);
     return { success: true, position: result.position };
   });
 
@@ -175,7 +169,6 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
     schema: { body: ChangePasswordBody, response: { 200: SuccessAnswer, ...errors } },
   }, async (request, reply) => {
     const result = await accounts.changePassword(request.body, commandRequest(request));
-    appended(result.position);
     // Every session of the account ended with the change; the caller, who just proved the
     // password, starts a new one (their access token is refused; the client refreshes with this).
     setRefreshCookie(reply, await accounts.renewSession(request.actor.userId ?? ''));

@@ -14,7 +14,8 @@
  *
  * Every route authenticates (401 UNAUTHORIZED) and then refuses anyone but an ADMIN (403
  * FORBIDDEN) in onRequest hooks, before the body is read; the deciders check the role again. An
- * answer that appended wakes the projectors and carries `position` for read-your-writes.
+ * answer that appended carries `position` for read-your-writes (0 when nothing changed); the
+ * store's after-commit hook has woken the projectors (issue 15: routes only translate HTTP).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
@@ -50,8 +51,6 @@ export interface AdminRouteOptions {
   accounts: AccountService;
   /** Where uploaded team icons go (PUT /admin/team/{id}); without it an upload is INVALID_REQUEST. */
   media?: MediaStore;
-  /** Called with the position after every command that appended (wakes the projectors). */
-  appended: (position: number) => void;
 }
 
 const IdParams = Type.Object({ id: Type.String({ pattern: ID_PATTERN }) });
@@ -77,13 +76,9 @@ function userIds(ids: readonly (string | number)[]): string[] {
   });
 }
 
-export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { commands, accounts, media, appended }) => {
+export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { commands, accounts, media }) => {
   app.addHook('onRequest', app.authenticate);
   app.addHook('onRequest', requireAdmin);
-  const done = (position: number) => {
-    if (position > 0) appended(position);
-    return position;
-  };
 
   app.put('/admin/user/:id', {
     schema: { params: AdminUserParams, body: AdminUserBody, response: { 200: AdminSuccessAnswer, ...errors } },
@@ -104,7 +99,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
       ]);
     }
     const result = await runCommand(commands, request, (command) => accounts.setApproval(request.params.id, body.is_approved, command));
-    return { success: true, position: done(result.position) };
+    return { success: true, position: result.position };
   });
 
   app.put('/admin/participant/:id', {
@@ -141,7 +136,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
       }
       return { position };
     });
-    return { success: true, position: done(result.position) };
+    return { success: true, position: result.position };
   });
 
   app.put('/admin/team/:id', {
@@ -166,7 +161,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
       ...(body.description !== undefined ? { description: body.description } : {}),
       ...(icon !== undefined ? { icon } : {}),
     }, command));
-    return { success: true, team: result.team, position: done(result.position) };
+    return { success: true, team: result.team, position: result.position };
   });
 
   app.put('/admin/deleteentities/:entity', {
@@ -178,21 +173,21 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
       : request.params.entity === 'team'
         ? commands.deleteTeams(integerIds(ids), command)
         : commands.deleteEntries(integerIds(ids), command));
-    return { success: true, count: result.count, position: done(result.position) };
+    return { success: true, count: result.count, position: result.position };
   });
 
   app.post('/admin/resetpassword', {
     schema: { body: AdminResetPasswordBody, response: { 200: AdminSuccessAnswer, ...errors } },
   }, async (request) => {
     const result = await runCommand(commands, request, (command) => accounts.adminResetPassword(request.body.userId, request.body.newPassword, command));
-    return { success: true, position: done(result.position) };
+    return { success: true, position: result.position };
   });
 
   app.put('/admin/settings', {
     schema: { body: AdminSettingsBody, response: { 200: AdminSuccessAnswer, ...errors } },
   }, async (request) => {
     const result = await runCommand(commands, request, (command) => accounts.changeSettings(request.body, command));
-    return { success: true, position: done(result.position) };
+    return { success: true, position: result.position };
   });
 
   // Issue 13: an administrator's decision about an event the projections parked, recorded as an
@@ -203,7 +198,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
   }, async (request) => {
     const input = { position: Number(request.params.position), projection: request.body.projection ?? null };
     const result = await runCommand(commands, request, (command) => accounts.retryParkedEvent(input, command));
-    return { success: true, position: done(result.position) };
+    return { success: true, position: result.position };
   });
 
   app.post('/admin/parked/:position/skip', {
@@ -211,6 +206,6 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
   }, async (request) => {
     const input = { position: Number(request.params.position), projection: request.body.projection ?? null, reason: request.body.reason ?? '' };
     const result = await runCommand(commands, request, (command) => accounts.skipParkedEvent(input, command));
-    return { success: true, position: done(result.position) };
+    return { success: true, position: result.position };
   });
 };

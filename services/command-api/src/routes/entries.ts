@@ -20,8 +20,6 @@ import { runCommand } from '../command-request';
 
 export interface EntryRouteOptions {
   commands: CommandService;
-  /** Called with the position after every successful command (wakes the projectors). */
-  appended: (position: number) => void;
 }
 
 
@@ -39,7 +37,7 @@ function echoedOf(body: AddEntryBody | EditEntryBody): { echoed?: EchoedEntryFie
   return Object.keys(echoed).length > 0 ? { echoed } : {};
 }
 
-export const entryRoutes: FastifyPluginAsyncTypebox<EntryRouteOptions> = async (app, { commands, appended }) => {
+export const entryRoutes: FastifyPluginAsyncTypebox<EntryRouteOptions> = async (app, { commands }) => {
   app.addHook('onRequest', app.authenticate);
 
   app.post('/entry', { schema: { body: AddEntryBody, response: { 200: EntryAnswer, ...errors } } }, async (request) => {
@@ -48,7 +46,6 @@ export const entryRoutes: FastifyPluginAsyncTypebox<EntryRouteOptions> = async (
       ...(body.participant_id !== undefined ? { participantId: body.participant_id } : {}),
       distance: body.distance, entryType: body.entry_type, performedAt: body.performed_at, ...echoedOf(body),
     }, command));
-    appended(result.position);
     return { success: true, entry: result.entry, position: result.position };
   });
 
@@ -60,13 +57,11 @@ export const entryRoutes: FastifyPluginAsyncTypebox<EntryRouteOptions> = async (
       ...(body.participant_id !== undefined ? { participantId: body.participant_id } : {}),
       distance: body.distance, entryType: body.entry_type, performedAt: body.performed_at, ...echoedOf(body),
     }, command));
-    appended(result.position);
     return { success: true, entry: result.entry, position: result.position };
   });
 
   app.put('/entry/delete', { schema: { body: DeleteEntriesBody, response: { 200: DeleteEntriesAnswer, ...errors } } }, async (request) => {
     const result = await runCommand(commands, request, (command) => commands.deleteEntries(request.body.ids, command));
-    appended(result.position);
     return { success: true, count: result.count, position: result.position };
   });
 };

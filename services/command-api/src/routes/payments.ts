@@ -59,8 +59,6 @@ export interface PaymentRouteOptions {
   provider: PaymentProvider;
   /** The site's address without a trailing slash (config.publicUrl): return and notification URLs. */
   publicUrl: string;
-  /** Called with the position after every command that appended (wakes the projectors). */
-  appended: (position: number) => void;
   /** Default: the current edition (the year in the payment's description). */
   edition?: Edition;
 }
@@ -97,7 +95,7 @@ function description(order: PaymentOrderView, locale: 'et' | 'en', edition: Edit
 }
 
 export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = async (app, options) => {
-  const { commands, provider, publicUrl, appended, edition = currentEdition } = options;
+  const { commands, provider, publicUrl, edition = currentEdition } = options;
 
   /**
    * Verifies a token and records its outcome. Refusals are logged at warn with the reason and
@@ -119,8 +117,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
     const { orderId, status, providerStatus } = notification;
     try {
       const result = await commands.recordPaymentOutcome({ ...notification, provider: provider.name });
-      if (result.recorded) appended(result.position);
-      else log.warn({ provider: provider.name, via, orderId, providerStatus, reason: `order already ${result.order.status}` }, 'payment token changed nothing');
+      if (!result.recorded) log.warn({ provider: provider.name, via, orderId, providerStatus, reason: `order already ${result.order.status}` }, 'payment token changed nothing');
       return result.order;
     } catch (error) {
       if (!(error instanceof DomainError) || (error.code !== 'NOT_FOUND' && error.code !== 'INVALID_NOTIFICATION')) throw error;
@@ -147,7 +144,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
     const setup = countries.find((c) => c.country === country);
     // No Idempotency-Key here (see above): a fresh command id, and so no request fingerprint.
     const base = commandRequest(request);
-    const { order, position } = await commands.orderPayment({
+    const { order } = await commands.orderPayment({
       isPaid: body.isPaid,
       grandTotalCents,
       amountCents,
@@ -157,7 +154,6 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
       countryMethods: setup ? setup.methods.map((m) => m.code) : null,
       ...(body.forTeam ? { forTeam: true } : {}),
     }, { ...base, metadata: { commandId: randomUUID(), correlationId: base.metadata.correlationId, causationId: null } });
-    appended(position);
     const locale = localeOf(body, request);
     try {
       const created = await provider.createOrder({
@@ -178,11 +174,10 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
     } catch (error) {
       if (!(error instanceof PaymentProviderError)) throw error;
       request.log.warn({ provider: provider.name, orderId: order.orderId, err: error.message }, 'the provider did not take the order');
-      const failed = await commands.recordPaymentOutcome({
+      await commands.recordPaymentOutcome({
         orderId: order.orderId, provider: provider.name, status: 'FAILED', providerStatus: 'PROVIDER_UNAVAILABLE',
         amountCents: order.amountCents, currency: 'EUR', providerOrderId: null,
       });
-      if (failed.recorded) appended(failed.position);
       throw new DomainError('PAYMENT_PROVIDER_UNAVAILABLE');
     }
   });
@@ -223,7 +218,6 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
     const amountCents = request.body.amount === undefined ? null : parseEuros(request.body.amount);
     const result = await runCommand(commands, request, (command) =>
       commands.refundPayment(request.params.reference, { amountCents, reason: request.body.reason }, command));
-    if (result.position > 0) appended(result.position);
     const { order } = result;
     return {
       success: true,

@@ -29,8 +29,6 @@ export interface TeamRouteOptions {
   commands: CommandService;
   /** Where uploaded icons go. Without it an icon upload is refused (INVALID_REQUEST); removal and descriptions still work. */
   media?: MediaStore;
-  /** Called with the position after every command that appended (wakes the projectors). */
-  appended: (position: number) => void;
 }
 
 const ID = new RegExp(ID_PATTERN);
@@ -71,7 +69,7 @@ async function mayActForPathTeam(request: FastifyRequest): Promise<void> {
   }
 }
 
-export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (app, { commands, media, appended }) => {
+export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (app, { commands, media }) => {
   app.addHook('onRequest', app.authenticate);
 
   app.put('/team/:id/publicattributes', {
@@ -87,7 +85,6 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
       ...(icon !== undefined ? { icon } : {}),
       ...(request.body.description !== undefined ? { description: request.body.description } : {}),
     }, command));
-    if (result.position > 0) appended(result.position);
     return { success: true, team: result.team, position: result.position };
   });
 
@@ -99,7 +96,6 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
     schema: { params: TeamParams, response: { 200: JoinCodeAnswer, ...errors } },
   }, async (request, reply) => {
     const result = await runCommand(commands, request, (command) => commands.replaceJoinCode(Number(request.params.id), command));
-    appended(result.position);
     reply.header('cache-control', 'no-store');
     return { code: result.code, created_at: result.createdAt, position: result.position };
   });

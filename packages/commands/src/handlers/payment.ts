@@ -6,9 +6,11 @@
  *
  * Like every command here, each gathers the facts other streams hold (the participant, the team's
  * company flag, the members' paid flags) and leaves the rules to the pure deciders; money is
- * integer EUR cents. What spans streams is one atomic append (decideAcrossStreams): a fee's
- * PaymentSucceeded with the paid marks of everyone it covers, a full refund with the marks it
- * takes back.
+ * integer EUR cents. What spans streams is one atomic append on the write path
+ * (handler/command-handler.ts): a fee's PaymentSucceeded with the paid marks of everyone it
+ * covers, a full refund with the marks it takes back; the covered participants' streams are
+ * checked at the append even when they get no event, and a conflict is decided again from a fresh
+ * read there (no retry loop of its own). The shapes are in payment-types.ts.
  */
 import {
   DomainError,
@@ -18,122 +20,28 @@ import {
   teamDecider,
   type ActingUser,
   type DecisionContext,
-  type PaymentKind,
   type PaymentRefunded,
   type PaymentState,
-  type PaymentStatus,
   type TeamFeeFacts,
 } from '@sinilill/domain';
-import type { EventStore } from '@sinilill/event-store';
-import {
-  appendDecided,
-  decideAcrossStreams,
-  deterministicUuid,
-  eventIdFor,
-  foldStream,
-  handleCommand,
-  lastPositionOf,
-  priorCommand,
-  type CommandMetadata,
-  type StreamDecision,
-} from './handle';
+import { executeCommand, handleCommand } from '../handler/command-handler';
+import { deterministicUuid, foldStream, type CommandMetadata } from '../handler/metadata';
+import type {
+  PaymentCommandDependencies,
+  PaymentCommandRequest,
+  PaymentOrderInput,
+  PaymentOrderView,
+  PaymentOutcomeInput,
+  RefundInput,
+  RefundResult,
+} from './payment-types';
 
-/** Who asks, when, and the command's ids (CommandService's CommandRequest). */
-export interface PaymentCommandRequest {
-  actor: ActingUser;
-  metadata: CommandMetadata;
-  /** The decision's instant; default the service's clock. */
-  now?: Date;
-}
-
-/** What the payment commands read and when. */
-export interface PaymentCommandDependencies {
-  store: EventStore;
-  /** The configured clock. */
-  now: () => Date;
-  /**
-   * The participant ids of a team's members (rm.team_members; CommandServiceDependencies'), for a
-   * team fee. Each is checked against its own stream (live, of the team, unpaid) before the order
-   * covers it, so a lagging read model can only leave out someone who joined a moment ago (they
-   * stay unpaid and can be paid for again).
-   */
-  membersOfTeam?: (teamId: number) => Promise<number[]>;
-  /** The order ids with a reference (rm.payment_orders), for an administrator's refund by reference. */
-  ordersOfReference?: (reference: string) => Promise<string[]>;
-}
-
-/** A participant's payment order (spec §3 payment request), amounts in EUR cents. */
-export interface PaymentOrderInput {
-  /** The payer's state as the page saw it: false orders the participation fee, true a donation. */
-  isPaid: boolean;
-  grandTotalCents: number;
-  amountCents: number;
-  /** ISO 3166-1 alpha-2. */
-  country: string;
-  /** The chosen bank's code ('' for none). */
-  method: string;
-  /** The provider's name ('sandbox', 'montonio'). */
-  provider: string;
-  /** The provider's bank codes for `country`; null when it has no setup there. */
-  countryMethods: readonly string[] | null;
-  /** A company team's captain pays the fee of every unpaid member at once (issue 14). */
-  forTeam?: boolean;
-}
-
-/** A payment order as the payment routes need it. */
-export interface PaymentOrderView {
-  orderId: string;
-  /** The short code shown to the payer. */
-  reference: string;
-  kind: PaymentKind;
-  /** EUR cents. */
-  amountCents: number;
-  participantId: number;
-  teamId: number;
-  provider: string;
-  status: PaymentState['status'];
-  /** A team fee's members (issue 14); null for an order of the payer alone. */
-  covers: readonly number[] | null;
-  /** Refunded so far, EUR cents (issue 14). */
-  refundedCents: number;
-}
-
-/** A verified provider notification about an order (see @sinilill/payments PaymentNotification). */
-export interface PaymentOutcomeInput {
-  orderId: string;
-  provider: string;
-  status: PaymentStatus;
-  providerStatus: string;
-  /** EUR cents the notification states. */
-  amountCents: number;
-  currency: string;
-  providerOrderId: string | null;
-}
-
-/** An administrator's refund (issue 14): EUR cents (null: all that is left) and why. */
-export interface RefundInput {
-  amountCents: number | null;
-  reason: string;
-}
-
-/** What a refund answers (issue 14): EUR cents. */
-export interface RefundResult {
-  /** The order as it is now. */
-  order: PaymentOrderView;
-  /** Refunded by this refund. */
-  refundedCents: number;
-  /** Refunded of the order in all right after this refund (PaymentRefunded.refundedCents). */
-  refundedTotalCents: number;
-  /** The global position of the refund's last event. */
-  position: number;
-}
+export type * from './payment-types';
 
 /** The system as actor: the payment provider's notifications. */
 const SYSTEM_ACTOR: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, teamId: null };
 
 const ORDER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const MAX_ATTEMPTS = 4;
 
 function viewOfPayment(state: PaymentState): PaymentOrderView {
   return {
@@ -258,43 +166,32 @@ export class PaymentCommands {
       correlationId: history[0]!.metadata.correlationId,
       causationId: history[0]!.id,
     };
-    const context = this.context({ actor: SYSTEM_ACTOR, ...(request.now ? { now: request.now } : {}) });
     const command = { type: 'RecordPaymentOutcome' as const, data: outcome };
-    const covered = state.covers ?? [state.participantId!];
-    for (let attempt = 1; ; attempt++) {
-      const previous = await store.findEvent(eventIdFor(metadata.commandId, 0));
-      if (previous) return { recorded: false, position: previous.globalPosition, order: await this.paymentOrder(outcome.orderId) };
-      // decideAcrossStreams decides in order: the participants' parts see whether the order succeeded.
-      let feePaid = false;
-      const decisions: StreamDecision[] = [
-        {
-          stream,
-          decide: (recorded, ctx) => {
-            const events = paymentDecider.decide(command, foldStream(paymentDecider, recorded), ctx);
-            feePaid = events.some((event) => event.type === 'PaymentSucceeded');
-            return events;
-          },
-        },
-        ...covered.map((participantId): StreamDecision => ({
-          stream: streams.participant(participantId),
-          decide: (recorded, ctx) => {
-            const participant = foldStream(participantDecider, recorded);
-            if (!feePaid || !participant.exists || participant.deleted || participant.isPaid) return [];
-            return participantDecider.decide({
+    const covered = (state.covers ?? [state.participantId!]).map((participantId) => ({ participantId, stream: streams.participant(participantId) }));
+    const result = await executeCommand(store, {
+      streams: [stream, ...covered.map((c) => c.stream)],
+      known: new Map([[stream, history]]),
+      context: this.context({ actor: SYSTEM_ACTOR, ...(request.now ? { now: request.now } : {}) }),
+      metadata,
+      // The payment part first: the participants' parts see whether the order succeeded.
+      decide: (read, ctx) => {
+        const events = paymentDecider.decide(command, read.fold(stream, paymentDecider), ctx);
+        const feePaid = events.some((event) => event.type === 'PaymentSucceeded');
+        return [{ stream, events }, ...covered.map(({ participantId, stream: of }) => {
+          const participant = read.fold(of, participantDecider);
+          if (!feePaid || !participant.exists || participant.deleted || participant.isPaid) return { stream: of, events: [] };
+          return {
+            stream: of,
+            events: participantDecider.decide({
               type: 'MarkPayment', data: { participantId, isPaid: true, source: 'payment', orderId: outcome.orderId },
-            }, participant, ctx);
-          },
-        })),
-      ];
-      try {
-        const decided = await decideAcrossStreams(store, decisions, context, metadata);
-        const position = await appendDecided(store, decided);
-        return { recorded: decided.events.length > 0, position, order: await this.paymentOrder(outcome.orderId) };
-      } catch (error) {
-        if (error instanceof DomainError && error.code === 'CONCURRENCY_CONFLICT' && attempt < MAX_ATTEMPTS) continue;
-        throw error;
-      }
-    }
+            }, participant, ctx),
+          };
+        })];
+      },
+    });
+    // A repeated notification answers the position of the first run's first event, as it always has.
+    const position = result.repeated ? result.prior!.globalPosition : result.position;
+    return { recorded: result.events.length > 0, position, order: await this.paymentOrder(outcome.orderId) };
   }
 
   /**
@@ -313,57 +210,44 @@ export class PaymentCommands {
    */
   async refundPayment(orderId: string, input: RefundInput, request: PaymentCommandRequest): Promise<RefundResult> {
     const { store } = this.deps;
-    const previous = await priorCommand(store, request.metadata);
-    if (previous) {
+    const stream = streams.payment(orderId);
+    const history = await store.readStream(stream);
+    const state = foldStream(paymentDecider, history);
+    // The participants whose paid flag a full refund of a fee takes back (fixed at the order).
+    const covered = state.exists && state.kind === 'fee' ? (state.covers ?? [state.participantId!]) : [];
+    const command = { type: 'RefundPayment' as const, data: { orderId, amountCents: input.amountCents, reason: input.reason } };
+    let refund: { amountCents: number; refundedCents: number; full: boolean } | null = null;
+    const result = await executeCommand(store, {
+      streams: [stream, ...covered.map((participantId) => streams.participant(participantId))],
+      known: new Map([[stream, history]]),
+      context: this.context(request),
+      metadata: request.metadata,
+      // The payment part decides first: its refusals (FORBIDDEN, NOT_FOUND, …) come before any other.
+      decide: (read, ctx) => {
+        const events = paymentDecider.decide(command, read.fold(stream, paymentDecider), ctx);
+        const made = events.find((event) => event.type === 'PaymentRefunded');
+        refund = made ? { amountCents: made.data.amountCents, refundedCents: made.data.refundedCents, full: made.data.full } : null;
+        const full = refund?.full === true;
+        return [{ stream, events }, ...covered.map((participantId) => {
+          const of = streams.participant(participantId);
+          const participant = read.fold(of, participantDecider);
+          if (!full || !participant.exists || participant.deleted || !participant.isPaid || participant.paidOrderId !== orderId) return { stream: of, events: [] };
+          return {
+            stream: of,
+            events: participantDecider.decide({ type: 'MarkPayment', data: { participantId, isPaid: false, source: 'refund', orderId } }, participant, ctx),
+          };
+        })];
+      },
+    });
+    if (result.repeated) {
+      const previous = result.prior!;
       const refunded = previous.type === 'PaymentRefunded' ? (previous.data as PaymentRefunded['data']) : null;
       const order = await this.paymentOrder(refunded?.orderId ?? orderId);
-      return {
-        order,
-        refundedCents: refunded?.amountCents ?? 0,
-        refundedTotalCents: refunded?.refundedCents ?? order.refundedCents,
-        position: await lastPositionOf(store, previous),
-      };
+      return { order, refundedCents: refunded?.amountCents ?? 0, refundedTotalCents: refunded?.refundedCents ?? order.refundedCents, position: result.position };
     }
-    const context = this.context(request);
-    const command = { type: 'RefundPayment' as const, data: { orderId, amountCents: input.amountCents, reason: input.reason } };
-    for (let attempt = 1; ; attempt++) {
-      const state = foldStream(paymentDecider, await store.readStream(streams.payment(orderId)));
-      // The payment part decides first: its refusals (FORBIDDEN, NOT_FOUND, …) come before any other.
-      let refund: { amountCents: number; refundedCents: number; full: boolean } | null = null;
-      const decisions: StreamDecision[] = [{
-        stream: streams.payment(orderId),
-        decide: (recorded, ctx) => {
-          const events = paymentDecider.decide(command, foldStream(paymentDecider, recorded), ctx);
-          const made = events.find((event) => event.type === 'PaymentRefunded');
-          refund = made ? { amountCents: made.data.amountCents, refundedCents: made.data.refundedCents, full: made.data.full } : null;
-          return events;
-        },
-      }];
-      if (state.exists && state.kind === 'fee') {
-        for (const participantId of state.covers ?? [state.participantId!]) {
-          decisions.push({
-            stream: streams.participant(participantId),
-            decide: (recorded, ctx) => {
-              const participant = foldStream(participantDecider, recorded);
-              if (!refund?.full || !participant.exists || participant.deleted || !participant.isPaid || participant.paidOrderId !== orderId) return [];
-              return participantDecider.decide({
-                type: 'MarkPayment', data: { participantId, isPaid: false, source: 'refund', orderId },
-              }, participant, ctx);
-            },
-          });
-        }
-      }
-      try {
-        const decided = await decideAcrossStreams(store, decisions, context, request.metadata);
-        const position = await appendDecided(store, decided);
-        const made = refund as { amountCents: number; refundedCents: number } | null;
-        const order = await this.paymentOrder(orderId);
-        return { order, refundedCents: made?.amountCents ?? 0, refundedTotalCents: made?.refundedCents ?? order.refundedCents, position };
-      } catch (error) {
-        if (error instanceof DomainError && error.code === 'CONCURRENCY_CONFLICT' && attempt < MAX_ATTEMPTS) continue;
-        throw error;
-      }
-    }
+    const made = refund as { amountCents: number; refundedCents: number } | null;
+    const order = await this.paymentOrder(orderId);
+    return { order, refundedCents: made?.amountCents ?? 0, refundedTotalCents: made?.refundedCents ?? order.refundedCents, position: result.position };
   }
 
   /**

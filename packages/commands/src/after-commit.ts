@@ -1,0 +1,78 @@
+/**
+ * After-commit hooks of the event store (issue 15 item 1): "waking the projectors is one
+ * after-commit hook of the store, never the route's job". `withAfterCommit` wraps an EventStore
+ * so that every append that wrote something calls the hook with the global position of its last
+ * event, once the store has committed it — whoever appended (a route's command, ensureAdmin at
+ * start, a tool). The command API wraps its store with it and wakes the projectors
+ * (WakeUpPublisher.wake) there (services/command-api/src/server.ts).
+ *
+ * Not called for a failed append, a pure repeat (every event id stored already: the store answers
+ * the stored result and writes nothing) or a zero-event revision check. An append inside an
+ * AccountDirectory transaction calls it when the event store commits (the event store has its own
+ * connection), before the account tables commit: the projectors read only the event log.
+ */
+import type { AppendRequest, AppendResult, EventData, EventStore, ExpectedRevision } from '@sinilill/event-store';
+
+/**
+ * Called with the global position (>= 1) of the last event of an append that wrote something.
+ * Must not throw and should not wait (a failed wake-up is the sweep's to catch up, D17); an
+ * exception is caught and ignored so that it never fails the committed command.
+ */
+export type AfterCommitHook = (position: number) => void;
+
+/**
+ * The store with `hook` called after each append that wrote events (see the module's comment).
+ * Reads, `findEvent`, `headPosition` and `close` pass through unchanged.
+ */
+export function withAfterCommit(store: EventStore, hook: AfterCommitHook): EventStore {
+  const notify = (requests: readonly AppendRequest[], results: readonly AppendResult[]): void => {
+    let position = 0;
+    requests.forEach((request, index) => {
+      const result = results[index];
+      if (result && request.events.length > 0 && wrote(request, result)) position = Math.max(position, result.position);
+    });
+    if (position > 0) {
+      try {
+        hook(position);
+      } catch {
+        // The command committed: a hook's failure must not turn it into an error (see AfterCommitHook).
+      }
+    }
+  };
+  return {
+    async appendToStream(stream: string, events: EventData[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+      const result = await store.appendToStream(stream, events, options);
+      notify([{ stream, events, expectedRevision: options.expectedRevision }], [result]);
+      return result;
+    },
+    async appendToStreams(requests: AppendRequest[]): Promise<AppendResult[]> {
+      const results = await store.appendToStreams(requests);
+      notify(requests, results);
+      return results;
+    },
+    readStream: (stream, options) => store.readStream(stream, options),
+    readAll: (options) => store.readAll(options),
+    headPosition: () => store.headPosition(),
+    findEvent: (eventId) => store.findEvent(eventId),
+    close: () => store.close(),
+  };
+}
+
+/**
+ * False when the store answered the request as a repeat (its ids were all stored: nothing
+ * written): as the store's answer says (`repeated`), when it says so. Otherwise: a write answers revision `expected + count`; a repeat answers the stream's current
+ * revision, which differs once the stream has moved on since the first append. A repeat of an
+ * append to a stream that has not moved since, or with an expected revision that is no number
+ * ('any', 'stream_exists'), cannot be told from a write and calls the hook: a spare wake-up is
+ * harmless (the projectors find nothing new). executeCommand never appends a repeat it knows of
+ * (the repeat check comes first), so this is only a twin's race from another process.
+ */
+function wrote(request: AppendRequest, result: AppendResult): boolean {
+  // A store that tells (AppendResult.repeated) is taken at its word.
+  const told = (result as { repeated?: unknown }).repeated;
+  if (typeof told === 'boolean') return !told;
+  const { expectedRevision } = request;
+  if (expectedRevision === 'no_stream') return result.nextExpectedRevision === request.events.length - 1;
+  if (typeof expectedRevision === 'number') return result.nextExpectedRevision === expectedRevision + request.events.length;
+  return true;
+}

@@ -1,0 +1,230 @@
+/**
+ * Entry commands (spec §7 POST /entry, PUT /entry/{id}/edit, PUT /entry/delete), on the write
+ * path (handler/command-handler.ts) with the entry decider. An entry's team is its participant's:
+ * the participant's stream is read in the same attempt as the entry's and checked at the append
+ * (zero events), so a move or deletion of the participant in between makes the command decide
+ * again rather than log the distance for the old team.
+ */
+import {
+  DomainError,
+  entryDecider,
+  isPrivileged,
+  participantDecider,
+  streams,
+  type EntryAdded,
+  type EntryEdited,
+} from '@sinilill/domain';
+import type { RecordedEvent } from '@sinilill/event-store';
+import { executeCommand } from '../handler/command-handler';
+import { foldStream, idOfStream, type CommandRequest } from '../handler/metadata';
+import { lastPositionOf, priorCommand } from '../handler/repeats';
+import { assertKeptFields, type KeptField } from '../server-kept';
+import { decisionContext, participantState, teamOfParticipant, teamState, type CommandServiceDependencies } from './context';
+
+/** An entry as answered to the client (spec §3 "Entry"), distance in km. */
+export interface EntryView {
+  id: number;
+  team_id: number;
+  participant_id: number;
+  distance: number;
+  entry_type: string;
+  performed_at: string;
+  created_at: string;
+}
+
+/** What POST /entry and PUT /entry/{id}/edit ask (spec §3 Entry; distance in km). */
+export interface EntryInput {
+  /** Default: the acting participant. */
+  participantId?: number;
+  /** km. */
+  distance: number;
+  entryType: string;
+  /** YYYY-MM-DD. */
+  performedAt: string;
+  /**
+   * What a client sending the whole §3 Entry (or an admin row) echoes of the fields the server
+   * keeps; each is compared, never applied (server-kept.ts; issue 14). On a new entry id and
+   * created_at must be null (it has none yet).
+   */
+  echoed?: EchoedEntryFields;
+}
+
+/** The server-kept fields of a §3 Entry (and of an admin row: participant.full_name, team.team_name). */
+export interface EchoedEntryFields {
+  id?: number | null;
+  team_id?: number;
+  /** ISO-8601. */
+  created_at?: string | null;
+  participantFullName?: string | null;
+  teamName?: string | null;
+}
+
+/**
+ * Logs a distance for a team member (spec §7 POST /entry). The entry's team is the member's.
+ * @throws DomainError NOT_FOUND (no such member), FORBIDDEN, INVALID_* (spec §5), and the
+ *   switch / deadline codes.
+ */
+export async function addEntry(
+  deps: CommandServiceDependencies,
+  input: EntryInput & { entryId?: number },
+  request: CommandRequest,
+): Promise<{ entry: EntryView; position: number }> {
+  const { store } = deps;
+  const previous = await priorCommand(store, request.metadata);
+  if (previous?.type === 'EntryAdded') {
+    // A repeated command (client retry, importer run again): answer as the first time.
+    const data = previous.data as EntryAdded['data'];
+    return { entry: await entryView(deps, data.entryId), position: await lastPositionOf(store, previous) };
+  }
+  const participantId = input.participantId ?? request.actor.participantId;
+  if (participantId === null || participantId === undefined) throw new DomainError('NOT_FOUND', 'no participant given');
+  const participantStream = streams.participant(participantId);
+  const participantEvents = await store.readStream(participantStream);
+  const teamId = teamOfParticipant(foldStream(participantDecider, participantEvents));
+  if (teamId === null) throw new DomainError('NOT_FOUND', `participant ${participantId}`);
+  if (input.echoed) await assertEchoedEntry(deps, input.echoed, { id: null, teamId, participantId, createdAt: null }, request);
+  const entryId = input.entryId ?? (await deps.ids.next('entry'));
+  const entryStream = streams.entry(entryId);
+  const outcome = await executeCommand(store, {
+    streams: [entryStream, participantStream],
+    known: new Map([[participantStream, participantEvents]]),
+    prior: previous,
+    context: await decisionContext(deps, request),
+    metadata: request.metadata,
+    decide: (read, ctx) => {
+      const participantTeamId = teamOfParticipant(read.fold(participantStream, participantDecider));
+      if (participantTeamId === null) throw new DomainError('NOT_FOUND', `participant ${participantId}`);
+      return [{
+        stream: entryStream,
+        events: entryDecider.decide({
+          type: 'AddEntry',
+          data: { entryId, teamId: participantTeamId, participantId, participantTeamId, distance: input.distance, entryType: input.entryType, performedAt: input.performedAt },
+        }, read.fold(entryStream, entryDecider), ctx),
+      }];
+    },
+  });
+  if (outcome.repeated) return { entry: await entryView(deps, idOfStream(outcome.prior!.stream)), position: outcome.position };
+  return { entry: viewOfAdded(outcome.events[0] as EntryAdded), position: outcome.position };
+}
+
+/**
+ * Changes an entry (spec §7 PUT /entry/{id}/edit). A repeat answers the entry as it is now and
+ * the position of the first run's event.
+ * @throws DomainError NOT_FOUND (no such live entry), FORBIDDEN, INVALID_* (spec §5), the switch
+ *   and deadline codes, IDEMPOTENCY_KEY_REUSED.
+ */
+export async function editEntry(
+  deps: CommandServiceDependencies,
+  entryId: number,
+  input: EntryInput,
+  request: CommandRequest,
+): Promise<{ entry: EntryView; position: number }> {
+  const { store } = deps;
+  const previous = await priorCommand(store, request.metadata);
+  if (previous) return { entry: await entryView(deps, entryId), position: await lastPositionOf(store, previous) };
+  const entryStream = streams.entry(entryId);
+  const entryEvents = await store.readStream(entryStream);
+  const current = foldStream(entryDecider, entryEvents);
+  if (current.status !== 'active') throw new DomainError('NOT_FOUND', `entry ${entryId}`);
+  if (input.echoed) await assertEchoedEntry(deps, input.echoed, { id: entryId, teamId: current.teamId!, participantId: current.participantId!, createdAt: current.createdAt }, request);
+  const participantId = input.participantId ?? current.participantId!;
+  const participantStream = streams.participant(participantId);
+  const outcome = await executeCommand(store, {
+    streams: [entryStream, participantStream],
+    known: new Map([[entryStream, entryEvents]]),
+    prior: null,
+    context: await decisionContext(deps, request),
+    metadata: request.metadata,
+    decide: (read, ctx) => {
+      const participantTeamId = teamOfParticipant(read.fold(participantStream, participantDecider));
+      return [{
+        stream: entryStream,
+        events: entryDecider.decide({
+          type: 'EditEntry',
+          data: { entryId, participantId, participantTeamId, distance: input.distance, entryType: input.entryType, performedAt: input.performedAt },
+        }, read.fold(entryStream, entryDecider), ctx),
+      }];
+    },
+  });
+  // Nothing decided (the entry was already so): the entry's own position, as before.
+  const position = outcome.repeated || outcome.events.length > 0 ? outcome.position : outcome.read!.lastPosition(entryStream);
+  return { entry: await entryView(deps, entryId), position };
+}
+
+/**
+ * Deletes entries (spec §7 PUT /entry/delete): EntryDeleted for each, in ONE atomic append
+ * across the entry streams, so a refused id leaves all of them in place. A repeat of the
+ * command answers the same count and position and deletes nothing.
+ * @throws DomainError NOT_FOUND (unknown or already deleted entry), FORBIDDEN,
+ *   CONCURRENCY_CONFLICT, IDEMPOTENCY_KEY_REUSED.
+ */
+export async function deleteEntries(
+  deps: CommandServiceDependencies,
+  entryIds: readonly number[],
+  request: CommandRequest,
+): Promise<{ count: number; position: number }> {
+  const unique = [...new Set(entryIds)];
+  const entryStreams = unique.map((entryId) => streams.entry(entryId));
+  const outcome = await executeCommand(deps.store, {
+    streams: entryStreams,
+    context: await decisionContext(deps, request),
+    metadata: request.metadata,
+    decide: (read, ctx) => unique.map((entryId, index) => ({
+      stream: entryStreams[index]!,
+      events: entryDecider.decide({ type: 'DeleteEntry', data: { entryId } }, read.fold(entryStreams[index]!, entryDecider), ctx),
+    })),
+  });
+  return { count: unique.length, position: outcome.position };
+}
+
+/**
+ * Compares an entry's echoed fields with the entry as the server keeps it (server-kept.ts).
+ * Only for a caller who may act on the entry's team (a member, an admin, the system): anyone
+ * else goes on to the decider's FORBIDDEN, so a mismatch never tells a stranger what is stored.
+ * @throws DomainError FIELD_MISMATCH naming the field.
+ */
+async function assertEchoedEntry(
+  deps: CommandServiceDependencies,
+  echoed: EchoedEntryFields,
+  entry: { id: number | null; teamId: number; participantId: number; createdAt: string | null },
+  request: CommandRequest,
+): Promise<void> {
+  if (!isPrivileged(request.actor) && request.actor.teamId !== entry.teamId) return;
+  const fields: KeptField[] = [
+    { field: 'id', sent: echoed.id, kept: entry.id },
+    { field: 'team_id', sent: echoed.team_id, kept: entry.teamId },
+    { field: 'created_at', sent: echoed.created_at, kept: entry.createdAt, compare: 'instant' },
+  ];
+  if (echoed.teamName !== undefined) fields.push({ field: 'team.team_name', sent: echoed.teamName, kept: (await teamState(deps.store, entry.teamId)).teamName });
+  if (echoed.participantFullName !== undefined) {
+    fields.push({ field: 'participant.full_name', sent: echoed.participantFullName, kept: (await participantState(deps.store, entry.participantId)).fullName });
+  }
+  assertKeptFields(fields);
+}
+
+/** The current view of an entry from its stream. @throws DomainError NOT_FOUND for an unknown entry. */
+async function entryView(deps: CommandServiceDependencies, entryId: number): Promise<EntryView> {
+  const events: readonly RecordedEvent[] = await deps.store.readStream(streams.entry(entryId));
+  const added = events.find((e) => e.type === 'EntryAdded');
+  if (!added) throw new DomainError('NOT_FOUND', `entry ${entryId}`);
+  let view = viewOfAdded({ type: 'EntryAdded', data: added.data as EntryAdded['data'] });
+  for (const event of events) {
+    if (event.type === 'EntryEdited') {
+      const data = event.data as EntryEdited['data'];
+      view = { ...view, participant_id: data.participantId, distance: data.distance, entry_type: data.entryType, performed_at: data.performedAt };
+    }
+  }
+  return view;
+}
+
+function viewOfAdded(event: EntryAdded): EntryView {
+  return {
+    id: event.data.entryId,
+    team_id: event.data.teamId,
+    participant_id: event.data.participantId,
+    distance: event.data.distance,
+    entry_type: event.data.entryType,
+    performed_at: event.data.performedAt,
+    created_at: event.data.createdAt,
+  };
+}

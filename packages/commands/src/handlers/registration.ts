@@ -1,0 +1,169 @@
+/**
+ * Registration (spec §2 REGISTER_TEAM and JOIN_TEAM, §5 validation; §7 /registerteam, /jointeam):
+ * the team (for a new team), the participant and the account decided together and appended in
+ * ONE atomic append on the write path (handler/command-handler.ts), inside an AccountDirectory
+ * transaction that reserves the team name, join code and e-mail and writes the password hash and
+ * the confirmation token first: a refusal or a failed append rolls every table change back. The
+ * confirmation mail goes out after the commit.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  DomainError,
+  accountDecider,
+  assertRegistrationOpen,
+  assertValidNewPassword,
+  participantDecider,
+  streams,
+  teamDecider,
+  teamOfJoinCode,
+  type ActingUser,
+  type DecisionContext,
+  type Settings,
+  type UserRegistered,
+} from '@sinilill/domain';
+import { confirmationMail } from '@sinilill/mail';
+import type { AccountTransaction } from '../accounts/directory';
+import { assertStrongPassword } from '../accounts/password-strength';
+import { hashPassword, newJoinCode, newToken } from '../accounts/secrets';
+import { executeCommand, type StreamReads, type StreamWrite } from '../handler/command-handler';
+import { foldStream, type CommandRequest } from '../handler/metadata';
+import { accountContext, confirmationLink, hours, trySend, type AccountDeps, type RegistrationInput, type RegistrationResult } from './account-shared';
+
+/** The ids a registration gives out (drawn before deciding, so that a retry keeps them). */
+interface NewIds {
+  teamId: number;
+  participantId: number;
+  userId: string;
+}
+
+/**
+ * Registers a new team with the person as its captain, and the person's account (spec §2
+ * REGISTER_TEAM): TeamRegistered, ParticipantRegistered and UserRegistered in one atomic
+ * append, then the confirmation mail in `input.lang`. `company` (default false) registers a
+ * company team (issue 14 item 3: 15 EUR per person, the captain may pay for all).
+ * @throws DomainError REGISTRATION_DISABLED, PASSWORD_TOO_SHORT, PASSWORD_TOO_WEAK (judged with
+ *   the e-mail, name and team name; issue 13), INVALID_EMAIL, INVALID_REQUEST, VALUE_TOO_LONG,
+ *   TEAM_NAME_ALREADY_IN_USE, EMAIL_ALREADY_IN_USE.
+ */
+export async function registerTeamWithCaptain(
+  deps: AccountDeps,
+  input: RegistrationInput & { teamName: string; company?: boolean },
+  request: CommandRequest,
+): Promise<RegistrationResult> {
+  const { ctx, settings, now } = await accountContext(deps, request);
+  assertMayRegister(deps, input, settings, request.actor, input.teamName);
+  const { directory, ids } = deps;
+  // Early answers without spending ids; the transaction below is what holds under races.
+  if ((await directory.teamOfName(input.teamName)) !== null) throw new DomainError('TEAM_NAME_ALREADY_IN_USE');
+  if ((await directory.userIdOfEmail(input.email)) !== null) throw new DomainError('EMAIL_ALREADY_IN_USE');
+  let joinCode = newJoinCode();
+  while ((await directory.joinCode(joinCode)) !== null) joinCode = newJoinCode();
+  const newIds: NewIds = { teamId: await ids.next('team'), participantId: await ids.next('participant'), userId: randomUUID() };
+  const { teamId } = newIds;
+  const team = streams.team(teamId);
+  return register(deps, input, request, ctx, newIds, [team], (read, context) => ({
+    stream: team,
+    events: teamDecider.decide({
+      type: 'RegisterTeam',
+      data: { teamId, teamName: input.teamName, description: '', joinCode, icon: null, ...(input.company ? { company: true } : {}) },
+    }, read.fold(team, teamDecider), context),
+  }), { isCaptain: true, registrationEnabled: settings.registrationEnabled, now }, async (tx) => {
+    await tx.reserveTeamName(input.teamName, teamId);
+    if (!(await tx.reserveJoinCode(joinCode, teamId, null, now))) throw new DomainError('CONCURRENCY_CONFLICT', 'join code drawn twice');
+  });
+}
+
+/**
+ * Registers the person into the team of a join code, with an account (spec §2 JOIN_TEAM):
+ * ParticipantRegistered and UserRegistered in one atomic append, then the confirmation mail.
+ * @throws DomainError as registerTeamWithCaptain, plus INVALID_JOIN_CODE and JOIN_CODE_EXPIRED
+ *   (see teamOfJoinCode: replaced, revoked, or the edition is over).
+ */
+export async function joinTeam(
+  deps: AccountDeps,
+  input: RegistrationInput & { joinCode: string },
+  request: CommandRequest,
+): Promise<RegistrationResult> {
+  const { ctx, settings, now } = await accountContext(deps, request);
+  assertMayRegister(deps, input, settings, request.actor);
+  const { directory, ids, store } = deps;
+  const record = input.joinCode.trim() === '' ? null : await directory.joinCode(input.joinCode);
+  const team = record ? foldStream(teamDecider, await store.readStream(streams.team(record.teamId))) : null;
+  const teamId = teamOfJoinCode(input.joinCode, { record, teamJoinCode: team?.exists ? team.joinCode : null }, ctx.now, deps.edition);
+  if ((await directory.userIdOfEmail(input.email)) !== null) throw new DomainError('EMAIL_ALREADY_IN_USE');
+  const newIds: NewIds = { teamId, participantId: await ids.next('participant'), userId: randomUUID() };
+  return register(deps, input, request, ctx, newIds, [], null,
+    { isCaptain: false, registrationEnabled: settings.registrationEnabled, now }, async () => undefined);
+}
+
+function assertMayRegister(deps: AccountDeps, input: RegistrationInput, settings: Settings, actor: ActingUser, teamName: string | null = null): void {
+  assertRegistrationOpen(settings.registrationEnabled, actor);
+  assertValidNewPassword(input.password, deps.edition);
+  assertStrongPassword(input.password, { email: input.email, fullName: input.fullName, teamName });
+}
+
+/**
+ * Decides the registration (the team's part first, then the participant's and the account's: the
+ * event ids run across them in that order), appends it in the account transaction after
+ * `reserveTeam` and the person's reservations, then mails the confirmation link.
+ */
+async function register(
+  deps: AccountDeps,
+  input: RegistrationInput,
+  request: CommandRequest,
+  ctx: DecisionContext,
+  ids: NewIds,
+  extraStreams: readonly string[],
+  teamPart: ((read: StreamReads, context: DecisionContext) => StreamWrite) | null,
+  person: { isCaptain: boolean; registrationEnabled: boolean; now: Date },
+  reserveTeam: (tx: AccountTransaction) => Promise<void>,
+): Promise<RegistrationResult> {
+  const { userId, teamId, participantId } = ids;
+  const { now } = person;
+  const participant = streams.participant(participantId);
+  const user = streams.user(userId);
+  const passwordHash = await hashPassword(input.password);
+  const confirmation = newToken();
+  const outcome = await executeCommand(deps.store, {
+    streams: [...extraStreams, participant, user],
+    context: ctx,
+    metadata: request.metadata,
+    // As before issue 15: a registration is not looked up as a repeat (its ids are new each time).
+    prior: null,
+    decide: (read, context) => [
+      ...(teamPart ? [teamPart(read, context)] : []),
+      {
+        stream: participant,
+        events: participantDecider.decide({
+          type: 'RegisterParticipant',
+          data: {
+            participantId, teamId, fullName: input.fullName, email: input.email, birthYear: input.birthYear,
+            gender: input.gender, isCaptain: person.isCaptain, newsletter: input.newsletter,
+          },
+        }, read.fold(participant, participantDecider), context),
+      },
+      {
+        stream: user,
+        events: accountDecider.decide({
+          type: 'RegisterUser',
+          data: {
+            userId, participantId, email: input.email, fullName: input.fullName, role: 'USER', approved: false,
+            hasPassword: true, lang: input.lang, registrationEnabled: person.registrationEnabled,
+          },
+        }, read.fold(user, accountDecider), context),
+      },
+    ],
+    within: (attempts) => deps.directory.transaction(async (tx) => {
+      await reserveTeam(tx);
+      await tx.reserveEmail(input.email, userId);
+      await tx.setPasswordHash(userId, passwordHash, now);
+      await tx.addToken(confirmation.hash, userId, 'confirm', now, hours(now, deps.confirmationValidHours));
+      return attempts();
+    }),
+  });
+  const registered = outcome.events.find((event): event is UserRegistered => event.type === 'UserRegistered');
+  if (!registered) return { userId, teamId, participantId, position: outcome.position, mailSent: false };
+  const to = { email: registered.data.email!, fullName: registered.data.fullName! };
+  const mailSent = await trySend(deps, confirmationMail(to, confirmationLink(deps, confirmation.token, userId), input.lang), 'confirmation');
+  return { userId, teamId, participantId, position: outcome.position, mailSent };
+}

@@ -21,8 +21,9 @@ import type { AppendRequest, AppendResult, EventData, EventStore, ExpectedRevisi
 export type AfterCommitHook = (position: number) => void;
 
 /**
- * The store with `hook` called after each append that wrote events (see the module's comment).
- * Reads, `findEvent`, `headPosition` and `close` pass through unchanged.
+ * The store with `hook` called after each append that wrote events (see the module's comment),
+ * appendToStreamsIf's included. Reads (readStreams too), `findEvent`, `headPosition` and `close`
+ * pass through unchanged.
  */
 export function withAfterCommit(store: EventStore, hook: AfterCommitHook): EventStore {
   const notify = (requests: readonly AppendRequest[], results: readonly AppendResult[]): void => {
@@ -50,6 +51,14 @@ export function withAfterCommit(store: EventStore, hook: AfterCommitHook): Event
       notify(requests, results);
       return results;
     },
+    ...(store.appendToStreamsIf ? {
+      async appendToStreamsIf(requests: AppendRequest[], condition: Parameters<NonNullable<EventStore['appendToStreamsIf']>>[1]) {
+        const results = await store.appendToStreamsIf!(requests, condition);
+        notify(requests, results);
+        return results;
+      },
+    } : {}),
+    ...(store.readStreams ? { readStreams: store.readStreams.bind(store) } : {}),
     readStream: (stream, options) => store.readStream(stream, options),
     readAll: (options) => store.readAll(options),
     headPosition: () => store.headPosition(),
@@ -69,8 +78,7 @@ export function withAfterCommit(store: EventStore, hook: AfterCommitHook): Event
  */
 function wrote(request: AppendRequest, result: AppendResult): boolean {
   // A store that tells (AppendResult.repeated) is taken at its word.
-  const told = (result as { repeated?: unknown }).repeated;
-  if (typeof told === 'boolean') return !told;
+  if (typeof result.repeated === 'boolean') return !result.repeated;
   const { expectedRevision } = request;
   if (expectedRevision === 'no_stream') return result.nextExpectedRevision === request.events.length - 1;
   if (typeof expectedRevision === 'number') return result.nextExpectedRevision === expectedRevision + request.events.length;

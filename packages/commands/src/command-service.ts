@@ -30,6 +30,9 @@ export type { EchoedEntryFields, EntryInput, EntryView } from './handlers/entry'
 export type { ParticipantRegistration } from './handlers/participant';
 export type { AdminTeamView } from './handlers/team';
 
+/** How many participants' teams resolveActor remembers before it starts again (memory bound). */
+const TEAM_OF_ACTOR_LIMIT = 100_000;
+
 /** The team, participant, entry, payment and admin commands (see the module's comment). */
 export class CommandService {
   /** Keyed requests in this process (see idempotent). */
@@ -37,6 +40,9 @@ export class CommandService {
 
   /** The payment commands (handlers/payment.ts), over the same store and clock. */
   private readonly payments: PaymentCommands;
+
+  /** Live participants' teams, remembered by resolveActor (participant id → team id). */
+  private readonly teamOfActor = new Map<number, number>();
 
   constructor(private readonly deps: CommandServiceDependencies) {
     this.repeats = new CommandRepeats(deps.store);
@@ -50,8 +56,8 @@ export class CommandService {
    * request under the key; a twin that won a race is answered as a repeat).
    * @throws whatever `run` throws; DomainError('IDEMPOTENCY_KEY_REUSED').
    */
-  idempotent<T>(request: CommandRequest, run: () => Promise<T>): Promise<T> {
-    return this.repeats.idempotent(request.metadata, run);
+  idempotent<T>(request: CommandRequest, run: () => Promise<T>, options: { checkedByCommand?: boolean } = {}): Promise<T> {
+    return this.repeats.idempotent(request.metadata, run, options);
   }
 
   /** The team a participant belongs to, from the participant's stream; null when unknown or deleted. */
@@ -59,9 +65,24 @@ export class CommandService {
     return teamOfParticipant(await participantState(this.deps.store, participantId));
   }
 
-  /** The acting user with the team read from the event log (not trusted from the token). */
-  resolveActor(actor: ActingUser): Promise<ActingUser> {
-    return resolveActor(this.deps.store, actor);
+  /**
+   * The acting user with the team read from the event log (not trusted from the token). A
+   * participant's team never changes (no event moves a participant), and a deletion ends the
+   * person's sessions before any later request passes authentication, so a live participant's
+   * team is remembered in this process (issue 15 item 2: no read of the stream per request); a
+   * participant without a live team is read every time.
+   */
+  async resolveActor(actor: ActingUser): Promise<ActingUser> {
+    if (actor.role === 'USER' && actor.participantId !== null) {
+      const teamId = this.teamOfActor.get(actor.participantId);
+      if (teamId !== undefined) return { ...actor, teamId };
+    }
+    const resolved = await resolveActor(this.deps.store, actor);
+    if (resolved.role === 'USER' && resolved.participantId !== null && resolved.teamId !== null) {
+      if (this.teamOfActor.size >= TEAM_OF_ACTOR_LIMIT) this.teamOfActor.clear();
+      this.teamOfActor.set(resolved.participantId, resolved.teamId);
+    }
+    return resolved;
   }
 
   /** The participant's state from its stream (`exists` false for an unknown participant). */

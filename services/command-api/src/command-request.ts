@@ -48,14 +48,16 @@ export function commandRequest(request: FastifyRequest): CommandRequest {
  * Idempotency-Key, a repeat of the request (even one sent while the first still runs) answers what
  * the first answered and appends nothing, and the key reused for another request answers 422
  * IDEMPOTENCY_KEY_REUSED. `run` gets the command metadata to pass on (to the CommandService or the
- * AccountService).
+ * AccountService). `checkedByCommand`: the command makes the repeat check itself before any effect
+ * (the entry commands, issue 15 item 2), so it is not made up front as well.
  * @throws whatever `run` throws (DomainError → its status), DomainError('IDEMPOTENCY_KEY_REUSED').
  */
 export function runCommand<T>(
   commands: Pick<CommandService, 'idempotent'>,
   request: FastifyRequest,
   run: (command: CommandRequest) => Promise<T>,
+  options: { checkedByCommand?: boolean } = {},
 ): Promise<T> {
   const command = commandRequest(request);
-  return commands.idempotent(command, () => run(command));
+  return commands.idempotent(command, () => run(command), options);
 }

@@ -11,7 +11,7 @@
  * then mail, queues, Redis and both pools are released and the process exits 0, within
  * SHUTDOWN_DELAY_MS (10 s; else exit 1). An uncaught error is logged and exits 1 the same way.
  */
-import { AccountDirectory, AccountService, CommandService, PostgresIdAllocator, accountMigrations, readSettings, withAfterCommit } from '@sinilill/commands';
+import { AccountDirectory, AccountService, CommandService, PostgresIdAllocator, SettingsCache, accountMigrations, withAfterCommit } from '@sinilill/commands';
 import { createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import { PersonalDataVault, PostgresEventStore, createResilientPool, eventStoreMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
@@ -45,7 +45,10 @@ const store = withAfterCommit(
 );
 const clock = createClock(config);
 const now = () => clock.now();
-const ids = new PostgresIdAllocator(pool);
+// Ids in blocks of 32 per sequence read: one round trip in 32 commands (issue 15 item 2).
+const ids = new PostgresIdAllocator(pool, { block: 32 });
+// The switches, kept current by the entry commands' reads of the settings stream's tail.
+const settings = new SettingsCache();
 // The replay queue (the projector's replay worker takes its jobs) and every queue for the board (D17).
 const replayQueue = createReplayQueue({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix });
 const projectionQueues = createProjectionQueues({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix });
@@ -61,9 +64,11 @@ const directory = new AccountDirectory({ pool: accountPool, indexSecret: config.
 const mailer = smtpMailer({ url: config.smtpUrl ?? `smtp://127.0.0.1:${config.maildevSmtpPort}`, from: config.mailFrom });
 const commands = new CommandService({
   store, ids, now, directory,
-  entryInsertionEnabled: async () => (await readSettings(store)).entryInsertionEnabled,
-  // Admin deletions: the person's key is destroyed (D2); members and entries come from rm.*.
+  settings,
+  // Admin deletions: the person's key is destroyed (D2); members and entries come from the
+  // event store's own index (stream-index.ts), read with the store's pool.
   personalData: vault,
+  streamIndex: async (text, values) => (await pool.query<Record<string, unknown>>(text, [...values])).rows,
   ...readModelLookups(pool),
 });
 const accounts = new AccountService({

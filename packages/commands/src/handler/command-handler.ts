@@ -18,10 +18,11 @@
  *    something — never after a refusal, a repeat or an empty decision. Waking the projectors is
  *    the store's own after-commit hook (withAfterCommit, after-commit.ts), not the command's.
  */
-import { DomainError, SCHEMA_VERSIONS, type Decider, type DecisionContext, type DomainEventType } from '@sinilill/domain';
+import { DomainError, SCHEMA_VERSIONS, isPrivileged, type Decider, type DecisionContext, type DomainEventType } from '@sinilill/domain';
 import {
   WrongExpectedRevisionError,
   type AppendRequest,
+  type AppendResult,
   type EventData,
   type EventMetadata,
   type EventStore,
@@ -29,7 +30,8 @@ import {
   type RecordedEvent,
 } from '@sinilill/event-store';
 import { eventIdFor, eventMetadataOf, foldStream, type CommandMetadata } from './metadata';
-import { confirmOwnAppend, lastPositionOf, priorCommand } from './repeats';
+import { assertSameRequest, confirmOwnAppend, lastPositionOf, priorCommand } from './repeats';
+import type { SettingsCache } from '../settings';
 
 /** How many times a command is decided and appended before CONCURRENCY_CONFLICT (first try included). */
 export const MAX_ATTEMPTS = 4;
@@ -104,7 +106,21 @@ export interface CommandSpec {
   beforeAppend?: (events: readonly DecidedEvent[], read: StreamReads) => Promise<void>;
   /** After the commit (after `within` returned) of a run that appended; not for a refusal or a repeat. */
   afterCommit?: (outcome: CommandOutcome) => Promise<void> | void;
+  /**
+   * The switches' cache (issue 15 item 2): each attempt brings it up to date in the same round
+   * trip as its streams and decides with its entry-insertion switch (for an actor it binds).
+   */
+  settings?: SettingsCache;
+  /**
+   * A condition checked inside the append's transaction, under its locks (the store's
+   * appendToStreamsIf; issue 15 item 4): false rolls the append back and executeCommand throws
+   * AppendConditionFailedError (the caller reads and decides again). Needs a store that has it.
+   */
+  condition?: AppendCondition;
 }
+
+/** The condition of CommandSpec.condition: a query of the append's transaction in, holds or not out. */
+export type AppendCondition = Parameters<NonNullable<EventStore['appendToStreamsIf']>>[1];
 
 /** What executeCommand answers. */
 export interface CommandOutcome {
@@ -134,9 +150,19 @@ export interface CommandOutcome {
  *   same command id) was stored first with other data: nothing of this run was appended.
  */
 export async function executeCommand(store: EventStore, spec: CommandSpec): Promise<CommandOutcome> {
-  const prior = spec.prior !== undefined ? spec.prior : await priorCommand(store, spec.metadata);
+  let prior = spec.prior;
+  let firstRead: StreamReads | undefined;
+  if (prior === undefined && store.readStreams) {
+    // The repeat check and the first attempt's reads in one round trip (issue 15 item 2).
+    const read = await readStreams(store, spec, spec.known, eventIdFor(spec.metadata.commandId, 0));
+    prior = read.event;
+    if (prior) assertSameRequest(prior.metadata, spec.metadata);
+    firstRead = read.reads;
+  } else if (prior === undefined) {
+    prior = await priorCommand(store, spec.metadata);
+  }
   if (prior) return repeatOf(store, prior);
-  const attempts = () => attemptAll(store, spec);
+  const attempts = () => attemptAll(store, spec, firstRead);
   const outcome = spec.within ? await spec.within(attempts) : await attempts();
   if (!outcome.repeated && outcome.events.length > 0) await spec.afterCommit?.(outcome);
   return outcome;
@@ -148,11 +174,11 @@ async function repeatOf(store: EventStore, prior: RecordedEvent): Promise<Comman
 }
 
 /** The retry loop: read, decide, append; a conflict starts again from a fresh read. */
-async function attemptAll(store: EventStore, spec: CommandSpec): Promise<CommandOutcome> {
+async function attemptAll(store: EventStore, spec: CommandSpec, firstRead: StreamReads | undefined): Promise<CommandOutcome> {
   const eventMetadata = eventMetadataOf(spec.context, spec.metadata);
   for (let attempt = 1; ; attempt++) {
-    const read = await readStreams(store, spec.streams, attempt === 1 ? spec.known : undefined);
-    const writes = spec.decide(read, spec.context);
+    const read = attempt === 1 && firstRead ? firstRead : (await readStreams(store, spec, attempt === 1 ? spec.known : undefined)).reads;
+    const writes = spec.decide(read, contextOf(spec));
     const plan = appendPlan(read, writes, eventMetadata, spec.metadata.commandId);
     if (plan.events.length === 0) {
       // Nothing to do may mean a twin of this request (another process) has just done it.
@@ -162,8 +188,11 @@ async function attemptAll(store: EventStore, spec: CommandSpec): Promise<Command
     }
     await spec.beforeAppend?.(plan.events, read);
     try {
-      const results = await store.appendToStreams(plan.requests);
-      await confirmOwnAppend(store, plan.requests[0]!.events[0]!);
+      const results = spec.condition
+        ? await conditionalAppend(store, plan.requests, spec.condition)
+        : await store.appendToStreams(plan.requests);
+      // A store that says nothing was a repeat spares the look-up (one round trip; issue 15 item 2).
+      if (results.some((result) => result.repeated !== false)) await confirmOwnAppend(store, plan.requests[0]!.events[0]!);
       const position = Math.max(...results.slice(0, plan.written.length).map((result) => result.position));
       return { events: plan.events, position, repeated: false, prior: null, read, written: plan.written };
     } catch (error) {
@@ -176,17 +205,50 @@ async function attemptAll(store: EventStore, spec: CommandSpec): Promise<Command
   }
 }
 
-/** Every named stream's events (each read once; `known` ones taken as given). */
+/**
+ * Every named stream's events (each read once; `known` ones taken as given), the switches' tail
+ * when the spec has a SettingsCache, and with `eventId` the stored event of that id: in ONE round
+ * trip where the store has readStreams, else stream by stream.
+ */
 async function readStreams(
   store: EventStore,
-  streams: readonly string[],
+  spec: Pick<CommandSpec, 'streams' | 'settings'>,
   known: ReadonlyMap<string, readonly RecordedEvent[]> | undefined,
-): Promise<StreamReads> {
+  eventId?: string,
+): Promise<{ reads: StreamReads; event: RecordedEvent | null }> {
   const recorded = new Map<string, readonly RecordedEvent[]>();
-  for (const stream of streams) {
-    if (!recorded.has(stream)) recorded.set(stream, known?.get(stream) ?? (await store.readStream(stream)));
+  const wanted = [...new Set(spec.streams)].filter((stream) => {
+    const given = known?.get(stream);
+    if (given) recorded.set(stream, given);
+    return !given;
+  });
+  const tail = spec.settings?.tail();
+  const requests = [...wanted.map((stream) => ({ stream })), ...(tail ? [tail] : [])];
+  let event: RecordedEvent | null = null;
+  if (store.readStreams) {
+    const read = await store.readStreams(requests, eventId !== undefined ? { eventId } : {});
+    wanted.forEach((stream, index) => recorded.set(stream, read.streams[index]!));
+    if (tail) spec.settings!.apply(read.streams[wanted.length]!);
+    event = read.event;
+  } else {
+    for (const stream of wanted) recorded.set(stream, await store.readStream(stream));
+    if (tail) spec.settings!.apply(await store.readStream(tail.stream, { fromRevision: tail.fromRevision }));
+    if (eventId !== undefined) event = await store.findEvent(eventId);
   }
-  return new StreamReads(recorded);
+  // In the order named.
+  return { reads: new StreamReads(new Map(spec.streams.map((stream) => [stream, recorded.get(stream)!]))), event };
+}
+
+/** The spec's decision context, with the entry-insertion switch as the settings cache has it now. */
+function contextOf(spec: CommandSpec): DecisionContext {
+  if (!spec.settings || isPrivileged(spec.context.actor)) return spec.context;
+  return { ...spec.context, entryInsertionEnabled: spec.settings.current().entryInsertionEnabled };
+}
+
+/** appendToStreamsIf, or an Error naming the missing capability (a wiring mistake). */
+function conditionalAppend(store: EventStore, requests: AppendRequest[], condition: AppendCondition): Promise<AppendResult[]> {
+  if (!store.appendToStreamsIf) throw new Error('executeCommand: a condition needs a store with appendToStreamsIf');
+  return store.appendToStreamsIf(requests, condition);
 }
 
 /** The append of a decision: streams with events first (in the decision's order), then the revision checks. */

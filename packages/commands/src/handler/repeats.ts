@@ -27,7 +27,7 @@ export async function priorCommand(
 }
 
 /** IDEMPOTENCY_KEY_REUSED unless the stored command's fingerprint is the request's (or either has none). */
-function assertSameRequest(stored: EventMetadata, metadata: Pick<CommandMetadata, 'commandId' | 'requestFingerprint'>): void {
+export function assertSameRequest(stored: EventMetadata, metadata: Pick<CommandMetadata, 'commandId' | 'requestFingerprint'>): void {
   const storedFingerprint = fingerprintOf(stored);
   if (storedFingerprint === undefined || metadata.requestFingerprint === undefined) return;
   if (storedFingerprint !== metadata.requestFingerprint) {
@@ -104,13 +104,17 @@ export class CommandRepeats {
    *
    * A run refused with a domain error appended nothing and is not remembered: the same request
    * may be sent again and is decided again. A request without a fingerprint (no Idempotency-Key:
-   * a fresh command id) runs at once, unchecked.
+   * a fresh command id) runs at once, unchecked. `checkedByCommand`: `run` makes the repeat check
+   * (and so the IDEMPOTENCY_KEY_REUSED check) itself before it has any effect; the up-front one is
+   * skipped.
    * @throws whatever `run` throws; DomainError('IDEMPOTENCY_KEY_REUSED').
    */
-  async idempotent<T>(metadata: CommandMetadata, run: () => Promise<T>): Promise<T> {
+  async idempotent<T>(metadata: CommandMetadata, run: () => Promise<T>, options: { checkedByCommand?: boolean } = {}): Promise<T> {
     if (metadata.requestFingerprint === undefined) return run();
     return this.inProgress.run(metadata.commandId, async () => {
-      if (await priorCommand(this.store, metadata)) return run();
+      // A command that makes the repeat check itself before any effect (the entry commands:
+      // executeCommand, in the same round trip as its reads; issue 15 item 2) is not checked twice.
+      if (!options.checkedByCommand && (await priorCommand(this.store, metadata))) return run();
       try {
         return await run();
       } catch (error) {

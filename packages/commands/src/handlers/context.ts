@@ -18,7 +18,8 @@ import type { EventStore } from '@sinilill/event-store';
 import type { AccountDirectory } from '../accounts/directory';
 import { foldStream, type CommandRequest } from '../handler/metadata';
 import type { IdAllocator } from '../ids';
-import { readSettings } from '../settings';
+import { readSettings, type SettingsCache } from '../settings';
+import type { IndexQuery } from '../stream-index';
 
 /** What the CommandService and its handlers need. */
 export interface CommandServiceDependencies {
@@ -42,6 +43,18 @@ export interface CommandServiceDependencies {
    * or a team destroys the person's key (D2). Needed by deleteUsers and deleteTeams only.
    */
   personalData?: { forget(subject: string): Promise<void> };
+  /**
+   * Queries of the event store's own database, for the stream index (stream-index.ts; issue 15
+   * item 4): deletions find a team's members and entries and a participant's entries there,
+   * not in the read models. The command API passes its pool's query.
+   */
+  streamIndex?: IndexQuery;
+  /**
+   * The global switches kept current by the log (settings.ts SettingsCache; issue 15 item 2):
+   * decisions read the cached value, and the entry commands bring it up to date in the same round
+   * trip as their streams. Without it the `settings` stream is folded per command.
+   */
+  settings?: SettingsCache;
   /**
    * The ids of a participant's live entries (deleteUsers, deleteTeams cascade). The command API
    * reads rm.team_entries by participant_id: reading the whole log for them would be far too
@@ -72,9 +85,11 @@ export async function decisionContext(deps: CommandServiceDependencies, request:
   return {
     now: (request.now ?? deps.now()).toISOString(),
     actor: request.actor,
-    entryInsertionEnabled: privileged ? true : deps.entryInsertionEnabled
-      ? await deps.entryInsertionEnabled()
-      : (await readSettings(deps.store)).entryInsertionEnabled,
+    entryInsertionEnabled: privileged ? true : deps.settings
+      ? deps.settings.current().entryInsertionEnabled
+      : deps.entryInsertionEnabled
+        ? await deps.entryInsertionEnabled()
+        : (await readSettings(deps.store)).entryInsertionEnabled,
   };
 }
 

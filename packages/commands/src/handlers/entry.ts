@@ -70,25 +70,31 @@ export async function addEntry(
   request: CommandRequest,
 ): Promise<{ entry: EntryView; position: number }> {
   const { store } = deps;
-  const previous = await priorCommand(store, request.metadata);
-  if (previous?.type === 'EntryAdded') {
-    // A repeated command (client retry, importer run again): answer as the first time.
-    const data = previous.data as EntryAdded['data'];
-    return { entry: await entryView(deps, data.entryId), position: await lastPositionOf(store, previous) };
-  }
   const participantId = input.participantId ?? request.actor.participantId;
   if (participantId === null || participantId === undefined) throw new DomainError('NOT_FOUND', 'no participant given');
   const participantStream = streams.participant(participantId);
-  const participantEvents = await store.readStream(participantStream);
-  const teamId = teamOfParticipant(foldStream(participantDecider, participantEvents));
-  if (teamId === null) throw new DomainError('NOT_FOUND', `participant ${participantId}`);
-  if (input.echoed) await assertEchoedEntry(deps, input.echoed, { id: null, teamId, participantId, createdAt: null }, request);
+  const known = new Map<string, readonly RecordedEvent[]>();
+  if (input.echoed) {
+    // Only a client echoing the §3 Entry needs the team before the decision (issue 14).
+    const previous = await priorCommand(store, request.metadata);
+    if (previous) return repeatedAdd(deps, previous);
+    const participantEvents = await store.readStream(participantStream);
+    const teamId = teamOfParticipant(foldStream(participantDecider, participantEvents));
+    if (teamId === null) throw new DomainError('NOT_FOUND', `participant ${participantId}`);
+    await assertEchoedEntry(deps, input.echoed, { id: null, teamId, participantId, createdAt: null }, request);
+    known.set(participantStream, participantEvents);
+  }
+  // A new id for a repeat too (it is then not used): the repeat check is part of the first read.
   const entryId = input.entryId ?? (await deps.ids.next('entry'));
   const entryStream = streams.entry(entryId);
+  // The repeat check, the participant, the (new) entry stream and the switches' tail in one
+  // round trip, then the append: two round trips (issue 15 item 2). The participant's stream is
+  // part of the append as a revision check, so a deletion of the participant cannot slip in
+  // between (issue 15 item 4).
   const outcome = await executeCommand(store, {
     streams: [entryStream, participantStream],
-    known: new Map([[participantStream, participantEvents]]),
-    prior: previous,
+    ...(known.size > 0 ? { known, prior: null } : {}),
+    ...(deps.settings ? { settings: deps.settings } : {}),
     context: await decisionContext(deps, request),
     metadata: request.metadata,
     decide: (read, ctx) => {
@@ -105,6 +111,11 @@ export async function addEntry(
   });
   if (outcome.repeated) return { entry: await entryView(deps, idOfStream(outcome.prior!.stream)), position: outcome.position };
   return { entry: viewOfAdded(outcome.events[0] as EntryAdded), position: outcome.position };
+}
+
+/** The answer to a repeated add-entry (client retry, importer run again): as the first time. */
+async function repeatedAdd(deps: CommandServiceDependencies, previous: RecordedEvent): Promise<{ entry: EntryView; position: number }> {
+  return { entry: await entryView(deps, idOfStream(previous.stream)), position: await lastPositionOf(deps.store, previous) };
 }
 
 /**
@@ -133,6 +144,7 @@ export async function editEntry(
     streams: [entryStream, participantStream],
     known: new Map([[entryStream, entryEvents]]),
     prior: null,
+    ...(deps.settings ? { settings: deps.settings } : {}),
     context: await decisionContext(deps, request),
     metadata: request.metadata,
     decide: (read, ctx) => {
@@ -167,6 +179,7 @@ export async function deleteEntries(
   const entryStreams = unique.map((entryId) => streams.entry(entryId));
   const outcome = await executeCommand(deps.store, {
     streams: entryStreams,
+    ...(deps.settings ? { settings: deps.settings } : {}),
     context: await decisionContext(deps, request),
     metadata: request.metadata,
     decide: (read, ctx) => unique.map((entryId, index) => ({

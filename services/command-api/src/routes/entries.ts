@@ -23,6 +23,9 @@ export interface EntryRouteOptions {
 }
 
 
+/** The entry commands make the repeat check themselves, in their first read (issue 15 item 2). */
+const CHECKED = { checkedByCommand: true } as const;
+
 const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer, 422: ErrorAnswer };
 
 /** The echoed §3 fields of an entry body, as the command service compares them (issue 14). */
@@ -45,7 +48,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<EntryRouteOptions> = async (
     const result = await runCommand(commands, request, (command) => commands.addEntry({
       ...(body.participant_id !== undefined ? { participantId: body.participant_id } : {}),
       distance: body.distance, entryType: body.entry_type, performedAt: body.performed_at, ...echoedOf(body),
-    }, command));
+    }, command), CHECKED);
     return { success: true, entry: result.entry, position: result.position };
   });
 
@@ -56,12 +59,12 @@ export const entryRoutes: FastifyPluginAsyncTypebox<EntryRouteOptions> = async (
     const result = await runCommand(commands, request, (command) => commands.editEntry(Number(request.params.id), {
       ...(body.participant_id !== undefined ? { participantId: body.participant_id } : {}),
       distance: body.distance, entryType: body.entry_type, performedAt: body.performed_at, ...echoedOf(body),
-    }, command));
+    }, command), CHECKED);
     return { success: true, entry: result.entry, position: result.position };
   });
 
   app.put('/entry/delete', { schema: { body: DeleteEntriesBody, response: { 200: DeleteEntriesAnswer, ...errors } } }, async (request) => {
-    const result = await runCommand(commands, request, (command) => commands.deleteEntries(request.body.ids, command));
+    const result = await runCommand(commands, request, (command) => commands.deleteEntries(request.body.ids, command), CHECKED);
     return { success: true, count: result.count, position: result.position };
   });
 };

@@ -43,7 +43,7 @@ interface Pending extends Group {
 const MAX_GROUPS = 1000;
 const MAX_EVENTS = 10_000;
 
-/** The five parameters of `es.append_batch` for `groups`, in order. */
+/** The six parameters of `es.append_batch` for `groups`, in order. */
 export function batchValues(groups: readonly Group[]): unknown[] {
   const groupOf: number[] = [];
   const streams: string[] = [];
@@ -58,7 +58,7 @@ export function batchValues(groups: readonly Group[]): unknown[] {
     counts.push(...group.plan.counts);
     for (const row of group.plan.rows) rows.push(offset === 0 ? row : { ...row, s: row.s + offset });
   });
-  return [groupOf, streams, expected, counts, JSON.stringify(rows)];
+  return [groupOf, streams, expected, counts, JSON.stringify(rows), rows.map((row) => row.id)];
 }
 
 /**

@@ -77,7 +77,7 @@ export const EVENT_COLUMNS = 'global_position, event_id, stream, revision, type,
 const COLUMNS = EVENT_COLUMNS;
 
 const SQL = {
-  appendBatch: 'SELECT request_index, outcome, next_expected_revision, last_position, detail FROM es.append_batch($1::int[], $2::text[], $3::text[], $4::int[], $5::jsonb)',
+  appendBatch: 'SELECT request_index, outcome, next_expected_revision, last_position, detail FROM es.append_batch($1::int[], $2::text[], $3::text[], $4::int[], $5::jsonb, $6::uuid[])',
   readStream: `SELECT ${COLUMNS} FROM es.events WHERE stream = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
   readAll: `SELECT ${COLUMNS} FROM es.events WHERE global_position > $1 ORDER BY global_position LIMIT $2`,
   // The streams' events (part 0) and the event looked up by id (part 1), in one round trip.

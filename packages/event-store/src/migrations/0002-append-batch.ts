@@ -22,12 +22,12 @@ const SQL = /* sql */ `
       -- p_groups[i]: the 0-based group of request i (requests of a group are contiguous);
       -- p_streams[i], p_expected[i] ('any' | 'no_stream' | 'stream_exists' | '<revision>'),
       -- p_counts[i] as in es.append; p_events: every event of every request in request order,
-      -- each {s: <1-based request index>, id, type, v, data, metadata}.
+      -- each {s: <1-based request index>, id, type, v, data, metadata}; p_ids: their ids, in order.
       -- One row per request, in request order: outcome 'ok' | 'repeat' | 'wer' | 'dup' (the
       -- whole group's: a refused group writes nothing), the next expected revision and last
       -- position ('ok', 'repeat'), and detail: for 'wer' {"index": <0-based request index within
       -- the group>, "actual": <revision, -1 = no stream>}, for 'dup' the event id.
-      CREATE FUNCTION es.append_batch(p_groups int[], p_streams text[], p_expected text[], p_counts int[], p_events jsonb)
+      CREATE FUNCTION es.append_batch(p_groups int[], p_streams text[], p_expected text[], p_counts int[], p_events jsonb, p_ids uuid[])
       RETURNS TABLE (request_index int, outcome text, next_expected_revision bigint, last_position bigint, detail text)
       LANGUAGE plpgsql
       -- Every statement below is an index probe or a scan of the arguments: never the whole log.
@@ -50,8 +50,6 @@ const SQL = /* sql */ `
         expected text;
         matches bool;
         placeholders bool := false;
-        ids uuid[];
-        id_reqs int[];
         to_write int := 0;
         first_pos bigint;
         written bigint := 0;
@@ -71,17 +69,15 @@ const SQL = /* sql */ `
         FROM unnest(p_streams) WITH ORDINALITY AS u(s, ord) JOIN locked l ON l.stream = u.s;
 
         -- 2. Idempotency, before the revision check (a repeat succeeds whatever it expected).
-        --    The ids as an array first: "event_id = ANY(array)" is an index probe per id whatever
-        --    the table's statistics say (a join on the jsonb elements was planned as a scan of the
-        --    whole log once the statistics were older than the log).
-        SELECT array_agg((x.ev->>'id')::uuid ORDER BY x.ord), array_agg((x.ev->>'s')::int ORDER BY x.ord)
-        INTO ids, id_reqs
-        FROM jsonb_array_elements(p_events) WITH ORDINALITY AS x(ev, ord);
+        --    p_ids (every event id, in p_events' order) probes the event-id index: "event_id =
+        --    ANY(array)" is an index probe per id whatever the table's statistics say (a join on the
+        --    jsonb elements was planned as a scan of the whole log once the statistics were older
+        --    than the log).
         FOR hit IN
-          SELECT r.req, e.stream AS stored_in, e.event_id, e.global_position
+          SELECT (p_events->(r.ord::int - 1)->>'s')::int AS req, e.stream AS stored_in, e.event_id, e.global_position
           FROM es.events e
-          JOIN unnest(ids, id_reqs) WITH ORDINALITY AS r(id, req, ord) ON r.id = e.event_id
-          WHERE e.event_id = ANY(ids)
+          JOIN unnest(p_ids) WITH ORDINALITY AS r(id, ord) ON r.id = e.event_id
+          WHERE e.event_id = ANY(p_ids)
           ORDER BY r.ord
         LOOP
           g := p_groups[hit.req] + 1;

@@ -14,7 +14,7 @@ import { PERSONAL_DATA_FIELDS, streams, type ActingUser, type ParticipantRegiste
 import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection, type EventStore } from '@sinilill/event-store';
 import { smtpMailer, type Mailer } from '@sinilill/mail';
 import { buildCommandApi, readModelLookups } from '@sinilill/command-api';
-import { testApplication, type TestApplication } from '../support/app';
+import { streamIndexOn, testApplication, type TestApplication } from '../support/app';
 import { startMailDev, type RunningMailDev } from '../support/maildev';
 import { testSessions, type TestSessions } from '../support/sessions';
 
@@ -85,7 +85,7 @@ describe('admin commands through the command API', () => {
     const vault = new PersonalDataVault({ pool: app.pool });
     // Every append that wrote something is recorded in `woken` (the store's after-commit hook).
     store = withAfterCommit(withPersonalDataProtection(new PostgresEventStore({ pool: app.pool }), vault, PERSONAL_DATA_FIELDS), (position) => { woken.push(position); });
-    commands = new CommandService({ store, ids: app.ids, now: () => NOW, directory, personalData: vault, ...readModelLookups(app.pool) });
+    commands = new CommandService({ store, ids: app.ids, now: () => NOW, directory, personalData: vault, streamIndex: streamIndexOn(app.pool), ...readModelLookups(app.pool) });
     mail = await startMailDev();
     mailer = smtpMailer({ url: mail.smtpUrl, from: 'Sinilill <info@sinilill.test>' });
     const accounts = new AccountService({ store, ids: app.ids, directory, mailer, now: () => NOW, publicUrl: 'http://sinilill.test' });

@@ -30,7 +30,7 @@ import { startProjector, type RunningProjector } from '@sinilill/projector';
 import { buildCommandApi, readModelLookups } from '@sinilill/command-api';
 import { buildQueryApi } from '@sinilill/query-api';
 import { projections, readCheckpoints, replayAndRecord, type ParkReport } from '@sinilill/read-models';
-import { testApplication, type TestApplication } from '../support/app';
+import { streamIndexOn, testApplication, type TestApplication } from '../support/app';
 
 const SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 const NOW = new Date('2025-04-15T09:00:00Z');
@@ -112,7 +112,7 @@ describe('a poisoned event cannot stall the projections (issue 13)', () => {
     const directory = new AccountDirectory({ pool: accountPool, indexSecret: 'test-index-secret-0123456789' });
     // The projectors are woken by the store's after-commit hook, as in the command API's server.ts.
     const store = withAfterCommit(app.store, (position) => { void publisher.wake(position); });
-    commands = new CommandService({ store, ids: app.ids, now: () => NOW, directory, ...readModelLookups(app.pool) });
+    commands = new CommandService({ store, ids: app.ids, now: () => NOW, directory, streamIndex: streamIndexOn(app.pool), ...readModelLookups(app.pool) });
     accounts = new AccountService({ store, ids: app.ids, directory, mailer: noMail, now: () => NOW, publicUrl: 'http://sinilill.test' });
     publisher = new WakeUpPublisher({ redisUrl: inject('redisUrl'), prefix });
     commandApi = buildCommandApi({

@@ -42,7 +42,7 @@ import { SandboxProvider } from '@sinilill/payments';
 import { startProjector, type RunningProjector } from '@sinilill/projector';
 import { buildQueryApi } from '@sinilill/query-api';
 import { projections, rebuildReadModels } from '@sinilill/read-models';
-import { testApplication, type TestApplication } from '../support/app';
+import { streamIndexOn, testApplication, type TestApplication } from '../support/app';
 import { testSessions, type TestSessions } from '../support/sessions';
 
 const JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
@@ -180,7 +180,7 @@ describe('payments through the gateway', () => {
     const directory = new AccountDirectory({ pool: accountPool, indexSecret: 'test-index-secret-0123456789' });
     // The projectors are woken by the store's after-commit hook, as in the command API's server.ts.
     const store = withAfterCommit(app.store, (position) => { void publisher.wake(position); });
-    commands = new CommandService({ store, ids: app.ids, now: () => NOW, directory, ...readModelLookups(app.pool) });
+    commands = new CommandService({ store, ids: app.ids, now: () => NOW, directory, streamIndex: streamIndexOn(app.pool), ...readModelLookups(app.pool) });
     const accounts = new AccountService({ store, ids: app.ids, directory, mailer: noMail, now: () => NOW, publicUrl: 'http://sinilill.test' });
     sessions = testSessions(app, { now: () => NOW });
     await sessions.enrol(admin);

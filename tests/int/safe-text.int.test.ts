@@ -15,7 +15,7 @@ import type { ActingUser } from '@sinilill/domain';
 import type { Mailer } from '@sinilill/mail';
 import { buildCommandApi, readModelLookups } from '@sinilill/command-api';
 import { buildQueryApi } from '@sinilill/query-api';
-import { testApplication, type TestApplication } from '../support/app';
+import { streamIndexOn, testApplication, type TestApplication } from '../support/app';
 
 const SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 const NOW = new Date('2025-04-15T09:00:00Z');
@@ -65,7 +65,7 @@ describe('safe text at the boundary (issue 13)', () => {
     app = await testApplication({ now: () => NOW });
     accountPool = new pg.Pool({ connectionString: app.url, max: 6 });
     const directory = new AccountDirectory({ pool: accountPool, indexSecret: 'test-index-secret-0123456789' });
-    commands = new CommandService({ store: app.store, ids: app.ids, now: () => NOW, directory, ...readModelLookups(app.pool) });
+    commands = new CommandService({ store: app.store, ids: app.ids, now: () => NOW, directory, streamIndex: streamIndexOn(app.pool), ...readModelLookups(app.pool) });
     const accounts = new AccountService({ store: app.store, ids: app.ids, directory, mailer: noMail, now: () => NOW, publicUrl: 'http://sinilill.test' });
     commandApi = buildCommandApi({ commands, accounts, jwtSecret: SECRET, rateLimit: { max: 1000, timeWindowMs: 60_000 } });
     await commandApi.ready();

@@ -34,7 +34,7 @@ import type { Mailer, OutgoingMail } from '@sinilill/mail';
 import { createProjectionQueues, createReplayQueue, type Queue, type ReplayJob } from '@sinilill/messaging';
 import { buildCommandApi, readModelLookups } from '@sinilill/command-api';
 import { buildQueryApi } from '@sinilill/query-api';
-import { testApplication, type TestApplication } from '../support/app';
+import { streamIndexOn, testApplication, type TestApplication } from '../support/app';
 
 const SECRET = 'sessions-test-secret-long-enough-for-hs256-0123456789';
 const PUBLIC_URL = 'http://sinilill.test';
@@ -132,7 +132,7 @@ describe('sessions end when they should (issue 13)', () => {
     const directory = new AccountDirectory({ pool: accountPool, indexSecret: 'test-index-secret-0123456789' });
     const vault = new PersonalDataVault({ pool: app.pool, cacheTtlMs: 0 });
     store = withPersonalDataProtection(new PostgresEventStore({ pool: app.pool }), vault, PERSONAL_DATA_FIELDS);
-    const commands = new CommandService({ store, ids: app.ids, now: () => new Date(), directory, personalData: vault, ...readModelLookups(app.pool) });
+    const commands = new CommandService({ store, ids: app.ids, now: () => new Date(), directory, personalData: vault, streamIndex: streamIndexOn(app.pool), ...readModelLookups(app.pool) });
     accounts = new AccountService({ store, ids: app.ids, directory, mailer, now: () => new Date(), publicUrl: PUBLIC_URL });
     const redisUrl = inject('redisUrl');
     const prefix = `test-sessions-${randomUUID()}`;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import pg from 'pg';
 import type { Kysely } from 'kysely';
-import { CommandService, PostgresIdAllocator } from '@sinilill/commands';
+import { CommandService, PostgresIdAllocator, type CommandServiceDependencies } from '@sinilill/commands';
 import { repoRoot } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import { migrateToLatest } from '@sinilill/cli';
@@ -32,6 +32,15 @@ export interface TestApplication {
   close(): Promise<void>;
 }
 
+/**
+ * The stream index's query on `pool` (CommandServiceDependencies.streamIndex), as the command API
+ * wires it (services/command-api/src/server.ts): deletions find members and entries there
+ * (issue 15 item 4).
+ */
+export function streamIndexOn(pool: pg.Pool): NonNullable<CommandServiceDependencies['streamIndex']> {
+  return async (text, values) => (await pool.query<Record<string, unknown>>(text, [...values])).rows;
+}
+
 /** A migrated scratch database with the command side and the projections wired to it. */
 export async function testApplication(options: { now?: () => Date } = {}): Promise<TestApplication> {
   const url = await createScratchDatabase(inject('databaseServerUrl'));
@@ -41,7 +50,7 @@ export async function testApplication(options: { now?: () => Date } = {}): Promi
   const store = withPersonalDataProtection(new PostgresEventStore({ pool }), new PersonalDataVault({ pool }), PERSONAL_DATA_FIELDS);
   const ids = new PostgresIdAllocator(pool);
   const now = options.now ?? (() => new Date('2025-04-15T09:00:00Z'));
-  const commands = new CommandService({ store, ids, now });
+  const commands = new CommandService({ store, ids, now, streamIndex: streamIndexOn(pool) });
   return {
     url, pool, db, store, ids, commands,
     async project() {

@@ -26,7 +26,7 @@ import { SandboxProvider } from '@sinilill/payments';
 import { startProjector, startReplayWorker, type RunningProjector } from '@sinilill/projector';
 import { ReadModelChangeListener, buildQueryApi } from '@sinilill/query-api';
 import { projections } from '@sinilill/read-models';
-import { testApplication, type TestApplication } from './app';
+import { streamIndexOn, testApplication, type TestApplication } from './app';
 import { NO_MAIL, testSessions, type TestSessions } from './sessions';
 
 export const JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
@@ -127,6 +127,7 @@ export async function startRunningApp(options: RunningAppOptions): Promise<Runni
     store, ids: app.ids, now, directory,
     entryInsertionEnabled: async () => (await readSettings(store)).entryInsertionEnabled,
     personalData: vault,
+    streamIndex: streamIndexOn(app.pool),
     ...readModelLookups(app.pool),
   });
   const accounts = new AccountService({ store, ids: app.ids, directory, mailer: NO_MAIL, now, publicUrl: 'http://sinilill.test' });

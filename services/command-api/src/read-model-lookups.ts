@@ -1,17 +1,19 @@
 /**
- * The read-model look-ups the commands need (CommandServiceDependencies entriesOfParticipant,
- * membersOfTeam, ordersOfReference): the event store has no index of entry streams by
- * participant, of participant streams by team, nor of payment streams by reference, and reading
- * the whole log per command would be far too slow. The CommandService checks every id against its
- * own stream before acting on it (deleting, covering a member with a team fee, refunding), so a
+ * The read-model look-ups the commands still need (CommandServiceDependencies membersOfTeam,
+ * ordersOfReference): the members a team fee may cover (handlers/payment.ts) and the payment
+ * orders of a reference; the event store has no index of payment streams by reference, and
+ * reading the whole log per command would be far too slow. The CommandService checks every id
+ * against its own stream before acting on it (covering a member with a team fee, refunding), so a
  * lagging read model can only leave out what was appended after its checkpoint.
+ *
+ * Deletions do NOT use the read models (issue 15 item 4): they find a team's members and entries
+ * and a participant's entries in the event store's own stream index (CommandServiceDependencies
+ * streamIndex; packages/commands/src/stream-index.ts).
  */
 import type pg from 'pg';
 
 /** Look-ups of schema `rm` (team-directory projection) by plain SQL. */
 export interface ReadModelLookups {
-  /** Entry ids of the participant's live entries (rm.team_entries), ascending. */
-  entriesOfParticipant(participantId: number): Promise<number[]>;
   /** Participant ids of the team's members (rm.team_members), ascending. */
   membersOfTeam(teamId: number): Promise<number[]>;
   /** Ids of the payment orders with the reference (rm.payment_orders; 8 upper-case hex digits). Issue 14. */
@@ -21,11 +23,6 @@ export interface ReadModelLookups {
 /** The look-ups on `pool` (the read models' database; schema `rm`). */
 export function readModelLookups(pool: pg.Pool): ReadModelLookups {
   return {
-    async entriesOfParticipant(participantId) {
-      const { rows } = await pool.query<{ entry_id: number }>(
-        'SELECT entry_id FROM rm.team_entries WHERE participant_id = $1 ORDER BY entry_id', [participantId]);
-      return rows.map((row) => Number(row.entry_id));
-    },
     async membersOfTeam(teamId) {
       const { rows } = await pool.query<{ participant_id: number }>(
         'SELECT participant_id FROM rm.team_members WHERE team_id = $1 ORDER BY participant_id', [teamId]);

@@ -56,16 +56,9 @@ export interface CommandServiceDependencies {
    */
   settings?: SettingsCache;
   /**
-   * The ids of a participant's live entries (deleteUsers, deleteTeams cascade). The command API
-   * reads rm.team_entries by participant_id: reading the whole log for them would be far too
-   * slow, and there is no index of entry streams by participant in the store. Each id is checked
-   * against its own stream before it is deleted (a deleted or moved entry is skipped), so a stale
-   * read model can only leave out entries appended after its checkpoint (read-model lag, D3).
-   */
-  entriesOfParticipant?: (participantId: number) => Promise<number[]>;
-  /**
-   * The participant ids of a team's members (deleteTeams cascade, a team fee), from
-   * rm.team_members; each is checked against its stream as for entriesOfParticipant.
+   * The participant ids of a team's members, for a company team's fee (rm.team_members); each is
+   * checked against its own stream before the fee covers it. Deletions do not use it: they read
+   * the stream index (streamIndex).
    */
   membersOfTeam?: (teamId: number) => Promise<number[]>;
   /**

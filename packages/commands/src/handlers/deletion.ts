@@ -3,41 +3,99 @@
  * /admin/deleteentities/{user,team}; §2 "Deletion is permanent"; issue 6): every stream the
  * cascade touches in ONE atomic append (handler/command-handler.ts), the account tables erased
  * in the transaction around it, and the people's keys destroyed after it (D2).
+ *
+ * What a deletion removes is found in the event store (issue 15 item 4), never in the read
+ * models: a team's members and entries, a participant's entries come from the stream index
+ * (stream-index.ts), each checked against its own stream. The append carries the condition that
+ * the index has not moved since it was read (appendToStreamsIf, checked under the append's
+ * locks); when a member joined or an entry was added meanwhile, the append rolls back and the
+ * deletion gathers again (at most MAX_GATHERS times, then CONCURRENCY_CONFLICT). After the commit
+ * a new entry or member fails its own revision check of the participant's or the team's stream
+ * (handlers/entry.ts, handlers/registration.ts), so no entry survives its team or participant.
  */
-import { accountDecider, entryDecider, participantDecider, streams, teamDecider, type DecisionContext, type DomainEvent } from '@sinilill/domain';
-import type { RecordedEvent } from '@sinilill/event-store';
+import {
+  DomainError,
+  accountDecider,
+  entryDecider,
+  participantDecider,
+  streams,
+  teamDecider,
+  type DecisionContext,
+  type DomainEvent,
+  type EntryState,
+} from '@sinilill/domain';
+import { AppendConditionFailedError, type EventStore, type RecordedEvent } from '@sinilill/event-store';
 import type { AccountTransaction } from '../accounts/directory';
 import { executeCommand, type StreamReads, type StreamWrite } from '../handler/command-handler';
 import { foldStream, type CommandRequest } from '../handler/metadata';
 import { priorCommand } from '../handler/repeats';
+import { indexMark, readIndexedStreams, type IndexedStreams } from '../stream-index';
 import { decisionContext, required, type CommandServiceDependencies } from './context';
+
+/**
+ * How many times a deletion gathers what it removes and appends before it gives up with
+ * CONCURRENCY_CONFLICT (first gathering included): each further one follows a member or entry
+ * added between the read of the index and the append.
+ */
+export const MAX_GATHERS = 5;
 
 /** One person to delete: an account, its participant, or both. */
 interface PersonToDelete {
   userId: string | null;
   participantId: number | null;
+  /**
+   * True for a team's member found in the index: a member deleted meanwhile (by another
+   * deletion) is skipped rather than refusing the team's deletion. False for a user named by the
+   * administrator: an unknown or deleted one refuses the deletion (NOT_FOUND).
+   */
+  found: boolean;
 }
 
-/** Streams read while gathering the people, kept for the first attempt (each read once). */
+/** Streams read while gathering, kept for the first attempt (each read once). */
 type Known = Map<string, readonly RecordedEvent[]>;
+
+/** The index keys a deletion read, as stream-index.ts takes them. */
+interface IndexKeys {
+  teams: readonly number[];
+  participants: readonly number[];
+}
+
+/** Everything one gathering decided to delete, and the index mark it was found at. */
+interface Cascade {
+  teamIds: readonly number[];
+  people: readonly PersonToDelete[];
+  /** Ids of the live entries to delete, ascending. */
+  entries: readonly number[];
+  /** Whether an entry (as the append finds it) still belongs to what is deleted. */
+  belongs: (entry: EntryState) => boolean;
+  known: Known;
+  /** The index keys and the mark they were read at; null when nothing was looked up. */
+  index: { keys: IndexKeys; mark: number } | null;
+}
 
 const PURPOSE = 'to delete users and teams';
 
 /**
- * Deletes accounts for good. For each user, in ONE atomic append across streams: UserDeleted, and
+ * Deletes accounts for good. In ONE atomic append across streams: UserDeleted for each user and,
  * when the account has a participant, ParticipantDeleted and EntryDeleted for each of the
- * participant's live entries (found through `entriesOfParticipant`). In the same account-table
- * transaction the e-mail index row and the password hash are deleted and the tokens spent (the
- * e-mail may register again; login answers INVALID_CREDENTIALS). After the commit the person's key
- * is destroyed (`participant-{id}`, or `user-{userId}` for an account without participant), so
- * every stored copy of their name, e-mail and birth year reads null (D2). Every id is decided
- * before anything is written: one refused id refuses them all.
+ * participant's live entries: the entries added to it or moved to it by an edit, found in the
+ * stream index (stream-index.ts, not the read models; issue 15 item 4), each checked against its
+ * own stream (live, and this participant's as the append finds it). The append holds only if no
+ * entry was added to or moved to the participants since the index was read; otherwise everything
+ * is gathered again (MAX_GATHERS). In the same account-table transaction the e-mail index row and
+ * the password hash are deleted and the tokens spent (the e-mail may register again; login
+ * answers INVALID_CREDENTIALS). After the commit the person's key is destroyed
+ * (`participant-{id}`, or `user-{userId}` for an account without participant), so every stored
+ * copy of their name, e-mail and birth year reads null (D2). Every id is decided before anything
+ * is written: one refused id refuses them all.
  *
  * Idempotent by command id: a repeat appends nothing and runs the erasure again (which repairs
  * a run that failed between the append and the erasure).
  * @returns how many accounts were deleted and the position of the append.
  * @throws DomainError FORBIDDEN (not an administrator, or the administrator's own account),
- *   NOT_FOUND (an unknown or already deleted account), CONCURRENCY_CONFLICT.
+ *   NOT_FOUND (an unknown or already deleted account), CONCURRENCY_CONFLICT (the streams kept
+ *   changing, or entries kept being added, over MAX_GATHERS gatherings). Error when an account
+ *   has a participant and `streamIndex` or `personalData` is not wired.
  */
 export async function deleteUsers(
   deps: CommandServiceDependencies,
@@ -45,26 +103,38 @@ export async function deleteUsers(
   request: CommandRequest,
 ): Promise<{ count: number; position: number }> {
   const unique = [...new Set(userIds)];
-  const known: Known = new Map();
-  const people = await Promise.all(unique.map(async (userId): Promise<PersonToDelete> => {
-    const events = await deps.store.readStream(streams.user(userId));
-    known.set(streams.user(userId), events);
-    return { userId, participantId: foldStream(accountDecider, events).participantId };
-  }));
-  const position = await deletePeople(deps, people, [], known, request);
+  const position = await gatheringAgainOnChange(async () => {
+    const known = await readAll(deps.store, unique.map((userId) => streams.user(userId)));
+    const people = unique.map((userId): PersonToDelete => ({
+      userId, participantId: foldStream(accountDecider, known.get(streams.user(userId))!).participantId, found: false,
+    }));
+    const participantIds = people.flatMap((person) => (person.participantId !== null ? [person.participantId] : []));
+    const owners = new Set(participantIds);
+    const belongs = (entry: EntryState) => entry.participantId !== null && owners.has(entry.participantId);
+    if (participantIds.length === 0) return deletePeople(deps, { teamIds: [], people, entries: [], belongs, known, index: null }, request);
+    const keys: IndexKeys = { teams: [], participants: participantIds };
+    const found = await readIndex(deps, keys);
+    const entries = await liveEntries(deps.store, found.entries, belongs, known);
+    return deletePeople(deps, { teamIds: [], people, entries, belongs, known, index: { keys, mark: found.mark } }, request);
+  });
   return { count: unique.length, position };
 }
 
 /**
- * Deletes teams for good. In ONE atomic append: TeamDeleted for each team and, for each member
- * (from `membersOfTeam`, each checked against its stream), the user deletion of deleteUsers
- * (UserDeleted, ParticipantDeleted, EntryDeleted). In the account-table transaction the team's
- * name is released (free for another team) and its join codes revoked; the members' accounts are
- * erased as in deleteUsers. A member's account is found through the e-mail index (the participant
- * stream holds the e-mail) and must name the participant; a member without an account loses only
- * the participant and its entries.
+ * Deletes teams for good. In ONE atomic append: TeamDeleted for each team; for each live member
+ * (a participant registered into the team, from the stream index, checked against its stream)
+ * the user deletion of deleteUsers (UserDeleted when it has an account, ParticipantDeleted); and
+ * EntryDeleted for EVERY live entry of the team (entries keep their team; from the index, each
+ * checked against its stream). The append holds only if no member joined and no entry was added
+ * to the teams since the index was read (issue 15 item 4); otherwise everything is gathered again
+ * (MAX_GATHERS). In the account-table transaction the team's name is released (free for another
+ * team) and its join codes revoked; the members' accounts are erased as in deleteUsers. A member's
+ * account is found through the e-mail index (the participant stream holds the e-mail) and must
+ * name the participant; a member without an account loses only the participant. A member or
+ * entry deleted meanwhile by another deletion is skipped.
  * @returns how many teams were deleted and the position of the append.
- * @throws DomainError FORBIDDEN, NOT_FOUND (unknown or already deleted team), CONCURRENCY_CONFLICT.
+ * @throws DomainError FORBIDDEN, NOT_FOUND (unknown or already deleted team), CONCURRENCY_CONFLICT
+ *   (as deleteUsers). Error when `streamIndex` or `personalData` is not wired.
  */
 export async function deleteTeams(
   deps: CommandServiceDependencies,
@@ -72,21 +142,65 @@ export async function deleteTeams(
   request: CommandRequest,
 ): Promise<{ count: number; position: number }> {
   const unique = [...new Set(teamIds)];
-  const membersOfTeam = required(deps.membersOfTeam, 'membersOfTeam', PURPOSE);
-  const known: Known = new Map();
-  const people: PersonToDelete[] = [];
-  for (const teamId of unique) {
-    for (const participantId of await membersOfTeam(teamId)) {
-      const events = await deps.store.readStream(streams.participant(participantId));
-      const participant = foldStream(participantDecider, events);
-      // Only members of this team that are still alive (the read model may lag a deletion).
-      if (!participant.exists || participant.deleted || participant.teamId !== teamId) continue;
-      known.set(streams.participant(participantId), events);
-      people.push({ userId: await accountOfParticipant(deps, participantId, participant.email, known), participantId });
+  const teams = new Set(unique);
+  const belongs = (entry: EntryState) => entry.teamId !== null && teams.has(entry.teamId);
+  const position = await gatheringAgainOnChange(async () => {
+    const keys: IndexKeys = { teams: unique, participants: [] };
+    const found = await readIndex(deps, keys);
+    const known = await readAll(deps.store, found.members.map((participantId) => streams.participant(participantId)));
+    const people: PersonToDelete[] = [];
+    for (const participantId of found.members) {
+      const participant = foldStream(participantDecider, known.get(streams.participant(participantId))!);
+      // Only members of these teams that are still alive.
+      if (!participant.exists || participant.deleted || participant.teamId === null || !teams.has(participant.teamId)) continue;
+      people.push({ userId: await accountOfParticipant(deps, participantId, participant.email, known), participantId, found: true });
+    }
+    const entries = await liveEntries(deps.store, found.entries, belongs, known);
+    return deletePeople(deps, { teamIds: unique, people, entries, belongs, known, index: { keys, mark: found.mark } }, request);
+  });
+  return { count: unique.length, position };
+}
+
+/**
+ * Runs `gatherAndDelete` again while its append's index condition fails, at most MAX_GATHERS
+ * times in all. @throws DomainError('CONCURRENCY_CONFLICT') when the last one fails too.
+ */
+async function gatheringAgainOnChange(gatherAndDelete: () => Promise<number>): Promise<number> {
+  for (let gathering = 1; ; gathering++) {
+    try {
+      return await gatherAndDelete();
+    } catch (error) {
+      if (!(error instanceof AppendConditionFailedError)) throw error;
+      if (gathering >= MAX_GATHERS) throw new DomainError('CONCURRENCY_CONFLICT', `members or entries kept being added (${MAX_GATHERS} gatherings)`);
     }
   }
-  const position = await deletePeople(deps, people, unique, known, request);
-  return { count: unique.length, position };
+}
+
+/** The stream index's members and entries of `keys` (stream-index.ts). */
+function readIndex(deps: CommandServiceDependencies, keys: IndexKeys): Promise<IndexedStreams> {
+  return readIndexedStreams(required(deps.streamIndex, 'streamIndex', PURPOSE), keys);
+}
+
+/** The events of each stream (one round trip where the store has readStreams). */
+async function readAll(store: EventStore, names: readonly string[]): Promise<Known> {
+  if (names.length === 0) return new Map();
+  if (store.readStreams) {
+    const read = await store.readStreams(names.map((stream) => ({ stream })));
+    return new Map(names.map((stream, index) => [stream, read.streams[index]!]));
+  }
+  return new Map(await Promise.all(names.map(async (stream) => [stream, await store.readStream(stream)] as const)));
+}
+
+/** The entries among `entryIds` that are live and `belong` as their streams read now; their streams join `known`. */
+async function liveEntries(store: EventStore, entryIds: readonly number[], belongs: (entry: EntryState) => boolean, known: Known): Promise<number[]> {
+  const read = await readAll(store, entryIds.map((entryId) => streams.entry(entryId)));
+  return entryIds.filter((entryId) => {
+    const events = read.get(streams.entry(entryId))!;
+    const entry = foldStream(entryDecider, events);
+    if (entry.status !== 'active' || !belongs(entry)) return false;
+    known.set(streams.entry(entryId), events);
+    return true;
+  });
 }
 
 /** The account (user id) of a participant, through the e-mail index; null when it has none. */
@@ -101,16 +215,15 @@ async function accountOfParticipant(deps: CommandServiceDependencies, participan
   return userId;
 }
 
-/** The shared cascade of deleteUsers and deleteTeams: decide all, append once, then erase. */
-async function deletePeople(
-  deps: CommandServiceDependencies,
-  people: readonly PersonToDelete[],
-  teamIds: readonly number[],
-  known: Known,
-  request: CommandRequest,
-): Promise<number> {
+/**
+ * The shared cascade of deleteUsers and deleteTeams: decide all, append once (under the index
+ * condition when the cascade looked the index up), then erase.
+ * @throws AppendConditionFailedError when the index moved since it was read (gather again).
+ */
+async function deletePeople(deps: CommandServiceDependencies, cascade: Cascade, request: CommandRequest): Promise<number> {
   const forget = required(deps.personalData, 'personalData', PURPOSE);
   const { store, directory } = deps;
+  const { teamIds, people, known, index } = cascade;
   const context = await decisionContext(deps, request);
   const at = new Date(context.now);
   const eraseTables = async (tx: AccountTransaction) => {
@@ -125,7 +238,8 @@ async function deletePeople(
       const stream = streams.team(teamId);
       parts.push(part(stream, (read, ctx) => teamDecider.decide({ type: 'DeleteTeam', data: { teamId } }, read.fold(stream, teamDecider), ctx)));
     }
-    for (const person of people) parts.push(...(await personDeletion(deps, person, known)));
+    for (const person of people) parts.push(...personDeletion(person));
+    for (const entryId of cascade.entries) parts.push(entryDeletion(entryId, cascade.belongs));
   }
   const outcome = await executeCommand(store, {
     streams: parts.map((p) => p.stream),
@@ -134,6 +248,7 @@ async function deletePeople(
     context,
     metadata: request.metadata,
     decide: (read, ctx) => parts.map((p) => p(read, ctx)),
+    ...(index ? { condition: async (query) => (await indexMark(query, index.keys)) === index.mark } : {}),
     ...(directory ? {
       within: (attempts) => directory.transaction(async (tx) => {
         await eraseTables(tx);
@@ -155,25 +270,41 @@ function part(stream: string, decide: (read: StreamReads, context: DecisionConte
   return Object.assign((read: StreamReads, context: DecisionContext) => ({ stream, events: decide(read, context) }), { stream });
 }
 
-/** The parts that delete one person: account, participant, the participant's live entries. */
-async function personDeletion(deps: CommandServiceDependencies, person: PersonToDelete, known: Known): Promise<Part[]> {
+/**
+ * The parts that delete one person: account and participant. A member found in the index that
+ * is no longer live when the append reads it is left alone (zero events: a revision check).
+ */
+function personDeletion(person: PersonToDelete): Part[] {
   const parts: Part[] = [];
-  const { userId, participantId } = person;
+  const { userId, participantId, found } = person;
   if (userId !== null) {
     const stream = streams.user(userId);
-    parts.push(part(stream, (read, ctx) => accountDecider.decide({ type: 'DeleteUser', data: { userId } }, read.fold(stream, accountDecider), ctx)));
+    parts.push(part(stream, (read, ctx) => {
+      const account = read.fold(stream, accountDecider);
+      if (found && (!account.exists || account.deleted)) return [];
+      return accountDecider.decide({ type: 'DeleteUser', data: { userId } }, account, ctx);
+    }));
   }
-  if (participantId === null) return parts;
-  const stream = streams.participant(participantId);
-  parts.push(part(stream, (read, ctx) => participantDecider.decide({ type: 'DeleteParticipant', data: { participantId } }, read.fold(stream, participantDecider), ctx)));
-  const entriesOfParticipant = required(deps.entriesOfParticipant, 'entriesOfParticipant', PURPOSE);
-  for (const entryId of await entriesOfParticipant(participantId)) {
-    const entryStream = streams.entry(entryId);
-    const events = await deps.store.readStream(entryStream);
-    const entry = foldStream(entryDecider, events);
-    if (entry.status !== 'active' || entry.participantId !== participantId) continue;
-    known.set(entryStream, events);
-    parts.push(part(entryStream, (read, ctx) => entryDecider.decide({ type: 'DeleteEntry', data: { entryId } }, read.fold(entryStream, entryDecider), ctx)));
+  if (participantId !== null) {
+    const stream = streams.participant(participantId);
+    parts.push(part(stream, (read, ctx) => {
+      const participant = read.fold(stream, participantDecider);
+      if (found && (!participant.exists || participant.deleted)) return [];
+      return participantDecider.decide({ type: 'DeleteParticipant', data: { participantId } }, participant, ctx);
+    }));
   }
   return parts;
+}
+
+/**
+ * The part that deletes one entry; one deleted meanwhile, or moved away from the deleted
+ * participant by an edit, is left alone (zero events: a revision check).
+ */
+function entryDeletion(entryId: number, belongs: (entry: EntryState) => boolean): Part {
+  const stream = streams.entry(entryId);
+  return part(stream, (read, ctx) => {
+    const entry = read.fold(stream, entryDecider);
+    if (entry.status !== 'active' || !belongs(entry)) return [];
+    return entryDecider.decide({ type: 'DeleteEntry', data: { entryId } }, entry, ctx);
+  });
 }

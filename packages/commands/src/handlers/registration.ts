@@ -19,6 +19,7 @@ import {
   type ActingUser,
   type DecisionContext,
   type Settings,
+  type TeamState,
   type UserRegistered,
 } from '@sinilill/domain';
 import { confirmationMail } from '@sinilill/mail';
@@ -75,7 +76,9 @@ export async function registerTeamWithCaptain(
 
 /**
  * Registers the person into the team of a join code, with an account (spec §2 JOIN_TEAM):
- * ParticipantRegistered and UserRegistered in one atomic append, then the confirmation mail.
+ * ParticipantRegistered and UserRegistered in one atomic append, then the confirmation mail. The
+ * team's stream is checked in the same append (zero events): a join decided before a deletion of
+ * the team commits fails its check and is judged again (issue 15 item 4).
  * @throws DomainError as registerTeamWithCaptain, plus INVALID_JOIN_CODE and JOIN_CODE_EXPIRED
  *   (see teamOfJoinCode: replaced, revoked, or the edition is over).
  */
@@ -89,11 +92,22 @@ export async function joinTeam(
   const { directory, ids, store } = deps;
   const record = input.joinCode.trim() === '' ? null : await directory.joinCode(input.joinCode);
   const team = record ? foldStream(teamDecider, await store.readStream(streams.team(record.teamId))) : null;
-  const teamId = teamOfJoinCode(input.joinCode, { record, teamJoinCode: team?.exists ? team.joinCode : null }, ctx.now, deps.edition);
+  const teamId = teamOfJoinCode(input.joinCode, { record, teamJoinCode: liveJoinCode(team) }, ctx.now, deps.edition);
   if ((await directory.userIdOfEmail(input.email)) !== null) throw new DomainError('EMAIL_ALREADY_IN_USE');
   const newIds: NewIds = { teamId, participantId: await ids.next('participant'), userId: randomUUID() };
-  return register(deps, input, request, ctx, newIds, [], null,
-    { isCaptain: false, registrationEnabled: settings.registrationEnabled, now }, async () => undefined);
+  // The team's stream is part of the append as a revision check (zero events), and the code is
+  // judged again on the team as the append reads it: a team deleted (or its code replaced) before
+  // the append refuses the join, so no member joins a deleted team (issue 15 item 4).
+  const teamStream = streams.team(teamId);
+  return register(deps, input, request, ctx, newIds, [teamStream], (read, context) => {
+    teamOfJoinCode(input.joinCode, { record, teamJoinCode: liveJoinCode(read.fold(teamStream, teamDecider)) }, context.now, deps.edition);
+    return { stream: teamStream, events: [] };
+  }, { isCaptain: false, registrationEnabled: settings.registrationEnabled, now }, async () => undefined);
+}
+
+/** The join code of a live team; null for an unknown or deleted team (its code joins nobody). */
+function liveJoinCode(team: TeamState | null): string | null {
+  return team?.exists && !team.deleted ? team.joinCode : null;
 }
 
 function assertMayRegister(deps: AccountDeps, input: RegistrationInput, settings: Settings, actor: ActingUser, teamName: string | null = null): void {

@@ -32,7 +32,7 @@ import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { AccountDirectory, AccountService, CommandService, PostgresIdAllocator, readSettings, withAfterCommit } from '@sinilill/commands';
+import { AccountDirectory, AccountService, CommandService, PostgresIdAllocator, SettingsCache, withAfterCommit } from '@sinilill/commands';
 import { buildCommandApi, readModelLookups } from '@sinilill/command-api';
 import type { SessionClaims } from '@sinilill/contracts';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
@@ -112,12 +112,14 @@ export async function measureHttpPeers(options: {
       waking.add(sent);
     },
   );
-  const ids = new PostgresIdAllocator(pool);
+  // Wired as services/command-api/src/server.ts wires it (ids in blocks, the switches' cache, the stream index).
+  const ids = new PostgresIdAllocator(pool, { block: 32 });
   const directory = new AccountDirectory({ pool: accountPool, indexSecret: INDEX_SECRET });
   const commands = new CommandService({
     store, ids, now, directory,
-    entryInsertionEnabled: async () => (await readSettings(store)).entryInsertionEnabled,
+    settings: new SettingsCache(),
     personalData: vault,
+    streamIndex: async (text, values) => (await pool.query<Record<string, unknown>>(text, [...values])).rows,
     ...readModelLookups(pool),
   });
   const accounts = new AccountService({ store, ids, directory, mailer: NO_MAIL, now, publicUrl: 'http://sinilill.bench' });

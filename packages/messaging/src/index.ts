@@ -44,6 +44,10 @@ export interface WakeUpPublisherOptions {
 /** Sends deduplicated wake-ups to every projection's queue after an append. */
 export class WakeUpPublisher {
   private readonly queues: Queue[];
+  /** A wake-up is being sent (see wake). */
+  private sending = false;
+  /** The one wake-up to send after it: the highest position asked for meanwhile, and who asked. */
+  private next: { position: number; onErrors: ((error: unknown) => void)[]; done: Promise<void>; resolve: () => void } | undefined;
 
   constructor(options: WakeUpPublisherOptions) {
     const prefix = options.prefix ?? 'sinilill';
@@ -61,8 +65,36 @@ export class WakeUpPublisher {
    * Wakes every projection up for events up to `position`. Never throws and never waits longer
    * than `timeoutMs`: a failed or slow wake-up is reported to `onError` and left to the periodic
    * sweep (the append itself already succeeded).
+   *
+   * Coalesced (issue 15): while a wake-up is being sent, further calls only raise the position of
+   * the ONE wake-up sent right after it, and resolve when that one is sent. A burst of appends
+   * costs two sends per projection instead of one per append, and every append still gets a
+   * wake-up sent after its own commit (the follow-up starts after the call that saw it).
    */
-  async wake(position: number, onError: (error: unknown) => void = () => undefined, timeoutMs = 1000): Promise<void> {
+  wake(position: number, onError: (error: unknown) => void = () => undefined, timeoutMs = 1000): Promise<void> {
+    if (this.sending) {
+      if (!this.next) {
+        let resolve!: () => void;
+        const done = new Promise<void>((r) => { resolve = r; });
+        this.next = { position, onErrors: [], done, resolve };
+      }
+      const next = this.next;
+      next.position = Math.max(next.position, position);
+      next.onErrors.push(onError);
+      return next.done;
+    }
+    this.sending = true;
+    const sent = this.send(position, onError, timeoutMs).finally(() => {
+      this.sending = false;
+      const next = this.next;
+      this.next = undefined;
+      if (next) void this.wake(next.position, (error) => next.onErrors.forEach((report) => report(error)), timeoutMs).then(next.resolve);
+    });
+    return sent;
+  }
+
+  /** Wakes every projection's queue, at most `timeoutMs` (see wake). */
+  private async send(position: number, onError: (error: unknown) => void, timeoutMs: number): Promise<void> {
     const job: WakeUpJob = { position, sentAt: Date.now() };
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => {

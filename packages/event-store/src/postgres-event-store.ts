@@ -83,6 +83,7 @@ const SQL = {
   // The streams' events (part 0) and the event looked up by id (part 1), in one round trip.
   readStreams: `SELECT * FROM (
       SELECT 0 AS part, ${COLUMNS} FROM es.events e JOIN unnest($1::text[], $2::bigint[]) AS r(s, from_rev) ON e.stream = r.s AND e.revision >= r.from_rev
+      WHERE e.stream = ANY($1::text[])
       UNION ALL
       SELECT 1 AS part, ${COLUMNS} FROM es.events WHERE event_id = $3::uuid
     ) x ORDER BY part, stream, revision`,

@@ -50,22 +50,26 @@ const SQL = /* sql */ `
         expected text;
         matches bool;
         placeholders bool := false;
+        existing_writes bool := false;
+        created bool[];
         to_write int := 0;
         first_pos bigint;
         written bigint := 0;
       BEGIN
         -- 1. Lock every stream row, in name order across the batch (batches cannot deadlock),
-        --    and read its revision, in ONE statement: a stream that does not exist yet gets a
-        --    placeholder row (revision -1; removed again below unless events are written to it),
-        --    an existing one is locked by the no-op update. A stream only checked (no events) is
-        --    locked the same way until commit, so a writer to it waits for this batch.
+        --    and read its revision, in ONE statement: a stream that does not exist yet is
+        --    inserted already at the revision its events will give it ("created"; removed again
+        --    below unless they are written), an existing one is locked by the no-op update. A
+        --    stream only checked (no events) is locked the same way until commit, so a writer to
+        --    it waits for this batch. A new stream's revision reads as -1 (no stream).
         WITH locked AS (
           INSERT INTO es.streams AS s (stream, revision)
-          SELECT u.s, -1 FROM unnest(p_streams) AS u(s) ORDER BY u.s
+          SELECT u.s, u.c - 1 FROM unnest(p_streams, p_counts) AS u(s, c) ORDER BY u.s
           ON CONFLICT (stream) DO UPDATE SET revision = s.revision
-          RETURNING s.stream, s.revision
+          RETURNING s.stream, s.revision, (s.xmax = 0) AS inserted
         )
-        SELECT array_agg(l.revision ORDER BY u.ord) INTO current_rev
+        SELECT array_agg(CASE WHEN l.inserted THEN -1 ELSE l.revision END ORDER BY u.ord), array_agg(l.inserted ORDER BY u.ord)
+        INTO current_rev, created
         FROM unnest(p_streams) WITH ORDINALITY AS u(s, ord) JOIN locked l ON l.stream = u.s;
 
         -- 2. Idempotency, before the revision check (a repeat succeeds whatever it expected).
@@ -115,19 +119,21 @@ const SQL = /* sql */ `
         FOR i IN 1..n LOOP
           writes[i] := group_outcome[p_groups[i] + 1] = 'ok' AND found_ids[i] = 0 AND p_counts[i] > 0;
           IF writes[i] THEN to_write := to_write + p_counts[i]; END IF;
-          IF current_rev[i] = -1 AND NOT writes[i] THEN placeholders := true; END IF;
+          IF writes[i] AND NOT created[i] THEN existing_writes := true; END IF;
+          IF created[i] AND NOT writes[i] THEN placeholders := true; END IF;
         END LOOP;
 
-        -- 4. New revisions; the placeholders of streams nothing was written to removed.
-        IF to_write > 0 THEN
+        -- 4. New revisions of the streams that existed (a created one has its revision already);
+        --    the rows created for streams nothing was written to removed.
+        IF existing_writes THEN
           UPDATE es.streams s SET revision = u.rev + u.c
-          FROM unnest(p_streams, current_rev, p_counts, writes) AS u(stream, rev, c, w)
-          WHERE u.w AND s.stream = u.stream;
+          FROM unnest(p_streams, current_rev, p_counts, writes, created) AS u(stream, rev, c, w, fresh)
+          WHERE u.w AND NOT u.fresh AND s.stream = u.stream;
         END IF;
         IF placeholders THEN
           DELETE FROM es.streams s
-          USING unnest(p_streams, current_rev, writes) AS u(stream, rev, w)
-          WHERE u.rev = -1 AND NOT u.w AND s.stream = u.stream AND s.revision = -1;
+          USING unnest(p_streams, writes, created) AS u(stream, w, fresh)
+          WHERE u.fresh AND NOT u.w AND s.stream = u.stream;
         END IF;
 
         -- 5. Global positions under the append lock, held until commit (see migration 0001).

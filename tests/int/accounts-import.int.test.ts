@@ -1,13 +1,13 @@
 /**
- * The 2025 export imported with the account tables wired in (as the launcher will run it): every
- * imported person gets an approved account without a password, every team's name and join code
- * are indexed, a second import appends nothing and trips over none of its own reservations, and
+ * The 2025 export imported in bulk with the account tables wired in (as `npm start` and
+ * `npm run import` run it, issue 15 item 6): every imported person gets an approved account
+ * without a password, every team's name and join code are indexed, a second import appends nothing and trips over none of its own reservations, and
  * an imported person sets a password through forgot-password and logs in.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import pg from 'pg';
 import { importEdition, migrateToLatest } from '@sinilill/cli';
-import { AccountDirectory, AccountService, CommandService } from '@sinilill/commands';
+import { AccountDirectory, AccountService } from '@sinilill/commands';
 import type { Mailer, OutgoingMail } from '@sinilill/mail';
 import { FIGURES_2025, FIXTURE_DIR, testApplication, type TestApplication } from '../support/app';
 
@@ -15,7 +15,6 @@ describe('the 2025 import with accounts', () => {
   let app: TestApplication;
   let accountPool: pg.Pool;
   let directory: AccountDirectory;
-  let commands: CommandService;
   let head = 0;
   const now = () => new Date('2025-04-15T09:00:00Z');
 
@@ -25,8 +24,7 @@ describe('the 2025 import with accounts', () => {
     expect((await migrateToLatest(app.pool)).flatMap((r) => r.applied)).toEqual([]);
     accountPool = new pg.Pool({ connectionString: app.url, max: 8 });
     directory = new AccountDirectory({ pool: accountPool, indexSecret: 'import-test-index-secret-0123' });
-    commands = new CommandService({ store: app.store, ids: app.ids, now, directory });
-    await importEdition({ dir: FIXTURE_DIR, edition: 2025, commands, ids: app.ids });
+    await importEdition({ dir: FIXTURE_DIR, edition: 2025, store: app.store, pool: accountPool, directory, ids: app.ids });
     head = await app.store.headPosition();
   }, 300_000);
 
@@ -52,7 +50,7 @@ describe('the 2025 import with accounts', () => {
   });
 
   test('a second import appends nothing and fails on none of its own reservations', async () => {
-    await importEdition({ dir: FIXTURE_DIR, edition: 2025, commands, ids: app.ids });
+    await importEdition({ dir: FIXTURE_DIR, edition: 2025, store: app.store, pool: accountPool, directory, ids: app.ids });
     expect(await app.store.headPosition()).toBe(head);
   }, 300_000);
 

@@ -19,3 +19,4 @@ export type { AccountDirectoryOptions, JoinCodeRecord, TokenKind, TokenRecord } 
 export { AccountService, ADMIN_FULL_NAME } from './accounts/account-service';
 export type { AccountServiceDependencies, RegistrationInput, RegistrationResult, SessionIdentity } from './accounts/account-service';
 export { hashPassword, verifyPassword, newJoinCode, newToken, tokenHash } from './accounts/secrets';
+export * from './bulk';

@@ -27,6 +27,8 @@ export interface Application {
   store: EventStore;
   ids: PostgresIdAllocator;
   commands: CommandService;
+  /** The account tables (the CommandService's), for the bulk import. */
+  directory: AccountDirectory;
   close(): Promise<void>;
 }
 
@@ -58,7 +60,7 @@ export async function openApplication(config: Config, databaseUrl: string): Prom
     entryInsertionEnabled: async () => (await readSettings(store)).entryInsertionEnabled,
   });
   return {
-    pool, db, store, ids, commands,
+    pool, db, store, ids, commands, directory,
     close: async () => {
       await accountPool.end();
       await db.destroy();

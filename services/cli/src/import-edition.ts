@@ -1,28 +1,64 @@
 /**
  * Imports an export of the old system (the 2025 edition's teams.csv, participants.csv and
- * entries.csv; fixture README) as events, through the same CommandService the API uses.
+ * entries.csv; fixture README) as events.
  *
+ * Two paths, the same commands and the same events:
+ *
+ * - **bulk** (issue 15 item 6; given `store`, and `directory` with `pool` for accounts):
+ *   @sinilill/commands' BulkImporter decides every command in memory with the same deciders and
+ *   appends thousands of events per appendToStreams call (the 2025 export in about a second). `npm run import` and `npm start`
+ *   use it; so does the synthetic edition (synthetic-edition.ts).
+ * - **command by command** (given only `commands`): each row through the CommandService, as the
+ *   API handles a request, `concurrency` in flight (~20 s for the 2025 export). Kept for callers
+ *   that hold only a CommandService (tests that watch a slow import, the benchmark).
+ *
+ * On both:
  * - The actor is SYSTEM, the metadata says `imported`, and each command's time is the row's
- *   original created_at (entries) so events carry the old system's times.
- * - Command ids are derived from the export's ids (`import:<edition>:<kind>:<id>`), so a second
- *   run finds every command handled already and appends nothing.
+ *   original created_at, so events carry the old system's times.
+ * - Command ids are derived from the export's ids (`import:<edition>:<kind>:<id>`: team,
+ *   participant (its account `…:account`), participant-paid, entry), so a second run finds every
+ *   command handled already and appends nothing.
  * - Text is imported as written: quotes, emoji, markup-like text and Estonian letters are data.
  * - Imported people have no password (they set one through forgot-password, issue 3).
+ * - The id sequences are moved past the imported ids after each phase.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type pg from 'pg';
 import { parse } from 'csv-parse/sync';
-import type { CommandService, IdAllocator } from '@sinilill/commands';
+import {
+  BulkImporter,
+  type AccountDirectory,
+  type BulkCommand,
+  type BulkTimings,
+  type CommandService,
+  type IdAllocator,
+} from '@sinilill/commands';
 import type { ActingUser, Gender } from '@sinilill/domain';
+import type { EventStore } from '@sinilill/event-store';
 
-interface TeamRow { id: string; team_name: string; description: string; join_code: string; created_at: string }
-interface ParticipantRow {
+/** A teams.csv row (strings as in the file; created_at ISO-8601). */
+export interface TeamRow { id: string; team_name: string; description: string; join_code: string; created_at: string }
+/** A participants.csv row; is_paid and is_captain 'true' / 'false'. */
+export interface ParticipantRow {
   id: string; full_name: string; email: string; gender: string; birth_year: string; team_id: string;
   is_paid: string; is_captain: string; created_at: string;
 }
-interface EntryRow {
+/** An entries.csv row: distance in km, performed_at YYYY-MM-DD, created_at ISO-8601. */
+export interface EntryRow {
   id: string; team_id: string; participant_id: string; distance: string; entry_type: string;
   performed_at: string; created_at: string;
+}
+
+/** An edition's rows, in import order. Entries may be produced lazily (the synthetic edition). */
+export interface EditionRows {
+  teams: readonly TeamRow[];
+  participants: readonly ParticipantRow[];
+  entries: Iterable<EntryRow>;
+  /** How many entries `entries` yields (the progress bar's total). */
+  entryCount: number;
+  /** The largest entry id (the entry sequence is moved past it); 0 when none. */
+  maxEntryId: number;
 }
 
 export interface ImportProgress {
@@ -38,12 +74,168 @@ export interface ImportResult {
   /** The highest global position the import's commands reached (of the first run, on a repeat). */
   position: number;
   milliseconds: number;
+  /** Bulk path only: events appended by this run (0 on a repeat). */
+  events?: number;
+  /** Bulk path only: where the time went. */
+  timings?: BulkTimings;
+}
+
+/** The callbacks and ids both paths share. */
+interface ImportCallbacks {
+  ids: IdAllocator;
+  onProgress?: (progress: ImportProgress) => void;
+  /** Called after each phase with the highest position so far (wake the projectors). */
+  onPhaseDone?: (position: number) => Promise<void> | void;
+}
+
+/** What the bulk path needs (see BulkImporterOptions). */
+export interface BulkImportTarget {
+  /** The event store (with personal-data protection, as the app's). */
+  store: EventStore;
+  /** With it: account-table rows and an account per participant (as a CommandService with a directory). */
+  directory?: AccountDirectory;
+  /** The database of the store and the account tables: required with `directory`; speeds up reading the touched streams. */
+  pool?: pg.Pool;
+  /** Events per append (default 5 000). */
+  batchEvents?: number;
 }
 
 const SYSTEM: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, teamId: null };
 
 function readCsv<T>(dir: string, file: string): T[] {
   return parse(readFileSync(join(dir, file), 'utf8'), { columns: true, skip_empty_lines: true, bom: true }) as T[];
+}
+
+/** Reads an edition's three CSVs from `dir`. @throws when a file is missing or malformed. */
+export function readEditionCsv(dir: string): EditionRows {
+  const entries = readCsv<EntryRow>(dir, 'entries.csv');
+  return {
+    teams: readCsv<TeamRow>(dir, 'teams.csv'),
+    participants: readCsv<ParticipantRow>(dir, 'participants.csv'),
+    entries,
+    entryCount: entries.length,
+    maxEntryId: entries.reduce((max, entry) => Math.max(max, Number(entry.id)), 0),
+  };
+}
+
+/**
+ * Imports the export in `dir` (an edition's CSVs): in bulk when `store` is given (with
+ * `directory` and `pool`: accounts and account-table rows too), else command by command through
+ * `commands` (see the module's comment).
+ * @throws Error "import stopped at <row>: <message>" (cause: the DomainError) when a row breaks a
+ *   rule; rows before it stay imported and a re-run continues where it stopped. TypeError when
+ *   neither `store` nor `commands` is given, or `directory` without `pool`.
+ */
+export async function importEdition(options: ImportCallbacks & Partial<BulkImportTarget> & {
+  dir: string;
+  edition: number;
+  commands?: CommandService;
+  /** Command-by-command path: commands in flight (default 8). */
+  concurrency?: number;
+}): Promise<ImportResult> {
+  const rows = readEditionCsv(options.dir);
+  const { store, commands } = options;
+  if (store) return importRows(rows, { ...options, store, label: String(options.edition) });
+  if (!commands) throw new TypeError('importEdition: give store (bulk) or commands');
+  return importCommandByCommand(rows, { ...options, commands });
+}
+
+/** The bulk commands of a team row. */
+function teamCommand(prefix: string, row: TeamRow, index: number): BulkCommand {
+  return {
+    type: 'RegisterTeam', label: `team ${row.id}`, commandId: `${prefix}:team:${row.id}`, at: row.created_at, row: index + 1,
+    data: { teamId: Number(row.id), teamName: row.team_name, description: row.description, joinCode: row.join_code, icon: null },
+  };
+}
+
+/** The bulk commands of a participant row: registration (+ account) and, when paid, the paid flag. */
+function* participantCommands(prefix: string, rows: readonly ParticipantRow[]): Generator<BulkCommand> {
+  for (const [index, row] of rows.entries()) {
+    const participantId = Number(row.id);
+    yield {
+      type: 'RegisterParticipant', label: `participant ${row.id}`, commandId: `${prefix}:participant:${row.id}`, at: row.created_at, row: index + 1,
+      data: {
+        participantId, teamId: Number(row.team_id), fullName: row.full_name, email: row.email,
+        birthYear: Number(row.birth_year), gender: row.gender as Gender, isCaptain: row.is_captain === 'true', newsletter: false,
+      },
+    };
+    if (row.is_paid === 'true') {
+      yield {
+        type: 'MarkPayment', label: `payment of participant ${row.id}`, commandId: `${prefix}:participant-paid:${row.id}`,
+        at: row.created_at, row: index + 1, data: { participantId, isPaid: true },
+      };
+    }
+  }
+}
+
+/** The bulk commands of the entry rows. */
+function* entryCommands(prefix: string, rows: Iterable<EntryRow>): Generator<BulkCommand> {
+  let index = 0;
+  for (const row of rows) {
+    yield {
+      type: 'AddEntry', label: `entry ${row.id}`, commandId: `${prefix}:entry:${row.id}`, at: row.created_at, row: ++index,
+      data: {
+        entryId: Number(row.id), participantId: Number(row.participant_id), distance: Number(row.distance),
+        entryType: row.entry_type, performedAt: row.performed_at,
+      },
+    };
+  }
+}
+
+/**
+ * Imports `rows` in bulk (issue 15 item 6): teams, participants (with accounts when a directory is
+ * given, and paid flags), entries, each phase through one BulkImporter (which keeps every touched
+ * stream's state), with command ids `import:<label>:…`, moving the id sequences past the imported
+ * ids after each phase.
+ * @param options.label the edition part of the command ids and the correlation id
+ *   (`import:<label>`): the year for an export, e.g. `synthetic-1` for a synthetic edition.
+ * @returns counts, the highest position, the time (ms), the events appended and the breakdown.
+ * @throws Error "import stopped at <row>: <message>" (BulkImportStopped) at the first refused row.
+ */
+export async function importRows(rows: EditionRows, options: ImportCallbacks & BulkImportTarget & { label: string }): Promise<ImportResult> {
+  const started = performance.now();
+  const prefix = `import:${options.label}`;
+  const importer = new BulkImporter({
+    store: options.store, correlationId: prefix,
+    ...(options.directory ? { directory: options.directory } : {}),
+    ...(options.pool ? { pool: options.pool } : {}),
+    ...(options.batchEvents ? { batchEvents: options.batchEvents } : {}),
+  });
+  const { teams, participants } = rows;
+  let position = 0;
+  let events = 0;
+  const phase = async (name: ImportProgress['phase'], total: number, commands: Iterable<BulkCommand>) => {
+    let reported = -1;
+    const report = (done: number) => {
+      reported = done;
+      options.onProgress?.({ phase: name, done, total });
+    };
+    const result = await importer.run(commands, report);
+    position = Math.max(position, result.position);
+    events += result.events;
+    if (reported !== total) report(total);
+  };
+
+  await phase('teams', teams.length, teams.map((row, index) => teamCommand(prefix, row, index)));
+  await options.ids.reserveThrough('team', maxId(teams));
+  await options.onPhaseDone?.(position);
+
+  await phase('participants', participants.length, participantCommands(prefix, participants));
+  await options.ids.reserveThrough('participant', maxId(participants));
+  await options.onPhaseDone?.(position);
+
+  await phase('entries', rows.entryCount, entryCommands(prefix, rows.entries));
+  await options.ids.reserveThrough('entry', rows.maxEntryId);
+  await options.onPhaseDone?.(position);
+
+  return {
+    teams: teams.length, participants: participants.length, entries: rows.entryCount,
+    position, milliseconds: performance.now() - started, events, timings: { ...importer.timings },
+  };
+}
+
+function maxId(rows: readonly { id: string }[]): number {
+  return rows.reduce((max, row) => Math.max(max, Number(row.id)), 0);
 }
 
 /** Runs `work` over `items` with at most `limit` in flight. */
@@ -58,27 +250,17 @@ async function inParallel<T>(items: readonly T[], limit: number, work: (item: T)
   await Promise.all(runners);
 }
 
-/**
- * Imports the export in `dir` (an edition's CSVs).
- * @throws DomainError when a row breaks a rule (the message names the row); rows before it stay
- *   imported and a re-run continues where it stopped.
- */
-export async function importEdition(options: {
-  dir: string;
+/** The command-by-command path: each row through the CommandService, `concurrency` in flight. */
+async function importCommandByCommand(rows: EditionRows, options: ImportCallbacks & {
   edition: number;
   commands: CommandService;
-  ids: IdAllocator;
   concurrency?: number;
-  onProgress?: (progress: ImportProgress) => void;
-  /** Called after each phase with the highest position so far (wake the projectors). */
-  onPhaseDone?: (position: number) => Promise<void> | void;
 }): Promise<ImportResult> {
   const started = performance.now();
-  const { commands, dir } = options;
+  const { commands } = options;
   const concurrency = options.concurrency ?? 8;
-  const teams = readCsv<TeamRow>(dir, 'teams.csv');
-  const participants = readCsv<ParticipantRow>(dir, 'participants.csv');
-  const entries = readCsv<EntryRow>(dir, 'entries.csv');
+  const { teams, participants } = rows;
+  const entries = [...rows.entries];
   const prefix = `import:${options.edition}`;
   let position = 0;
   const track = (result: { position: number }) => {
@@ -102,7 +284,7 @@ export async function importEdition(options: {
     track(result);
     options.onProgress?.({ phase: 'teams', done: ++done, total: teams.length });
   });
-  await options.ids.reserveThrough('team', Math.max(0, ...teams.map((t) => Number(t.id))));
+  await options.ids.reserveThrough('team', maxId(teams));
   await options.onPhaseDone?.(position);
 
   done = 0;
@@ -122,7 +304,7 @@ export async function importEdition(options: {
     }
     options.onProgress?.({ phase: 'participants', done: ++done, total: participants.length });
   });
-  await options.ids.reserveThrough('participant', Math.max(0, ...participants.map((p) => Number(p.id))));
+  await options.ids.reserveThrough('participant', maxId(participants));
   await options.onPhaseDone?.(position);
 
   done = 0;
@@ -135,7 +317,7 @@ export async function importEdition(options: {
     track(result);
     options.onProgress?.({ phase: 'entries', done: ++done, total: entries.length });
   });
-  await options.ids.reserveThrough('entry', Math.max(0, ...entries.map((e) => Number(e.id))));
+  await options.ids.reserveThrough('entry', rows.maxEntryId);
   await options.onPhaseDone?.(position);
 
   return {

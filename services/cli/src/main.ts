@@ -1,22 +1,29 @@
 /**
  * Operators' tools: `start` (the whole app, embedded by default), `import` (the 2025 export as
- * events), `replay` (rebuild the read models), `migrate` (every schema to its latest migration).
+ * events, in bulk; `import --synthetic <events>` a synthetic edition of that size), `replay`
+ * (rebuild the read models), `migrate` (every schema to its latest migration).
  * Run through the npm scripts of the same names.
  */
 import pg from 'pg';
 import { loadConfig } from '@sinilill/config';
 import { WakeUpPublisher } from '@sinilill/messaging';
 import { openApplication } from './application';
-import { importEdition } from './import-edition';
+import { importEdition, importRows, type ImportProgress, type ImportResult } from './import-edition';
+import { parseImportFlags } from './import-flags';
 import { openInfrastructure } from './infra';
 import { describeMigrations, migrateToLatest } from './migrate';
 import { progressBar } from './progress';
 import { replay } from './replay';
 import { start } from './start';
+import { syntheticEdition } from './synthetic-edition';
 
 const log = (line: string) => console.log(line);
 
+/** First ids of a synthetic edition: past the 2025 export's, so that both fit in one database. */
+const SYNTHETIC_FIRST_IDS = { team: 100_001, participant: 1_000_001, entry: 10_000_001 };
+
 async function runImport(): Promise<void> {
+  const flags = parseImportFlags(process.argv.slice(3));
   const config = loadConfig();
   const infra = await openInfrastructure(config, { redis: 'optional', log });
   const app = await openApplication(config, infra.databaseUrl);
@@ -24,16 +31,34 @@ async function runImport(): Promise<void> {
   try {
     const headBefore = await app.store.headPosition();
     const bar = progressBar();
-    const result = await importEdition({
-      dir: config.fixtureDir, edition: 2025, commands: app.commands, ids: app.ids,
-      onProgress: ({ phase, done, total }) => bar.update(done, total, `import ${phase}`),
-      onPhaseDone: (position) => publisher?.wake(position),
-    });
+    const common = {
+      store: app.store, pool: app.pool, directory: app.directory, ids: app.ids,
+      ...(flags.batchEvents ? { batchEvents: flags.batchEvents } : {}),
+      onProgress: ({ phase, done, total }: ImportProgress) => bar.update(done, total, `import ${phase}`),
+      onPhaseDone: (position: number) => publisher?.wake(position),
+    };
+    let source = config.fixtureDir;
+    let result: ImportResult;
+    if (flags.synthetic !== null) {
+      const generating = performance.now();
+      const rows = syntheticEdition({ events: flags.synthetic, seed: flags.seed, accounts: true, firstIds: SYNTHETIC_FIRST_IDS });
+      source = `a synthetic edition (seed ${flags.seed}, ~${rows.expectedEvents} events, made in ${((performance.now() - generating) / 1000).toFixed(2)} s)`;
+      result = await importRows(rows, { ...common, label: `synthetic-${flags.synthetic}-s${flags.seed}` });
+    } else {
+      result = await importEdition({ ...common, dir: config.fixtureDir, edition: 2025 });
+    }
     bar.stop();
     const headAfter = await app.store.headPosition();
+    const appended = headAfter - headBefore;
+    const seconds = result.milliseconds / 1000;
     log(`imported ${result.teams} teams, ${result.participants} participants, ${result.entries} entries ` +
-      `from ${config.fixtureDir} in ${(result.milliseconds / 1000).toFixed(1)} s; ` +
-      `events appended: ${headAfter - headBefore} (log head ${headAfter})`);
+      `from ${source} in ${seconds.toFixed(1)} s; ` +
+      `events appended: ${appended} (${Math.round(appended / seconds)} events/s; log head ${headAfter})`);
+    if (result.timings) {
+      const { loadMs, decideMs, reserveMs, appendMs } = result.timings;
+      const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+      log(`time: reading streams ${s(loadMs)}, deciding ${s(decideMs)}, account tables ${s(reserveMs)}, appending ${s(appendMs)}`);
+    }
   } finally {
     await publisher?.close();
     await app.close();

@@ -140,7 +140,7 @@ export async function start(): Promise<void> {
       const publisher = new WakeUpPublisher({ redisUrl: infra.redisUrl!, prefix: config.queuePrefix });
       const bar = progressBar();
       const result = await importEdition({
-        dir: config.fixtureDir, edition: 2025, commands: app.commands, ids: app.ids,
+        dir: config.fixtureDir, edition: 2025, store: app.store, pool: app.pool, directory: app.directory, ids: app.ids,
         onProgress: ({ phase, done, total }) => bar.update(done, total, `import ${phase}`),
         onPhaseDone: (position) => publisher.wake(position),
       });

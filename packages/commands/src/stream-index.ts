@@ -1,7 +1,8 @@
 /**
  * What a deletion removes, found in the event store itself (issue 15 item 4), not in the read
  * models: a team's members and entries, a participant's entries. Read through the indexes of
- * migrations/0004-stream-index.ts on `es.events`.
+ * migrations/0004-stream-index.ts on `es.events`: a team's members by team, entries by
+ * participant (a team's entries are its members').
  *
  * Every look-up answers, from ONE statement (one snapshot), the ids it found and `mark`: the
  * highest global position among the indexed events it read. A deletion decides from the ids and
@@ -28,19 +29,30 @@ export interface IndexedStreams {
 /** A query function: a pool's, or the one appendToStreamsIf gives its condition. */
 export type IndexQuery = (text: string, values: readonly unknown[]) => Promise<Record<string, unknown>[]>;
 
+/** A team's members (their ParticipantRegistered), for $1 = team ids as text. */
+const MEMBERS = `SELECT stream, global_position, data->>'participantId' AS participant FROM es.events
+  WHERE type = 'ParticipantRegistered' AND data->>'teamId' = ANY($1::text[])`;
+
+/**
+ * Members of the teams, and entries of their members and of the participants ($2): an entry
+ * belongs to a participant of its team (an edit moves it only within the team), so a team's
+ * entries are its members' and an entry is indexed once, by participant.
+ */
 const SQL = `
-  SELECT type, stream, global_position FROM es.events
-  WHERE type IN ('ParticipantRegistered', 'EntryAdded') AND data->>'teamId' = ANY($1::text[])
+  WITH members AS MATERIALIZED (${MEMBERS})
+  SELECT 'ParticipantRegistered' AS type, stream, global_position FROM members
   UNION ALL
   SELECT type, stream, global_position FROM es.events
-  WHERE type IN ('EntryAdded', 'EntryEdited') AND data->>'participantId' = ANY($2::text[])`;
+  WHERE type IN ('EntryAdded', 'EntryEdited')
+    AND data->>'participantId' = ANY(array_cat($2::text[], ARRAY(SELECT participant FROM members)))`;
 
 const MARK_SQL = `
+  WITH members AS MATERIALIZED (${MEMBERS})
   SELECT greatest(
+    (SELECT max(global_position) FROM members),
     (SELECT max(global_position) FROM es.events
-     WHERE type IN ('ParticipantRegistered', 'EntryAdded') AND data->>'teamId' = ANY($1::text[])),
-    (SELECT max(global_position) FROM es.events
-     WHERE type IN ('EntryAdded', 'EntryEdited') AND data->>'participantId' = ANY($2::text[]))
+     WHERE type IN ('EntryAdded', 'EntryEdited')
+       AND data->>'participantId' = ANY(array_cat($2::text[], ARRAY(SELECT participant FROM members))))
   ) AS mark`;
 
 /** The numeric id at the end of a stream name (`entry-12` → 12). */

@@ -3,8 +3,8 @@
  *
  * Two partial expression indexes on `es.events` (the event store's own table; this set runs after
  * the event store's, see the CLI's migrateToLatest), read by stream-index.ts:
- * - `events_by_team`: ParticipantRegistered and EntryAdded by `data->>'teamId'` (a team's members
- *   and entries);
+ * - `events_by_team`: ParticipantRegistered by `data->>'teamId'` (a team's members; their entries
+ *   are found by participant, so an entry is indexed once);
  * - `events_by_participant`: EntryAdded and EntryEdited by `data->>'participantId'` (a
  *   participant's entries, also one moved to them by an edit).
  * Both end in `global_position`, so the newest position a deletion saw is read from the index.
@@ -18,7 +18,7 @@ import { sql, type Kysely } from 'kysely';
 /** Creates `es.events_by_team` and `es.events_by_participant`. */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX IF NOT EXISTS events_by_team ON es.events ((data->>'teamId'), global_position)
-    WHERE type IN ('ParticipantRegistered', 'EntryAdded')`.execute(db);
+    WHERE type = 'ParticipantRegistered'`.execute(db);
   await sql`CREATE INDEX IF NOT EXISTS events_by_participant ON es.events ((data->>'participantId'), global_position)
     WHERE type IN ('EntryAdded', 'EntryEdited')`.execute(db);
 }

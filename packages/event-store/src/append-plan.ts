@@ -10,6 +10,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export interface PlannedEvent {
   /** 1-based index of its request (within the append; the batcher shifts it within a batch). */
   s: number;
+  /** 1-based index of the event in its request (its revision is the stream's + k). */
+  k: number;
   id: string;
   type: string;
   v: number;
@@ -49,7 +51,9 @@ export function planAppend(requests: readonly AppendRequest[]): AppendParameters
     streams.push(stream);
     expected.push(expectedRevisionText(request.expectedRevision));
     counts.push(request.events.length);
+    let k = 0;
     for (const event of request.events) {
+      k++;
       if (typeof event.id !== 'string' || !UUID.test(event.id)) throw new TypeError(`append: event id ${String(event.id)} is not a UUID`);
       const id = event.id.toLowerCase();
       if (seenIds.has(id)) throw new TypeError(`append: event id ${id} appears twice in one append`);
@@ -58,7 +62,7 @@ export function planAppend(requests: readonly AppendRequest[]): AppendParameters
       if (!Number.isInteger(event.schemaVersion) || event.schemaVersion < 1) {
         throw new TypeError(`append: event ${id} has schemaVersion ${String(event.schemaVersion)} (an integer >= 1 expected)`);
       }
-      rows.push({ s: index + 1, id, type: event.type, v: event.schemaVersion, data: event.data, metadata: event.metadata });
+      rows.push({ s: index + 1, k, id, type: event.type, v: event.schemaVersion, data: event.data, metadata: event.metadata });
     }
   });
   return { streams, expected, counts, rows };

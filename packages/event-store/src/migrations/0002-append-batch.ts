@@ -22,7 +22,8 @@ const SQL = /* sql */ `
       -- p_groups[i]: the 0-based group of request i (requests of a group are contiguous);
       -- p_streams[i], p_expected[i] ('any' | 'no_stream' | 'stream_exists' | '<revision>'),
       -- p_counts[i] as in es.append; p_events: every event of every request in request order,
-      -- each {s: <1-based request index>, id, type, v, data, metadata}; p_ids: their ids, in order.
+      -- each {s: <1-based request index>, k: <1-based index in its request>, id, type, v, data,
+      -- metadata}; p_ids: their ids, in order.
       -- One row per request, in request order: outcome 'ok' | 'repeat' | 'wer' | 'dup' (the
       -- whole group's: a refused group writes nothing), the next expected revision and last
       -- position ('ok', 'repeat'), and detail: for 'wer' {"index": <0-based request index within
@@ -54,7 +55,7 @@ const SQL = /* sql */ `
         created bool[];
         to_write int := 0;
         first_pos bigint;
-        written bigint := 0;
+        req_base bigint[] := array_fill(0::bigint, ARRAY[n]);
       BEGIN
         -- 1. Lock every stream row, in name order across the batch (batches cannot deadlock),
         --    and read its revision, in ONE statement: a stream that does not exist yet is
@@ -118,6 +119,8 @@ const SQL = /* sql */ `
         END LOOP;
         FOR i IN 1..n LOOP
           writes[i] := group_outcome[p_groups[i] + 1] = 'ok' AND found_ids[i] = 0 AND p_counts[i] > 0;
+          -- Positions are handed out in request order: request i's events start after req_base[i].
+          req_base[i] := to_write;
           IF writes[i] THEN to_write := to_write + p_counts[i]; END IF;
           IF writes[i] AND NOT created[i] THEN existing_writes := true; END IF;
           IF created[i] AND NOT writes[i] THEN placeholders := true; END IF;
@@ -143,20 +146,19 @@ const SQL = /* sql */ `
           IF to_write > 1 THEN
             PERFORM setval('es.global_position', first_pos + to_write - 1);
           END IF;
+          -- Each event's k (1-based index in its request) gives its revision and, with its
+          -- request's base, its position: no window functions, one pass over the elements.
           INSERT INTO es.events (global_position, event_id, stream, revision, type, schema_version, data, metadata)
-          SELECT first_pos - 1 + row_number() OVER (ORDER BY y.ord),
-                 (y.ev->>'id')::uuid,
-                 p_streams[y.req],
-                 current_rev[y.req] + row_number() OVER (PARTITION BY y.req ORDER BY y.ord),
-                 y.ev->>'type',
-                 (y.ev->>'v')::int,
-                 coalesce(y.ev->'data', 'null'::jsonb),
-                 coalesce(y.ev->'metadata', '{}'::jsonb)
-          FROM (
-            SELECT x.ev, x.ord, (x.ev->>'s')::int AS req
-            FROM jsonb_array_elements(p_events) WITH ORDINALITY AS x(ev, ord)
-          ) y
-          WHERE writes[y.req];
+          SELECT first_pos + req_base[x.s] + x.k - 1,
+                 x.id,
+                 p_streams[x.s],
+                 current_rev[x.s] + x.k,
+                 x.type,
+                 x.v,
+                 coalesce(x.data, 'null'::jsonb),
+                 coalesce(x.metadata, '{}'::jsonb)
+          FROM jsonb_to_recordset(p_events) AS x(s int, k int, id uuid, type text, v int, data jsonb, metadata jsonb)
+          WHERE writes[x.s];
         END IF;
 
         -- 6. One row per request, in request order (= the order positions were given out).
@@ -177,9 +179,8 @@ const SQL = /* sql */ `
               last_position := coalesce((SELECT e.global_position FROM es.events e
                                          WHERE e.stream = p_streams[i] AND e.revision = current_rev[i]), 0);
             ELSE
-              written := written + p_counts[i];
               next_expected_revision := current_rev[i] + p_counts[i];
-              last_position := first_pos + written - 1;
+              last_position := first_pos + req_base[i] + p_counts[i] - 1;
             END IF;
           END IF;
           RETURN NEXT;

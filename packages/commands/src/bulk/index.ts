@@ -1,6 +1,9 @@
-/** Bulk import through the same deciders (issue 15 item 6): see bulk-import.ts. */
+/**
+ * Bulk import through the same deciders (issue 15 item 6): see bulk-import.ts (batching and
+ * appending), bulk-decide.ts (deciding in memory) and bulk-types.ts (commands, options, results).
+ */
+export { BulkImporter } from './bulk-import';
 export {
-  BulkImporter,
   BulkImportStopped,
   accountUserId,
   type BulkAddEntry,
@@ -11,6 +14,6 @@ export {
   type BulkRegisterTeam,
   type BulkRunResult,
   type BulkTimings,
-} from './bulk-import';
+} from './bulk-types';
 export { reserveAccountRows, type EmailRowReservation, type RefusedReservation, type TeamRowReservation } from './account-rows';
 export { readStreams } from './stored-streams';

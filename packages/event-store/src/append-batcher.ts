@@ -104,10 +104,12 @@ export class AppendBatcher {
     if (this.inFlight || this.queue.length === 0) return;
     const batch = this.take();
     this.inFlight = true;
-    void this.send(batch).finally(() => {
+    // The next batch leaves once the answered callers have run on (their next appends join the
+    // queue: they go with it, not in a batch of their own ahead of it).
+    void this.send(batch).finally(() => setImmediate(() => {
       this.inFlight = false;
       this.pump();
-    });
+    }));
   }
 
   /** The next batch: queued groups in order, skipping (for later) any that would share a stream or id. */

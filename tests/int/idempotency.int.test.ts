@@ -9,7 +9,7 @@ import type {} from '@fastify/jwt'; // brings app.jwt's type (the command API re
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { AccountDirectory, AccountService, CommandService, deterministicUuid, eventIdFor } from '@sinilill/commands';
+import { AccountDirectory, AccountService, CommandService, deterministicUuid, eventIdFor, fingerprintKey, fingerprintOf, requestFingerprint } from '@sinilill/commands';
 import type { SessionClaims } from '@sinilill/contracts';
 import { streams, type ActingUser } from '@sinilill/domain';
 import type { EventStore, RecordedEvent } from '@sinilill/event-store';
@@ -102,8 +102,14 @@ describe('Idempotency-Key on the command API', () => {
     expect(appended.map((event) => event.type)).toEqual(['EntryAdded']);
     expect(appended[0]!.globalPosition).toBe(body.position);
     expect(appended[0]!.stream).toBe(streams.entry(body.entry.id));
-    // The request's fingerprint is recorded with the command (SHA-256 hex).
-    expect(appended[0]!.metadata).toMatchObject({ commandId: `${member.userId}:${key}`, requestFingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    // The request's fingerprint is recorded with the command: HMAC-SHA256 under the app's key,
+    // never a plain hash of the body (a body may hold passwords; issue 15).
+    const route = { params: {}, body: { distance: 5, entry_type: 'WALK', performed_at: '2025-04-19' } };
+    expect(appended[0]!.metadata).toMatchObject({
+      commandId: `${member.userId}:${key}`,
+      requestFingerprint: requestFingerprint('POST /api/entry', route, fingerprintKey(SECRET)),
+    });
+    expect(fingerprintOf(appended[0]!.metadata)).not.toBe(requestFingerprint('POST /api/entry', route));
   });
 
   test('(b) the same key with another body: 422 IDEMPOTENCY_KEY_REUSED, nothing appended', async () => {

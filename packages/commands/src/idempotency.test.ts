@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, fingerprintOf, KeyedMutex, requestFingerprint } from './idempotency';
+import { canonicalJson, fingerprintKey, fingerprintOf, KeyedMutex, requestFingerprint } from './idempotency';
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth and keeps array order', () => {
@@ -39,6 +39,17 @@ describe('requestFingerprint', () => {
     expect(requestFingerprint('PUT /api/entry/:id/edit', { params: { id: '7' }, body: { ...body, distance: 6 } })).not.toBe(edit);
     expect(requestFingerprint('PUT /api/entry/:id/edit', { params: { id: '8' }, body })).not.toBe(edit);
     expect(requestFingerprint('POST /api/entry', { params: { id: '7' }, body })).not.toBe(edit);
+  });
+
+  it('keyed (the command API): HMAC-SHA256, another value than the plain hash and than under another key', () => {
+    const plain = requestFingerprint('PUT /api/account/changepassword', { params: {}, body });
+    const keyed = requestFingerprint('PUT /api/account/changepassword', { params: {}, body }, fingerprintKey('secret one'));
+    expect(keyed).toMatch(/^[0-9a-f]{64}$/);
+    expect(keyed).not.toBe(plain);
+    expect(requestFingerprint('PUT /api/account/changepassword', { params: {}, body }, fingerprintKey('secret one'))).toBe(keyed);
+    expect(requestFingerprint('PUT /api/account/changepassword', { params: {}, body }, fingerprintKey('secret two'))).not.toBe(keyed);
+    // The key is derived, never the secret itself.
+    expect(fingerprintKey('secret one').toString('utf8')).not.toContain('secret one');
   });
 
   it('is read back from event metadata', () => {

@@ -10,7 +10,7 @@
  * The store side (finding the first event, comparing fingerprints, the repeat's position) is in
  * handle.ts; CommandService.idempotent puts the two together.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 
 /**
  * JSON with object keys sorted (by UTF-16 code units, recursively) and without whitespace, so
@@ -48,13 +48,25 @@ function canonical(value: unknown, ancestors: Set<object>): string | undefined {
 }
 
 /**
- * The fingerprint of a request: lowercase hex SHA-256 of `<route>\n<canonicalJson(input)>`.
- * `route` is the method and the route pattern (`POST /api/entry`, `PUT /api/entry/:id/edit`);
- * `input` what the request asks, as validated (the command API passes `{ params, body }`).
- * Stored in the metadata of the command's events as `requestFingerprint` (D7).
+ * The fingerprint of a request: lowercase hex HMAC-SHA256 under `key` (SHA-256 without one) of
+ * `<route>\n<canonicalJson(input)>`. `route` is the method and the route pattern (`POST
+ * /api/entry`, `PUT /api/entry/:id/edit`); `input` what the request asks, as validated (the
+ * command API passes `{ params, body }`). Stored in the metadata of the command's events as
+ * `requestFingerprint` (D7).
+ *
+ * The command API passes a key of its own (fingerprintKey): a body may hold a secret (PUT
+ * /account/changepassword holds two passwords), and a plain hash in the log could be guessed
+ * offline by hashing candidate passwords with the rest of the body; keyed, it cannot be without
+ * the server's secret (issue 15: the web client now sends a key with every command).
  */
-export function requestFingerprint(route: string, input: unknown): string {
-  return createHash('sha256').update(`${route}\n${canonicalJson(input)}`).digest('hex');
+export function requestFingerprint(route: string, input: unknown, key?: Buffer | string): string {
+  const text = `${route}\n${canonicalJson(input)}`;
+  return (key === undefined ? createHash('sha256') : createHmac('sha256', key)).update(text).digest('hex');
+}
+
+/** The key of request fingerprints derived from a server secret (the JWT secret): never the secret itself. */
+export function fingerprintKey(secret: string): Buffer {
+  return createHmac('sha256', secret).update('sinilill:request-fingerprint:v1').digest();
 }
 
 /** The request fingerprint an event's metadata carries (undefined: none, e.g. imported or older events). */

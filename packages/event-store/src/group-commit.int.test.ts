@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import { event, migratedDatabase } from './int-test-support';
 import { PostgresEventStore } from './postgres-event-store';
 import { AppendConditionFailedError, DuplicateEventIdError, WrongExpectedRevisionError, type AppendResult } from './types';

@@ -5,7 +5,7 @@
  * were built on (withAfterCommit of @sinilill/commands; see server.ts), not the routes' job.
  */
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
-import type { AccountService, CommandService } from '@sinilill/commands';
+import { fingerprintKey, type AccountService, type CommandService } from '@sinilill/commands';
 import { authPlugin, createApp, healthRoutes, type AuthOptions } from '@sinilill/http';
 import type { MediaStore } from '@sinilill/media';
 import type { Queue, ReplayJob } from '@sinilill/messaging';
@@ -114,6 +114,8 @@ function withRedaction(logger: FastifyServerOptions['logger']): FastifyServerOpt
  */
 export function buildCommandApi(deps: CommandApiDependencies): FastifyInstance {
   const app = createApp({ logger: withRedaction(deps.logger) });
+  // Request fingerprints are keyed (command-request.ts): a body's secrets never lie in the log as a plain hash.
+  app.decorate('fingerprintKey', fingerprintKey(deps.jwtSecret));
   app.register(healthRoutes);
   app.register(authPlugin, {
     secret: deps.jwtSecret,

@@ -6,13 +6,21 @@
  * The command id comes from an `Idempotency-Key` header, scoped to the user
  * (`<userId>:<key>`), so that a retried request appends nothing twice (D7); without a key it is a
  * fresh UUID. A keyed request also carries its *fingerprint* (the route pattern, the validated
- * path parameters and body: requestFingerprint of @sinilill/commands), recorded with the
+ * path parameters and body: requestFingerprint of @sinilill/commands, keyed with the app's
+ * fingerprintKey so that no secret of a body can be guessed from the log), recorded with the
  * command's events: the key stands for that one request. Keys outside the pattern are ignored, not
  * refused.
  */
 import type { FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { requestFingerprint, type CommandRequest, type CommandService } from '@sinilill/commands';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The key of request fingerprints (fingerprintKey of the JWT secret; buildCommandApi sets it). */
+    fingerprintKey?: Buffer;
+  }
+}
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,100}$/;
 
@@ -36,7 +44,7 @@ export function commandRequest(request: FastifyRequest): CommandRequest {
   if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
     return { actor: request.actor, metadata: { commandId: randomUUID(), correlationId, causationId: null } };
   }
-  const fingerprint = requestFingerprint(routeOf(request), { params: request.params ?? null, body: request.body ?? null });
+  const fingerprint = requestFingerprint(routeOf(request), { params: request.params ?? null, body: request.body ?? null }, request.server.fingerprintKey);
   return {
     actor: request.actor,
     metadata: { commandId: `${request.actor.userId}:${key}`, correlationId, causationId: null, requestFingerprint: fingerprint },

@@ -11,8 +11,9 @@
  * - A batch never holds two groups that share a stream or an event id (the SQL function's
  *   precondition): such a group waits for the next batch, in arrival order.
  * - A batch that fails as a whole (a PostgreSQL error such as a value jsonb refuses, or a lost
- *   unique race with another process) is split: each group is sent again alone, so one bad
- *   append cannot fail its neighbours. A lone group's error goes to its caller.
+ *   unique race with another process, a killed connection) is split: each group is sent again
+ *   alone, so one bad append cannot fail its neighbours. A lone group whose connection was lost
+ *   is sent once more (isConnectionError); any other error of a lone group goes to its caller.
  * - Limits: at most MAX_GROUPS groups and about MAX_EVENTS events per batch (one large append
  *   still goes alone, whatever its size).
  */
@@ -81,6 +82,16 @@ export function settleGroup(requests: readonly AppendRequest[], rows: readonly B
   }));
 }
 
+/**
+ * A failure of the connection rather than of the statement: no SQLSTATE (the client saw the
+ * connection end), class 08 (connection exception) or 57P01–57P03 (the server terminated it).
+ */
+export function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return error instanceof Error;
+  return code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03';
+}
+
 /** The queue and the one batch in flight of a PostgresEventStore (see the module docs). */
 export class AppendBatcher {
   private queue: Pending[] = [];
@@ -136,12 +147,16 @@ export class AppendBatcher {
     return batch;
   }
 
-  private async send(batch: Pending[]): Promise<void> {
+  private async send(batch: Pending[], retried = false): Promise<void> {
     let rows: BatchRow[];
     try {
       ({ rows } = await this.pool.query<BatchRow>({ name: 'es.appendBatch', text: this.sql, values: batchValues(batch) }));
     } catch (error) {
       if (batch.length === 1) {
+        // A lost connection (a killed backend, a network cut) is tried once more on another: the
+        // batch either rolled back (written now) or committed before its answer was lost
+        // (answered now as a repeat: the ids are stored).
+        if (!retried && isConnectionError(error)) return this.send(batch, true);
         batch[0]!.reject(this.translate(error, batch[0]!.requests));
         return;
       }

@@ -18,6 +18,8 @@ const newStream = () => `grouped-${++streamNo}`;
 
 beforeAll(async () => {
   ({ pool } = await migratedDatabase(40));
+  // A killed backend (the fault tests) ends its client; the pool reports it here.
+  pool.on('error', () => undefined);
   const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
   // Counts the batches the store sends (every other query passes through unchanged).
   (pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
@@ -166,4 +168,80 @@ describe('appendToStreamsIf', () => {
     // The other writer expected revision 0 and waited: it now finds revision 1.
     expect(await other).toBeInstanceOf(WrongExpectedRevisionError);
   });
+});
+
+describe('faults', () => {
+  /** Kills the backend of the batch that waits for a lock (a crash, a network cut), once it waits. */
+  async function killWaitingBatch(): Promise<void> {
+    for (let i = 0; i < 300; i++) {
+      const { rows } = await pool.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE query LIKE '%es.append_batch%' AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`);
+      if (rows[0]) {
+        await pool.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error('no batch waited for the lock');
+  }
+
+  /** Holds `stream`'s row in another session until `release` (the batch then waits inside es.append_batch). */
+  async function holdStream(stream: string): Promise<{ release(): Promise<void> }> {
+    const holder = await pool.connect();
+    await holder.query('BEGIN');
+    await holder.query('SELECT 1 FROM es.streams WHERE stream = $1 FOR UPDATE', [stream]);
+    return {
+      async release() {
+        await holder.query('COMMIT');
+        holder.release();
+      },
+    };
+  }
+
+  test('a batch whose connection is killed: each of its appends is sent again alone and stored once', async () => {
+    const blocked = newStream();
+    await store.appendToStream(blocked, [event()], { expectedRevision: 'no_stream' });
+    const hold = await holdStream(blocked);
+    // The first append goes at once; the next six queue behind it and leave together as one batch.
+    const first = store.appendToStream(newStream(), [event()], { expectedRevision: 'no_stream' });
+    const free = Array.from({ length: 5 }, () => newStream());
+    const grouped = [
+      store.appendToStream(blocked, [event()], { expectedRevision: 0 }),
+      ...free.map((stream) => store.appendToStream(stream, [event()], { expectedRevision: 'no_stream' })),
+    ];
+    await first;
+    await killWaitingBatch();
+    // Sent again alone: the free ones are written while the held stream still waits.
+    for (const stream of free) {
+      for (let i = 0; i < 300 && (await store.readStream(stream)).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(await store.readStream(stream)).toHaveLength(1);
+    }
+    await hold.release();
+    const results = await Promise.all(grouped);
+    expect(results[0]).toMatchObject({ nextExpectedRevision: 1, repeated: false });
+    expect(await store.readStream(blocked)).toHaveLength(2);
+  });
+
+  test('a lone append whose connection is killed is sent once more and stored once', async () => {
+    const blocked = newStream();
+    await store.appendToStream(blocked, [event()], { expectedRevision: 'no_stream' });
+    const hold = await holdStream(blocked);
+    const append = store.appendToStream(blocked, [event()], { expectedRevision: 0 });
+    await killWaitingBatch();
+    // The second try waits for the held row too; released, it is written.
+    await waitingAgain();
+    await hold.release();
+    expect(await append).toMatchObject({ nextExpectedRevision: 1 });
+    expect(await store.readStream(blocked)).toHaveLength(2);
+  });
+
+  /** Waits until a second try of a batch waits for the lock again (it was sent, not given up). */
+  async function waitingAgain(): Promise<void> {
+    for (let i = 0; i < 300; i++) {
+      const { rows } = await pool.query(`SELECT 1 FROM pg_stat_activity WHERE query LIKE '%es.append_batch%' AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`);
+      if (rows.length > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error('the append was not sent again');
+  }
 });

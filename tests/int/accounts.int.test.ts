@@ -228,6 +228,26 @@ describe('accounts through the command API', () => {
     expect(await app.store.headPosition()).toBe(head);
   });
 
+  test('a registration retried with its Idempotency-Key (its answer lost) answers the first answer, once, with one mail (issue 15)', async () => {
+    const body = registration();
+    const key = { 'idempotency-key': `reg-${++serial}-0123456789` };
+    const head = await app.store.headPosition();
+    const first = await post('/registerteam', body, key);
+    expect(first.statusCode, first.body).toBe(200);
+    // The retry (even two at once) and a later one answer the same; nothing more is appended or mailed.
+    const again = await Promise.all([post('/registerteam', body, key), post('/registerteam', body, key)]);
+    for (const response of again) expect(response.json()).toEqual(first.json());
+    expect((await post('/registerteam', body, key)).json()).toEqual(first.json());
+    const appended = await app.store.readAll({ after: head, maxCount: 100 });
+    expect(appended.map((e) => e.type)).toEqual(['TeamRegistered', 'ParticipantRegistered', 'UserRegistered']);
+    await mail.waitForMail(body.email as string, CONFIRM_SUBJECT.est);
+    expect(await mail.count(body.email as string, CONFIRM_SUBJECT.est)).toBe(1);
+    // The key sent with another body: refused, nothing appended. Without a key the same body is a new registration (refused: the name is taken).
+    expectRefusal(await post('/registerteam', { ...body, full_name: 'Mari Mustikas' }, key), 422, 'IDEMPOTENCY_KEY_REUSED');
+    expectRefusal(await post('/registerteam', body), 409, 'TEAM_NAME_ALREADY_IN_USE');
+    expect(await app.store.headPosition()).toBe(appended.at(-1)!.globalPosition);
+  });
+
   test('two (and five) concurrent registrations of one team name: exactly one succeeds, and one mail goes out', async () => {
     for (const contenders of [2, 5]) {
       const name = `Kiired Kilpkonnad ${contenders}`;

@@ -14,6 +14,7 @@
 import type { FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { requestFingerprint, type CommandRequest, type CommandService } from '@sinilill/commands';
+import type { ActingUser } from '@sinilill/domain';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,20 +35,24 @@ export function routeOf(request: FastifyRequest): string {
 
 /**
  * Command metadata from the request: Idempotency-Key (optional; with it the command id
- * `<userId>:<key>` and the request fingerprint of route, params and body) and x-correlation-id.
+ * `<userId>:<key>`, `visitor:<key>` for a caller without an account, and the request
+ * fingerprint of route, params and body) and x-correlation-id. `actor`: the authenticated actor
+ * by default; the visitor routes pass theirs.
  * Call it in the handler, after validation, so that the fingerprint covers the validated input.
  */
-export function commandRequest(request: FastifyRequest): CommandRequest {
+export function commandRequest(request: FastifyRequest, actor: ActingUser = request.actor): CommandRequest {
   const key = request.headers['idempotency-key'];
   const correlation = request.headers['x-correlation-id'];
   const correlationId = typeof correlation === 'string' && IDEMPOTENCY_KEY.test(correlation) ? correlation : randomUUID();
   if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
-    return { actor: request.actor, metadata: { commandId: randomUUID(), correlationId, causationId: null } };
+    return { actor, metadata: { commandId: randomUUID(), correlationId, causationId: null } };
   }
   const fingerprint = requestFingerprint(routeOf(request), { params: request.params ?? null, body: request.body ?? null }, request.server.fingerprintKey);
+  // A visitor (no account yet: registration) is scoped as `visitor`; the key is a random UUID.
+  const scope = actor.userId ?? 'visitor';
   return {
-    actor: request.actor,
-    metadata: { commandId: `${request.actor.userId}:${key}`, correlationId, causationId: null, requestFingerprint: fingerprint },
+    actor,
+    metadata: { commandId: `${scope}:${key}`, correlationId, causationId: null, requestFingerprint: fingerprint },
   };
 }
 

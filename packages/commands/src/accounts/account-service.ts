@@ -22,7 +22,8 @@ import {
   type RegistrationResult,
   type SessionIdentity,
 } from '../handlers/account-shared';
-import { joinTeam, registerTeamWithCaptain } from '../handlers/registration';
+import { joinTeam, registerTeamWithCaptain, repeatedRegistration } from '../handlers/registration';
+import { KeyedMutex } from '../idempotency';
 import * as sessions from '../handlers/session';
 import { changeSettings, retryParkedEvent, skipParkedEvent } from '../handlers/settings';
 import { readSettings } from '../settings';
@@ -41,6 +42,8 @@ export type {
 /** The account and session commands (see the module's comment). */
 export class AccountService {
   private readonly deps: AccountDeps;
+  /** Keyed registrations in progress in this process, by command id. */
+  private readonly inProgress = new KeyedMutex();
 
   constructor(deps: AccountServiceDependencies) {
     this.deps = accountDeps(deps);
@@ -68,7 +71,7 @@ export class AccountService {
    *   INVALID_REQUEST, VALUE_TOO_LONG, TEAM_NAME_ALREADY_IN_USE, EMAIL_ALREADY_IN_USE.
    */
   registerTeam(input: RegistrationInput & { teamName: string; company?: boolean }, request: CommandRequest): Promise<RegistrationResult> {
-    return registerTeamWithCaptain(this.deps, input, request);
+    return this.keyed(request, () => registerTeamWithCaptain(this.deps, input, request));
   }
 
   /**
@@ -76,7 +79,18 @@ export class AccountService {
    * @throws DomainError as registerTeam, plus INVALID_JOIN_CODE and JOIN_CODE_EXPIRED.
    */
   joinTeam(input: RegistrationInput & { joinCode: string }, request: CommandRequest): Promise<RegistrationResult> {
-    return joinTeam(this.deps, input, request);
+    return this.keyed(request, () => joinTeam(this.deps, input, request));
+  }
+
+  /**
+   * A registration with an Idempotency-Key (issue 15 item 3): requests with one key take turns in
+   * this process, and a repeat answers as the first run did (repeatedRegistration), appending and
+   * mailing nothing; without a key it just runs.
+   * @throws DomainError('IDEMPOTENCY_KEY_REUSED') for the key of another request; what `run` throws.
+   */
+  private keyed(request: CommandRequest, run: () => Promise<RegistrationResult>): Promise<RegistrationResult> {
+    if (request.metadata.requestFingerprint === undefined) return run();
+    return this.inProgress.run(request.metadata.commandId, async () => (await repeatedRegistration(this.deps, request)) ?? run());
   }
 
   /** Follows a confirmation link (spec §7 POST /confirmaccount). @throws DomainError('INVALID_ACCOUNT_TOKEN'). */

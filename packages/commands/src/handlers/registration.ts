@@ -28,6 +28,7 @@ import { assertStrongPassword } from '../accounts/password-strength';
 import { hashPassword, newJoinCode, newToken } from '../accounts/secrets';
 import { executeCommand, type StreamReads, type StreamWrite } from '../handler/command-handler';
 import { foldStream, type CommandRequest } from '../handler/metadata';
+import { priorCommand } from '../handler/repeats';
 import { accountContext, confirmationLink, hours, trySend, type AccountDeps, type RegistrationInput, type RegistrationResult } from './account-shared';
 
 /** The ids a registration gives out (drawn before deciding, so that a retry keeps them). */
@@ -180,4 +181,31 @@ async function register(
   const to = { email: registered.data.email!, fullName: registered.data.fullName! };
   const mailSent = await trySend(deps, confirmationMail(to, confirmationLink(deps, confirmation.token, userId), input.lang), 'confirmation');
   return { userId, teamId, participantId, position: outcome.position, mailSent };
+}
+
+/**
+ * The answer to a keyed registration handled before (issue 15 item 3: a client's retry of a
+ * registration whose answer was lost answers as the first run did, appends nothing and mails
+ * nothing), or null when the request has no Idempotency-Key or the key is new. The command's
+ * events are one append (contiguous positions, D1): its ParticipantRegistered and UserRegistered
+ * are found right after its first event.
+ * @throws DomainError('IDEMPOTENCY_KEY_REUSED') when the key was used for another request.
+ */
+export async function repeatedRegistration(deps: AccountDeps, request: CommandRequest): Promise<RegistrationResult | null> {
+  if (request.metadata.requestFingerprint === undefined) return null;
+  const prior = await priorCommand(deps.store, request.metadata);
+  if (!prior) return null;
+  const events = [prior, ...(await deps.store.readAll({ after: prior.globalPosition, maxCount: 4 }))]
+    .filter((event) => event.metadata.commandId === request.metadata.commandId);
+  const participant = events.find((event) => event.type === 'ParticipantRegistered');
+  const user = events.find((event) => event.type === 'UserRegistered');
+  if (!participant || !user) return null;
+  const participantData = participant.data as { participantId: number; teamId: number };
+  return {
+    userId: (user.data as { userId: string }).userId,
+    teamId: participantData.teamId,
+    participantId: participantData.participantId,
+    position: events.at(-1)!.globalPosition,
+    mailSent: true,
+  };
 }

@@ -108,9 +108,11 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
       fullName: body.full_name, email: body.email, gender: genderName(body.gender), birthYear: body.birth_year,
       password: body.password, newsletter: body.newsletter, lang: body.lang,
     };
+    // With an Idempotency-Key, a retry whose first answer was lost answers as the first did (issue 15).
+    const command = commandRequest(request, VISITOR);
     const result = type === 'REGISTER_TEAM'
-      ? await accounts.registerTeam({ ...person, teamName: body.team_name ?? '', company: body.company === true }, visitorRequest(request))
-      : await accounts.joinTeam({ ...person, joinCode: body.team_join_code ?? '' }, visitorRequest(request));
+      ? await accounts.registerTeam({ ...person, teamName: body.team_name ?? '', company: body.company === true }, command)
+      : await accounts.joinTeam({ ...person, joinCode: body.team_join_code ?? '' }, command);
     if (!result.mailSent) request.log.error({ userId: result.userId }, 'confirmation mail not sent; the next login attempt sends one');
     return { success: true, position: result.position };
   };

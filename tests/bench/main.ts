@@ -19,15 +19,19 @@
  * 5. POST /api/entry end to end beside a Fastify hello world (http-peers.ts): requests/s of both
  *    and their ratio, p99 of POST /api/entry, ms, 32 connections. Targets: ≥ 30 % of hello world,
  *    p99 ≤ 50 ms;
- * 6. the home route's JavaScript, gzipped, from a fresh production build (web-size.ts): KB.
+ * 6. GET /api/stats beside a Fastify hello world serving the same bytes, on the query API directly
+ *    and through the gateway (stats-peers.ts, issue 16 items 2, 3 and 7): requests/s of the three
+ *    and their ratios to the peer, p50 and p99 of the two, ms, and the gateway's added latency, %,
+ *    32 connections. Targets: through the gateway ≥ 50 % of the peer; the gateway adds ≤ 10 %;
+ * 7. the home route's JavaScript, gzipped, from a fresh production build (web-size.ts): KB.
  *    Target: ≤ 250 KB;
- * 7. a synthetic edition of BENCH_SYNTHETIC_EVENTS events (default 1 000 000; 0 skips it) imported
+ * 8. a synthetic edition of BENCH_SYNTHETIC_EVENTS events (default 1 000 000; 0 skips it) imported
  *    through the same bulk path, on a scratch database of its own, last so that its load does not
  *    disturb the other figures (edition.ts): seconds and events/s. Target: < 60 s for a million.
  *
  * The app's clock is 2025-04-20T10:00Z (inside April: entries are accepted). Uses DATABASE_URL /
  * REDIS_URL when set, else starts embedded PostgreSQL and redis-server in a temporary folder.
- * About 3 minutes on the 2-core dev machine without the synthetic edition (the limit is 5), plus
+ * About 3½ minutes on the 2-core dev machine without the synthetic edition (the limit is 5), plus
  * about a minute for a million synthetic events.
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
@@ -53,6 +57,7 @@ import {
 import { httpNotes, httpRows, measureHttpPeers } from './http-peers';
 import { LAG_TARGET, lagRows, measureProjectionLag } from './lag';
 import { printTable, progress, type Row } from './report';
+import { measureStatsPeers, statsNotes, statsRows } from './stats-peers';
 import { measureHomeRoute, webSizeRows } from './web-size';
 
 /** The app's clock during the bench, and the day its entries are for. */
@@ -62,6 +67,7 @@ const PERFORMED_AT = '2025-04-20';
 const APPEND = { rounds: 5, seconds: 2 };
 const LAG = { rate: LAG_TARGET.rate, seconds: 10 };
 const HTTP = { rounds: 3, seconds: 5, connections: 32, users: 64 };
+const STATS = { rounds: 3, seconds: 5, connections: 32 };
 
 async function main() {
   const began = performance.now();
@@ -98,15 +104,19 @@ async function main() {
     const http = await measureHttpPeers({ databaseUrl: url, redisUrl, now: NOW, performedAt: PERFORMED_AT, ...HTTP });
     rows.push(...httpRows(http));
 
-    // 6. The home route's JavaScript.
+    // 6. GET /api/stats beside a hello world with its bytes, directly and through the gateway.
+    const stats = await measureStatsPeers({ databaseUrl: url, now: NOW, ...STATS });
+    rows.push(...statsRows(stats));
+
+    // 7. The home route's JavaScript.
     progress('building the web client for the home route\'s size');
     rows.push(...webSizeRows(measureHomeRoute()));
 
-    // 7. A synthetic edition through the bulk path, on a database of its own.
+    // 8. A synthetic edition through the bulk path, on a database of its own.
     const synthetic = syntheticEvents > 0 ? await measureSyntheticImport({ serverUrl, events: syntheticEvents }) : null;
     rows.push(...syntheticRows(synthetic));
 
-    printTable(rows, [...APPEND_NOTES, ...EDITION_NOTES, ...httpNotes(http)]);
+    printTable(rows, [...APPEND_NOTES, ...EDITION_NOTES, ...httpNotes(http), ...statsNotes(stats)]);
     console.log(`\n(${((performance.now() - began) / 1000).toFixed(0)} s in all; the machine's other load makes every figure noisy.)`);
   } finally {
     await servers.stop();

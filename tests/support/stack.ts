@@ -39,8 +39,19 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, timeoutMs = 240_00
     cwd: launch.root,
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', JWT_SECRET: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
-    detached: false,
+    // A process group of its own (npm, the launcher, its services, PostgreSQL, Redis, MailDev), so
+    // that stop() can make sure nothing of the stack outlives it.
+    detached: true,
   });
+  /** Sends `signal` to the stack's whole process group; false when no process of it is left. */
+  const signalGroup = (signal: NodeJS.Signals | 0): boolean => {
+    try {
+      process.kill(-child.pid!, signal);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
   child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
@@ -49,9 +60,15 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, timeoutMs = 240_00
       await new Promise<void>((resolve) => {
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+        // Past the launcher's own bound (its services' 10 s, SIGKILL at 12 s, then the infra).
+        setTimeout(() => signalGroup('SIGKILL'), 30_000).unref();
       });
     }
+    // The launcher stops its services before it exits; whatever is still left of the group after
+    // a grace period (a service orphaned by a launcher that died) is killed, so no stack outlives
+    // its test (seen: APIs and MailDev of a deployment left running after a CI run).
+    for (let waited = 0; signalGroup(0) && waited < 20_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    signalGroup('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
   };
   await new Promise<void>((resolve, reject) => {

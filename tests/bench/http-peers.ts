@@ -29,7 +29,6 @@
  * Targets (issue 15): POST /api/entry ≥ 30 % of hello world's requests/s; its p99 ≤ 50 ms.
  */
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { AccountDirectory, AccountService, CommandService, PostgresIdAllocator, SettingsCache, withAfterCommit } from '@sinilill/commands';
@@ -39,24 +38,8 @@ import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection } from '@sinilill/event-store';
 import { WakeUpPublisher } from '@sinilill/messaging';
 import { NO_MAIL, testSessions } from '../support/sessions';
+import { load, type AutocannonRequest, type LoadFigures } from './load';
 import { grouped, median, progress, spread, times, verdict, type Row } from './report';
-
-/** The part of autocannon's API used here (it ships no types). */
-interface AutocannonRequest { method: string; path: string; headers: Record<string, string>; body?: string }
-interface AutocannonHistogram { average: number; p50: number; p90: number; p99: number; max: number }
-interface AutocannonResult {
-  duration: number;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  '2xx': number;
-  latency: AutocannonHistogram;
-  statusCodeStats: Record<string, { count: number }>;
-}
-type Autocannon = (options: {
-  url: string; connections: number; duration: number; workers?: number; requests?: AutocannonRequest[];
-}) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 /** Issue 15's targets: entry requests/s as a share of hello world's, at least; p99, ms, at most. */
 export const HTTP_TARGET = { shareOfHelloWorld: 0.3, p99Ms: 50 } as const;
@@ -64,7 +47,7 @@ export const HTTP_TARGET = { shareOfHelloWorld: 0.3, p99Ms: 50 } as const;
 const INDEX_SECRET = 'bench-index-secret-0123456789';
 const JWT_SECRET = 'bench-jwt-secret-that-is-long-enough-for-hs256-0123456789';
 
-export interface RunFigures { requestsPerSecond: number; p99: number; non2xx: number; errors: number; statusCodes: string }
+export type RunFigures = LoadFigures;
 
 export interface HttpPeersResult {
   connections: number;
@@ -73,12 +56,6 @@ export interface HttpPeersResult {
   teams: number;
   hello: RunFigures[];
   entry: RunFigures[];
-}
-
-async function load(url: string, connections: number, seconds: number, requests?: AutocannonRequest[]): Promise<RunFigures> {
-  const result = await autocannon({ url, connections, duration: seconds, workers: 1, ...(requests ? { requests } : {}) });
-  const statusCodes = Object.entries(result.statusCodeStats).map(([code, { count }]) => `${code}: ${count}`).join(', ');
-  return { requestsPerSecond: result['2xx'] / result.duration, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, statusCodes };
 }
 
 /**

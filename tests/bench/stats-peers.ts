@@ -31,27 +31,13 @@
  * Targets (issue 16): GET /api/stats through the gateway ≥ 50 % of the peer's requests/s; the
  * gateway adds ≤ 10 % to the answer's latency (p50 and p99 through the gateway vs directly).
  */
-import { createRequire } from 'node:module';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { buildGateway } from '@sinilill/gateway';
 import { buildQueryApi } from '@sinilill/query-api';
 import { createReadModelDb } from '@sinilill/read-models';
+import { load, type LoadFigures } from './load';
 import { grouped, median, progress, spread, times, verdict, type Row } from './report';
-
-/** The part of autocannon's API used here (it ships no types). */
-interface AutocannonHistogram { average: number; p50: number; p90: number; p99: number; max: number }
-interface AutocannonResult {
-  duration: number;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  '2xx': number;
-  latency: AutocannonHistogram;
-  statusCodeStats: Record<string, { count: number }>;
-}
-type Autocannon = (options: { url: string; connections: number; duration: number; workers?: number }) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 /**
  * Issue 16's targets: stats requests/s through the gateway as a share of the peer's, at least; the
@@ -63,7 +49,7 @@ const JWT_SECRET = 'bench-jwt-secret-that-is-long-enough-for-hs256-0123456789';
 /** A port nothing listens on (discard): the gateway's command API, never called by GET /api/stats. */
 const UNUSED_COMMAND_API = 'http://127.0.0.1:9';
 
-export interface StatsRun { requestsPerSecond: number; p50: number; p99: number; non2xx: number; errors: number; statusCodes: string }
+export type StatsRun = LoadFigures;
 
 export interface StatsPeersResult {
   connections: number;
@@ -75,15 +61,6 @@ export interface StatsPeersResult {
   peer: StatsRun[];
   direct: StatsRun[];
   gateway: StatsRun[];
-}
-
-async function load(url: string, connections: number, seconds: number): Promise<StatsRun> {
-  const result = await autocannon({ url, connections, duration: seconds, workers: 1 });
-  const statusCodes = Object.entries(result.statusCodeStats).map(([code, { count }]) => `${code}: ${count}`).join(', ');
-  return {
-    requestsPerSecond: result['2xx'] / result.duration, p50: result.latency.p50, p99: result.latency.p99,
-    non2xx: result.non2xx, errors: result.errors, statusCodes,
-  };
 }
 
 /** One GET answer's status, content-type and bytes (refusing a compressed one: the load asks for none). */

@@ -15,7 +15,6 @@
  *   tests/int/admin-*.int.test.ts, history.int.test.ts and queue-board.int.test.ts).
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -25,7 +24,7 @@ import type {
 import { launchBrowser } from '../support/browser';
 import { e2eKit } from '../support/e2e-kit';
 import { startStack, type RunningStack } from '../support/stack';
-import { FIXTURE_DIR } from '../support/app';
+import { fixturePeople } from '../support/app';
 
 const ADMIN = { email: 'haldur@sinilill.test', password: 'haldur-parool-1' };
 
@@ -45,9 +44,7 @@ afterAll(async () => {
 });
 
 /** The fixture's participants (id, full name, e-mail, team) — the people of the 2025 export. */
-const people = readFileSync(join(FIXTURE_DIR, 'participants.csv'), 'utf8').trim().split('\n').slice(1)
-  .map((line) => line.split(','))
-  .map((cells) => ({ id: Number(cells[0]), fullName: cells[1]!, email: cells[2]!, teamId: Number(cells[5]) }));
+const people = fixturePeople();
 const person = (id: number) => people.find((p) => p.id === id)!;
 
 const kaja = person(1); // team 1, Haapsalu Sõbrad

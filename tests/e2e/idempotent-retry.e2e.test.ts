@@ -8,8 +8,6 @@
  * appends nothing: the page shows the entry once, the team's entries (the query API) hold one new
  * entry, and the log one EntryAdded under the command id `<userId>:<key>`.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -17,7 +15,7 @@ import type { EntryAnswer, TeamEntriesAnswer } from '@sinilill/contracts';
 import { launchBrowser } from '../support/browser';
 import { e2eKit } from '../support/e2e-kit';
 import { startStack, type RunningStack } from '../support/stack';
-import { FIXTURE_DIR } from '../support/app';
+import { fixturePeople } from '../support/app';
 
 let stack: RunningStack;
 let browser: Browser;
@@ -32,10 +30,7 @@ afterAll(async () => {
 });
 
 /** Participant 13 of the 2025 export (Mari Kask, team 2, paid): the team page after login. */
-const person = readFileSync(join(FIXTURE_DIR, 'participants.csv'), 'utf8').trim().split('\n').slice(1)
-  .map((line) => line.split(','))
-  .map((cells) => ({ id: Number(cells[0]), fullName: cells[1]!, email: cells[2]!, teamId: Number(cells[5]) }))
-  .find((p) => p.id === 13)!;
+const person = fixturePeople().find((p) => p.id === 13)!;
 const PASSWORD = 'Sinilill jookseb aprillis 2025';
 const DISTANCE = '37.19'; // no entry of the export has it (checked below)
 

@@ -17,7 +17,6 @@
  *   message with "try again" while the console stays usable; an unknown address is a not-found
  *   page with a link home and its own title.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -25,7 +24,7 @@ import type { Entry, SettingsAnswer } from '@sinilill/contracts';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, type Lang } from '../support/e2e-kit';
 import { eventually, startStack, type RunningStack } from '../support/stack';
-import { FIXTURE_DIR } from '../support/app';
+import { fixturePeople } from '../support/app';
 import { repoRoot } from '@sinilill/config';
 
 const artifacts = join(repoRoot, 'test-results');
@@ -47,9 +46,7 @@ afterAll(async () => {
 });
 
 /** The fixture's participants: Siim Sepp (52) is the captain of team 7 and has not paid. */
-const people = readFileSync(join(FIXTURE_DIR, 'participants.csv'), 'utf8').trim().split('\n').slice(1)
-  .map((line) => line.split(','))
-  .map((cells) => ({ id: Number(cells[0]), fullName: cells[1]!, email: cells[2]!, teamId: Number(cells[5]), isPaid: cells[6] === 'true' }));
+const people = fixturePeople();
 const siim = people.find((p) => p.id === 52)!;
 const SIIM_PASSWORD = 'Sinilill liige 2025 parool!';
 

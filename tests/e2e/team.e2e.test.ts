@@ -8,7 +8,6 @@
  * icon uploads are judged and the stored icon shows everywhere; and every team route answers a
  * stranger 403 and a logged-out caller 401 through the gateway.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -18,7 +17,7 @@ import type { StatsAnswer, TeamAnswer, TeamMember } from '@sinilill/contracts';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, message, type Lang } from '../support/e2e-kit';
 import { startStack, type RunningStack } from '../support/stack';
-import { FIXTURE_DIR } from '../support/app';
+import { fixturePeople } from '../support/app';
 
 let stack: RunningStack;
 let browser: Browser;
@@ -34,9 +33,7 @@ afterAll(async () => {
 });
 
 /** The fixture's participants (id, email, team) — the people of the 2025 export. */
-const people = readFileSync(join(FIXTURE_DIR, 'participants.csv'), 'utf8').trim().split('\n').slice(1)
-  .map((line) => line.split(','))
-  .map((cells) => ({ id: Number(cells[0]), fullName: cells[1]!, email: cells[2]!, teamId: Number(cells[5]) }));
+const people = fixturePeople();
 const membersOf = (teamId: number) => people.filter((p) => p.teamId === teamId);
 
 const text = (s: string | null) => (s ?? '').replace(/\s/g, ' ').trim();

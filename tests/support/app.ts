@@ -1,6 +1,7 @@
 /**
  * Test helpers for the whole command + read side on a real, freshly created PostgreSQL database.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import pg from 'pg';
@@ -15,6 +16,22 @@ import { catchUp, createReadModelDb, projections, type ReadModelDatabase } from 
 
 /** The 2025 export kept in the repository (a copy of shared/fixtures/edition-2025). */
 export const FIXTURE_DIR = join(repoRoot, 'infra/seed/edition-2025');
+
+/** A participant of the 2025 export as its participants.csv has it (a comma-free export). */
+export interface FixturePerson {
+  id: number;
+  fullName: string;
+  email: string;
+  teamId: number;
+  isPaid: boolean;
+}
+
+/** The participants of the 2025 export (FIXTURE_DIR/participants.csv), in file order. */
+export function fixturePeople(): FixturePerson[] {
+  return readFileSync(join(FIXTURE_DIR, 'participants.csv'), 'utf8').trim().split('\n').slice(1)
+    .map((line) => line.split(','))
+    .map((cells) => ({ id: Number(cells[0]), fullName: cells[1]!, email: cells[2]!, teamId: Number(cells[5]), isPaid: cells[6] === 'true' }));
+}
 
 /** The 2025 figures of spec §1 (and the fixture README). */
 export const FIGURES_2025 = { participants: 1005, teams: 121, distance: 196445, blueFlowers: 2491 } as const;

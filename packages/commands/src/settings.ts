@@ -46,11 +46,4 @@ export class SettingsCache {
       this.revision = event.revision;
     }
   }
-
-  /** Brings the cache up to date with one read of the stream's tail (for callers outside a command). */
-  async refresh(store: EventStore): Promise<Settings> {
-    const { stream, fromRevision } = this.tail();
-    this.apply(await store.readStream(stream, { fromRevision }));
-    return this.state;
-  }
 }

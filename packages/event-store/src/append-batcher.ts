@@ -100,7 +100,7 @@ export class AppendBatcher {
   constructor(
     private readonly pool: pg.Pool,
     private readonly sql: string,
-    private readonly translate: (error: unknown, requests: readonly AppendRequest[]) => unknown,
+    private readonly translate: (error: unknown) => unknown,
   ) {}
 
   /** Appends one group with the next batch; resolves with its results or rejects with its error. */
@@ -157,7 +157,7 @@ export class AppendBatcher {
         // batch either rolled back (written now) or committed before its answer was lost
         // (answered now as a repeat: the ids are stored).
         if (!retried && isConnectionError(error)) return this.send(batch, true);
-        batch[0]!.reject(this.translate(error, batch[0]!.requests));
+        batch[0]!.reject(this.translate(error));
         return;
       }
       // One group may be the cause: each goes again alone (the others were not written).

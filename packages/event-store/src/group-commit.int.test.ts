@@ -97,18 +97,6 @@ describe('group commit', () => {
     expect(results.map((r) => r.nextExpectedRevision).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     expect((await store.readStream(stream)).map((e) => e.revision)).toEqual(Array.from({ length: 20 }, (_, i) => i));
   });
-
-  test('the same append sent twice at once is stored once; one is answered as a repeat', async () => {
-    const stream = newStream();
-    const events = [event(), event()];
-    const [a, b] = await Promise.all([
-      store.appendToStream(stream, events, { expectedRevision: 'no_stream' }),
-      store.appendToStream(stream, events, { expectedRevision: 'no_stream' }),
-    ]);
-    expect([a.repeated, b.repeated].sort()).toEqual([false, true]);
-    expect(a.position).toBe(b.position);
-    expect(await store.readStream(stream)).toHaveLength(2);
-  });
 });
 
 describe('readStreams', () => {

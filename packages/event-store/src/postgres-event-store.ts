@@ -36,7 +36,6 @@ import { AppendBatcher, batchValues, settleGroup, type BatchRow } from './append
 import {
   AppendConditionFailedError,
   DuplicateEventIdError,
-  WrongExpectedRevisionError,
   type AppendRequest,
   type AppendResult,
   type EventData,
@@ -149,22 +148,8 @@ export class PostgresEventStore implements EventStore {
   }
 
   /** The test-only path of `beforeCommit`: one group alone, in an explicit transaction. */
-  private async appendHeld(requests: AppendRequest[], plan: AppendParameters): Promise<AppendResult[]> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const rows = (await client.query<BatchRow>({ name: 'es.appendBatch', text: SQL.appendBatch, values: batchValues([{ requests, plan }]) })).rows;
-      const results = settleGroup(requests, rows);
-      if (results instanceof Error) throw results;
-      await this.beforeCommit!(results);
-      await client.query('COMMIT');
-      return results;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw translateAppendError(error, requests);
-    } finally {
-      client.release();
-    }
+  private appendHeld(requests: AppendRequest[], plan: AppendParameters): Promise<AppendResult[]> {
+    return this.appendAlone(requests, plan, (results) => this.beforeCommit!(results));
   }
 
   /**
@@ -178,20 +163,34 @@ export class PostgresEventStore implements EventStore {
     condition: (query: (text: string, values: readonly unknown[]) => Promise<Record<string, unknown>[]>) => Promise<boolean>,
   ): Promise<AppendResult[]> {
     this.assertOpen();
-    const plan = planAppend(requests);
+    return this.appendAlone(requests, planAppend(requests), async (_results, client) => {
+      const holds = await condition(async (text, values) => (await client.query<Record<string, unknown>>(text, [...values])).rows);
+      if (!holds) throw new AppendConditionFailedError(requests.map((r) => r.stream));
+    });
+  }
+
+  /**
+   * One group outside group commit, in an explicit transaction on a connection of its own:
+   * `es.append_batch`, then `beforeCommit` (its results, the connection) while the append still
+   * holds its locks, then COMMIT; any throw rolls back and reaches the caller (translated).
+   */
+  private async appendAlone(
+    requests: AppendRequest[],
+    plan: AppendParameters,
+    beforeCommit: (results: AppendResult[], client: pg.PoolClient) => Promise<void>,
+  ): Promise<AppendResult[]> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
       const rows = (await client.query<BatchRow>({ name: 'es.appendBatch', text: SQL.appendBatch, values: batchValues([{ requests, plan }]) })).rows;
       const results = settleGroup(requests, rows);
       if (results instanceof Error) throw results;
-      const holds = await condition(async (text, values) => (await client.query<Record<string, unknown>>(text, [...values])).rows);
-      if (!holds) throw new AppendConditionFailedError(requests.map((r) => r.stream));
+      await beforeCommit(results, client);
       await client.query('COMMIT');
       return results;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
-      throw translateAppendError(error, requests);
+      throw translateAppendError(error);
     } finally {
       client.release();
     }
@@ -287,17 +286,15 @@ export function toRecordedEvent(row: EventRow): RecordedEvent {
   };
 }
 
-/** Maps the SQLSTATEs of a failed append (a lost id race, the old es.append's ESWER/ESDUP) to the interface's errors. */
-export function translateAppendError(error: unknown, requests: readonly AppendRequest[]): unknown {
+/**
+ * Maps a failed append's unique violation to the interface's error: two appends racing with the
+ * same event id into different streams (another process, uncommitted when this one probed), the
+ * loser's insert collides. Wrong revisions and ids stored elsewhere come back as rows of
+ * `es.append_batch` (settleGroup), not as errors.
+ */
+export function translateAppendError(error: unknown): unknown {
   if (!(error instanceof Error) || !('code' in error)) return error;
   const { code, detail, constraint } = error as pg.DatabaseError;
-  if (code === 'ESWER' && detail) {
-    const { index, actual } = JSON.parse(detail) as { index: number; actual: number };
-    const request = requests[index];
-    if (request) return new WrongExpectedRevisionError(request.stream, request.expectedRevision, actual < 0 ? null : actual);
-  }
-  if (code === 'ESDUP' && detail) return new DuplicateEventIdError(detail);
-  // Two appends racing with the same id into different streams: the loser's insert collides.
   if (code === '23505' && constraint === 'events_event_id_key') {
     const id = /\(event_id\)=\(([^)]+)\)/.exec(detail ?? '')?.[1] ?? 'unknown';
     return new DuplicateEventIdError(id);

@@ -78,7 +78,6 @@ interface InFlight {
 export class BulkImporter {
   private readonly store: EventStore;
   private readonly accounts: { directory: AccountDirectory; pool: pg.Pool } | null;
-  private readonly pool: pg.Pool | undefined;
   private readonly correlationId: string;
   private readonly batchEvents: number;
   /** Every stream touched so far (read or written), with its state. */
@@ -92,7 +91,6 @@ export class BulkImporter {
     this.store = options.store;
     if (options.directory && !options.pool) throw new TypeError('BulkImporter: a directory needs the pool of its tables');
     this.accounts = options.directory && options.pool ? { directory: options.directory, pool: options.pool } : null;
-    this.pool = options.pool;
     this.correlationId = options.correlationId;
     this.batchEvents = options.batchEvents ?? 5000;
     if (!Number.isInteger(this.batchEvents) || this.batchEvents < 1) throw new TypeError('BulkImporter: batchEvents must be an integer >= 1');
@@ -222,7 +220,7 @@ export class BulkImporter {
     }
     if (wanted.size === 0) return;
     const names = [...wanted];
-    const recorded = await readStreams(this.store, names, this.pool);
+    const recorded = await readStreams(this.store, names);
     for (const name of names) this.slots.set(name, slotOf(name, recorded.get(name) ?? []));
   }
 

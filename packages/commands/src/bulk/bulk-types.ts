@@ -73,9 +73,7 @@ export interface BulkImporterOptions {
    */
   directory?: AccountDirectory;
   /**
-   * The database of the store and of the account tables: the batch's reservations (required with
-   * `directory`) and the fast bulk read of the touched streams (stored-streams.ts; without it the
-   * store's own reads are used).
+   * The database of the account tables: the batch's reservations (required with `directory`).
    */
   pool?: pg.Pool;
   /** The events' correlation id, e.g. `import:2025`. */

@@ -80,9 +80,13 @@ const SQL = {
   readStream: `SELECT ${COLUMNS} FROM es.events WHERE stream = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
   readAll: `SELECT ${COLUMNS} FROM es.events WHERE global_position > $1 ORDER BY global_position LIMIT $2`,
   // The streams' events (part 0) and the event looked up by id (part 1), in one round trip.
+  // One (stream, revision) index probe per name, whatever the statistics say (a join over the
+  // names was planned as a scan once the log outgrew its statistics: 0.6 s per 5 000 names).
   readStreams: `SELECT * FROM (
-      SELECT 0 AS part, ${COLUMNS} FROM es.events e JOIN unnest($1::text[], $2::bigint[]) AS r(s, from_rev) ON e.stream = r.s AND e.revision >= r.from_rev
-      WHERE e.stream = ANY($1::text[])
+      SELECT 0 AS part, e.* FROM unnest($1::text[], $2::bigint[]) AS r(s, from_rev)
+      CROSS JOIN LATERAL (
+        SELECT ${COLUMNS} FROM es.events WHERE stream = r.s AND revision >= r.from_rev ORDER BY revision
+      ) e
       UNION ALL
       SELECT 1 AS part, ${COLUMNS} FROM es.events WHERE event_id = $3::uuid
     ) x ORDER BY part, stream, revision`,

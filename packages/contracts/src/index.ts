@@ -12,3 +12,4 @@ export * from './operations';
 export * from './payments';
 export * from './text';
 export * from './parked';
+export * from './pages';

@@ -17,9 +17,9 @@ export interface Projection {
   /** Event types it reads; others only advance its checkpoint. */
   readonly handles: readonly string[];
   /**
-   * True when no live listener reads its tables (the team page's stream, changes.ts): its
-   * batches then send no change notification, which for events without a team (accounts)
-   * would tell every open team page to refetch for nothing.
+   * True when no live team page reads its tables (the team page's stream, changes.ts): its
+   * batches' change notifications then name no team (`teams: []`, only the new position), since
+   * for events without a team (accounts) they would tell every open team page to refetch for nothing.
    */
   readonly silent?: boolean;
   /**

@@ -18,9 +18,9 @@
  * acted on when the projection reaches them in the log: a skip resolves the park, a retry applies
  * the parked event again. A rebuild parks and decides the same way in its private schema.
  *
- * Change notifications (./changes.ts): a batch applied to the live schema sends
- * `pg_notify('rm_changes', {projection, position, teams})` in its own transaction, so listeners
- * hear of it when, and only if, it commits; a rebuild's batches (private schema) say nothing, and
+ * Change notifications (./changes.ts): every batch applied to the live schema sends
+ * `pg_notify('rm_changes', {projection, position, teams})` in its own transaction (teams `[]`
+ * when it changed no team's rows), so listeners hear of it when, and only if, it commits; a rebuild's batches (private schema) say nothing, and
  * its swap says `teams: null` once.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
@@ -223,8 +223,12 @@ async function applyBatch(
   }
   await flush();
   const position = events[events.length - 1]!.globalPosition;
-  if (schema === READ_MODEL_SCHEMA && applied.length > 0 && !projection.silent) {
-    await notifyChange(trx, { projection: projection.name, position, teams: changedTeams(applied) });
+  if (schema === READ_MODEL_SCHEMA) {
+    // Every batch that moves a live checkpoint says so (issue 16 item 4: a query waiting for a
+    // position is woken by these); `teams: []` when no team's rows changed (nothing applied, or a
+    // silent projection), so live team pages refetch only for their own team.
+    const teams = applied.length > 0 && !projection.silent ? changedTeams(applied) : [];
+    await notifyChange(trx, { projection: projection.name, position, teams });
   }
   await db.insertInto('checkpoints').values({ projection: projection.name, position, updated_at: new Date() })
     .onConflict((oc) => oc.column('projection').doUpdateSet({ position, updated_at: new Date() }))

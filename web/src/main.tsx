@@ -1,11 +1,11 @@
+/** The entry: i18n first (the first page's texts in the page's language), then the app. */
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { initI18n } from './app/i18n';
 import { readStoredLang } from './lib/language';
 import './app/global.css';
 
-initI18n(readStoredLang());
-
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
-createRoot(container).render(<App />);
+// The first render waits for the first page's texts (in English, a chunk of their own).
+void initI18n(readStoredLang()).then(() => createRoot(container).render(<App />));

@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { loadPageNamespace } from './i18n';
-import { pageNamespaces, resources, type PageNamespace } from './resources';
+import { loadPageNamespace, loadStartNamespaces } from './i18n';
+import { pageNamespaces, startNamespaces, startResources, type PageNamespace } from './resources';
 
 /** Every key path of a nested translation object, e.g. "footer.contact". */
 function keyPaths(value: unknown, prefix = ''): string[] {
@@ -19,21 +19,31 @@ function strings(value: unknown): [string, unknown][] {
   return keyPaths(value).map((path) => [path, path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], value)]);
 }
 
-describe('translations', () => {
-  for (const ns of Object.keys(resources.et) as (keyof typeof resources.et)[]) {
-    it(`${ns}: English has exactly the Estonian keys`, () => {
-      expect(baseKeys(resources.en[ns])).toEqual(baseKeys(resources.et[ns]));
-    });
+describe('translations of the first page (one chunk per language)', () => {
+  it('startNamespaces lists every namespace of the chunks', async () => {
+    expect(Object.keys(await startResources.et()).sort()).toEqual([...startNamespaces].sort());
+    expect(Object.keys(await startResources.en()).sort()).toEqual([...startNamespaces].sort());
+  });
 
-    it(`${ns}: no empty strings`, () => {
-      for (const lang of ['et', 'en'] as const) {
-        const strings = keyPaths(resources[lang][ns]).map((path) =>
-          path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], resources[lang][ns]),
-        );
-        expect(strings.every((s) => typeof s === 'string' && s.trim().length > 0)).toBe(true);
+  for (const ns of startNamespaces) {
+    it(`${ns}: English has exactly the Estonian keys, and no string is empty`, async () => {
+      const [et, en] = await Promise.all([startResources.et(), startResources.en()]);
+      expect(baseKeys(en[ns])).toEqual(baseKeys(et[ns]));
+      for (const bundle of [et[ns], en[ns]]) {
+        const empty = strings(bundle).filter(([, text]) => typeof text !== 'string' || text.trim() === '');
+        expect(empty).toEqual([]);
       }
     });
   }
+
+  it('loadStartNamespaces adds the first page\'s texts in the language asked for only', async () => {
+    const instance = i18next.createInstance();
+    await instance.init({ lng: 'en', fallbackLng: 'et', resources: {}, interpolation: { escapeValue: false } });
+    await loadStartNamespaces('en', instance);
+    for (const ns of startNamespaces) expect(instance.hasResourceBundle('en', ns)).toBe(true);
+    expect(instance.hasResourceBundle('et', 'common')).toBe(false);
+    expect(instance.t('skipToContent', { ns: 'common' })).toBe((await startResources.en()).common.skipToContent);
+  });
 });
 
 describe('page translations (loaded with their page)', () => {
@@ -49,7 +59,7 @@ describe('page translations (loaded with their page)', () => {
   }
 
   it('no page namespace shares a name with a bundled one', () => {
-    expect(Object.keys(pageNamespaces).filter((ns) => ns in resources.et)).toEqual([]);
+    expect(Object.keys(pageNamespaces).filter((ns) => (startNamespaces as readonly string[]).includes(ns))).toEqual([]);
   });
 
   it('loadPageNamespace adds the page\'s texts in the current language only', async () => {

@@ -3,42 +3,44 @@
  * style: namespace = feature); `common` holds the frame's and the shared components' strings,
  * `errors` the error catalogue of spec §8. The Estonian files are the reference: their shape
  * types `t()` keys, and a unit test checks English has the same keys.
+ *
+ * What the first page needs (issue 16 item 7: the home route's JavaScript at most 150 KB
+ * gzipped) is split from the rest, and only the page's language is downloaded:
+ * - start namespaces (common, errors, home): one chunk per language (start-resources-et.ts,
+ *   start-resources-en.ts), loaded before the first render (i18n.ts initI18n); the HTML starts
+ *   fetching the page's language's chunk together with the entry (vite.config.ts);
+ * - page namespaces (every other feature's): not in the first download; each page's route loads
+ *   its namespaces, in the page's language only, next to the page's own chunk (i18n.ts
+ *   loadPageNamespace, router.tsx loaders).
  */
-import commonEn from './locales/en.json';
-import commonEt from './locales/et.json';
-import errorsEn from '../lib/errors/locales/en.json';
-import errorsEt from '../lib/errors/locales/et.json';
-import accountEn from '../features/account/locales/en.json';
-import accountEt from '../features/account/locales/et.json';
-import authEn from '../features/auth/locales/en.json';
-import authEt from '../features/auth/locales/et.json';
-import homeEn from '../features/home/locales/en.json';
-import homeEt from '../features/home/locales/et.json';
-import participantsEn from '../features/participants/locales/en.json';
-import participantsEt from '../features/participants/locales/et.json';
-import payEn from '../features/pay/locales/en.json';
-import payEt from '../features/pay/locales/et.json';
-import registrationEn from '../features/registration/locales/en.json';
-import registrationEt from '../features/registration/locales/et.json';
-import teamEn from '../features/team/locales/en.json';
-import teamEt from '../features/team/locales/et.json';
+import type { Lang } from '../lib/language';
+import type { startResourcesEt } from './start-resources-et';
 
-export const resources = {
-  et: { common: commonEt, errors: errorsEt, home: homeEt, registration: registrationEt, auth: authEt, account: accountEt, team: teamEt, pay: payEt, participants: participantsEt },
-  en: { common: commonEn, errors: errorsEn, home: homeEn, registration: registrationEn, auth: authEn, account: accountEn, team: teamEn, pay: payEn, participants: participantsEn },
-} as const;
+/** The start namespaces of each language (each promise rejects when its chunk could not be fetched). */
+export const startResources: Record<Lang, () => Promise<StartResources>> = {
+  et: () => import('./start-resources-et').then((module) => module.startResourcesEt),
+  en: () => import('./start-resources-en').then((module) => module.startResourcesEn),
+};
 
-/** Every namespace, for i18next's `ns` option. */
-export const namespaces = Object.keys(resources.et) as (keyof (typeof resources)['et'])[];
+/** The start namespaces' texts of one language, by namespace (Estonian's shape: the reference). */
+export type StartResources = typeof startResourcesEt;
+export type StartNamespace = keyof StartResources;
+
+/** The start namespaces, for i18next's `ns` option (a unit test checks the list is complete). */
+export const startNamespaces: readonly StartNamespace[] = ['common', 'errors', 'home'];
 
 /**
- * Page namespaces: the long texts of the content pages (history, guide, supporters, news,
- * privacy) and the admin console's (admin, adminAudit). Unlike the namespaces above they are not in the first download: each page's route
- * loads its namespace, in the page's language only, next to the page's own chunk
- * (i18n.ts loadPageNamespace, router.tsx loaders). Listed here so that `t()` keys are typed and
- * the locale test checks them like the rest.
+ * Page namespaces: every namespace but the start ones, one per feature page (admin's two:
+ * the console's and its audit side's). Listed here so that `t()` keys are typed and the locale
+ * test checks them like the rest.
  */
 export const pageNamespaces = {
+  registration: { et: () => import('../features/registration/locales/et.json'), en: () => import('../features/registration/locales/en.json') },
+  auth: { et: () => import('../features/auth/locales/et.json'), en: () => import('../features/auth/locales/en.json') },
+  account: { et: () => import('../features/account/locales/et.json'), en: () => import('../features/account/locales/en.json') },
+  team: { et: () => import('../features/team/locales/et.json'), en: () => import('../features/team/locales/en.json') },
+  pay: { et: () => import('../features/pay/locales/et.json'), en: () => import('../features/pay/locales/en.json') },
+  participants: { et: () => import('../features/participants/locales/et.json'), en: () => import('../features/participants/locales/en.json') },
   history: { et: () => import('../features/history/locales/et.json'), en: () => import('../features/history/locales/en.json') },
   guide: { et: () => import('../features/guide/locales/et.json'), en: () => import('../features/guide/locales/en.json') },
   sponsors: { et: () => import('../features/sponsors/locales/et.json'), en: () => import('../features/sponsors/locales/en.json') },
@@ -58,6 +60,6 @@ type PageResources = { [Ns in PageNamespace]: Awaited<ReturnType<(typeof pageNam
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'common';
-    resources: (typeof resources)['et'] & PageResources;
+    resources: StartResources & PageResources;
   }
 }

@@ -3,15 +3,17 @@
  * later issues add theirs. Unknown addresses render the root's not-found page inside the frame.
  * Route components read params and search here and hand them to the features as props, so the
  * features stay free of route ids.
+ *
+ * Only the home page is in the first download (issue 16 item 7: the home route's JavaScript at
+ * most 150 KB gzipped, tests/bench/web-size.ts). Every other page is a chunk of its own, and its
+ * texts (a page namespace, resources.ts) load in the page's language in the route's loader,
+ * alongside the chunk; hovering a link preloads both (defaultPreload 'intent').
  */
 import {
-  createRootRoute, createRoute, createRouter, lazyRouteComponent, notFound, parseSearchWith, stringifySearchWith,
+  createRootRoute, createRoute, createRouter, lazyRouteComponent, notFound, parseSearchWith, stringifySearchWith, type RouteComponent,
 } from '@tanstack/react-router';
-import { AccountPage } from '../features/account';
-import { ConfirmAccountPage, LoginPage, PasswordResetPage } from '../features/auth';
+import type { ReactNode } from 'react';
 import { HomePage } from '../features/home';
-import { PayPage } from '../features/pay';
-import { RegisterPage, SuccessPage } from '../features/registration';
 import { NotFoundPage } from './frame/not-found-page';
 import { RootLayout } from './frame/root-layout';
 import { RouteErrorPage } from './frame/route-error-page';
@@ -21,6 +23,15 @@ import { loadPageNamespace } from './i18n';
 /** `?type=<value>` when it is the expected value, else no search at all. */
 function typeSearch<Value extends string>(value: Value) {
   return (search: Record<string, unknown>): { type?: Value } => (search.type === value ? { type: value } : {});
+}
+
+/**
+ * `component`, a route component that reads params or search and renders the lazily loaded
+ * `page`, given the page's preload: the router then loads the chunk before it renders the route
+ * (and when a link to it is hovered) instead of suspending inside it.
+ */
+function lendPreload(component: () => ReactNode, page: { preload?: () => Promise<void> | undefined }): RouteComponent {
+  return Object.assign(component, { preload: () => page.preload?.() });
 }
 
 const rootRoute = createRootRoute({
@@ -37,58 +48,75 @@ const homeRoute = createRoute({
 const registerRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/register',
-  component: RegisterPage,
+  loader: () => loadPageNamespace('registration'),
+  component: lazyRouteComponent(() => import('../features/registration'), 'RegisterPage'),
+  pendingComponent: RoutePending,
 });
 
 const successRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/success',
-  component: SuccessPage,
+  loader: () => loadPageNamespace('registration'),
+  component: lazyRouteComponent(() => import('../features/registration'), 'SuccessPage'),
+  pendingComponent: RoutePending,
 });
+
+// The sign-in pages: one chunk, rendered by route components that hand them params and search.
+const LoginPage = lazyRouteComponent(() => import('../features/auth'), 'LoginPage');
+const PasswordResetPage = lazyRouteComponent(() => import('../features/auth'), 'PasswordResetPage');
+const ConfirmAccountPage = lazyRouteComponent(() => import('../features/auth'), 'ConfirmAccountPage');
 
 const loginRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/login',
   validateSearch: typeSearch('forgot'),
-  component: function LoginRoute() {
+  loader: () => loadPageNamespace('auth'),
+  component: lendPreload(function LoginRoute() {
     const { type } = loginRoute.useSearch();
     return <LoginPage forgot={type === 'forgot'} />;
-  },
+  }, LoginPage),
+  pendingComponent: RoutePending,
 });
 
 const passwordResetRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/passwordreset/$token/$id',
   validateSearch: typeSearch('success'),
-  component: function PasswordResetRoute() {
+  loader: () => loadPageNamespace('auth'),
+  component: lendPreload(function PasswordResetRoute() {
     const { token, id } = passwordResetRoute.useParams();
     const { type } = passwordResetRoute.useSearch();
     return <PasswordResetPage token={token} id={id} success={type === 'success'} />;
-  },
+  }, PasswordResetPage),
+  pendingComponent: RoutePending,
 });
 
 const confirmAccountRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/confirm/account/$token/$id',
   validateSearch: typeSearch('success'),
-  component: function ConfirmAccountRoute() {
+  loader: () => loadPageNamespace('auth'),
+  component: lendPreload(function ConfirmAccountRoute() {
     const { token, id } = confirmAccountRoute.useParams();
     const { type } = confirmAccountRoute.useSearch();
     return <ConfirmAccountPage token={token} id={id} success={type === 'success'} />;
-  },
+  }, ConfirmAccountPage),
+  pendingComponent: RoutePending,
 });
 
 const accountRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/account',
-  component: AccountPage,
+  loader: () => loadPageNamespace('account'),
+  component: lazyRouteComponent(() => import('../features/account'), 'AccountPage'),
+  pendingComponent: RoutePending,
 });
 
 const teamRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/team',
-  // Its own chunk: the tables (TanStack Table) and the live stream are not needed elsewhere, so
-  // the home page does not download them. Hovering a link to /team preloads it (defaultPreload).
+  // The tables (TanStack Table) and the live stream are not needed elsewhere.
+  loader: () => loadPageNamespace('team'),
   component: lazyRouteComponent(() => import('../features/team'), 'TeamPage'),
   pendingComponent: RoutePending,
 });
@@ -96,13 +124,15 @@ const teamRoute = createRoute({
 const payRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/pay',
-  component: PayPage,
+  loader: () => loadPageNamespace('pay'),
+  component: lazyRouteComponent(() => import('../features/pay'), 'PayPage'),
+  pendingComponent: RoutePending,
 });
 
 const participantsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/participants',
-  // Its own chunk, like /team: the table code is not needed on the home page.
+  loader: () => loadPageNamespace('participants'),
   component: lazyRouteComponent(() => import('../features/participants'), 'ParticipantsPage'),
   pendingComponent: RoutePending,
 });
@@ -112,8 +142,7 @@ function searchText(value: unknown): string | undefined {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) ? String(value) : undefined;
 }
 
-// Rarely visited (only on the way back from the payment service): its own chunk. The route's
-// component reads params and search and renders this one, which suspends until it has loaded.
+// Only on the way back from the payment service: a chunk apart from /pay's.
 const PaymentResultPage = lazyRouteComponent(() => import('../features/pay/result'), 'PaymentResultPage');
 
 const paymentResultRoute = createRoute({
@@ -127,17 +156,17 @@ const paymentResultRoute = createRoute({
     amount: searchText(search.amount),
     code: searchText(search.code),
   }),
-  component: function PaymentResultRoute() {
+  loader: () => loadPageNamespace('pay'),
+  component: lendPreload(function PaymentResultRoute() {
     const { status } = paymentResultRoute.useParams();
     const { amount, code } = paymentResultRoute.useSearch();
     return <PaymentResultPage status={status === 'success' ? 'success' : 'failed'} amount={amount} code={code} />;
-  },
+  }, PaymentResultPage),
   pendingComponent: RoutePending,
 });
 
-// The content pages: each its own chunk, and its long texts (a page namespace, resources.ts)
-// load in the page's language in the loader, alongside the chunk.
-// The console's own chunk (tables, history, replay): never downloaded by non-admins' pages.
+// The console (tables, history, replay): never downloaded by non-admins' pages. Its entries tab
+// also uses the team page's texts.
 const AdminPage = lazyRouteComponent(() => import('../features/admin'), 'AdminPage');
 
 const adminRoute = createRoute({
@@ -146,12 +175,12 @@ const adminRoute = createRoute({
   // Kept as written: the console says when it names no tab (a stale or mistyped link) rather
   // than quietly showing another one.
   validateSearch: (search: Record<string, unknown>): { tab?: string } => (typeof search.tab === 'string' ? { tab: search.tab } : {}),
-  loader: () => Promise.all([loadPageNamespace('admin'), loadPageNamespace('adminAudit')]),
-  component: function AdminRoute() {
+  loader: () => Promise.all([loadPageNamespace('admin'), loadPageNamespace('adminAudit'), loadPageNamespace('team')]),
+  component: lendPreload(function AdminRoute() {
     const { tab } = adminRoute.useSearch();
     const navigate = adminRoute.useNavigate();
     return <AdminPage tab={tab} onTabChange={(next) => void navigate({ search: { tab: next }, replace: true })} />;
-  },
+  }, AdminPage),
   pendingComponent: RoutePending,
 });
 

@@ -1,4 +1,5 @@
-import data from './regions.json';
+// Only `regions`: the file's note stays out of the bundle.
+import { regions as data } from './regions.json';
 
 /** Where one mission region lies on the map (see regions.json). */
 export interface MapRegion {
@@ -18,7 +19,7 @@ interface RegionData {
   seaRadius?: number;
 }
 
-const regions: Record<string, RegionData> = data.regions;
+const regions: Record<string, RegionData> = data;
 
 /**
  * The map region of a mission, by the mission's English name (Mission.name.en), or undefined

@@ -10,7 +10,7 @@ import {
   useState,
 } from 'react';
 import { rovingTarget } from '../../../lib/roving-focus';
-import { buildMapGeometry } from './geo';
+import { type Atlas, buildMapGeometry } from './geo';
 import { regionFor, type MapRegion } from './regions';
 import { spreadMarkers, type Extent } from './spread-markers';
 import type { RouteMapLabels, RouteMapMission } from './types';
@@ -27,6 +27,11 @@ export interface RouteMapProps {
   showProgress?: boolean;
   /** Id of the visible heading that names the map. */
   headingId?: string;
+}
+
+/** RouteMapProps and the countries to draw (atlas.json, which index.ts fetches with this chunk). */
+export interface RouteMapWithAtlasProps extends RouteMapProps {
+  atlas: Atlas;
 }
 
 /** One zoom step. */
@@ -102,9 +107,9 @@ function legPath(a: Point, b: Point): string {
  * overlap, and together one toolbar and one Tab stop: the arrow keys, Home and End move between
  * them in mission order. The map zooms with buttons or + and −, and pans by dragging or with
  * Shift + the arrow keys once zoomed in (a marker reached by keyboard comes into view). Drawn from
- * bundled data only: it works offline.
+ * the site's own data only (atlas.json): no tile server or third party.
  */
-export function RouteMap({ missions, labels, renderDetails, showProgress = true, headingId }: RouteMapProps) {
+export function RouteMap({ atlas, missions, labels, renderDetails, showProgress = true, headingId }: RouteMapWithAtlasProps) {
   const ids = useId();
   const captionId = `${ids}-caption`;
   const detailsId = `${ids}-details`;
@@ -119,7 +124,7 @@ export function RouteMap({ missions, labels, renderDetails, showProgress = true,
     }),
     [regionNames],
   );
-  const geometry = useMemo(() => buildMapGeometry(regions), [regions]);
+  const geometry = useMemo(() => buildMapGeometry(atlas, regions), [atlas, regions]);
   const base = useMemo(() => baseView(geometry.width, geometry.height), [geometry]);
 
   const [view, setView] = useState<ViewBox>(base);

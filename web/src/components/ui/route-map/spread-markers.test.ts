@@ -1,5 +1,6 @@
 import { currentEdition } from '@sinilill/domain';
 import { describe, expect, it } from 'vitest';
+import atlas from './atlas.json';
 import { buildMapGeometry } from './geo';
 import { regionFor } from './regions';
 import { spreadMarkers, type Extent } from './spread-markers';
@@ -91,7 +92,7 @@ describe('spreadMarkers', () => {
 
   it('parts all 24 markers of the 2025 route on a 296 px map (a 360 px screen), badges and all', () => {
     const regions = [...new Set(currentEdition.route.missions.map((m) => m.name.en))].map((key) => regionFor(key)!);
-    const geometry = buildMapGeometry(regions);
+    const geometry = buildMapGeometry(atlas, regions);
     const anchors = currentEdition.route.missions.map((m) => geometry.anchors.get(m.name.en)!);
     const pxPerUnit = 296 / geometry.width;
     // A 24 px marker with a 4 px gap; every other one with a badge (9 px right, 7 px up).

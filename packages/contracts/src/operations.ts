@@ -47,6 +47,19 @@ export const ReplayResultAnswer = Type.Object({
   after: ReplayTotalsAnswer,
   startedAt: Type.String(),
   finishedAt: Type.String(),
+  /**
+   * Each read-model table, rebuilt vs live, compared before the swap (issue 16 item 1): rows and
+   * a 16-hex-digit checksum of each side, and whether they match. Absent for replays recorded
+   * before issue 16.
+   */
+  checksums: Type.Optional(Type.Array(Type.Object({
+    table: Type.String(),
+    rows: Type.Integer(),
+    rebuilt: Type.String(),
+    liveRows: Type.Union([Type.Integer(), Type.Null()]),
+    live: Type.Union([Type.String(), Type.Null()]),
+    match: Type.Boolean(),
+  }))),
 });
 export type ReplayResultAnswer = Type.Static<typeof ReplayResultAnswer>;
 

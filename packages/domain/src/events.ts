@@ -455,7 +455,25 @@ export interface ReadModelsReplayed {
     after: ReplayTotals;
     startedAt: string;
     finishedAt: string;
+    /**
+     * Each read-model table, rebuilt vs live, compared just before the swap (issue 16 item 1).
+     * Absent in replays recorded before issue 16 (an optional addition: no new schema version).
+     */
+    checksums?: ReplayTableChecksum[];
   };
+}
+/** One read-model table compared by a replay before its swap (read-models checksums.ts). */
+export interface ReplayTableChecksum {
+  table: string;
+  /** Rows of the rebuilt table. */
+  rows: number;
+  /** 16 hex digits over the rebuilt rows. */
+  rebuilt: string;
+  /** Rows of the live table, null when the live schema had no such table. */
+  liveRows: number | null;
+  /** 16 hex digits over the live rows, null when the live schema had no such table. */
+  live: string | null;
+  match: boolean;
 }
 /**
  * An administrator decided that a projection passes over an event it had parked (issue 13): the

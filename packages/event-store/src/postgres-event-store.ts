@@ -36,6 +36,7 @@ import { AppendBatcher, batchValues, settleGroup, type BatchRow } from './append
 import {
   AppendConditionFailedError,
   DuplicateEventIdError,
+  OMITTED_METADATA,
   type AppendRequest,
   type AppendResult,
   type EventData,
@@ -67,18 +68,29 @@ export interface EventRow {
   type: string;
   schema_version: number;
   data: unknown;
-  metadata: EventMetadata;
-  recorded_at: Date;
+  /** Absent when read without metadata (ReadAllOptions.metadata false). */
+  metadata?: EventMetadata;
+  /** The recorded time: as a timestamp, or (readAll) as epoch milliseconds in recorded_ms. */
+  recorded_at?: Date;
+  recorded_ms?: number;
 }
 
 /** The columns of es.events a RecordedEvent is made of, in EventRow's order. */
 export const EVENT_COLUMNS = 'global_position, event_id, stream, revision, type, schema_version, data, metadata, recorded_at';
 const COLUMNS = EVENT_COLUMNS;
+const RECORDED_MS = '(extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms';
+/** readAll's columns: EVENT_COLUMNS with recorded_at as epoch milliseconds. */
+const FAST_COLUMNS = `global_position, event_id, stream, revision, type, schema_version, data, metadata, ${RECORDED_MS}`;
+/** readAll's columns without the metadata (ReadAllOptions.metadata false). */
+const LEAN_COLUMNS = `global_position, event_id, stream, revision, type, schema_version, data, ${RECORDED_MS}`;
 
 const SQL = {
   appendBatch: 'SELECT request_index, outcome, next_expected_revision, last_position, detail FROM es.append_batch($1::int[], $2::text[], $3::text[], $4::int[], $5::jsonb, $6::uuid[])',
   readStream: `SELECT ${COLUMNS} FROM es.events WHERE stream = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
-  readAll: `SELECT ${COLUMNS} FROM es.events WHERE global_position > $1 ORDER BY global_position LIMIT $2`,
+  // recorded_at as epoch milliseconds: a float is parsed ten times faster than a timestamp's text
+  // (issue 16: a replay reads a million of them).
+  readAll: `SELECT ${FAST_COLUMNS} FROM es.events WHERE global_position > $1 ORDER BY global_position LIMIT $2`,
+  readAllLean: `SELECT ${LEAN_COLUMNS} FROM es.events WHERE global_position > $1 ORDER BY global_position LIMIT $2`,
   // The streams' events (part 0) and the event looked up by id (part 1), in one round trip.
   // One (stream, revision) index probe per name, whatever the statistics say (a join over the
   // names was planned as a scan once the log outgrew its statistics: 0.6 s per 5 000 names).
@@ -238,12 +250,14 @@ export class PostgresEventStore implements EventStore {
    */
   async readAll(options: ReadAllOptions): Promise<RecordedEvent[]> {
     this.assertOpen();
-    const { after, maxCount, types } = options;
+    const { after, maxCount, types, metadata = true } = options;
     if (!Number.isSafeInteger(after) || after < 0) throw new TypeError(`readAll: invalid after ${String(after)}`);
     if (!Number.isSafeInteger(maxCount) || maxCount < 1) throw new TypeError(`readAll: invalid maxCount ${String(maxCount)}`);
     const { rows } = types
       ? await this.pool.query<EventRow>({ name: 'es.readAllTypes', text: SQL.readAllTypes, values: [after, maxCount, [...new Set(types)]] })
-      : await this.pool.query<EventRow>({ name: 'es.readAll', text: SQL.readAll, values: [after, maxCount] });
+      : metadata
+        ? await this.pool.query<EventRow>({ name: 'es.readAll', text: SQL.readAll, values: [after, maxCount] })
+        : await this.pool.query<EventRow>({ name: 'es.readAllLean', text: SQL.readAllLean, values: [after, maxCount] });
     return rows.map(toRecordedEvent);
   }
 
@@ -282,11 +296,11 @@ export function toRecordedEvent(row: EventRow): RecordedEvent {
     type: row.type,
     schemaVersion: row.schema_version,
     data: row.data,
-    metadata: row.metadata,
+    metadata: row.metadata ?? OMITTED_METADATA,
     stream: row.stream,
     revision: Number(row.revision),
     globalPosition: Number(row.global_position),
-    recordedAt: row.recorded_at,
+    recordedAt: row.recorded_ms !== undefined ? new Date(row.recorded_ms) : row.recorded_at!,
   };
 }
 

@@ -4,6 +4,8 @@ export * from './migrations';
 export * from './database';
 export * from './projection';
 export * from './runner';
+export * from './rebuild';
+export * from './checksums';
 export * from './changes';
 export * from './replay';
 export * from './parking';
@@ -53,10 +55,11 @@ export async function projectedPosition(db: Kysely<ReadModelDatabase>): Promise<
 }
 
 /**
- * Waits until the projected position is at least `position`, polling every `pollMs`: a query
- * with `x-min-position` (the global position a command answered) waits, bounded, until every
- * projection's checkpoint has reached it, so the caller sees its own change; after the bound it
- * answers with what it has, its `x-projected-position` saying which position the data reflects.
+ * Waits until the projected position (every projection's checkpoint) is at least `position`,
+ * polling every `pollMs`, at most `timeoutMs`. The launcher waits so for the projections at start
+ * (services/cli start.ts). The query API's read-your-writes (`x-min-position`, D6) no longer
+ * polls: it waits for its route's projections only and is woken by their change notifications
+ * (services/query-api/src/live.ts waitForProjections, issue 16 item 4).
  * @returns the projected position and whether it reached `position` within `timeoutMs`.
  */
 export async function waitForPosition(

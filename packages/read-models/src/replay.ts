@@ -11,7 +11,9 @@ import { SCHEMA_VERSIONS, streams, type ReadModelsReplayed, type ReplayTotals } 
 import type { Actor, EventStore } from '@sinilill/event-store';
 import type { ParkReport } from './parking';
 import type { Projection } from './projection';
-import { rebuildReadModels, type RebuildProgress } from './runner';
+import { EVERY_PROJECTION } from './changes';
+import type { TableComparison } from './checksums';
+import { rebuildReadModels, type RebuildProgress } from './rebuild';
 import { READ_MODEL_SCHEMA, type ReadModelDatabase } from './schema';
 
 /** What a replay has done so far; `percent` grows from 0 to 100 over all projections. */
@@ -47,14 +49,26 @@ export async function readReplayTotals(db: Kysely<ReadModelDatabase>): Promise<R
   };
 }
 
+/** Share of a replay's percent given to the pass over the log; the indexes, checksums and swap take the rest. */
+const PASS_SHARE = 95;
+
 /**
- * Overall share done, in percent: each projection reads the whole log in turn, so projection i
- * at `position` of `head` is (i + position/head) / n of the work. Never decreases.
+ * Overall share done, in percent (issue 16: one pass over the log builds every projection at
+ * once): `position` of `head` is that share of PASS_SHARE; the final step (indexes, checksums,
+ * swap: `projection` EVERY_PROJECTION) is PASS_SHARE. Never decreases.
  */
-export function replayPercent(index: number, count: number, position: number, head: number): number {
-  if (count === 0) return 100;
+export function replayPercent(projection: string, position: number, head: number): number {
+  if (projection === EVERY_PROJECTION) return PASS_SHARE;
   const within = head > 0 ? Math.min(position, head) / head : 1;
-  return Math.round(((index + within) / count) * 1000) / 10;
+  return Math.round(within * PASS_SHARE * 10) / 10;
+}
+
+/** The checksums as ReadModelsReplayed records them. */
+export function recordedChecksums(comparisons: readonly TableComparison[]): NonNullable<ReplayRecord['checksums']> {
+  return comparisons.map((c) => ({
+    table: c.table, rows: c.rebuilt.rows, rebuilt: c.rebuilt.checksum,
+    liveRows: c.live?.rows ?? null, live: c.live?.checksum ?? null, match: c.match,
+  }));
 }
 
 /**
@@ -71,19 +85,17 @@ export async function replayAndRecord(
   const now = options.now ?? (() => new Date());
   const startedAt = now().toISOString();
   const before = await readReplayTotals(db);
-  const indexOf = new Map(projections.map((p, i) => [p.name, i]));
   const result = await rebuildReadModels(db, store, projections, {
     ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
     ...(options.onPark ? { onPark: options.onPark } : {}),
     onProgress: (progress) => options.onProgress?.({
-      ...progress,
-      percent: replayPercent(indexOf.get(progress.projection) ?? 0, projections.length, progress.position, progress.head),
+      ...progress, percent: replayPercent(progress.projection, progress.position, progress.head),
     }),
   });
   const after = await readReplayTotals(db);
   const record: ReplayRecord = {
     jobId: options.jobId, events: result.events, position: result.position, before, after,
-    startedAt, finishedAt: now().toISOString(),
+    startedAt, finishedAt: now().toISOString(), checksums: recordedChecksums(result.checksums),
   };
   const correlationId = randomUUID();
   await store.appendToStream(streams.operations(), [{

@@ -1,14 +1,11 @@
 /**
- * Running projections: catch up from a checkpoint, exactly once, and rebuild from scratch.
+ * Running projections: catch up from a checkpoint, exactly once (the rebuild from scratch that
+ * replay runs is in rebuild.ts and uses applyEvents from here).
  *
  * Exactly once: each batch is applied in one PostgreSQL transaction that first takes the
  * projection's advisory lock (so two workers, or a worker and a replay, never interleave), reads
  * the checkpoint, applies the events read after it and moves the checkpoint to the last event's
  * position. A crash rolls all of it back; a duplicate wake-up finds nothing after the checkpoint.
- *
- * Rebuild (replay): builds every read model in a fresh schema (`rm_next`) from position 0 while
- * the live schema keeps answering, then, holding every projection's lock, applies the last events
- * that arrived meanwhile and renames `rm_next` to `rm` in the same transaction.
  *
  * Parking (./parking.ts, issue 13): a batch that fails because of one event's data is split to
  * find that event; the events around it are applied, it is recorded in `parked_events` with its
@@ -24,12 +21,11 @@
  * its swap says `teams: null` once.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { runMigrations, type EventStore, type RecordedEvent } from '@sinilill/event-store';
-import { EVERY_PROJECTION, READ_MODEL_CHANGES_CHANNEL, changedTeams, type ReadModelChange } from './changes';
-import { readModelMigrationSet } from './migrations';
+import type { EventStore, RecordedEvent } from '@sinilill/event-store';
+import { READ_MODEL_CHANGES_CHANNEL, changedTeams, type ReadModelChange } from './changes';
 import { applyOrPark, describeFailure, isDeterministicFailure, parkDecisionFor, type ParkDecision, type ParkReport } from './parking';
 import type { Projection } from './projection';
-import { READ_MODEL_SCHEMA, REBUILD_SCHEMA, type ReadModelDatabase } from './schema';
+import { READ_MODEL_SCHEMA, type ReadModelDatabase } from './schema';
 
 export interface CatchUpResult {
   /** Events of handled types applied (parked ones not counted; a retried one counted when it applies). */
@@ -60,7 +56,7 @@ export interface CatchUpOptions {
 }
 
 /** Advisory-lock key of a projection in a schema (hashtext of "projection:<schema>.<name>"). */
-function lockKey(schema: string, projection: string) {
+export function lockKey(schema: string, projection: string) {
   return sql`hashtext(${`projection:${schema}.${projection}`})`;
 }
 
@@ -85,12 +81,12 @@ export async function readCheckpoints(
 }
 
 /** Queues a change notification in `trx`; PostgreSQL delivers it when `trx` commits. */
-async function notifyChange(trx: Transaction<ReadModelDatabase>, change: ReadModelChange): Promise<void> {
+export async function notifyChange(trx: Transaction<ReadModelDatabase>, change: ReadModelChange): Promise<void> {
   await sql`SELECT pg_notify(${READ_MODEL_CHANGES_CHANNEL}, ${JSON.stringify(change)})`.execute(trx);
 }
 
 /** What one batch did. */
-interface BatchResult {
+export interface BatchResult {
   read: number;
   applied: number;
   position: number;
@@ -179,23 +175,23 @@ async function actOnDecision(
 }
 
 /**
- * Applies one batch inside `trx` (already locked if needed); returns what it did. The events the
+ * Applies `events` (read after the projection's checkpoint, in global order, of any type) inside
+ * `trx` and moves the checkpoint to the last one's position; returns what it did. The events the
  * projection handles are applied in runs between the park decisions addressed to it, each run
  * through applyOrPark (bisect and park what fails, parking.ts), each decision in its place in the
- * log. In the live schema a batch that applied events also notifies which teams it touched
- * (module docs).
+ * log. In the live schema every batch notifies its new checkpoint and the teams it touched
+ * (module docs). Used by catchUp (one projection reading its own batches) and by the rebuild
+ * (rebuild.ts: one read of the log shared by every projection).
  */
-async function applyBatch(
+export async function applyEvents(
   trx: Transaction<ReadModelDatabase>,
   store: EventStore,
   projection: Projection,
   schema: string,
-  batchSize: number,
+  events: readonly RecordedEvent[],
 ): Promise<BatchResult> {
+  if (events.length === 0) return { read: 0, applied: 0, position: await readCheckpoint(trx, projection.name, schema), parks: [] };
   const db = trx.withSchema(schema);
-  const checkpoint = await readCheckpoint(trx, projection.name, schema);
-  const events = await store.readAll({ after: checkpoint, maxCount: batchSize });
-  if (events.length === 0) return { read: 0, applied: 0, position: checkpoint, parks: [] };
   const handled = new Set(projection.handles);
   const applied: RecordedEvent[] = [];
   const parks: ParkReport[] = [];
@@ -236,6 +232,21 @@ async function applyBatch(
   return { read: events.length, applied: applied.length, position, parks };
 }
 
+/** Reads up to `batchSize` events after the projection's checkpoint in `schema` and applies them (applyEvents). */
+export async function applyBatch(
+  trx: Transaction<ReadModelDatabase>,
+  store: EventStore,
+  projection: Projection,
+  schema: string,
+  batchSize: number,
+): Promise<BatchResult> {
+  const checkpoint = await readCheckpoint(trx, projection.name, schema);
+  // Projections never read metadata (Projection.apply), so it is left out of the read.
+  const events = await store.readAll({ after: checkpoint, maxCount: batchSize, metadata: false });
+  if (events.length === 0) return { read: 0, applied: 0, position: checkpoint, parks: [] };
+  return applyEvents(trx, store, projection, schema, events);
+}
+
 /**
  * Applies every event after the projection's checkpoint, batch by batch, each batch in its own
  * transaction with the checkpoint. Returns when a read finds nothing new. An event whose data
@@ -270,76 +281,3 @@ export async function catchUp(
   }
 }
 
-export interface RebuildProgress {
-  projection: string;
-  position: number;
-  head: number;
-  read: number;
-}
-
-export interface RebuildResult {
-  events: number;
-  /** The position the swapped-in read models reflect. */
-  position: number;
-  milliseconds: number;
-}
-
-/**
- * Rebuilds every read model from the whole event log into fresh tables and swaps them in
- * atomically; the live ones keep answering meanwhile (see module docs). The swap notifies
- * `{ projection: '*', position, teams: null }` once: every team may have changed. An event that
- * cannot be applied is parked in the rebuilt schema instead of failing the rebuild (issue 13);
- * the parks of the old live schema go with it, the log's skip and retry decisions resolve the
- * new ones again.
- */
-export async function rebuildReadModels(
-  db: Kysely<ReadModelDatabase>,
-  store: EventStore,
-  projections: readonly Projection[],
-  options: {
-    batchSize?: number;
-    onProgress?: (progress: RebuildProgress) => void;
-    /** Told of every park the rebuild made or resolved (as CatchUpOptions.onPark), once its batch committed. */
-    onPark?: (report: ParkReport) => void;
-  } = {},
-): Promise<RebuildResult> {
-  const started = performance.now();
-  const batchSize = options.batchSize ?? 5000;
-  await sql`DROP SCHEMA IF EXISTS ${sql.id(REBUILD_SCHEMA)} CASCADE`.execute(db);
-  await runMigrations(db, [readModelMigrationSet(REBUILD_SCHEMA)]);
-  const head = await store.headPosition();
-  let events = 0;
-  for (const projection of projections) {
-    const result = await catchUp(db, store, projection, {
-      schema: REBUILD_SCHEMA, batchSize, lock: false,
-      onBatch: ({ position, read }) => options.onProgress?.({ projection: projection.name, position, head, read }),
-      ...(options.onPark ? { onPark: options.onPark } : {}),
-    });
-    events = Math.max(events, result.read);
-  }
-  const lastParks: ParkReport[] = [];
-  const position = await db.transaction().execute(async (trx) => {
-    for (const projection of projections) {
-      await sql`SELECT pg_advisory_xact_lock(${lockKey(READ_MODEL_SCHEMA, projection.name)})`.execute(trx);
-    }
-    let last = 0;
-    for (const projection of projections) {
-      for (;;) {
-        const batch = await applyBatch(trx, store, projection, REBUILD_SCHEMA, batchSize);
-        lastParks.push(...batch.parks);
-        last = batch.position;
-        if (batch.read === 0) break;
-      }
-    }
-    const live = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = ${READ_MODEL_SCHEMA}`.execute(trx);
-    if ((live.rows[0]?.n ?? 0) > 0) {
-      await sql`ALTER SCHEMA ${sql.id(READ_MODEL_SCHEMA)} RENAME TO ${sql.id(`${READ_MODEL_SCHEMA}_old`)}`.execute(trx);
-    }
-    await sql`ALTER SCHEMA ${sql.id(REBUILD_SCHEMA)} RENAME TO ${sql.id(READ_MODEL_SCHEMA)}`.execute(trx);
-    await sql`DROP SCHEMA IF EXISTS ${sql.id(`${READ_MODEL_SCHEMA}_old`)} CASCADE`.execute(trx);
-    await notifyChange(trx, { projection: EVERY_PROJECTION, position: last, teams: null });
-    return last;
-  });
-  for (const park of lastParks) options.onPark?.(park);
-  return { events, position, milliseconds: performance.now() - started };
-}

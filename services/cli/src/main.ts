@@ -13,7 +13,7 @@ import { parseImportFlags } from './import-flags';
 import { openInfrastructure } from './infra';
 import { describeMigrations, migrateToLatest } from './migrate';
 import { progressBar } from './progress';
-import { replay } from './replay';
+import { checksumLines, replay } from './replay';
 import { start } from './start';
 import { syntheticEdition } from './synthetic-edition';
 
@@ -71,8 +71,10 @@ async function runReplay(): Promise<void> {
   const infra = await openInfrastructure(config, { redis: 'optional', log });
   const app = await openApplication(config, infra.databaseUrl);
   try {
-    const { before, after, result, eventsPerSecond } = await replay(app.db, app.store);
+    const { before, after, result, eventsPerSecond, record } = await replay(app.db, app.store);
     log(`replayed ${result.events} events up to position ${result.position} in ${(result.milliseconds / 1000).toFixed(2)} s (${eventsPerSecond} events/s)`);
+    log('read-model tables, rebuilt vs live, compared before the swap:');
+    for (const line of checksumLines(record.checksums ?? [])) log(line);
     log(`before: ${JSON.stringify(before)}`);
     log(`after:  ${JSON.stringify(after)}`);
   } finally {

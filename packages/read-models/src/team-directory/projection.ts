@@ -6,6 +6,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { RecordedEvent } from '@sinilill/event-store';
+import { upsertRows } from '../bulk';
 import { chunk, type Projection } from '../projection';
 import { fold } from '../parking';
 import type { ReadModelDatabase } from '../schema';
@@ -52,14 +53,13 @@ async function save(db: Kysely<ReadModelDatabase>, set: DirectoryWorkingSet): Pr
     participant_id: m.participantId, team_id: m.teamId, full_name: m.fullName, is_paid: m.isPaid,
     is_captain: m.isCaptain, distance_hundredths: m.distanceHundredths, created_at: m.createdAt,
   }));
-  for (const part of chunk(changed, 7)) {
-    await db.insertInto('team_members').values(part)
-      .onConflict((oc) => oc.column('participant_id').doUpdateSet((eb) => ({
-        team_id: eb.ref('excluded.team_id'), full_name: eb.ref('excluded.full_name'),
-        is_paid: eb.ref('excluded.is_paid'), is_captain: eb.ref('excluded.is_captain'),
-        distance_hundredths: eb.ref('excluded.distance_hundredths'), created_at: eb.ref('excluded.created_at'),
-      }))).execute();
-  }
+  await upsertRows(db, {
+    table: 'team_members', key: ['participant_id'],
+    columns: {
+      participant_id: 'int', team_id: 'int', full_name: 'text', is_paid: 'bool', is_captain: 'bool',
+      distance_hundredths: 'bigint', created_at: 'timestamptz',
+    },
+  }, changed);
   const live: NonNullable<ReturnType<DirectoryWorkingSet['entries']['get']>>[] = [];
   const removed: number[] = [];
   for (const id of set.changedEntries) {
@@ -67,17 +67,22 @@ async function save(db: Kysely<ReadModelDatabase>, set: DirectoryWorkingSet): Pr
     if (entry) live.push(entry);
     else removed.push(id);
   }
-  for (const part of chunk(live, 8)) {
-    await db.insertInto('team_entries').values(part.map((e) => ({
-      entry_id: e.entryId, team_id: e.teamId, participant_id: e.participantId,
-      distance_hundredths: e.distanceHundredths, entry_type: e.entryType, performed_at: e.performedAt,
-      created_at: e.createdAt, updated_at: e.updatedAt,
-    }))).onConflict((oc) => oc.column('entry_id').doUpdateSet((eb) => ({
-      team_id: eb.ref('excluded.team_id'), participant_id: eb.ref('excluded.participant_id'),
-      distance_hundredths: eb.ref('excluded.distance_hundredths'), entry_type: eb.ref('excluded.entry_type'),
-      performed_at: eb.ref('excluded.performed_at'), updated_at: eb.ref('excluded.updated_at'),
-    }))).execute();
-  }
+  await upsertRows(db, {
+    table: 'team_entries', key: ['entry_id'],
+    columns: {
+      entry_id: 'int', team_id: 'int', participant_id: 'int', distance_hundredths: 'int', entry_type: 'text',
+      performed_at: 'date', created_at: 'timestamptz', updated_at: 'timestamptz',
+    },
+    // created_at is the entry's own and never changes (as before: not in the update).
+    update: {
+      team_id: 'replace', participant_id: 'replace', distance_hundredths: 'replace', entry_type: 'replace',
+      performed_at: 'replace', updated_at: 'replace',
+    },
+  }, live.map((e) => ({
+    entry_id: e.entryId, team_id: e.teamId, participant_id: e.participantId,
+    distance_hundredths: e.distanceHundredths, entry_type: e.entryType, performed_at: e.performedAt,
+    created_at: e.createdAt, updated_at: e.updatedAt,
+  })));
   if (removed.length > 0) {
     await db.deleteFrom('team_entries').where('entry_id', '=', sql<number>`any(${removed}::int[])`).execute();
   }

@@ -8,7 +8,8 @@
 import { sql, type Kysely } from 'kysely';
 import { currentEdition, type Edition } from '@sinilill/domain';
 import type { RecordedEvent } from '@sinilill/event-store';
-import { chunk, type Projection } from '../projection';
+import { upsertRows } from '../bulk';
+import type { Projection } from '../projection';
 import { fold } from '../parking';
 import type { ReadModelDatabase } from '../schema';
 import {
@@ -67,29 +68,22 @@ async function save(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, edi
       in_lap_distance: figures.inLapDistance, blue_flowers: figures.blueFlowers,
     };
   });
-  for (const part of chunk(teams, 11)) {
-    await db.insertInto('team_stats').values(part)
-      .onConflict((oc) => oc.column('team_id').doUpdateSet((eb) => ({
-        team_name: eb.ref('excluded.team_name'), icon: eb.ref('excluded.icon'),
-        description: eb.ref('excluded.description'), created_at: eb.ref('excluded.created_at'),
-        distance_hundredths: eb.ref('excluded.distance_hundredths'),
-        participants: eb.ref('excluded.participants'), distance: eb.ref('excluded.distance'),
-        prestige: eb.ref('excluded.prestige'), in_lap_distance: eb.ref('excluded.in_lap_distance'),
-        blue_flowers: eb.ref('excluded.blue_flowers'),
-      }))).execute();
-  }
+  await upsertRows(db, {
+    table: 'team_stats', key: ['team_id'],
+    columns: {
+      team_id: 'int', team_name: 'text', icon: 'text', description: 'text', created_at: 'timestamptz',
+      distance_hundredths: 'bigint', participants: 'int', distance: 'int', prestige: 'int',
+      in_lap_distance: 'int', blue_flowers: 'int',
+    },
+  }, teams);
   const kept = [...set.ledger.values()].filter((e) => e !== null).map((e) => ({
     entry_id: e.entryId, team_id: e.teamId, participant_id: e.participantId,
     distance_hundredths: e.distanceHundredths, performed_at: e.performedAt,
   }));
-  for (const part of chunk(kept, 5)) {
-    await db.insertInto('stats_entry_ledger').values(part)
-      .onConflict((oc) => oc.column('entry_id').doUpdateSet((eb) => ({
-        team_id: eb.ref('excluded.team_id'), participant_id: eb.ref('excluded.participant_id'),
-        distance_hundredths: eb.ref('excluded.distance_hundredths'),
-        performed_at: eb.ref('excluded.performed_at'),
-      }))).execute();
-  }
+  await upsertRows(db, {
+    table: 'stats_entry_ledger', key: ['entry_id'],
+    columns: { entry_id: 'int', team_id: 'int', participant_id: 'int', distance_hundredths: 'int', performed_at: 'date' },
+  }, kept);
   const removed = [...set.ledger.entries()].filter(([, e]) => e === null).map(([id]) => id);
   if (removed.length > 0) {
     await db.deleteFrom('stats_entry_ledger').where('entry_id', '=', sql<number>`any(${removed}::int[])`).execute();
@@ -98,12 +92,11 @@ async function save(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, edi
     const [teamId, day] = key.split('|') as [string, string];
     return { team_id: Number(teamId), day, distance_hundredths: delta };
   });
-  for (const part of chunk(daily, 3)) {
-    await db.insertInto('team_daily_distance').values(part)
-      .onConflict((oc) => oc.columns(['team_id', 'day']).doUpdateSet((eb) => ({
-        distance_hundredths: sql`${eb.ref('team_daily_distance.distance_hundredths')} + ${eb.ref('excluded.distance_hundredths')}`,
-      }))).execute();
-  }
+  await upsertRows(db, {
+    table: 'team_daily_distance', key: ['team_id', 'day'],
+    columns: { team_id: 'int', day: 'date', distance_hundredths: 'bigint' },
+    update: { distance_hundredths: 'add' },
+  }, daily);
   const deleted = [...set.deletedTeams];
   if (deleted.length > 0) {
     // Whole-team deletes by team id: the team's ledger and daily rows need not be loaded.

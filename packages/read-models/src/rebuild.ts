@@ -1,0 +1,218 @@
+/**
+ * Rebuild (replay, D5, issue 16 item 1): builds every read model from the whole log into a fresh
+ * schema (`rm_next`) while the live schema keeps answering, compares the two table by table, and
+ * swaps the rebuilt one in.
+ *
+ * At scale (a million events) the rebuild:
+ * - reads the log ONCE for all projections, in large batches (REBUILD_BATCH_SIZE events), the
+ *   next batch read while the current one is applied, so PostgreSQL serialises events while Node
+ *   folds them; memory holds at most two batches (flat, whatever the log's length);
+ * - applies each batch to every projection at once, each projection in its own transaction on its
+ *   own connection (their tables are disjoint), with its checkpoint in `rm_next` — the same
+ *   exactly-once batches and parking as the live projector (runner.applyEvents), so a rebuild that
+ *   stops half-way leaves `rm_next` consistent per projection;
+ * - loads into unlogged tables and builds the secondary indexes of `rm_next` after the load, not
+ *   row by row during it (the unique and primary keys stay, the upserts need them), then makes
+ *   the tables logged and ANALYZEs them;
+ * - in one transaction holding every live projection's lock: applies to `rm_next` the events that
+ *   arrived meanwhile, catches the live schema up to the same position (when it lags by at most
+ *   LIVE_CATCH_UP_LIMIT events; else the live side of the comparison is left out), computes both
+ *   schemas' checksums per table (checksums.ts), renames `rm` away and `rm_next` to `rm`, and notifies
+ *   `{ projection: '*', position, teams: null }` once. Queries see the old tables or the new ones,
+ *   never a half-built state; live projectors wait for the lock only during that transaction.
+ */
+import { sql, type Kysely } from 'kysely';
+import { runMigrations, type EventStore, type RecordedEvent } from '@sinilill/event-store';
+import { EVERY_PROJECTION } from './changes';
+import { compareReadModels, readModelTables, type TableComparison } from './checksums';
+import { readModelMigrationSet } from './migrations';
+import type { ParkReport } from './parking';
+import type { Projection } from './projection';
+import { applyBatch, applyEvents, lockKey, notifyChange } from './runner';
+import { READ_MODEL_SCHEMA, REBUILD_SCHEMA, type ReadModelDatabase } from './schema';
+
+/** Events per read of the log during a rebuild (each applied to every projection). */
+export const REBUILD_BATCH_SIZE = 25_000;
+
+/**
+ * Most events the live schema may lag behind the rebuilt one for the swap to catch it up and
+ * compare the two (module docs); beyond it the live side of the checksums is left out.
+ */
+export const LIVE_CATCH_UP_LIMIT = 50_000;
+
+/** The lowest checkpoint of `projections` in `schema` (0 for one that never ran). */
+async function lowestCheckpoint(db: Kysely<ReadModelDatabase>, schema: string, projections: readonly Projection[]): Promise<number> {
+  const rows = await db.withSchema(schema).selectFrom('checkpoints').select(['projection', 'position']).execute();
+  const at = new Map(rows.map((r) => [r.projection, Number(r.position)]));
+  return Math.min(...projections.map((p) => at.get(p.name) ?? 0));
+}
+
+/** Names the rebuild reports as its step (RebuildProgress.projection) while every projection is built at once. */
+export function rebuildStep(projections: readonly Projection[]): string {
+  return projections.map((p) => p.name).join(', ');
+}
+
+export interface RebuildProgress {
+  /** The projections being built (rebuildStep), or EVERY_PROJECTION ('*') for the indexes, checksums and swap. */
+  projection: string;
+  /** The position the rebuilt read models reflect so far. */
+  position: number;
+  /** The log's head when the rebuild started. */
+  head: number;
+  /** Events read so far. */
+  read: number;
+}
+
+export interface RebuildResult {
+  events: number;
+  /** The position the swapped-in read models reflect. */
+  position: number;
+  milliseconds: number;
+  /** Each read-model table, rebuilt vs live, compared before the swap (checksums.ts). */
+  checksums: TableComparison[];
+}
+
+export interface RebuildOptions {
+  /** Events per read of the log (default REBUILD_BATCH_SIZE). */
+  batchSize?: number;
+  onProgress?: (progress: RebuildProgress) => void;
+  /** Told of every park the rebuild made or resolved (as CatchUpOptions.onPark), once its batch committed. */
+  onPark?: (report: ParkReport) => void;
+  /**
+   * Called inside the swap's transaction, after the checksums and before the rename (tests: to
+   * see that the checksums are there before the swap, or to make the swap fail).
+   */
+  beforeSwap?: (checksums: readonly TableComparison[]) => Promise<void> | void;
+}
+
+/** An index of a schema that no constraint owns: dropped for the load, created again after it. */
+interface DeferredIndex {
+  name: string;
+  definition: string;
+}
+
+/** Drops the secondary indexes of `schema` (none that backs a primary key or unique constraint); returns their definitions. */
+async function dropSecondaryIndexes(db: Kysely<ReadModelDatabase>, schema: string): Promise<DeferredIndex[]> {
+  const result = await sql<{ indexname: string; indexdef: string }>`
+    SELECT i.indexname, i.indexdef FROM pg_indexes i
+    WHERE i.schemaname = ${schema}
+      AND NOT EXISTS (
+        SELECT 1 FROM pg_constraint c JOIN pg_class ic ON ic.oid = c.conindid
+        JOIN pg_namespace n ON n.oid = ic.relnamespace
+        WHERE n.nspname = ${schema} AND ic.relname = i.indexname)
+    ORDER BY i.indexname`.execute(db);
+  for (const index of result.rows) {
+    await sql`DROP INDEX ${sql.table(`${schema}.${index.indexname}`)}`.execute(db);
+  }
+  return result.rows.map((r) => ({ name: r.indexname, definition: r.indexdef }));
+}
+
+/**
+ * Makes the rebuild's tables unlogged for the load (`logged` false: PostgreSQL then writes no
+ * WAL for the millions of row versions a replay's upserts make; a crash meanwhile only loses
+ * `rm_next`, which the next rebuild drops anyway) or logged again before the swap (one
+ * sequential WAL write of each final table: crash-safe from then on, like any live table).
+ */
+async function setLogged(db: Kysely<ReadModelDatabase>, tables: readonly string[], logged: boolean): Promise<void> {
+  for (const table of tables) {
+    await sql`ALTER TABLE ${sql.table(`${REBUILD_SCHEMA}.${table}`)} ${sql.raw(logged ? 'SET LOGGED' : 'SET UNLOGGED')}`.execute(db);
+  }
+}
+
+/** Creates `indexes` again, two at a time (each CREATE INDEX is one backend's sort). */
+async function createIndexes(db: Kysely<ReadModelDatabase>, indexes: readonly DeferredIndex[]): Promise<void> {
+  const queue = [...indexes];
+  const worker = async () => {
+    for (let index = queue.shift(); index; index = queue.shift()) {
+      await sql.raw(index.definition).execute(db);
+    }
+  };
+  await Promise.all([worker(), worker()]);
+}
+
+/**
+ * Rebuilds every read model from the whole event log into fresh tables, compares them with the
+ * live ones and swaps them in atomically; the live ones keep answering meanwhile (module docs).
+ * An event that cannot be applied is parked in the rebuilt schema instead of failing the rebuild
+ * (issue 13); the parks of the old live schema go with it, the log's skip and retry decisions
+ * resolve the new ones again.
+ * @throws what a batch threw when it was not a deterministic data failure; the live schema is
+ *   then untouched (`rm_next` is left for the next rebuild to drop).
+ */
+export async function rebuildReadModels(
+  db: Kysely<ReadModelDatabase>,
+  store: EventStore,
+  projections: readonly Projection[],
+  options: RebuildOptions = {},
+): Promise<RebuildResult> {
+  const started = performance.now();
+  const batchSize = options.batchSize ?? REBUILD_BATCH_SIZE;
+  const step = rebuildStep(projections);
+  await sql`DROP SCHEMA IF EXISTS ${sql.id(REBUILD_SCHEMA)} CASCADE`.execute(db);
+  await runMigrations(db, [readModelMigrationSet(REBUILD_SCHEMA)]);
+  const deferred = await dropSecondaryIndexes(db, REBUILD_SCHEMA);
+  const tables = await readModelTables(db, REBUILD_SCHEMA);
+  await setLogged(db, tables, false);
+  const head = await store.headPosition();
+  const report = (parks: readonly ParkReport[]) => { for (const park of parks) options.onPark?.(park); };
+
+  // One pass over the log: batch n+1 is read while batch n is applied.
+  let events = 0;
+  let position = 0;
+  const read = (after: number): Promise<RecordedEvent[]> => store.readAll({ after, maxCount: batchSize, metadata: false });
+  let next = read(0);
+  for (;;) {
+    const batch = await next;
+    if (batch.length === 0) break;
+    position = batch[batch.length - 1]!.globalPosition;
+    next = read(position);
+    // Settle the read ahead even when applying fails below (no unhandled rejection).
+    next.catch(() => undefined);
+    const results = await Promise.all(projections.map((projection) =>
+      db.transaction().execute((trx) => applyEvents(trx, store, projection, REBUILD_SCHEMA, batch))));
+    for (const result of results) report(result.parks);
+    events += batch.length;
+    options.onProgress?.({ projection: step, position, head, read: events });
+  }
+
+  options.onProgress?.({ projection: EVERY_PROJECTION, position, head, read: events });
+  await setLogged(db, tables, true);
+  await createIndexes(db, deferred);
+  for (const table of tables) await sql`ANALYZE ${sql.table(`${REBUILD_SCHEMA}.${table}`)}`.execute(db);
+
+  const lastParks: ParkReport[] = [];
+  const swapped = await db.transaction().execute(async (trx) => {
+    for (const projection of projections) {
+      await sql`SELECT pg_advisory_xact_lock(${lockKey(READ_MODEL_SCHEMA, projection.name)})`.execute(trx);
+    }
+    // Both schemas to the head as it is now, so that their checksums describe the same log; the
+    // live one only when it is close (a live schema far behind, e.g. never projected, would hold
+    // the locks for as long as a rebuild: then its side of the checksums is left out).
+    let last = position;
+    const liveExists = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = ${READ_MODEL_SCHEMA}`.execute(trx)).rows[0]!.n > 0;
+    const liveBehind = liveExists ? position - await lowestCheckpoint(trx, READ_MODEL_SCHEMA, projections) : Infinity;
+    const compared = liveBehind <= LIVE_CATCH_UP_LIMIT;
+    for (const schema of compared ? [REBUILD_SCHEMA, READ_MODEL_SCHEMA] : [REBUILD_SCHEMA]) {
+      for (const projection of projections) {
+        for (;;) {
+          const batch = await applyBatch(trx, store, projection, schema, batchSize);
+          if (schema === REBUILD_SCHEMA) lastParks.push(...batch.parks);
+          if (schema === REBUILD_SCHEMA) last = Math.max(last, batch.position);
+          if (batch.read === 0) break;
+          if (schema === REBUILD_SCHEMA) events += batch.read;
+        }
+      }
+    }
+    const checksums = await compareReadModels(trx, REBUILD_SCHEMA, compared ? READ_MODEL_SCHEMA : null);
+    await options.beforeSwap?.(checksums);
+    if (liveExists) {
+      await sql`ALTER SCHEMA ${sql.id(READ_MODEL_SCHEMA)} RENAME TO ${sql.id(`${READ_MODEL_SCHEMA}_old`)}`.execute(trx);
+    }
+    await sql`ALTER SCHEMA ${sql.id(REBUILD_SCHEMA)} RENAME TO ${sql.id(READ_MODEL_SCHEMA)}`.execute(trx);
+    await sql`DROP SCHEMA IF EXISTS ${sql.id(`${READ_MODEL_SCHEMA}_old`)} CASCADE`.execute(trx);
+    await notifyChange(trx, { projection: EVERY_PROJECTION, position: last, teams: null });
+    return { position: last, checksums };
+  });
+  report(lastParks);
+  return { events, position: swapped.position, milliseconds: performance.now() - started, checksums: swapped.checksums };
+}

@@ -19,6 +19,7 @@ import * as payments from './2026-005-payments';
 import * as parkedEvents from './2026-006-parked-events';
 import * as paymentOrders from './2026-007-payment-orders';
 import * as companyFees from './2026-008-company-fees';
+import * as tablePages from './2026-009-table-pages';
 
 interface SchemaScopedMigration {
   up(db: Kysely<unknown>): Promise<void>;
@@ -34,6 +35,7 @@ const MIGRATIONS: Readonly<Record<string, SchemaScopedMigration>> = {
   '2026-006-parked-events': parkedEvents,
   '2026-007-payment-orders': paymentOrders,
   '2026-008-company-fees': companyFees,
+  '2026-009-table-pages': tablePages,
 };
 
 /**

@@ -1,0 +1,87 @@
+/**
+ * GET /stats/teams?page&size&sort&order&q (issue 16 item 5; contract @sinilill/contracts pages.ts
+ * PublicTeamPageQuery): the public participants table paged, sorted and searched on the server
+ * (spec §2 "/participants": search on team name; sortable team name, distance, teammates, blue
+ * flowers; 10 rows per page, default distance descending). Public, no authentication.
+ *
+ * Each row is a TeamStat exactly as GET /stats has it, dailyDistance the km performed on the
+ * clock's current local day (Europe/Tallinn, the edition's time zone), as stats.ts computes it.
+ * Sorting: see table-pages.ts (ties by team id in the same direction; names in Estonian order).
+ * team_stats has one row per team (thousands at most): every query is a small one.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sql, type Kysely, type QueryCreator, type RawBuilder } from 'kysely';
+import {
+  DEFAULT_SORT,
+  ErrorAnswer,
+  PUBLIC_PAGE_SIZE,
+  PublicTeamPageAnswer,
+  PublicTeamPageQuery,
+  type PUBLIC_TEAM_SORTS,
+  type TeamStat,
+} from '@sinilill/contracts';
+import { currentEdition, fromHundredths, localDate } from '@sinilill/domain';
+import type { ReadModelDatabase } from '@sinilill/read-models';
+import { direction, estonian, ilike, pageWindow, plainPageNumbers, type PageWindow } from './table-pages';
+
+type PublicTeamSort = (typeof PUBLIC_TEAM_SORTS)[number];
+
+/**
+ * Every team's public figures with its km of local day `today` ('YYYY-MM-DD'), aliases t and d;
+ * unordered. The same columns as GET /stats reads (stats.ts).
+ */
+export function teamStatRows(rm: QueryCreator<ReadModelDatabase>, today: string) {
+  return rm.selectFrom('team_stats as t')
+    .leftJoin('team_daily_distance as d', (join) => join.onRef('d.team_id', '=', 't.team_id').on('d.day', '=', sql<string>`${today}::date`))
+    .select(['t.team_id', 't.team_name', 't.icon', 't.description', 't.distance', 't.participants', 't.prestige',
+      't.in_lap_distance', 't.blue_flowers', 'd.distance_hundredths as daily']);
+}
+type TeamStatRow = Awaited<ReturnType<ReturnType<typeof teamStatRows>['executeTakeFirstOrThrow']>>;
+
+/** A TeamStat (contracts stats.ts) from its row; dailyDistance in km with two decimals, 0 without entries that day. */
+export function toTeamStat(t: TeamStatRow): TeamStat {
+  return {
+    team: { id: t.team_id, team_name: t.team_name, icon: t.icon, description: t.description },
+    distance: t.distance,
+    participants: t.participants,
+    dailyDistance: fromHundredths(t.daily ?? 0),
+    prestige: t.prestige,
+    inLapDistance: t.in_lap_distance,
+    blueFlowers: t.blue_flowers,
+  };
+}
+
+const PUBLIC_TEAM_KEYS: Record<PublicTeamSort, RawBuilder<unknown>> = {
+  team_name: estonian(sql.ref<string>('t.team_name')),
+  distance: sql`t.distance`,
+  participants: sql`t.participants`,
+  blueFlowers: sql`t.blue_flowers`,
+};
+
+async function publicTeamPage(db: Kysely<ReadModelDatabase>, w: PageWindow<PublicTeamSort>, today: string) {
+  const rm = db.withSchema('rm');
+  const match = w.pattern === null ? sql<boolean>`true` : ilike(sql.ref('t.team_name'), w.pattern);
+  const [rows, count] = await Promise.all([
+    teamStatRows(rm, today).where(match)
+      .orderBy(PUBLIC_TEAM_KEYS[w.sort], direction(w.order))
+      .orderBy('t.team_id', direction(w.order))
+      .limit(w.size).offset(w.offset).execute(),
+    rm.selectFrom('team_stats as t').select((eb) => eb.fn.countAll<number>().as('n')).where(match).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map(toTeamStat), total: Number(count.n), page: w.page, size: w.size };
+}
+
+export interface PublicPageRouteOptions {
+  db: Kysely<ReadModelDatabase>;
+  /** The clock (simulated in tests): its local day is the one dailyDistance counts. */
+  now: () => Date;
+}
+
+/** GET /stats/teams (module comment); registered next to statsRoutes (app.ts). */
+export const publicPageRoutes: FastifyPluginAsyncTypebox<PublicPageRouteOptions> = async (app, { db, now }) => {
+  app.get('/stats/teams', { preValidation: plainPageNumbers, schema: { querystring: PublicTeamPageQuery, response: { 200: PublicTeamPageAnswer, 400: ErrorAnswer } } },
+    async (request) => {
+      const today = localDate(now().toISOString(), currentEdition.timeZone);
+      return publicTeamPage(db, pageWindow<PublicTeamSort>(request.query, { ...DEFAULT_SORT.publicTeams, size: PUBLIC_PAGE_SIZE }), today);
+    });
+};

@@ -155,9 +155,15 @@ describe('the participants table sorts and pages as spec §2 says', () => {
     expect(await firstRow.getAttribute('data-row-id')).toBe(String(byDistance[0]!.team.id));
     expect(await page.locator('[data-testid^="teams-table-page-"]').count()).toBeLessThanOrEqual(7);
 
-    // Page 2 starts with the 11th team by distance, and the row index continues (11).
+    // Page 2 (read from the server, issue 16 item 5) starts with the 11th team by distance (a team
+    // of the same distance when there is a tie: the server breaks ties by id), and the row index
+    // continues (11).
+    const rowIds = () => page.getByTestId('teams-table-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-row-id')));
+    const pageOne = await rowIds();
     await page.getByTestId('teams-table-next').click();
-    await expect.poll(async () => page.getByTestId('teams-table-row').first().getAttribute('data-row-id')).toBe(String(byDistance[10]!.team.id));
+    await expect.poll(async () => (await rowIds()).some((id) => pageOne.includes(id))).toBe(false);
+    const eleventh = Number(await page.getByTestId('teams-table-row').first().getAttribute('data-row-id'));
+    expect(stats.teams.find((t) => t.team.id === eleventh)!.distance).toBe(byDistance[10]!.distance);
     expect(text(await page.getByTestId('teams-table-row-number').first().textContent())).toBe('11');
 
     const sorts: [string, (t: StatsAnswer['teams'][number]) => number][] = [
@@ -166,13 +172,16 @@ describe('the participants table sorts and pages as spec §2 says', () => {
     for (const [column, value] of sorts) {
       await page.getByTestId(`teams-table-sort-${column}`).click();
       const best = Math.max(...stats.teams.map(value));
-      const id = Number(await page.getByTestId('teams-table-row').first().getAttribute('data-row-id'));
-      expect(value(stats.teams.find((t) => t.team.id === id)!), column).toBe(best);
+      // The server's answer comes after the click: wait for the sorted page.
+      await expect.poll(async () => {
+        const id = Number(await page.getByTestId('teams-table-row').first().getAttribute('data-row-id'));
+        return value(stats.teams.find((t) => t.team.id === id)!);
+      }, { message: column }).toBe(best);
     }
     // The search narrows to one team; its row expands to the description.
     const described = stats.teams.find((t) => t.team.description.length > 0)!;
     await page.fill('[data-testid="teams-table-search"]', described.team.team_name);
-    await expect.poll(async () => page.getByTestId('teams-table-row').count()).toBeGreaterThanOrEqual(1);
+    await expect.poll(async () => (await page.getByTestId('teams-table-row').allTextContents()).every((row) => row.includes(described.team.team_name))).toBe(true);
     const row = page.getByTestId('teams-table-row').filter({ hasText: described.team.team_name }).first();
     const id = await row.getAttribute('data-row-id');
     await page.getByTestId(`teams-table-expand-${id}`).click();

@@ -17,6 +17,12 @@
  * `${testId}-detail-${rowId}` (the open detail row) when rows expand; `${testId}-scroller` (the
  * scrolling region), `${testId}-scroll-frame` (with `data-hidden-start` / `data-hidden-end` while
  * columns are hidden at that edge) and `${testId}-scroll-hint` (the line, only while some are).
+ *
+ * Two modes. By default the table holds every row and pages, sorts and searches them itself.
+ * With `server` (issue 16 item 5: tables of a million rows) `data` is the one page the server
+ * answered, and TanStack's manual pagination, sorting and filtering hand the page, the sort and
+ * the search text to the owner (use-server-table.ts), which asks the server for that page;
+ * `server.rowCount` (the answer's total) gives the page buttons and the summary.
  */
 import {
   columnFilteringFeature,
@@ -130,10 +136,42 @@ export interface DataTableProps<T> {
    */
   expandLabel?: (row: T) => string;
   /**
+   * Server-side paging, sorting and searching (see the file's comment); `initialSort`,
+   * `pageSize` and the columns' `searchText` are then not used. Made by useServerTable.
+   */
+  server?: DataTableServer;
+  /**
    * Extra `data-*` attributes of each body row, e.g. `{ 'data-id': '42' }` for a test hook. The
    * table's own `data-testid` and `data-row-id` take precedence.
    */
   rowAttributes?: (row: T) => Record<`data-${string}`, string>;
+}
+
+/** A column's sort as the server takes it: the column id (the server's sort key) and the direction. */
+export interface TableSort {
+  id: string;
+  desc: boolean;
+}
+
+/**
+ * The state of a table whose rows the server pages, sorts and searches, owned by the caller
+ * (useServerTable). The table reports what the reader asked for; the owner loads that page.
+ */
+export interface DataTableServer {
+  /** Rows matching the search over all pages (the answer's `total`). */
+  rowCount: number;
+  /** The page asked for (0-based index) and its size. */
+  pagination: PaginationState;
+  onPaginationChange: (next: PaginationState) => void;
+  sort: TableSort;
+  onSortChange: (next: TableSort) => void;
+  /** The search box's text as typed (the owner waits for a pause before asking the server). */
+  search: string;
+  onSearchChange: (text: string) => void;
+  /** A read is under way: the table is aria-busy and dims the rows shown (the previous page's). */
+  loading: boolean;
+  /** The search box's maxLength (the server's limit). */
+  searchMaxLength?: number;
 }
 
 interface ColumnMeta {
@@ -170,7 +208,7 @@ export const DEFAULT_PAGE_SIZE = 10;
 
 /** See the file's comment. Keep `data` and `columns` stable (useMemo) between meaningful changes. */
 export function DataTable<T extends RowData>(props: DataTableProps<T>) {
-  const { data, columns, getRowId, testId, caption, selection, toolbar, pageSizeOptions, expand, expandLabel, rowAttributes } = props;
+  const { data, columns, getRowId, testId, caption, selection, toolbar, pageSizeOptions, expand, expandLabel, rowAttributes, server } = props;
   const rowNumbers = props.rowNumbers === true;
   const { t } = useTranslation();
   const lang = useLang();
@@ -183,9 +221,23 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   const [scrollerRef, edges] = useScrollEdges<HTMLDivElement>();
   const scrolls = edges.start || edges.end;
 
-  const [sorting, setSorting] = useState<SortingState>(() => sortingFrom(props.initialSort));
-  const [globalFilter, setGlobalFilter] = useState('');
-  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: props.pageSize ?? DEFAULT_PAGE_SIZE });
+  // The table's own state; with `server`, the owner's instead.
+  const [ownSorting, setOwnSorting] = useState<SortingState>(() => sortingFrom(props.initialSort));
+  const [ownFilter, setOwnFilter] = useState('');
+  const [ownPagination, setOwnPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: props.pageSize ?? DEFAULT_PAGE_SIZE });
+  const serverSortId = server?.sort.id;
+  const serverSortDesc = server?.sort.desc;
+  const serverSorting = useMemo(
+    (): SortingState | null => (serverSortId === undefined ? null : [{ id: serverSortId, desc: serverSortDesc === true }]),
+    [serverSortId, serverSortDesc],
+  );
+  const sorting = serverSorting ?? ownSorting;
+  const globalFilter = server ? server.search : ownFilter;
+  const pagination = server ? server.pagination : ownPagination;
+  const setPagination = (updater: Updater<PaginationState>) => {
+    if (server) server.onPaginationChange(functionalUpdate(updater, server.pagination));
+    else setOwnPagination((previous) => functionalUpdate(updater, previous));
+  };
   const [expanded, setExpanded] = useState<ExpandedState>({});
 
   const tableColumns = useMemo(() => {
@@ -248,14 +300,29 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     getRowId: (row: T) => getRowId(row),
     state: { sorting, globalFilter, pagination, rowSelection: selected ?? EMPTY_SELECTION, expanded },
     onSortingChange: (updater: Updater<SortingState>) => {
-      setSorting((previous) => functionalUpdate(updater, previous));
+      if (server) {
+        // The owner goes back to page 1 itself (it asks the server for both at once).
+        const next = functionalUpdate(updater, sorting)[0];
+        if (next) server.onSortChange({ id: next.id, desc: next.desc });
+        return;
+      }
+      setOwnSorting((previous) => functionalUpdate(updater, previous));
       setPagination((previous) => ({ ...previous, pageIndex: 0 }));
     },
     onGlobalFilterChange: (updater: Updater<string>) => {
-      setGlobalFilter((previous) => functionalUpdate(updater, previous) ?? '');
+      if (server) {
+        server.onSearchChange(functionalUpdate(updater, server.search) ?? '');
+        return;
+      }
+      setOwnFilter((previous) => functionalUpdate(updater, previous) ?? '');
       setPagination((previous) => ({ ...previous, pageIndex: 0 }));
     },
-    onPaginationChange: (updater: Updater<PaginationState>) => setPagination((previous) => functionalUpdate(updater, previous)),
+    onPaginationChange: setPagination,
+    // Server mode: `data` is the page, already sorted and searched; the total comes with it.
+    manualPagination: server !== undefined,
+    manualSorting: server !== undefined,
+    manualFiltering: server !== undefined,
+    ...(server ? { rowCount: server.rowCount } : {}),
     onExpandedChange: (updater: Updater<ExpandedState>) => setExpanded((previous) => functionalUpdate(updater, previous)),
     getRowCanExpand: () => expand !== undefined,
     // An open row stays open when the data is refreshed.
@@ -275,12 +342,15 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   const pageCount = table.getPageCount();
   const { pageIndex, pageSize } = pagination;
   // Rows can go away (deleted, filtered): never stay on a page past the last.
+  // (With `server`, the owner then asks for the last page.)
+  const pastTheEnd = pageIndex > 0 && pageIndex >= pageCount;
+  const lastPageIndex = Math.max(0, pageCount - 1);
   useEffect(() => {
-    if (pageIndex > 0 && pageIndex >= pageCount) setPagination((previous) => ({ ...previous, pageIndex: Math.max(0, pageCount - 1) }));
-  }, [pageIndex, pageCount]);
+    if (pastTheEnd) table.setPageIndex(lastPageIndex);
+  }, [pastTheEnd, lastPageIndex, table]);
 
   const rows = table.getRowModel().rows;
-  const total = table.getPrePaginatedRowModel().rows.length;
+  const total = table.getRowCount();
   const columnCount = columns.length + (selection ? 1 : 0) + (expand ? 1 : 0) + (rowNumbers ? 1 : 0);
   const from = total === 0 ? 0 : pageIndex * pageSize + 1;
   const to = Math.min(total, (pageIndex + 1) * pageSize);
@@ -300,6 +370,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
                 className={styles.searchInput}
                 value={globalFilter}
                 onChange={(event) => table.setGlobalFilter(event.target.value)}
+                maxLength={server?.searchMaxLength}
                 autoComplete="off"
                 data-testid={`${testId}-search`}
               />
@@ -331,7 +402,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
           tabIndex={0}
           data-testid={`${testId}-scroller`}
         >
-          <table className={styles.table}>
+          <table className={classNames(styles.table, server?.loading && styles.busy)} aria-busy={server?.loading === true || undefined}>
             <caption id={captionId} className="sr-only">
               {caption}
             </caption>

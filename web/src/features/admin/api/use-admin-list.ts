@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { create } from 'zustand';
+import { ADMIN_PAGE_SIZE, SEARCH_MAX } from '@sinilill/contracts';
+import { useServerTable, type ServerPage, type ServerTable, type ServerTableQuery, type TableSort } from '../../../components/ui/data-table';
 import { errorCodeOf } from '../../../lib/api-client';
 import type { CatalogueCode } from '../../../lib/errors/catalogue';
 import type { AdminReadOptions } from './get-admin-data';
@@ -22,7 +24,7 @@ export const useConsolePosition = create<ConsolePosition>()((set) => ({
   advance: (position) => set((state) => (Number.isSafeInteger(position) && position > state.position ? { position } : state)),
 }));
 
-/** A tab's list as loaded from the query API. */
+/** A list read whole from the query API (the reset-password tab's accounts). */
 export interface AdminList<T> {
   /** The rows; null until the first answer. */
   rows: T[] | null;
@@ -37,7 +39,7 @@ export interface AdminList<T> {
 }
 
 /**
- * Loads a tab's list with `load` (keep it stable: a module-level function) when the tab opens,
+ * Loads a whole list with `load` (keep it stable: a module-level function) when the tab opens,
  * again whenever a command of the console answered a newer position (waiting for it, see
  * useConsolePosition), and on `reload`. A newer read cancels an older one still under way. A
  * failed refresh keeps the rows shown and reports the error.
@@ -71,4 +73,27 @@ export function useAdminList<T>(load: (options: AdminReadOptions) => Promise<T[]
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
   const patch = useCallback((update: (rows: T[]) => T[]) => setRows((previous) => (previous === null ? previous : update(previous))), []);
   return { rows, loading, error, reload, patch };
+}
+
+/** A table tab's page as read from the query API (issue 16 item 5), with the read's failure as a catalogue code. */
+export interface AdminPage<T> extends ServerTable<T> {
+  /** The last read's failure (the rows shown, if any, are older), else null. */
+  error: CatalogueCode | null;
+}
+
+/**
+ * One page of a table tab (users, teams, entries), paged, sorted and searched on the server:
+ * `load` reads the page the table asks for (keep it stable: a module-level function), sending
+ * the console's newest command position as x-min-position, so that the page is read again —
+ * the same page, sort and search — whenever a command of the console answered (read-your-writes,
+ * see useConsolePosition). 50 rows per page at first (spec §2), searches up to SEARCH_MAX characters.
+ */
+export function useAdminPage<T>(
+  load: (query: ServerTableQuery, options: AdminReadOptions) => Promise<ServerPage<T>>,
+  initialSort: TableSort,
+): AdminPage<T> {
+  const position = useConsolePosition((state) => state.position);
+  const read = useCallback((query: ServerTableQuery, signal: AbortSignal) => load(query, { signal, minPosition: position }), [load, position]);
+  const table = useServerTable({ load: read, initialSort, pageSize: ADMIN_PAGE_SIZE, searchMaxLength: SEARCH_MAX });
+  return { ...table, error: table.failure === null ? null : errorCodeOf(table.failure) };
 }

@@ -1,46 +1,56 @@
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DEFAULT_SORT, ENTRY_SORTS } from '@sinilill/contracts';
 import type { DataTableColumn } from '../../../components/ui/data-table';
 import { formatDate, formatDateTime } from '../../../lib/format-date';
 import { formatDistance } from '../../../lib/format-number';
 import { useLang } from '../../../lib/use-lang';
 import { entryTypeLabel } from '../../../lib/entry-type';
-import { getEntries, type AdminReadOptions } from '../api/get-admin-data';
+import { getEntryPage, type EntrySort } from '../api/get-admin-data';
 import { entryRows, type EntryRow } from '../utils/rows';
 import { AdminTable } from './console/admin-table';
 import { OrDash, PersonName } from './console/cells';
-import { ConsoleTabFrame, useConsoleTab } from './console/console-tab';
+import { ConsoleTabFrame, useConsoleTab, type ConsoleTable } from './console/console-tab';
+import { CsvDownload } from './console/csv-download';
 import { DeleteSelected } from './console/delete-selected';
 import styles from './console/console.module.css';
 
-const loadEntries = (options: AdminReadOptions) => getEntries(options).then((answer) => entryRows(answer.entries));
 const entryId = (row: EntryRow) => String(row.id);
-const notSearched = () => '';
+
+/** The entries tab's pages: GET /api/admin/entries (issue 16 item 5). */
+const ENTRIES: ConsoleTable<EntryRow, EntrySort> = {
+  name: 'entries',
+  sorts: ENTRY_SORTS,
+  defaultSort: DEFAULT_SORT.entries,
+  load: (query, options) => getEntryPage(query, options).then((answer) => ({ rows: entryRows(answer.rows), total: answer.total })),
+  rowId: entryId,
+};
 
 /**
  * The entries tab (spec §2 "Admin" → Entries; §3 "Entry"): the person's full name, team, distance
  * (km, two decimals), type (a preset translated as on the team page, else the typed text), done
  * on (DD-MMM-YYYY) and created at (DD-MMM-YYYY HH:mm, Europe/Tallinn); searched by name and team;
- * 50 per page, newest first. Selected entries are deleted for good after a confirmation.
+ * 50 per page, newest first — paged, sorted and searched on the server (a million entries: issue
+ * 16 item 5), with a CSV export of the sort and search shown. Selected entries are deleted for good after a confirmation.
  */
 export function EntriesTab() {
   const { t } = useTranslation('admin');
   const { t: tTeam } = useTranslation('team');
   const lang = useLang();
-  const tab = useConsoleTab(loadEntries, entryId);
+  const tab = useConsoleTab(ENTRIES);
 
   const columns = useMemo((): DataTableColumn<EntryRow>[] => {
     const typeLabel = (row: EntryRow) => entryTypeLabel(row.entryType, (type) => tTeam(`entryTypes.${type}`));
+    // Column ids are the server's sort keys; the server searches the name and the team (spec §2).
     return [
       {
-        id: 'fullName',
+        id: 'full_name',
         header: t('entries.fullName'),
         value: (row) => row.fullName,
         cell: (row) => <PersonName name={row.fullName} />,
-        searchText: (row) => row.fullName ?? t('console.deleted'),
         rowHeader: true,
       },
-      { id: 'team', header: t('entries.team'), value: (row) => row.teamName, cell: (row) => <OrDash value={row.teamName} /> },
+      { id: 'team_name', header: t('entries.team'), value: (row) => row.teamName, cell: (row) => <OrDash value={row.teamName} /> },
       {
         id: 'distance',
         header: t('entries.distance'),
@@ -49,18 +59,16 @@ export function EntriesTab() {
         align: 'end',
         sortDescFirst: true,
       },
-      // Only the name and the team are searched (spec §2).
-      { id: 'type', header: t('entries.type'), value: typeLabel, searchText: notSearched },
+      { id: 'entry_type', header: t('entries.type'), value: typeLabel },
       {
-        id: 'performedAt',
+        id: 'performed_at',
         header: t('entries.performedAt'),
         value: (row) => row.performedAt,
         cell: (row) => <span className={styles.nowrap}>{formatDate(row.performedAt, lang)}</span>,
-        searchText: notSearched,
         sortDescFirst: true,
       },
       {
-        id: 'createdAt',
+        id: 'created_at',
         header: t('entries.createdAt'),
         value: (row) => row.createdMs,
         cell: (row) => <span className={styles.nowrap}>{formatDateTime(row.createdAt, lang)}</span>,
@@ -80,19 +88,23 @@ export function EntriesTab() {
       <AdminTable
         testId="admin-entries-table"
         data={tab.rows}
+        server={tab.list.server}
         columns={columns}
         getRowId={entryId}
         caption={t('entries.caption')}
         searchLabel={t('entries.search')}
-        initialSort={{ id: 'createdAt', desc: true }}
         selection={{ ...tab.selection, rowLabel }}
         toolbar={
-          <DeleteSelected
-            onOpen={tab.notice.clear}
-            entity="entry"
-            ids={tab.selectedRows.map((row) => row.id)}
-            onDeleted={(count, position) => tab.deleted(t('success.entries', { count }), position)}
-          />
+          <>
+            <DeleteSelected
+              onOpen={tab.notice.clear}
+              onClearSelection={tab.clearSelection}
+              entity="entry"
+              ids={tab.selectedRows.map((row) => row.id)}
+              onDeleted={(count, position) => tab.deleted(t('success.entries', { count }), position)}
+            />
+            <CsvDownload tab={tab} />
+          </>
         }
       />
     </ConsoleTabFrame>

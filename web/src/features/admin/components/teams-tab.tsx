@@ -1,5 +1,6 @@
 import { useCallback, useId, useMemo, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DEFAULT_SORT, TEAM_SORTS } from '@sinilill/contracts';
 import type { DataTableColumn } from '../../../components/ui/data-table';
 import { FieldFrame, TextField } from '../../../components/ui/form/field';
 import { focusField } from '../../../components/ui/form/problem-text';
@@ -13,25 +14,35 @@ import { useLang } from '../../../lib/use-lang';
 import { useNumberFormat } from '../../../lib/use-number-format';
 import { checkIconFile, ICON_ACCEPT, readAsDataUrl } from '../../../lib/icon-file';
 import { updateTeam } from '../api/admin-commands';
-import { getTeams, type AdminReadOptions } from '../api/get-admin-data';
+import { getTeamPage, type TeamSort } from '../api/get-admin-data';
 import { checkTeamDraft, TEAM_DRAFT_FIELDS, teamBody, teamDraft, type TeamDraft } from '../utils/edit-forms';
 import { teamRows, type TeamRow } from '../utils/rows';
 import { AdminTable } from './console/admin-table';
 import { EditButton, OrDash } from './console/cells';
-import { ConsoleTabFrame, useConsoleTab } from './console/console-tab';
+import { ConsoleTabFrame, useConsoleTab, type ConsoleTable } from './console/console-tab';
+import { CsvDownload } from './console/csv-download';
 import { DeleteSelected } from './console/delete-selected';
 import { EditDialog, EditForm } from './console/edit-dialog';
 import formStyles from '../../../components/ui/form/form.module.css';
 import styles from './console/console.module.css';
 
-const loadTeams = (options: AdminReadOptions) => getTeams(options).then((answer) => teamRows(answer.teams));
 const teamId = (row: TeamRow) => String(row.id);
+
+/** The teams tab's pages: GET /api/admin/teams (issue 16 item 5). */
+const TEAMS: ConsoleTable<TeamRow, TeamSort> = {
+  name: 'teams',
+  sorts: TEAM_SORTS,
+  defaultSort: DEFAULT_SORT.teams,
+  load: (query, options) => getTeamPage(query, options).then((answer) => ({ rows: teamRows(answer.rows), total: answer.total })),
+  rowId: teamId,
+};
 
 /**
  * The teams tab (spec §2 "Admin" → Teams; §3 "Team"): picture, name, member count, distance
  * (rounded km), join code, created at (DD-MMM-YYYY HH:mm, Europe/Tallinn) and an edit pencil; a
  * row opens to the team's description (or a default text); searched by name and join code; 50 per
- * page, by name ascending. The edit modal changes the picture (a new JPG/PNG up to 5 MB, sent as a
+ * page, by name ascending — paged, sorted and searched on the server, with a CSV export of the
+ * sort and search shown (issue 16 item 5). The edit modal changes the picture (a new JPG/PNG up to 5 MB, sent as a
  * data URL, or deleted), the name (≤ 50) and the description (≤ 256). Selected teams are deleted
  * for good, with their members, after a confirmation (not the administrator's own team).
  */
@@ -40,7 +51,7 @@ export function TeamsTab() {
   const lang = useLang();
   const format = useNumberFormat();
   const ownTeam = useSessionStore((s) => s.identity.teamId);
-  const tab = useConsoleTab(loadTeams, teamId);
+  const tab = useConsoleTab(TEAMS);
   const { patch } = tab.list;
   const { clear } = tab.notice;
   const [editing, setEditing] = useState<TeamRow | null>(null);
@@ -62,9 +73,10 @@ export function TeamsTab() {
         cell: (row) => <TeamIcon icon={row.icon} size={36} />,
         align: 'center',
       },
-      { id: 'name', header: t('teams.name'), value: (row) => row.name, rowHeader: true },
+      // Column ids are the server's sort keys.
+      { id: 'team_name', header: t('teams.name'), value: (row) => row.name, rowHeader: true },
       {
-        id: 'participants',
+        id: 'participant_count',
         header: t('teams.participants'),
         value: (row) => row.participantCount,
         cell: (row) => format(row.participantCount),
@@ -79,9 +91,9 @@ export function TeamsTab() {
         align: 'end',
         sortDescFirst: true,
       },
-      { id: 'joinCode', header: t('teams.joinCode'), value: (row) => row.joinCode, cell: (row) => <OrDash value={row.joinCode} /> },
+      { id: 'join_code', header: t('teams.joinCode'), value: (row) => row.joinCode, cell: (row) => <OrDash value={row.joinCode} /> },
       {
-        id: 'createdAt',
+        id: 'created_at',
         header: t('teams.createdAt'),
         value: (row) => row.createdMs,
         cell: (row) => <span className={styles.nowrap}>{formatDateTime(row.createdAt, lang)}</span>,
@@ -107,11 +119,11 @@ export function TeamsTab() {
       <AdminTable
         testId="admin-teams-table"
         data={tab.rows}
+        server={tab.list.server}
         columns={columns}
         getRowId={teamId}
         caption={t('teams.caption')}
         searchLabel={t('teams.search')}
-        initialSort={{ id: 'name', desc: false }}
         selection={{ ...tab.selection, rowLabel }}
         expand={(row) =>
           row.description.trim() === '' ? (
@@ -122,14 +134,18 @@ export function TeamsTab() {
         }
         expandLabel={(row) => t('teams.about', { name: row.name })}
         toolbar={
-          <DeleteSelected
-            onOpen={clear}
-            entity="team"
-            ids={ids}
-            selectedCount={tab.selectedRows.length}
-            keptNote={keptOwn ? t('teams.keptOwn') : null}
-            onDeleted={(count, position) => tab.deleted(t('success.teams', { count }), position)}
-          />
+          <>
+            <DeleteSelected
+              onOpen={clear}
+              onClearSelection={tab.clearSelection}
+              entity="team"
+              ids={ids}
+              selectedCount={tab.selectedRows.length}
+              keptNote={keptOwn ? t('teams.keptOwn') : null}
+              onDeleted={(count, position) => tab.deleted(t('success.teams', { count }), position)}
+            />
+            <CsvDownload tab={tab} />
+          </>
         }
       />
       <EditDialog open={editing !== null} title={t('teams.editTitle')} onClose={() => setEditing(null)}>

@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DEFAULT_SORT, USER_SORTS } from '@sinilill/contracts';
 import type { DataTableColumn } from '../../../components/ui/data-table';
 import { TextField } from '../../../components/ui/form/field';
 import { focusField } from '../../../components/ui/form/problem-text';
@@ -9,22 +10,30 @@ import { useSessionStore } from '../../../lib/session-store';
 import { useAction } from '../../../lib/use-action';
 import { useLang } from '../../../lib/use-lang';
 import { renameParticipant, setApproval, setPaid } from '../api/admin-commands';
-import { getUsers, type AdminReadOptions } from '../api/get-admin-data';
+import { getUserPage, type UserSort } from '../api/get-admin-data';
 import { formatAuditTime } from '../audit/utils/tallinn-time';
 import { checkFullName } from '../utils/edit-forms';
 import { userRows, type UserRow } from '../utils/rows';
 import { AdminTable } from './console/admin-table';
 import { EditButton, OrDash, PersonName, ToggleButton } from './console/cells';
-import { ConsoleTabFrame, useConsoleTab } from './console/console-tab';
+import { ConsoleTabFrame, useConsoleTab, type ConsoleTable } from './console/console-tab';
+import { CsvDownload } from './console/csv-download';
 import { DeleteSelected } from './console/delete-selected';
 import { EditDialog, EditForm } from './console/edit-dialog';
 import { PaymentsDialog, type PaymentsTarget } from './payments-dialog';
 import formStyles from '../../../components/ui/form/form.module.css';
 import styles from './console/console.module.css';
 
-const loadUsers = (options: AdminReadOptions) => getUsers(options).then((answer) => userRows(answer.users));
 const userId = (row: UserRow) => row.id;
-const notSearched = () => '';
+
+/** The users tab's pages: GET /api/admin/users (issue 16 item 5). */
+const USERS: ConsoleTable<UserRow, UserSort> = {
+  name: 'users',
+  sorts: USER_SORTS,
+  defaultSort: DEFAULT_SORT.users,
+  load: (query, options) => getUserPage(query, options).then((answer) => ({ rows: userRows(answer.rows), total: answer.total })),
+  rowId: userId,
+};
 
 type ToggleField = 'isPaid' | 'isApproved';
 
@@ -32,7 +41,8 @@ type ToggleField = 'isPaid' | 'isApproved';
  * The users tab (spec §2 "Admin" → Users; §3 "User (admin view)"): every account with full name,
  * e-mail, team, paid and approved toggles, created at (the participant's registration, DD-MMM-YYYY
  * HH:mm:ss in Europe/Tallinn) and an edit pencil; searched by e-mail, name and team; 50 per page,
- * newest first. A toggle shows the new state only after the server accepted it (spec §4): while
+ * newest first — paged, sorted and searched on the server, with a CSV export of the sort and
+ * search shown (issue 16 item 5). A toggle shows the new state only after the server accepted it (spec §4): while
  * the call is under way it is disabled, a refusal leaves it and shows a red alert. The edit modal
  * corrects the full name (≤ 32 characters). Selected accounts are deleted for good after a
  * confirmation (not the administrator's own, which the server refuses). A participant's payments
@@ -42,7 +52,7 @@ export function UsersTab() {
   const { t } = useTranslation('admin');
   const lang = useLang();
   const ownId = useSessionStore((s) => s.identity.userId);
-  const tab = useConsoleTab(loadUsers, userId);
+  const tab = useConsoleTab(USERS);
   const { patch } = tab.list;
   const { changed } = tab;
   const { failure } = tab.notice;
@@ -86,7 +96,8 @@ export function UsersTab() {
   const columns = useMemo((): DataTableColumn<UserRow>[] => {
     // An account without a participant (an administrator) has no name; an erased person's is null.
     const name = (row: UserRow) => (row.participantId === null ? '' : (row.fullName ?? t('console.deleted')));
-    // The toggles and the pencil are named by the person: their e-mail, else their name.
+    // The toggles and the pencil are named by the person: their e-mail, else their name. Column
+    // ids are the server's sort keys.
     const who = (row: UserRow) => row.email ?? (name(row) || t('console.deleted'));
     const toggleCell = (row: UserRow, field: ToggleField, label: string, testId: string) => (
       <ToggleButton
@@ -99,35 +110,33 @@ export function UsersTab() {
     );
     return [
       {
-        id: 'fullName',
+        id: 'full_name',
         header: t('users.fullName'),
         value: (row) => row.fullName,
         cell: (row) => (row.participantId === null ? <OrDash value={null} /> : <PersonName name={row.fullName} />),
-        searchText: name,
         rowHeader: true,
       },
       { id: 'email', header: t('users.email'), value: (row) => row.email, cell: (row) => <OrDash value={row.email} /> },
-      { id: 'team', header: t('users.team'), value: (row) => row.teamName, cell: (row) => <OrDash value={row.teamName} /> },
+      { id: 'team_name', header: t('users.team'), value: (row) => row.teamName, cell: (row) => <OrDash value={row.teamName} /> },
       {
-        id: 'paid',
+        id: 'is_paid',
         header: t('users.paid'),
         value: (row) => row.isPaid,
         cell: (row) => (row.isPaid === null ? <OrDash value={null} /> : toggleCell(row, 'isPaid', t('users.paidLabel', { name: who(row) }), 'admin-toggle-paid')),
         align: 'center',
       },
       {
-        id: 'approved',
+        id: 'is_approved',
         header: t('users.approved'),
         value: (row) => row.isApproved,
         cell: (row) => toggleCell(row, 'isApproved', t('users.approvedLabel', { name: who(row) }), 'admin-toggle-approved'),
         align: 'center',
       },
       {
-        id: 'createdAt',
+        id: 'participant_created_at',
         header: t('users.createdAt'),
         value: (row) => row.createdMs,
         cell: (row) => <span className={styles.nowrap}>{formatAuditTime(row.createdAt, lang)}</span>,
-        searchText: notSearched,
         sortDescFirst: true,
       },
       {
@@ -169,21 +178,25 @@ export function UsersTab() {
       <AdminTable
         testId="admin-users-table"
         data={tab.rows}
+        server={tab.list.server}
         columns={columns}
         getRowId={userId}
         caption={t('users.caption')}
         searchLabel={t('users.search')}
-        initialSort={{ id: 'createdAt', desc: true }}
         selection={{ ...tab.selection, rowLabel }}
         toolbar={
-          <DeleteSelected
-            onOpen={clear}
-            entity="user"
-            ids={ids}
-            selectedCount={tab.selectedRows.length}
-            keptNote={keptOwn ? t('users.keptOwn') : null}
-            onDeleted={(count, position) => tab.deleted(t('success.users', { count }), position)}
-          />
+          <>
+            <DeleteSelected
+              onOpen={clear}
+              onClearSelection={tab.clearSelection}
+              entity="user"
+              ids={ids}
+              selectedCount={tab.selectedRows.length}
+              keptNote={keptOwn ? t('users.keptOwn') : null}
+              onDeleted={(count, position) => tab.deleted(t('success.users', { count }), position)}
+            />
+            <CsvDownload tab={tab} />
+          </>
         }
       />
       <EditDialog open={editing !== null} title={t('users.editTitle')} onClose={() => setEditing(null)}>

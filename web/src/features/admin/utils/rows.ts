@@ -1,8 +1,8 @@
 /**
  * The admin console's table rows (spec §2 "Admin", §3 "User (admin view)", "Team", "Entry"), made
- * flat from the answers of GET /api/admin/userdata, /teamdata and /entrydata. Personal data is
- * null once a person is erased (the tables show a dash or "deleted" for it). The answers' own
- * order is kept: the tables sort.
+ * flat from the rows of GET /api/admin/users, /teams and /entries (one page each; the same shapes
+ * as /userdata, /teamdata and /entrydata). Personal data is null once a person is erased (the
+ * tables show a dash or "deleted" for it). The answers' own order is kept: the server sorts.
  */
 import type { AdminEntry, AdminTeam, AdminUser } from '@sinilill/contracts';
 import { matchesSearch, normalizeSearchText } from '../../../components/ui/data-table/table-values';

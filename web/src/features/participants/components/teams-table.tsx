@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataTable, type DataTableColumn } from '../../../components/ui/data-table';
+import { DataTable, type DataTableColumn, type DataTableServer } from '../../../components/ui/data-table';
 import { FlowerIcon } from '../../../components/ui/flower-icon';
 import { TeamIcon } from '../../../components/ui/team-icon';
 import { useNumberFormat } from '../../../lib/use-number-format';
@@ -12,9 +12,11 @@ const rowId = (row: TeamRow) => row.id;
 /**
  * The teams table (spec §2 "Participants"): row number, picture, name, km, teammates and blue
  * flowers; the four value columns sort (biggest first on the first click), most km first by
- * default; searched by team name only; 10 per page; a row opens to the team's description.
+ * default; searched by team name only; 10 per page; a row opens to the team's description. The
+ * server pages, sorts and searches (`server`, issue 16 item 5): `rows` is the page shown, and the
+ * row number is the row's place in the whole order, (page - 1) × 10 + its place on the page.
  */
-export function TeamsTable({ rows }: { rows: readonly TeamRow[] }) {
+export function TeamsTable({ rows, server }: { rows: readonly TeamRow[]; server: DataTableServer }) {
   const { t } = useTranslation('participants');
   const format = useNumberFormat();
   const columns = useMemo((): DataTableColumn<TeamRow>[] => {
@@ -23,8 +25,6 @@ export function TeamsTable({ rows }: { rows: readonly TeamRow[] }) {
       header,
       value: (row) => row[id],
       cell: (row) => <span className={styles.figure}>{format(row[id])}</span>,
-      // Only the name is searched (spec §2): a figure is not a name.
-      searchText: () => '',
       align: 'end',
       sortDescFirst: true,
     });
@@ -37,8 +37,9 @@ export function TeamsTable({ rows }: { rows: readonly TeamRow[] }) {
         cell: (row) => <TeamIcon icon={row.icon} size={36} />,
         align: 'center',
       },
+      // Column ids are the server's sort keys.
       {
-        id: 'name',
+        id: 'team_name',
         header: t('table.name'),
         value: (row) => row.name,
         sortDescFirst: true,
@@ -61,12 +62,12 @@ export function TeamsTable({ rows }: { rows: readonly TeamRow[] }) {
   return (
     <DataTable
       data={rows}
+      server={server}
       columns={columns}
       getRowId={rowId}
       testId="teams-table"
       caption={t('table.caption')}
       searchLabel={t('table.search')}
-      initialSort={{ id: 'distance', desc: true }}
       rowNumbers
       expand={(row) =>
         row.description === '' ? (

@@ -17,8 +17,9 @@ export interface TeamRow {
 }
 
 /**
- * The table's rows from GET /api/stats' `teams` (spec §3 "Team stat entry"), in the answer's
- * order (the table sorts them itself). A description of only spaces counts as none.
+ * The table's rows from GET /api/stats/teams' `rows` (spec §3 "Team stat entry", as in GET
+ * /api/stats' `teams`), in the answer's order (the server sorts). A description of only spaces
+ * counts as none.
  */
 export function teamRows(teams: readonly TeamStat[]): TeamRow[] {
   return teams.map(({ team, distance, participants, blueFlowers }) => ({

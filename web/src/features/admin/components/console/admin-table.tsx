@@ -1,10 +1,7 @@
 import type { RowData } from '@tanstack/react-table';
-import { DataTable, type DataTableProps } from '../../../../components/ui/data-table';
+import { DataTable, type DataTableProps, type DataTableServer } from '../../../../components/ui/data-table';
 
-/** Rows per page in the admin console (spec §2: 50 per page). */
-export const ADMIN_PAGE_SIZE = 50;
-
-/** The rows-per-page choice (spec §9: default page sizes 25, 50, 100). */
+/** The rows-per-page choice (spec §9: default page sizes 25, 50, 100; 50 at first, spec §2). */
 export const ADMIN_PAGE_SIZES: readonly number[] = [25, 50, 100];
 
 /**
@@ -13,16 +10,21 @@ export const ADMIN_PAGE_SIZES: readonly number[] = [25, 50, 100];
  */
 const HOOKS = 'admin';
 
-export interface AdminTableProps<T extends RowData> extends Omit<DataTableProps<T>, 'testId' | 'pageSize' | 'pageSizeOptions' | 'rowAttributes'> {
+export interface AdminTableProps<T extends RowData>
+  extends Omit<DataTableProps<T>, 'testId' | 'pageSize' | 'pageSizeOptions' | 'rowAttributes' | 'initialSort' | 'server'> {
   /** The wrapper's test id: admin-users-table, admin-teams-table or admin-entries-table. */
   testId: string;
+  /** The page shown and what the admin asks for next (useConsoleTab's `list.server`). */
+  server: DataTableServer;
 }
 
 /**
- * One of the console's tables (spec §2 "Admin", §9): the shared DataTable with 50 rows per page
- * and a 25/50/100 choice. Test hooks, the same in every tab (only one tab is shown at a time):
- * the wrapper `testId`; rows `admin-row` with `data-id` = the entity id; the search box
- * `admin-search`; checkboxes `admin-select-{id}`, `admin-select-all`; pages `admin-page-{n}`.
+ * One of the console's tables (spec §2 "Admin", §9), paged, sorted and searched on the server
+ * (issue 16 item 5): the shared DataTable in server mode with a 25/50/100 choice. Test hooks, the
+ * same in every tab (only one tab is shown at a time): the wrapper `testId`; rows `admin-row`
+ * with `data-id` = the entity id; the search box `admin-search`; checkboxes `admin-select-{id}`,
+ * `admin-select-all`; pages `admin-page-{n}`, `admin-prev`, `admin-next`; sort buttons
+ * `admin-sort-{key}` (the server's sort key); the size choice `admin-page-size`.
  */
 export function AdminTable<T extends RowData>({ testId, getRowId, ...props }: AdminTableProps<T>) {
   return (
@@ -31,7 +33,6 @@ export function AdminTable<T extends RowData>({ testId, getRowId, ...props }: Ad
         {...props}
         getRowId={getRowId}
         testId={HOOKS}
-        pageSize={ADMIN_PAGE_SIZE}
         pageSizeOptions={ADMIN_PAGE_SIZES}
         rowAttributes={(row) => ({ 'data-id': getRowId(row) })}
       />

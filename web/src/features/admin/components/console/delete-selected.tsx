@@ -21,6 +21,11 @@ export interface DeleteSelectedProps {
   keptNote?: string | null;
   /** The confirmation opens. */
   onOpen?: () => void;
+  /**
+   * Unselects every row: with it, a "Clear selection" button shows while rows are selected (the
+   * selection is kept across pages, so some selected rows may be out of sight).
+   */
+  onClearSelection?: () => void;
   /** The server deleted `count` (spec §2: the alert appends it); refresh from `position`. */
   onDeleted: (count: number, position: number) => void;
 }
@@ -29,9 +34,9 @@ export interface DeleteSelectedProps {
  * "Delete selected (n)" and its confirmation (spec §2 "multi-select delete with confirm modal";
  * "Deletion is permanent, with a warning"): the dialog names how many go and warns that it cannot
  * be undone; Cancel has the focus. A refusal shows in the dialog in a red alert. Test ids:
- * `admin-delete-selected`, `admin-confirm-delete`, `admin-confirm-delete-yes`.
+ * `admin-delete-selected`, `admin-confirm-delete`, `admin-confirm-delete-yes`, `admin-clear-selection`.
  */
-export function DeleteSelected({ entity, ids, selectedCount = ids.length, keptNote, onOpen, onDeleted }: DeleteSelectedProps) {
+export function DeleteSelected({ entity, ids, selectedCount = ids.length, keptNote, onOpen, onClearSelection, onDeleted }: DeleteSelectedProps) {
   const { t } = useTranslation('admin');
   const [open, setOpen] = useState(false);
   const action = useAction(deleteEntities);
@@ -65,6 +70,11 @@ export function DeleteSelected({ entity, ids, selectedCount = ids.length, keptNo
         <TrashIcon size={18} />
         {t('delete.button', { count: selectedCount })}
       </button>
+      {onClearSelection && selectedCount > 0 && (
+        <button type="button" className={formStyles.buttonSecondary} onClick={onClearSelection} disabled={action.pending} data-testid="admin-clear-selection">
+          {t('delete.clearSelection')}
+        </button>
+      )}
       <ModalDialog open={open} onClose={close} title={t('delete.title')} testId="admin-confirm-delete">
         <div className={styles.dialogBody}>
           <div className={styles.warning}>

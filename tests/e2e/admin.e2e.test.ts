@@ -10,7 +10,8 @@
  *   and a user: the read models follow, the history keeps the events, and the erased people's
  *   personal data is in no answer and no export.
  * - The history filtered to one team shows that entry's timeline with the actor and each diff.
- * - A replay started from the console shows progress and ends with identical totals.
+ * - A replay started from the console shows progress and ends with identical totals, and every
+ *   read-model table's checksum matches the live one.
  * - A participant sees "This page is forbidden!" (every /api/admin route's 403 is tested in
  *   tests/int/admin-*.int.test.ts, history.int.test.ts and queue-board.int.test.ts).
  */
@@ -364,7 +365,7 @@ describe('the admin console', () => {
     expect(lines.every((l) => l.stream === `entry-${editedEntryId}`)).toBe(true);
   });
 
-  test('the switches are events, and a replay from the console shows progress and ends with identical totals', async () => {
+  test('the switches are events, and a replay from the console shows progress and ends with identical totals and matching checksums', async () => {
     const page = adminPage;
     await openTab(page, 'operations');
     const registration = page.getByTestId('switch-registration');
@@ -386,6 +387,17 @@ describe('the admin console', () => {
     await result.waitFor({ timeout: 60_000 });
     await page.getByTestId('replay-identical').waitFor();
     expect(text(await page.getByTestId('replay-before').textContent())).toBe(text(await page.getByTestId('replay-after').textContent()));
+    // The log did not change: every read-model table rebuilt matches the live one before the swap.
+    const checksums = page.getByTestId('replay-checksums');
+    await checksums.waitFor();
+    const tables = checksums.getByTestId('replay-checksum');
+    expect(await tables.count()).toBeGreaterThan(5);
+    expect(new Set(await tables.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-verdict'))))).toEqual(new Set(['match']));
+    expect(await checksums.getAttribute('data-differing')).toBe('0');
+    expect(text(await checksums.getByTestId('replay-checksums-summary').textContent())).toBe(`Kõik ${await tables.count()} tabelit kattuvad.`);
+    expect(text(await checksums.locator('[data-testid="replay-checksum"][data-table="team_stats"]').innerText()))
+      .toMatch(/^team_stats [\d ]+ [0-9a-f]{16} [\d ]+ [0-9a-f]{16} kattub$/);
+    expect(await checksums.getByRole('table', { name: 'Lugemismudelite kontrollsummad enne vahetust' }).count()).toBe(1);
     const after = (await api<StatsAnswer>('/stats', null)).body;
     expect({ participants: after.totalParticipants, distance: after.totalDistance, teams: after.teams.length })
       .toEqual({ participants: before.totalParticipants, distance: before.totalDistance, teams: before.teams.length });

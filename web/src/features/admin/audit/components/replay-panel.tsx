@@ -1,13 +1,17 @@
 import type { ReplayResultAnswer, ReplayStatus } from '@sinilill/contracts';
 import { Fragment, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import tableStyles from '../../../../components/ui/data-table/data-table.module.css';
 import { ModalDialog } from '../../../../components/ui/dialog/modal-dialog';
 import { Alert, ErrorAlert } from '../../../../components/ui/form/alert';
 import formStyles from '../../../../components/ui/form/form.module.css';
 import { useLang } from '../../../../lib/use-lang';
 import { useNumberFormat } from '../../../../lib/use-number-format';
 import { useReplay } from '../api/use-replay';
-import { changedTotals, FINAL_STEP, REPLAY_TOTALS, replayPercent, totalsEqual, type ReplayTotals } from '../utils/replay';
+import {
+  changedTotals, checksumDifferences, checksumSummary, checksumVerdict, FINAL_STEP, liveColumnsDiffer, REPLAY_TOTALS, replayPercent, totalsEqual,
+  type ReplayChecksum, type ReplayTotals,
+} from '../utils/replay';
 import { formatAuditTime } from '../utils/tallinn-time';
 import { AuditSection } from './audit-section';
 import styles from './audit.module.css';
@@ -16,8 +20,9 @@ import styles from './audit.module.css';
  * The operators' replay (issue 6, docs D17): after a confirmation, POST /api/admin/replay
  * enqueues a rebuild of every read model; the panel then follows the job every 500 ms with a
  * progress bar (role=progressbar, the projection being rebuilt) until it completes or fails,
- * and shows the totals before and after side by side and whether they are identical. A replay
- * already waiting or running (409) is said so.
+ * and shows the totals before and after side by side and whether they are identical, then each
+ * read-model table's checksums compared before the swap (issue 16 item 1). A replay already
+ * waiting or running (409) is said so.
  */
 export function ReplayPanel() {
   const { t } = useTranslation('adminAudit');
@@ -106,7 +111,10 @@ function ReplayProgress({ status }: { status: ReplayStatus | null }) {
   );
 }
 
-/** A completed replay: the totals before and after side by side, and whether they are identical. */
+/**
+ * A completed replay: the totals before and after side by side, whether they are identical, and
+ * the read-model checksums when the replay recorded them (replays before issue 16 did not).
+ */
 function ReplayResult({ result }: { result: ReplayResultAnswer }) {
   const { t } = useTranslation('adminAudit');
   const lang = useLang();
@@ -136,7 +144,127 @@ function ReplayResult({ result }: { result: ReplayResultAnswer }) {
           finishedAt: formatAuditTime(result.finishedAt, lang),
         })}
       </p>
+      {result.checksums && <ChecksumTable checksums={result.checksums} />}
     </div>
+  );
+}
+
+/**
+ * Each read-model table compared before the swap: a one-line summary (all match, which differ,
+ * which could not be compared), then per table the rebuilt and the live rows and checksum and the
+ * verdict, a difference marked like a changed total.
+ */
+function ChecksumTable({ checksums }: { checksums: readonly ReplayChecksum[] }) {
+  const { t } = useTranslation('adminAudit');
+  const format = useNumberFormat();
+  const headingId = useId();
+  const captionId = useId();
+  const summary = checksumSummary(checksums);
+  const compared = summary.tables - summary.notCompared.length;
+  const lines: { text: string; className: string | undefined }[] = [];
+  if (summary.differing.length > 0) {
+    lines.push({
+      text: t('operations.replay.checksums.differ', { count: summary.differing.length, tables: summary.differing.join(', ') }),
+      className: styles.verdictDifferent,
+    });
+  } else if (compared === 0) {
+    lines.push({ text: t('operations.replay.checksums.noneCompared'), className: styles.muted });
+  } else if (summary.notCompared.length === 0) {
+    lines.push({ text: t('operations.replay.checksums.allMatch', { count: summary.tables }), className: styles.verdictSame });
+  } else {
+    lines.push({ text: t('operations.replay.checksums.comparedMatch', { count: summary.matching }), className: styles.verdictSame });
+  }
+  if (summary.notCompared.length > 0 && compared > 0) {
+    lines.push({
+      text: t('operations.replay.checksums.notCompared', { count: summary.notCompared.length, tables: summary.notCompared.join(', ') }),
+      className: styles.muted,
+    });
+  }
+  const missing = (
+    <>
+      <span aria-hidden="true">–</span>
+      <span className="sr-only">{t('operations.replay.checksums.none')}</span>
+    </>
+  );
+  return (
+    <section className={styles.stack} aria-labelledby={headingId} data-testid="replay-checksums" data-differing={summary.differing.length}>
+      <h3 id={headingId} className={styles.subheading}>
+        {t('operations.replay.checksums.heading')}
+      </h3>
+      <p className={styles.muted}>{t('operations.replay.checksums.intro')}</p>
+      <div data-testid="replay-checksums-summary">
+        {lines.map((line) => (
+          <p key={line.text} className={line.className}>
+            {line.text}
+          </p>
+        ))}
+      </div>
+      <div className={tableStyles.scroller} role="region" aria-labelledby={captionId} tabIndex={0}>
+        <table className={`${tableStyles.table} ${styles.checksumTable}`}>
+          <caption id={captionId} className="sr-only">
+            {t('operations.replay.checksums.heading')}
+          </caption>
+          <colgroup span={1} />
+          <colgroup span={2} />
+          <colgroup span={2} />
+          <colgroup span={1} />
+          <thead>
+            <tr>
+              <th scope="col" rowSpan={2} className={styles.checksumHeader}>
+                {t('operations.replay.checksums.table')}
+              </th>
+              <th scope="colgroup" colSpan={2} className={`${styles.checksumHeader} ${tableStyles.alignCenter}`}>
+                {t('operations.replay.checksums.rebuilt')}
+              </th>
+              <th scope="colgroup" colSpan={2} className={`${styles.checksumHeader} ${tableStyles.alignCenter}`}>
+                {t('operations.replay.checksums.live')}
+              </th>
+              <th scope="col" rowSpan={2} className={styles.checksumHeader}>
+                {t('operations.replay.checksums.verdict')}
+              </th>
+            </tr>
+            <tr>
+              {[0, 1].map((side) => (
+                <Fragment key={side}>
+                  <th scope="col" className={`${styles.checksumHeader} ${tableStyles.alignEnd}`}>
+                    {t('operations.replay.checksums.rows')}
+                  </th>
+                  <th scope="col" className={styles.checksumHeader}>
+                    {t('operations.replay.checksums.checksum')}
+                  </th>
+                </Fragment>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {checksums.map((row, index) => {
+              const verdict = checksumVerdict(row);
+              const differs = checksumDifferences(row);
+              const noColumns = liveColumnsDiffer(row);
+              const mark = (changed: boolean) => (changed ? ` ${styles.changed}` : '');
+              return (
+                <tr key={row.table} className={index % 2 === 1 ? tableStyles.striped : undefined} data-testid="replay-checksum" data-table={row.table} data-verdict={verdict}>
+                  <th scope="row" className={`${tableStyles.cell} ${tableStyles.rowHeader} ${styles.mono}`}>
+                    {row.table}
+                  </th>
+                  <td className={`${tableStyles.cell} ${tableStyles.alignEnd} ${styles.nowrap}${mark(differs.rows)}`}>{format(row.rows)}</td>
+                  <td className={`${tableStyles.cell} ${styles.mono}${mark(differs.checksum)}`}>{row.rebuilt}</td>
+                  <td className={`${tableStyles.cell} ${tableStyles.alignEnd} ${styles.nowrap}${mark(differs.rows)}`}>
+                    {row.liveRows === null || noColumns ? missing : format(row.liveRows)}
+                  </td>
+                  <td className={`${tableStyles.cell} ${styles.mono}${mark(differs.checksum)}`}>
+                    {row.live === null ? missing : noColumns ? t('operations.replay.checksums.columnsDiffer') : row.live}
+                  </td>
+                  <td className={`${tableStyles.cell} ${styles.nowrap}${mark(verdict === 'differ')}`} data-testid="replay-checksum-verdict">
+                    {t(`operations.replay.checksums.verdicts.${verdict}`)}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </section>
   );
 }
 

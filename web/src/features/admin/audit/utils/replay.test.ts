@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { changedTotals, isReplayFinished, replayPercent, totalsEqual } from './replay';
+import {
+  changedTotals, checksumDifferences, checksumSummary, checksumVerdict, isReplayFinished, liveColumnsDiffer, replayPercent, totalsEqual,
+} from './replay';
 
 const totals = { teams: 120, participants: 900, distance: 196445, blueFlowers: 2400 };
 
@@ -31,5 +33,37 @@ describe('totalsEqual, changedTotals', () => {
     const after = { ...totals, distance: 196450, blueFlowers: 2401 };
     expect(totalsEqual(totals, after)).toBe(false);
     expect(changedTotals(totals, after)).toEqual(['distance', 'blueFlowers']);
+  });
+});
+
+describe('read-model checksums', () => {
+  const same = { table: 'team_stats', rows: 1205, rebuilt: 'a1b2c3d4e5f60718', liveRows: 1205, live: 'a1b2c3d4e5f60718', match: true };
+  const drifted = { ...same, table: 'team_members', liveRows: 1204, live: 'ffff000011112222', match: false };
+  const changedOnly = { ...same, table: 'entries', live: '0000000000000001', match: false };
+  const missing = { ...same, table: 'payment_orders', liveRows: null, live: null, match: false };
+  const columns = { ...same, table: 'settings', liveRows: -1, live: 'columns differ', match: false };
+
+  it('given a live side, the verdict is the worker\'s match; without one, not compared', () => {
+    expect([same, drifted, missing, columns].map(checksumVerdict)).toEqual(['match', 'differ', 'not-compared', 'differ']);
+  });
+
+  it('names the sides that differ, none for a match or a table not compared', () => {
+    expect(checksumDifferences(same)).toEqual({ rows: false, checksum: false });
+    expect(checksumDifferences(drifted)).toEqual({ rows: true, checksum: true });
+    expect(checksumDifferences(changedOnly)).toEqual({ rows: false, checksum: true });
+    expect(checksumDifferences(missing)).toEqual({ rows: false, checksum: false });
+    expect(checksumDifferences(columns)).toEqual({ rows: false, checksum: true });
+  });
+
+  it('tells a live table without the rebuilt columns from one with figures', () => {
+    expect([same, drifted, missing, columns].map(liveColumnsDiffer)).toEqual([false, false, false, true]);
+  });
+
+  it('summarizes: all match, the tables that differ, the tables not compared', () => {
+    expect(checksumSummary([same, { ...same, table: 'teams' }])).toEqual({ tables: 2, matching: 2, differing: [], notCompared: [] });
+    expect(checksumSummary([changedOnly, same, missing, drifted])).toEqual({
+      tables: 4, matching: 1, differing: ['entries', 'team_members'], notCompared: ['payment_orders'],
+    });
+    expect(checksumSummary([])).toEqual({ tables: 0, matching: 0, differing: [], notCompared: [] });
   });
 });

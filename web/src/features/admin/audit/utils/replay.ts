@@ -1,7 +1,8 @@
 /**
  * Following a replay from the operations tab (issue 6, docs D17): POST /api/admin/replay answers
  * a job id, GET /api/admin/replay/{jobId} its state, progress and, once completed, the totals
- * of spec §2 before and after (contracts/operations.ts).
+ * of spec §2 before and after and each read-model table's checksums compared before the swap
+ * (contracts/operations.ts).
  */
 import type { ReplayResultAnswer, ReplayState, ReplayStatus } from '@sinilill/contracts';
 
@@ -39,4 +40,64 @@ export function totalsEqual(before: ReplayTotals, after: ReplayTotals): boolean 
 /** The totals that differ between before and after. */
 export function changedTotals(before: ReplayTotals, after: ReplayTotals): (typeof REPLAY_TOTALS)[number][] {
   return REPLAY_TOTALS.filter((field) => before[field] !== after[field]);
+}
+
+/** One read-model table compared before the swap (issue 16 item 1): rebuilt vs live. */
+export type ReplayChecksum = NonNullable<ReplayResultAnswer['checksums']>[number];
+
+/** A table's comparison: the same rows, different ones, or no live side to compare with. */
+export type ChecksumVerdict = 'match' | 'differ' | 'not-compared';
+
+/** A checksum as the worker writes it: 16 lowercase hex digits (read-models/checksums.ts). */
+const CHECKSUM = /^[0-9a-f]{16}$/;
+
+/**
+ * The verdict of one table: 'not-compared' when the live side is null (no live table, or the
+ * live tables were too far behind), else the worker's `match`.
+ */
+export function checksumVerdict(row: ReplayChecksum): ChecksumVerdict {
+  if (row.live === null) return 'not-compared';
+  return row.match ? 'match' : 'differ';
+}
+
+/**
+ * True when the live table lacked some of the rebuilt table's columns: the worker then records
+ * no checksum (the text "columns differ") and rows -1, so there are no live figures to show.
+ */
+export function liveColumnsDiffer(row: ReplayChecksum): boolean {
+  return row.live !== null && (!CHECKSUM.test(row.live) || row.liveRows === null || row.liveRows < 0);
+}
+
+/**
+ * Which figures of a compared table differ, rebuilt vs live: both false for a match or a table
+ * not compared; a live table without the rebuilt columns differs in its checksum only (its row
+ * count is not known).
+ */
+export function checksumDifferences(row: ReplayChecksum): { rows: boolean; checksum: boolean } {
+  if (row.live === null || row.liveRows === null) return { rows: false, checksum: false };
+  if (liveColumnsDiffer(row)) return { rows: false, checksum: true };
+  return { rows: row.liveRows !== row.rows, checksum: row.live !== row.rebuilt };
+}
+
+/** The checksums in one line: how many tables, and which differ or could not be compared. */
+export interface ChecksumSummary {
+  tables: number;
+  /** Tables compared and equal. */
+  matching: number;
+  /** Names of the tables that differ, in the worker's order (by name). */
+  differing: string[];
+  /** Names of the tables with no live side to compare with. */
+  notCompared: string[];
+}
+
+/** Counts the verdicts of a replay's checksums (ReplayResultAnswer.checksums). */
+export function checksumSummary(rows: readonly ReplayChecksum[]): ChecksumSummary {
+  const summary: ChecksumSummary = { tables: rows.length, matching: 0, differing: [], notCompared: [] };
+  for (const row of rows) {
+    const verdict = checksumVerdict(row);
+    if (verdict === 'match') summary.matching += 1;
+    else if (verdict === 'differ') summary.differing.push(row.table);
+    else summary.notCompared.push(row.table);
+  }
+  return summary;
 }

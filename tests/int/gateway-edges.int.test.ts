@@ -4,15 +4,28 @@
  * address); a body over the API's limit answers 413 REQUEST_TOO_LARGE at the gateway (it answered
  * 500, EPIPE, and held small requests meanwhile), while the requests beside it are served.
  * The upstream stand-in is built with the APIs' own createApp (same limit and error handler).
+ *
+ * Production's front door (issue 16 item 3), nginx with infra/nginx/sinilill.conf, where nginx is
+ * installed (skipped otherwise): `nginx -t` accepts the configuration; and, run in front of two
+ * stand-in APIs that say which of them answered, it routes every method and path of a matrix
+ * (the gateway's EXCEPTIONS among them) to the same API as the gateway, sets the same
+ * X-Forwarded-* headers and drops what the client claims, streams server-sent events unbuffered,
+ * refuses an oversized body with 413 REQUEST_TOO_LARGE and answers 503 SERVICE_UNAVAILABLE when an
+ * API is down.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { PUBLIC_ATTRIBUTES_BODY_LIMIT } from '@sinilill/contracts';
-import { buildGateway } from '@sinilill/gateway';
+import { EXCEPTIONS, buildGateway } from '@sinilill/gateway';
 import { DEFAULT_BODY_LIMIT, createApp } from '@sinilill/http';
 import { freePort } from '@sinilill/local-infra';
+import { NGINX_CONF, nginxAvailable, startNginx } from '../bench/stats-peers';
 
 let upstream: FastifyInstance;
 let gateway: FastifyInstance;
@@ -116,4 +129,127 @@ test('an empty chunked body on a method the gateway does not proxy is answered a
     new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer in 5 s')), 5_000)),
   ]);
   expect(answer.status).toBeLessThan(500);
+});
+
+const hasNginx = nginxAvailable();
+
+describe.skipIf(!hasNginx)('nginx with infra/nginx/sinilill.conf, production\'s front door (issue 16 item 3)', () => {
+  /** A stand-in API answering every method and path with which API it is, what it got, and the headers. */
+  const standIn = (api: 'query' | 'command') => {
+    const app = createApp();
+    app.addHook('onSend', async (_request, reply, payload) => {
+      reply.header('x-api', api);
+      return payload;
+    });
+    app.get('/api/team/:id/live', (_request, reply) => {
+      reply.hijack();
+      reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-api': api });
+      reply.raw.write('event: change\ndata: {"teamId":1,"position":1}\n\n');
+      setTimeout(() => reply.raw.end(), 1500);
+    });
+    app.route({
+      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/*', bodyLimit: PUBLIC_ATTRIBUTES_BODY_LIMIT,
+      handler: async (req) => ({ api, method: req.method, url: req.url, headers: req.headers }),
+    });
+    return app;
+  };
+  const apis = { query: standIn('query'), command: standIn('command') };
+  let gatewayBase = '';
+  let gatewayApp: FastifyInstance;
+  let nginx: { url: string; stop: () => Promise<void> };
+
+  beforeAll(async () => {
+    const query = await apis.query.listen({ host: '127.0.0.1', port: 0 });
+    const command = await apis.command.listen({ host: '127.0.0.1', port: 0 });
+    gatewayApp = buildGateway({ queryApiUrl: query, commandApiUrl: command, webRoot: '/nonexistent/web/dist' });
+    gatewayBase = await gatewayApp.listen({ host: '127.0.0.1', port: 0 });
+    nginx = await startNginx({ query, command });
+  });
+
+  afterAll(async () => {
+    await nginx?.stop();
+    await gatewayApp?.close();
+    for (const api of Object.values(apis)) {
+      api.server.closeAllConnections();
+      await api.close();
+    }
+  });
+
+  test('nginx -t accepts the configuration', () => {
+    const prefix = mkdtempSync(join(tmpdir(), 'sinilill-nginx-t-'));
+    try {
+      mkdirSync(join(prefix, '.data/nginx'), { recursive: true });
+      const checked = spawnSync('nginx', ['-t', '-p', `${prefix}/`, '-c', NGINX_CONF], { encoding: 'utf8' });
+      expect(checked.status, checked.stderr).toBe(0);
+      expect(checked.stderr).toMatch(/test is successful/);
+    } finally {
+      rmSync(prefix, { recursive: true, force: true });
+    }
+  });
+
+  test('every method and path goes to the same API through nginx as through the gateway', async () => {
+    const paths = [
+      '/api/stats', '/api/stats?x=1', '/api/entry', '/api/team/7', '/api/team/7/newcode', '/api/team/7/newcode?lang=et',
+      '/api/admin/replay', '/api/admin/replay/status', '/api/admin/queues', '/api/admin/queues/ui/x.js', '/api/admin/userdata',
+      '/api/strapi/story', '/api/payment/methods', '/api/payment/return?order=1', '/api/payment/sandbox/checkout', '/api/payment/info',
+      ...EXCEPTIONS.map((route) => route.path.replace(':id', '3')),
+    ];
+    const which = async (base: string, method: string, path: string) =>
+      (await fetch(`${base}${path}`, { method, ...(method === 'GET' || method === 'HEAD' ? {} : { body: '{}', headers: { 'content-type': 'application/json' } }) }))
+        .headers.get('x-api');
+    const differences: string[] = [];
+    for (const path of paths) {
+      for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'DELETE']) {
+        const [viaGateway, viaNginx] = [await which(gatewayBase, method, path), await which(nginx.url, method, path)];
+        if (viaGateway !== viaNginx) differences.push(`${method} ${path}: gateway → ${viaGateway}, nginx → ${viaNginx}`);
+      }
+    }
+    expect(differences).toEqual([]);
+    expect(await which(nginx.url, 'GET', '/api/stats')).toBe('query');
+    expect(await which(nginx.url, 'POST', '/api/entry')).toBe('command');
+    expect(await which(nginx.url, 'GET', '/api/team/7/newcode')).toBe('command');
+    expect(await which(nginx.url, 'POST', '/api/strapi/story')).toBe('query');
+  });
+
+  test('X-Forwarded-* as the gateway sets them; what the client claims is not passed on', async () => {
+    const claims = { 'x-forwarded-for': '6.6.6.6', forwarded: 'for=6.6.6.6', 'x-real-ip': '6.6.6.6', 'x-forwarded-host': 'evil.example' };
+    for (const base of [gatewayBase, nginx.url]) {
+      const { headers } = await (await fetch(`${base}/api/stats`, { headers: claims })).json() as { headers: Record<string, string> };
+      expect(headers).toMatchObject({ 'x-forwarded-for': '127.0.0.1', 'x-forwarded-proto': 'http', 'x-forwarded-host': new URL(base).host });
+      expect(headers.forwarded).toBeUndefined();
+      expect(headers['x-real-ip']).toBeUndefined();
+    }
+  });
+
+  test('the live stream is not buffered: its first event arrives while the stream is open', async () => {
+    const started = performance.now();
+    const response = await fetch(`${nginx.url}/api/team/1/live`);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toContain('event: change');
+    expect(performance.now() - started).toBeLessThan(1000);
+    await reader.cancel();
+  });
+
+  test('a body over the limit answers 413 REQUEST_TOO_LARGE; a team icon up to its own limit passes', async () => {
+    const tooBig = await fetch(`${nginx.url}/api/entry`, { method: 'POST', body: 'x'.repeat(DEFAULT_BODY_LIMIT + 1024), headers: { 'content-type': 'application/json' } });
+    expect(tooBig.status).toBe(413);
+    expect(await tooBig.json()).toEqual({ message: 'REQUEST_TOO_LARGE' });
+    const icon = await fetch(`${nginx.url}/api/team/1/publicattributes`, {
+      method: 'PUT', body: JSON.stringify({ icon: 'x'.repeat(3 * 1024 * 1024) }), headers: { 'content-type': 'application/json' },
+    });
+    expect(icon.status).toBe(200);
+  });
+
+  test('an API that is down answers 503 SERVICE_UNAVAILABLE with Retry-After, nothing internal', async () => {
+    apis.command.server.closeAllConnections();
+    await apis.command.close();
+    const response = await fetch(`${nginx.url}/api/entry`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('2');
+    const body = await response.text();
+    expect(JSON.parse(body)).toEqual({ message: 'SERVICE_UNAVAILABLE' });
+    expect(body).not.toMatch(/127\.0\.0\.1|nginx/i);
+  });
 });

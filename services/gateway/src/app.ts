@@ -5,7 +5,15 @@
  * to the command API too; one POST is a read (POST /strapi/story, the news) and goes to the query
  * API; the payment provider's GETs go to the command API (EXCEPTIONS). The operators' replay and queue board (/api/admin/replay*, /api/admin/queues*) are
  * the command API's for every method. Unknown non-API paths get the client's index.html (client-side routing).
- * Production may put nginx or a load balancer here instead (infra/).
+ *
+ * Development's front door (issue 16 item 3): production runs nginx with infra/nginx/sinilill.conf,
+ * which routes the same way. A proxy hop in Node (parsing the request, a second HTTP exchange with
+ * the API, streaming the answer back) costs about as much CPU as the query API's cached answer
+ * itself, so the gateway roughly halves a cached answer's throughput on this 2-core machine
+ * (tests/bench/stats-peers.ts). Its own per-request work is kept small: no per-request log line
+ * from the proxies ("fetching from remote server"; Fastify's own request lines are info, below
+ * the gateway's warn level), keep-alive connections to the APIs (undici, up to 128 per API and
+ * proxied route; the APIs announce a 72 s keep-alive).
  *
  * Health (the gateway's own, not proxied): GET /health/live answers 200 `{ live: true }`; GET
  * /health/ready 200 `{ ready: true }`, and once the gateway starts to close 503 (Fastify's own
@@ -44,7 +52,7 @@ export interface GatewayOptions {
  *   returnUrl, records the outcome) and the sandbox's test bank (/payment/sandbox/*: checkout page,
  *   logos). GET /payment/info and /fundraising are read models: the query API.
  */
-const EXCEPTIONS: readonly { path: string; methods: readonly ('GET' | 'HEAD' | 'POST')[]; to: 'command' | 'query' }[] = [
+export const EXCEPTIONS: readonly { path: string; methods: readonly ('GET' | 'HEAD' | 'POST')[]; to: 'command' | 'query' }[] = [
   { path: '/api/team/:id/newcode', methods: ['GET'], to: 'command' },
   { path: '/api/admin/replay', methods: ['GET', 'HEAD'], to: 'command' },
   { path: '/api/admin/queues', methods: ['GET', 'HEAD'], to: 'command' },
@@ -176,17 +184,19 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
       void refuse(reply as FastifyReply, 'SERVICE_UNAVAILABLE', { 'retry-after': '2' });
     },
   };
+  // The upstream connections: undici's (reply-from's default client), kept alive.
+  const proxying = { replyOptions, disableRequestLogging: true, undici: { connections: 128, pipelining: 1 } };
   app.register(httpProxy, {
-    upstream: options.queryApiUrl, prefix: '/api', rewritePrefix: '/api', httpMethods: ['GET', 'HEAD'], replyOptions,
+    upstream: options.queryApiUrl, prefix: '/api', rewritePrefix: '/api', httpMethods: ['GET', 'HEAD'], ...proxying,
   });
   app.register(httpProxy, {
-    upstream: options.commandApiUrl, prefix: '/api', rewritePrefix: '/api', httpMethods: ['POST', 'PUT', 'PATCH', 'DELETE'], replyOptions,
+    upstream: options.commandApiUrl, prefix: '/api', rewritePrefix: '/api', httpMethods: ['POST', 'PUT', 'PATCH', 'DELETE'], ...proxying,
   });
   for (const route of EXCEPTIONS) {
     // More specific than /api/*, so the router prefers these paths for these methods.
     app.register(httpProxy, {
       upstream: route.to === 'command' ? options.commandApiUrl : options.queryApiUrl,
-      prefix: route.path, rewritePrefix: route.path, httpMethods: [...route.methods], replyOptions,
+      prefix: route.path, rewritePrefix: route.path, httpMethods: [...route.methods], ...proxying,
     });
   }
   const hasWeb = existsSync(options.webRoot);

@@ -1,1 +1,1 @@
-export { buildGateway, type GatewayOptions } from './app';
+export { buildGateway, EXCEPTIONS, type GatewayOptions } from './app';

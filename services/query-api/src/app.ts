@@ -1,11 +1,16 @@
 /**
  * The query API (Fastify): reads the read models, never the event store, except for the
  * administrators' history, which reads the log itself (an audit, D16). Every route lives
- * under /api; a request carrying `x-min-position` first waits for the projections (bounded).
+ * under /api; a request carrying `x-min-position` first waits (bounded) for the projections its
+ * route reads (route config `reads`; issue 16 item 4), woken by the process's change listener.
+ * The public answers (GET /api/stats, GET /api/settings) are cached per position with an ETag and
+ * precompressed (answer-cache.ts, issue 16 item 2); every other answer is compressed per request
+ * by @fastify/compress (br or gzip by Accept-Encoding, from 1 KB).
  * Bearer tokens are verified here too (authPlugin, same secret as the command API); the actor's
  * team comes from the read models (team-access.ts). The team page's live stream listens through
  * a change feed the caller owns (live.ts): one per process, started and closed by the caller.
  */
+import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import Type from 'typebox';
 import { CompiledQuery, type Kysely } from 'kysely';
@@ -14,9 +19,11 @@ import { MIN_POSITION_HEADER, PROJECTED_POSITION_HEADER } from '@sinilill/contra
 import { authPlugin, createApp, healthRoutes } from '@sinilill/http';
 import type { EventStore } from '@sinilill/event-store';
 import type { MediaStore } from '@sinilill/media';
-import { projectedPosition, waitForPosition, type ReadModelDatabase } from '@sinilill/read-models';
-import type { TeamChangeFeed } from './live';
+import { projectedPosition, projections, readCheckpoints, type ReadModelDatabase } from '@sinilill/read-models';
+import { AnswerCache, type AnswerCacheOptions } from './answer-cache';
+import { isProjectionPositions, waitForProjections, type ProjectionPositions, type TeamChangeFeed } from './live';
 import { statsRoutes } from './routes/stats';
+import { publicPageRoutes } from './routes/public-pages';
 import { settingsRoutes } from './routes/settings';
 import { teamRoutes } from './routes/team';
 import { imageRoutes } from './routes/images';
@@ -31,6 +38,12 @@ export interface QueryApiDependencies {
   db: Kysely<ReadModelDatabase>;
   now: () => Date;
   readYourWritesTimeoutMs: number;
+  /**
+   * While a query waits for `x-min-position` on notifications, how often it re-reads the
+   * checkpoints anyway (the safety net for a notification lost while the listener reconnects),
+   * ms; default 250.
+   */
+  readYourWritesRecheckMs?: number;
   /** HS256 secret of the session tokens (the command API's; config.jwtSecret). */
   jwtSecret: string;
   /** Lifetime the auth plugin signs access tokens with, seconds (tests); default 15 minutes. */
@@ -40,6 +53,15 @@ export interface QueryApiDependencies {
    * ReadModelChangeListener (live.ts); the caller closes it after the app.
    */
   changes: TeamChangeFeed;
+  /**
+   * The projections' positions as the process's change listener hears them (issue 16 items 2 and
+   * 4): what wakes a query waiting for `x-min-position` and what a cached public answer is valid
+   * for. Default: `changes` when it keeps them (a ReadModelChangeListener). Without them a
+   * waiting query polls the checkpoints every 15 ms and public answers are not cached.
+   */
+  positions?: ProjectionPositions;
+  /** Bounds of the public answers' cache (answer-cache.ts); default 16 MiB, 1000 entries. */
+  answerCache?: Omit<AnswerCacheOptions, 'positions'>;
   /** Interval of the live stream's keep-alive comment, ms; default 15 000. */
   liveKeepAliveMs?: number;
   /** Stored images (team icons) for GET /api/images/{name}, public; without it that route is not served. */
@@ -63,12 +85,33 @@ export interface QueryApiDependencies {
 
 const POSITION = /^(0|[1-9][0-9]{0,15})$/;
 
+/** Every projection's name: what a route that declares no `reads` waits for. */
+const EVERY_PROJECTION_NAME: readonly string[] = projections.map((p) => p.name);
+
+/**
+ * What the routes of other modules read, where it is not every projection (their files declare no
+ * `reads`): the images (media.images), the news (Strapi or files) and the health checks read no
+ * read model, so `x-min-position` never holds them up.
+ */
+const READS_NOTHING_PROJECTED: ReadonlySet<string> = new Set(['/api/images/:name', '/api/strapi/story', '/health/live', '/health/ready']);
+
 /**
  * Builds the query API (not listening yet): the routes under /api, and GET /health/live and
  * GET /health/ready (healthRoutes: 503 once the app starts to close, when the live streams end).
  */
 export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
   const app = createApp({ logger: deps.logger ?? false });
+  const positions = deps.positions ?? (isProjectionPositions(deps.changes) ? deps.changes : undefined);
+  const answers = new AnswerCache({ ...deps.answerCache, ...(positions ? { positions } : {}) });
+  // Every route's `reads` (issue 16 item 4): its own declaration, checked against the projections
+  // (a misspelt name would wait for ever, until the bound), else the default above.
+  app.addHook('onRoute', (route) => {
+    const declared = route.config?.reads;
+    const unknown = declared?.filter((name) => !EVERY_PROJECTION_NAME.includes(name)) ?? [];
+    if (unknown.length > 0) throw new Error(`route ${route.url} reads unknown projections: ${unknown.join(', ')}`);
+    const reads = declared ?? (READS_NOTHING_PROJECTED.has(route.url) ? [] : EVERY_PROJECTION_NAME);
+    route.config = { ...route.config, reads };
+  });
   app.register(healthRoutes);
   app.register(authPlugin, {
     secret: deps.jwtSecret,
@@ -80,21 +123,43 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
     ...(deps.accessTokenSeconds !== undefined ? { accessTokenSeconds: deps.accessTokenSeconds } : {}),
   });
   // onRequest, before the routes' authentication: the wait then covers the actor's team too (a
-  // member who just joined and sends the position back is found in team_members).
-  app.addHook('onRequest', async (request, reply) => {
+  // member who just joined and sends the position back is found in team_members; the routes
+  // behind a login list team-directory in their `reads`). Only the route's projections are
+  // waited for; x-projected-position is the lowest of their checkpoints (the position asked for
+  // when the route reads none).
+  // Callback style: the request without the header, nearly all of them, costs no promise.
+  app.addHook('onRequest', (request, reply, done) => {
     const raw = request.headers[MIN_POSITION_HEADER];
-    if (raw === undefined) return;
-    if (typeof raw !== 'string' || !POSITION.test(raw)) {
-      return reply.status(400).send({ message: 'INVALID_REQUEST' });
+    if (raw === undefined) {
+      done();
+      return;
     }
-    const result = await waitForPosition(deps.db, Number(raw), deps.readYourWritesTimeoutMs);
-    reply.header(PROJECTED_POSITION_HEADER, String(result.position));
-    if (!result.reached) reply.header('x-read-your-writes', 'timeout');
+    if (typeof raw !== 'string' || !POSITION.test(raw)) {
+      void reply.status(400).send({ message: 'INVALID_REQUEST' });
+      return;
+    }
+    waitForProjections({
+      projections: request.routeOptions.config.reads ?? EVERY_PROJECTION_NAME,
+      position: Number(raw),
+      timeoutMs: deps.readYourWritesTimeoutMs,
+      read: () => readCheckpoints(deps.db),
+      ...(deps.readYourWritesRecheckMs !== undefined ? { recheckMs: deps.readYourWritesRecheckMs } : {}),
+      ...(positions ? { positions } : {}),
+    }).then((result) => {
+      reply.header(PROJECTED_POSITION_HEADER, String(result.position));
+      if (!result.reached) reply.header('x-read-your-writes', 'timeout');
+      done();
+    }, done);
   });
+  // Answers compressed per request (br or gzip, from 1 KB). The cached public answers come
+  // compressed already (their routes say `compress: false`); the live stream is not compressed.
+  // Request bodies are not decompressed (globalDecompression: the APIs take none compressed).
+  app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024, globalDecompression: false });
   app.register(async (api) => {
-    await api.register(statsRoutes, { db: deps.db, now: deps.now });
+    await api.register(statsRoutes, { db: deps.db, now: deps.now, answers });
+    await api.register(publicPageRoutes, { db: deps.db, now: deps.now });
     await api.register(teamRoutes, { db: deps.db, changes: deps.changes, keepAliveMs: deps.liveKeepAliveMs });
-    await api.register(settingsRoutes, { db: deps.db, now: deps.now });
+    await api.register(settingsRoutes, { db: deps.db, now: deps.now, answers });
     if (deps.media) await api.register(imageRoutes, { media: deps.media });
     await api.register(newsRoutes, deps.news ?? {});
     await api.register(adminRoutes, { db: deps.db });

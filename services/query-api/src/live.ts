@@ -1,14 +1,21 @@
 /**
- * Live updates of the team page (issue 4, GET /api/team/{id}/live): one PostgreSQL connection
- * per query-API process LISTENs on the read models' change channel (the projector's runner
- * NOTIFYs in each committed batch, packages/read-models/src/changes.ts) and fans every change out
- * to the subscribers of the teams it names, in memory. So a thousand open team pages cost one
- * connection, not a thousand, and a subscriber only hears of committed read models.
+ * The read models' change notifications in the query API (D13; issue 16 items 2 and 4): one
+ * PostgreSQL connection per query-API process LISTENs on the read models' change channel (the
+ * projector's runner NOTIFYs in every committed batch of the live schema,
+ * packages/read-models/src/changes.ts) and
  *
- * The connection is dedicated (a pg.Client, not one of the pool's), since a LISTEN holds its
- * session. When it drops, it reconnects with exponential backoff; notifications sent meanwhile
- * are lost, so after reconnecting every subscriber gets one change at the newest checkpoint and
- * refetches (with x-min-position) whatever it may have missed.
+ * - fans every change out to the live team pages' subscribers of the teams it names, in memory
+ *   (GET /api/team/{id}/live): a thousand open team pages cost one connection, not a thousand;
+ * - keeps each projection's checkpoint as last heard (ProjectionPositions): a query waiting for
+ *   `x-min-position` is woken by the notification rather than polling (waitForProjections), and
+ *   the answer cache (answer-cache.ts) knows in memory whether a cached answer is still current.
+ *
+ * A subscriber or waiter only hears of committed read models: PostgreSQL delivers a NOTIFY on
+ * commit. The connection is dedicated (a pg.Client, not one of the pool's), since a LISTEN holds
+ * its session. When it drops, it reconnects with exponential backoff; notifications sent meanwhile
+ * are lost, so after reconnecting it reads every checkpoint again (waking the waiters whose
+ * position has come), moves `generation` (cached answers are recomputed), and tells every team
+ * subscriber to refetch (with x-min-position) whatever it may have missed.
  */
 import pg from 'pg';
 import type { TeamChange } from '@sinilill/contracts';
@@ -32,6 +39,45 @@ export interface TeamChangeFeed {
   subscribe(teamId: number, listener: TeamChangeListener): () => void;
 }
 
+/**
+ * What a query-API process knows of the projections' checkpoints (issue 16 items 2 and 4): for
+ * each projection, the highest checkpoint it has seen committed (heard in a notification or read
+ * from `rm.checkpoints`). A known position only rises; the read models reflect at least it.
+ */
+export interface ProjectionPositions {
+  /**
+   * True while the positions are kept current: the LISTEN is up and the checkpoints were read
+   * after it began, so every later commit will be heard. False before start(), while
+   * reconnecting and after close(): a known position may then be behind the database's.
+   */
+  readonly current: boolean;
+  /**
+   * Moves when the read models may have changed without any position rising: a rebuild's swap
+   * (`projection: '*'`, D5) or a reconnection (notifications lost). Answers cached under an
+   * older generation are not served.
+   */
+  readonly generation: number;
+  /** The projection's known checkpoint, a global position (0 when none is known). */
+  position(projection: string): number;
+  /**
+   * Merges checkpoints read from the database (`rm.checkpoints`, committed): raises the known
+   * positions that are behind, and tells the change listeners when one rose.
+   */
+  observe(checkpoints: Readonly<Record<string, number>>): void;
+  /**
+   * Calls `listener` (synchronously, must not throw) whenever a known position rises or the
+   * generation moves. Returns the unsubscribe function (idempotent).
+   */
+  onChange(listener: () => void): () => void;
+}
+
+/** True when `value` is a ProjectionPositions (a ReadModelChangeListener; a test's stub feed is not). */
+export function isProjectionPositions(value: unknown): value is ProjectionPositions {
+  const candidate = value as Partial<ProjectionPositions> | null;
+  return typeof candidate === 'object' && candidate !== null && typeof candidate.position === 'function'
+    && typeof candidate.observe === 'function' && typeof candidate.onChange === 'function';
+}
+
 /** The logger calls the listener makes (pino's and Fastify's loggers fit). */
 export interface LiveLog {
   info(details: object, message: string): void;
@@ -43,25 +89,34 @@ export interface ReadModelChangeListenerOptions {
   connectionString: string;
   /** Wait before reconnection attempt n (from 0): min(maxMs, minMs * 2^n). Default 250 ms … 10 s. */
   reconnect?: { minMs: number; maxMs: number };
+  /**
+   * Reads every projection's live checkpoint (readCheckpoints of @sinilill/read-models on the
+   * query pool): after each (re)connection and after a rebuild's swap. Default: a short-lived
+   * connection of its own. Never the LISTEN connection, whose last statement stays the LISTEN
+   * (operators and tests find it by that in pg_stat_activity).
+   */
+  readCheckpoints?: () => Promise<Record<string, number>>;
   log?: LiveLog;
 }
 
 const silent: LiveLog = { info: () => undefined, warn: () => undefined };
 
 /**
- * The process's one LISTEN on READ_MODEL_CHANGES_CHANNEL, fanning changes out per team.
- * Call start() once before serving, close() when the service stops.
+ * The process's one LISTEN on READ_MODEL_CHANGES_CHANNEL: fans changes out per team, and keeps
+ * the projections' positions (ProjectionPositions). Call start() once before serving, close()
+ * when the service stops.
  */
-export class ReadModelChangeListener implements TeamChangeFeed {
+export class ReadModelChangeListener implements TeamChangeFeed, ProjectionPositions {
   private readonly byTeam = new Map<number, Set<TeamChangeListener>>();
+  private readonly known = new Map<string, number>();
+  private readonly changeListeners = new Set<() => void>();
   private readonly log: LiveLog;
   private readonly reconnectDelay: { minMs: number; maxMs: number };
   private client: pg.Client | null = null;
   private closed = false;
   private attempts = 0;
   private timer: NodeJS.Timeout | null = null;
-  /** Highest position heard of, the fallback for the catch-up change after a reconnection. */
-  private lastPosition = 0;
+  private currentGeneration = 0;
 
   constructor(private readonly options: ReadModelChangeListenerOptions) {
     this.log = options.log ?? silent;
@@ -69,7 +124,8 @@ export class ReadModelChangeListener implements TeamChangeFeed {
   }
 
   /**
-   * Connects and LISTENs.
+   * Connects, LISTENs, then reads every checkpoint (so nothing committed before the LISTEN is
+   * missed).
    * @throws the connection's error when the first attempt fails (the service fails at start,
    *   rather than serve live streams that never speak); later drops reconnect by themselves.
    */
@@ -89,6 +145,38 @@ export class ReadModelChangeListener implements TeamChangeFeed {
     return this.client !== null;
   }
 
+  get current(): boolean {
+    return this.client !== null && !this.closed;
+  }
+
+  get generation(): number {
+    return this.currentGeneration;
+  }
+
+  position(projection: string): number {
+    return this.known.get(projection) ?? 0;
+  }
+
+  observe(checkpoints: Readonly<Record<string, number>>): void {
+    let rose = false;
+    for (const [projection, position] of Object.entries(checkpoints)) {
+      if (position > (this.known.get(projection) ?? 0)) {
+        this.known.set(projection, position);
+        rose = true;
+      }
+    }
+    if (rose) this.changed();
+  }
+
+  onChange(listener: () => void): () => void {
+    // A wrapper per subscription: the same function subscribed twice unsubscribes separately.
+    const entry = () => listener();
+    this.changeListeners.add(entry);
+    return () => {
+      this.changeListeners.delete(entry);
+    };
+  }
+
   subscribe(teamId: number, listener: TeamChangeListener): () => void {
     let listeners = this.byTeam.get(teamId);
     if (!listeners) {
@@ -105,27 +193,34 @@ export class ReadModelChangeListener implements TeamChangeFeed {
     };
   }
 
-  /** Stops listening and reconnecting; subscribers stay registered but hear nothing more. */
+  /**
+   * Stops listening and reconnecting; subscribers stay registered but hear nothing more, and
+   * `current` turns false (waiters fall back to re-reading the checkpoints).
+   */
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const client = this.client;
     this.client = null;
+    this.changed();
     await client?.end().catch(() => undefined);
   }
 
   private async connect(): Promise<void> {
     const client = new pg.Client({ connectionString: this.options.connectionString });
     client.on('notification', (message) => {
-      if (message.channel === READ_MODEL_CHANGES_CHANNEL) this.dispatch(parseReadModelChange(message.payload));
+      if (message.channel === READ_MODEL_CHANGES_CHANNEL) this.heard(parseReadModelChange(message.payload));
     });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client, null));
+    let checkpoints: Record<string, number>;
     try {
       await client.connect();
       // The channel is our own constant identifier: nothing from outside enters the statement.
       await client.query(`LISTEN ${READ_MODEL_CHANGES_CHANNEL}`);
+      // After the LISTEN: a batch committed before it is in these rows, one after it is heard.
+      checkpoints = await this.readCheckpoints();
     } catch (error) {
       await client.end().catch(() => undefined);
       throw error;
@@ -135,6 +230,7 @@ export class ReadModelChangeListener implements TeamChangeFeed {
       return;
     }
     this.client = client;
+    this.observe(checkpoints);
   }
 
   /** The connection failed or ended: forget it and, unless closing, reconnect. */
@@ -143,6 +239,7 @@ export class ReadModelChangeListener implements TeamChangeFeed {
     this.client = null;
     this.log.warn({ err: error }, 'read-model change listener lost its connection; reconnecting');
     void client.end().catch(() => undefined);
+    this.changed(); // `current` turned false
     if (!this.closed) this.scheduleReconnect();
   }
 
@@ -165,28 +262,74 @@ export class ReadModelChangeListener implements TeamChangeFeed {
       if (!this.closed) this.scheduleReconnect();
       return;
     }
+    if (this.closed) return;
     this.attempts = 0;
     this.log.info({}, 'read-model change listener reconnected');
-    // Changes committed while nobody listened were not heard: tell every subscriber to refetch.
-    this.dispatch({ projection: EVERY_PROJECTION, position: await this.newestCheckpoint(), teams: null });
+    // Changes committed while nobody listened were not heard: connect() read the checkpoints again
+    // (waking the waiters), a rebuild's swap may have been missed too (new generation), and every
+    // team subscriber is told to refetch.
+    this.currentGeneration += 1;
+    this.changed();
+    this.fanOut({ projection: EVERY_PROJECTION, position: this.highest(), teams: null });
   }
 
-  /** The highest checkpoint of the live read models (the last heard position if it cannot be read). */
-  private async newestCheckpoint(): Promise<number> {
+  /** A notification heard on the LISTEN. */
+  private heard(change: ReadModelChange | null): void {
+    if (!change) return;
+    if (change.projection === EVERY_PROJECTION) {
+      // A rebuild swapped the read models in (D5): every row may differ, at positions not lower.
+      this.currentGeneration += 1;
+      this.changed();
+      void this.reread();
+    } else if (change.position > (this.known.get(change.projection) ?? 0)) {
+      this.known.set(change.projection, change.position);
+      this.changed();
+    }
+    this.fanOut(change);
+  }
+
+  /** Reads every checkpoint (after a swap); a failure is logged (the next notification or reconnection catches up). */
+  private async reread(): Promise<void> {
     try {
-      const result = await this.client?.query<{ position: string | number | null }>(
-        `SELECT max(position) AS position FROM ${READ_MODEL_SCHEMA}.checkpoints`,
-      );
-      const position = Number(result?.rows[0]?.position ?? 0);
-      return Math.max(this.lastPosition, Number.isSafeInteger(position) ? position : 0);
-    } catch {
-      return this.lastPosition;
+      this.observe(await this.readCheckpoints());
+    } catch (error) {
+      this.log.warn({ err: error }, 'read-model change listener could not read the checkpoints');
     }
   }
 
-  private dispatch(change: ReadModelChange | null): void {
-    if (!change) return;
-    this.lastPosition = Math.max(this.lastPosition, change.position);
+  /** Every projection's live checkpoint: the option's reader, else a short-lived connection's. */
+  private async readCheckpoints(): Promise<Record<string, number>> {
+    if (this.options.readCheckpoints) return this.options.readCheckpoints();
+    const client = new pg.Client({ connectionString: this.options.connectionString });
+    try {
+      await client.connect();
+      const result = await client.query<{ projection: string; position: string | number }>(
+        `SELECT projection, position FROM ${READ_MODEL_SCHEMA}.checkpoints`,
+      );
+      return Object.fromEntries(result.rows.map((row) => [row.projection, Number(row.position)]));
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  /** The highest known checkpoint (the catch-up change's position after a reconnection). */
+  private highest(): number {
+    let highest = 0;
+    for (const position of this.known.values()) highest = Math.max(highest, position);
+    return highest;
+  }
+
+  private changed(): void {
+    for (const listener of [...this.changeListeners]) {
+      try {
+        listener();
+      } catch (error) {
+        this.log.warn({ err: error }, 'a position listener failed');
+      }
+    }
+  }
+
+  private fanOut(change: ReadModelChange): void {
     const teams = change.teams ?? [...this.byTeam.keys()];
     for (const teamId of teams) {
       const listeners = this.byTeam.get(teamId);
@@ -199,5 +342,83 @@ export class ReadModelChangeListener implements TeamChangeFeed {
         }
       }
     }
+  }
+}
+
+/** What a wait for a position came to: the position the awaited projections reflect, and whether it reached the one asked for. */
+export interface WaitResult {
+  /** The lowest checkpoint over the awaited projections (the position asked for when there are none). */
+  position: number;
+  reached: boolean;
+}
+
+export interface WaitForProjectionsOptions {
+  /** The projections the answer reads (route config `reads`); none: nothing to wait for. */
+  projections: readonly string[];
+  /** The global position to wait for (a command's answer's `position`). */
+  position: number;
+  /** The bound, ms (READ_YOUR_WRITES_TIMEOUT_MS); 0 looks once. */
+  timeoutMs: number;
+  /** Reads every projection's live checkpoint (readCheckpoints of @sinilill/read-models, on the query pool). */
+  read: () => Promise<Record<string, number>>;
+  /** The process's positions (its ReadModelChangeListener); without it the wait polls every `pollMs`. */
+  positions?: ProjectionPositions;
+  /** The safety net's re-read while waiting on notifications (and while the listener reconnects), ms (default 250). */
+  recheckMs?: number;
+  /** The poll interval without positions, ms (default 15). */
+  pollMs?: number;
+}
+
+/**
+ * Read-your-writes (D6, issue 16 item 4): waits, at most `timeoutMs`, until every projection in
+ * `projections` has reached `position`.
+ *
+ * With `positions` (the process's one LISTEN): answers at once, without a query, when the known
+ * positions have reached it; else subscribes, reads the checkpoints once (a notification may have
+ * come before the subscription) and then waits to be woken by a notification, re-reading the
+ * checkpoints only every `recheckMs` as a safety net (a notification lost while the listener
+ * reconnects: the reconnection itself re-reads them and wakes the waiters). Without `positions`
+ * (a test's stub feed) it polls every `pollMs`, as before issue 16.
+ * A projection the route does not read is never waited for.
+ * @returns the lowest checkpoint over `projections` (the read models' state the answer reflects)
+ *   and whether it reached `position` within the bound.
+ * @throws what `read` throws (a database error: the request answers 500 as any failed read).
+ */
+export async function waitForProjections(options: WaitForProjectionsOptions): Promise<WaitResult> {
+  const { projections: names, position, positions } = options;
+  if (names.length === 0) return { position, reached: true };
+  const lowest = (checkpoints: Readonly<Record<string, number>>) =>
+    Math.min(...names.map((name) => Math.max(checkpoints[name] ?? 0, positions?.position(name) ?? 0)));
+  const none: Record<string, number> = {};
+  // Known positions are committed facts, current or not: no query needed.
+  if (positions && lowest(none) >= position) return { position: lowest(none), reached: true };
+
+  const deadline = performance.now() + options.timeoutMs;
+  let wake: (() => void) | null = null;
+  const unsubscribe = positions?.onChange(() => wake?.()) ?? (() => undefined);
+  try {
+    let checkpoints = await options.read();
+    positions?.observe(checkpoints);
+    for (;;) {
+      const reflected = lowest(checkpoints);
+      if (reflected >= position) return { position: reflected, reached: true };
+      const left = deadline - performance.now();
+      if (left <= 0) return { position: reflected, reached: false };
+      const interval = positions ? (options.recheckMs ?? 250) : (options.pollMs ?? 15);
+      let timer: NodeJS.Timeout | undefined;
+      const woken = await new Promise<boolean>((resolve) => {
+        wake = () => resolve(true);
+        timer = setTimeout(() => resolve(false), Math.min(interval, left));
+      });
+      wake = null;
+      clearTimeout(timer);
+      // Woken: the known positions rose (checked above, from memory). Timed out: the safety net.
+      if (!woken && performance.now() < deadline) {
+        checkpoints = await options.read();
+        positions?.observe(checkpoints);
+      }
+    }
+  } finally {
+    unsubscribe();
   }
 }

@@ -1,6 +1,7 @@
 /**
  * Wires the query API: configuration, the read-model pool, the clock, the token secret, the
- * process's one read-model change listener (live updates), the protected event store the
+ * process's one read-model change listener (live updates; the projections' positions that wake
+ * read-your-writes waits and keep the public answers' cache current, issue 16), the protected event store the
  * administrators' history reads (D16) and the manual bank transfer's details (issue 14; a warning
  * when production shows the made-up ones); then listens.
  *
@@ -15,7 +16,7 @@ import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import { PersonalDataVault, PostgresEventStore, eventStoreMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
 import { earlyLog, installShutdown } from '@sinilill/http';
 import { MediaStore, mediaMigrations } from '@sinilill/media';
-import { createPool, createReadModelDb, readModelMigrationSet } from '@sinilill/read-models';
+import { createPool, createReadModelDb, readCheckpoints, readModelMigrationSet } from '@sinilill/read-models';
 import { buildQueryApi } from './app';
 import { ReadModelChangeListener } from './live';
 
@@ -40,6 +41,7 @@ const history = withPersonalDataProtection(
 // Its log calls come only after a connection drop, when `app` exists.
 const changes = new ReadModelChangeListener({
   connectionString: databaseUrl,
+  readCheckpoints: () => readCheckpoints(db),
   log: { info: (details, message) => app.log.info(details, message), warn: (details, message) => app.log.warn(details, message) },
 });
 await changes.start();
@@ -49,6 +51,7 @@ const app = buildQueryApi({
   readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
   jwtSecret: config.jwtSecret,
   changes,
+  positions: changes,
   media: new MediaStore(pool),
   news: { strapiUrl: config.strapiUrl, strapiToken: config.strapiToken },
   history,

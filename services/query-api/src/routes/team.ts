@@ -6,6 +6,11 @@
  * team-access.ts). GET /team/{id}/newcode is a command and lives in the command API.
  *
  * Distances in km with two decimals (exact, from hundredths); instants ISO-8601 UTC.
+ *
+ * Personal answers (issue 16 item 2): never cached in the process and answered with
+ * `Cache-Control: private, no-store`, so that no shared cache keeps them and a browser does not
+ * store them. Each route declares the projections it reads (`reads`, for `x-min-position`):
+ * team-directory always, since the access check reads the actor's membership there.
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -14,7 +19,7 @@ import Type from 'typebox';
 import { ErrorAnswer, JoinCodeAnswer, TeamAnswer, TeamEntriesAnswer, TeamMembersAnswer, type TeamChange } from '@sinilill/contracts';
 import { DomainError, fromHundredths } from '@sinilill/domain';
 import { ID_PATTERN } from '@sinilill/http';
-import type { ReadModelDatabase } from '@sinilill/read-models';
+import { teamDirectoryProjection, teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
 import type { TeamChangeFeed } from '../live';
 import { requireTeamAccess } from '../team-access';
 
@@ -32,6 +37,10 @@ export const LIVE_KEEP_ALIVE_MS = 15_000;
 const Params = Type.Object({ id: Type.String({ pattern: ID_PATTERN }) });
 const refusals = { 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer };
 
+/** The projections behind the routes' tables: team_stats; team_members, team_entries, team_join_codes. */
+const DIRECTORY = { reads: [teamDirectoryProjection.name] };
+const DIRECTORY_AND_STATS = { reads: [teamDirectoryProjection.name, teamStatsProjection.name] };
+
 /** One server-sent event (the format of the WHATWG HTML standard, §9.2 "Server-sent events"). */
 function changeEvent(change: TeamChange): string {
   return `event: change\ndata: ${JSON.stringify({ teamId: change.teamId, position: change.position })}\n\n`;
@@ -40,9 +49,14 @@ function changeEvent(change: TeamChange): string {
 export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (app, { db, changes, keepAliveMs }) => {
   const rm = db.withSchema('rm');
   const guard = { onRequest: [app.authenticate] };
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('cache-control', 'private, no-store');
+    return payload;
+  });
 
   app.get('/team/:id', {
     ...guard,
+    config: DIRECTORY_AND_STATS,
     schema: { params: Params, response: { 200: TeamAnswer, ...refusals } },
   }, async (request) => {
     const teamId = Number(request.params.id);
@@ -70,6 +84,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
   /** Members, most km first (spec §2: "default sort descending"), then by name. */
   app.get('/team/:id/participants', {
     ...guard,
+    config: DIRECTORY_AND_STATS,
     schema: { params: Params, response: { 200: TeamMembersAnswer, ...refusals } },
   }, async (request) => {
     const teamId = Number(request.params.id);
@@ -94,6 +109,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
   /** Live entries, newest created first (spec §2: "default sort created-at descending"). */
   app.get('/team/:id/entries', {
     ...guard,
+    config: DIRECTORY,
     schema: { params: Params, response: { 200: TeamEntriesAnswer, ...refusals } },
   }, async (request) => {
     const teamId = Number(request.params.id);
@@ -115,6 +131,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
   /** The team's current join code and since when (team-directory's team_join_codes). */
   app.get('/team/:id/joincode', {
     ...guard,
+    config: DIRECTORY,
     schema: { params: Params, response: { 200: JoinCodeAnswer, ...refusals } },
   }, async (request) => {
     const teamId = Number(request.params.id);
@@ -140,6 +157,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
    */
   app.get('/team/:id/live', {
     ...guard,
+    config: DIRECTORY,
     schema: { params: Params, response: refusals },
   }, async (request, reply) => {
     const teamId = Number(request.params.id);

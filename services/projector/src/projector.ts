@@ -1,23 +1,47 @@
 /**
- * The projector: one BullMQ worker per projection, each catching its read model up from its
- * checkpoint when woken (runner.catchUp: apply + checkpoint in one transaction, exactly once).
+ * The projector: catches each read model up from its checkpoint when woken (runner.catchUp:
+ * apply + checkpoint in one transaction under the projection's advisory lock, exactly once).
  *
- * A periodic sweep catches every projection up directly in this process, whatever became of the
- * wake-ups (Redis restarted or flushed, a publisher that failed after its append, a wake-up held
- * back behind the job of a killed projector): an update can be late by one sweep interval, never
- * lost or stalled (issue 13). Runs of one projection never overlap: each batch takes the
- * projection's advisory lock (runner.catchUp). At start the projector forgets the pending
- * wake-ups a killed predecessor may have left (WakeUpPublisher.forgetPendingWakeUps), and its
- * workers' job locks are short (10 s), so a dead worker's job is reclaimed within seconds.
+ * Sharing (issue 16 item 6): N projector processes on one database share the projections. Each
+ * process works only the projections whose lease it holds (./leases.ts: a session-level advisory
+ * lock per projection on one dedicated connection per process, the live processes counted from
+ * their member locks in pg_locks), aiming at a fair share ceil(P / live processes). At every tick
+ * (each sweep interval, and once at start) a process holding more than its share releases the
+ * excess (leasesToRelease: every other one, so the two heaviest projections part) — each after
+ * the batch in progress, which commits or rolls back whole — and a process holding less claims
+ * unheld projections. So a joining process gets its share within a tick or two, and a process
+ * that dies frees its leases at once (its connection closes) for the survivors to claim at their
+ * next tick: every projection has one holder again within a sweep interval. Two holders for a moment (a process that has not noticed its lease connection
+ * broke) is harmless: every batch still takes the runner's lock. Without `databaseUrl` a
+ * projector holds every projection itself and takes no lease (one process: tests, benchmarks).
+ *
+ * Wake-ups: a process consumes only the queues of the projections it holds: claiming a lease
+ * starts that projection's BullMQ worker, releasing closes it (worker.close() waits for its
+ * active job). A wake-up sent while a projection has no holder waits in its queue for the next
+ * holder's worker; and a holder catches a projection up as soon as it claims it, so a wake-up a
+ * closing worker took without running (the projection was being released) is covered by the new
+ * holder's catch-up, which starts after it. (One a process took in the instant after its lease
+ * connection broke, before its worker closed, may find the new holder already caught up: that
+ * holder's sweep covers it, one interval later at most.) Within a process a projection runs once
+ * at a time (a request during a run gets one more run after it, shared with every request
+ * meanwhile); the projections it holds run concurrently.
+ *
+ * The sweep (each SWEEP_INTERVAL_MS, after the tick) catches every projection this process holds
+ * up directly, whatever became of the wake-ups (Redis restarted or flushed, a publisher that
+ * failed after its append, a wake-up held back behind the job of a killed projector): an update
+ * can be late by one sweep interval (two when its projection changed hands), never lost or
+ * stalled (issue 13). At start the projector forgets the pending wake-ups a killed predecessor
+ * may have left (WakeUpPublisher.forgetPendingWakeUps), and its workers' job locks are short
+ * (10 s), so a dead worker's job is reclaimed within seconds.
  *
  * An event a projection cannot apply because of its data is parked by the runner and the
  * projection goes on (issue 13); each park is logged at warn (reportPark).
  *
  * Stopping (close(), or the `signal` option aborted): a run stops after the batch in progress,
  * whose apply and checkpoint commit together (or roll back together), so a stop never leaves a
- * half-applied batch; the events after it wait for the next start, which catches up first.
+ * half-applied batch; the events after it wait for the next holder, which catches up first.
  */
-import { Worker, type Job } from 'bullmq';
+import { Worker } from 'bullmq';
 import type { Kysely } from 'kysely';
 import type { EventStore } from '@sinilill/event-store';
 import {
@@ -27,6 +51,7 @@ import {
   type WakeUpJob,
 } from '@sinilill/messaging';
 import { catchUp, type ParkReport, type Projection, type ReadModelDatabase } from '@sinilill/read-models';
+import { LeaseSession, fairShare, leasesToRelease, readLeaseHolders } from './leases';
 
 export interface ProjectorOptions {
   db: Kysely<ReadModelDatabase>;
@@ -35,16 +60,26 @@ export interface ProjectorOptions {
   redisUrl: string;
   /** BullMQ key prefix (default 'sinilill'). */
   prefix?: string;
+  /** How often the leases are balanced and the held projections swept, ms. */
   sweepIntervalMs: number;
   /** Events per transaction. */
   batchSize?: number;
+  /**
+   * The URL of `db`'s database, for this process's lease connection (issue 16 item 6): with it,
+   * projector processes on the same database share the projections (module docs). Without it,
+   * this projector works every projection itself and takes no lease.
+   */
+  databaseUrl?: string;
   log?: (message: string, details?: Record<string, unknown>) => void;
   /**
    * Warnings: an event parked (issue 13), with projection, position, event type and error —
-   * never the event's data, which may be personal. Default: `log` with `level: 'warn'` among the
-   * details (the projector's JSON log lets the details name the level).
+   * never the event's data, which may be personal — and a lost lease connection. Default: `log`
+   * with `level: 'warn'` among the details (the projector's JSON log lets the details name the
+   * level).
    */
   warn?: (message: string, details: Record<string, unknown>) => void;
+  /** Told after each batch this process committed (for measurements; must not throw). */
+  onBatch?: (batch: ProjectorBatch) => void;
   /**
    * Aborted when the process shuts down: from then on every run stops after its current batch,
    * the start-up catch-up included (so a signal during start does not wait for a whole backlog).
@@ -52,13 +87,34 @@ export interface ProjectorOptions {
   signal?: AbortSignal;
 }
 
+/** One committed batch (ProjectorOptions.onBatch). */
+export interface ProjectorBatch {
+  projection: string;
+  /** Events read and applied (of the types the projection handles) by the batch. */
+  read: number;
+  applied: number;
+  /** The checkpoint after it (a global position). */
+  position: number;
+  /** When its transaction began and when it committed, ms since the epoch (sub-ms precision). */
+  startedAt: number;
+  endedAt: number;
+}
+
 export interface RunningProjector {
-  /** Catches every projection up now, in this process (used at start and by the sweep fallback). */
+  /** Catches every projection this process holds up now, in this process (also the sweep's work). */
   catchUpAll(): Promise<void>;
+  /** The projections this process works now (all of them without `databaseUrl`). */
+  held(): string[];
+  /**
+   * Who holds each projection, from pg_locks: name → backend pid of the holder's lease
+   * connection, null when unheld (all null without `databaseUrl`: no leases are taken).
+   */
+  leaseHolders(): Promise<Record<string, number | null>>;
   /**
    * Stops: no new wake-up is taken, the runs in progress end after their current batch (BullMQ's
-   * worker.close() waits for the active job), a sweep catching up in process is waited for, and
-   * the Redis connections close. The caller closes the database afterwards.
+   * worker.close() waits for the active job), and the leases are given back (so other processes
+   * claim them at their next tick), then the Redis connections close. The caller closes the
+   * database afterwards.
    */
   close(): Promise<void>;
 }
@@ -83,69 +139,186 @@ export function reportPark(
   else info('parked event skipped', details);
 }
 
-/** Starts the workers and the sweep, after one catch-up of every projection. */
+/**
+ * Runs `run` one at a time: a request while it runs gets one more run after it, shared by every
+ * request made meanwhile (so a wake-up that arrives during a run is never answered by a run that
+ * may have read before its event). `settled()` resolves when no run is in progress or queued.
+ */
+function oneAtATime(run: () => Promise<void>): { request(): Promise<void>; settled(): Promise<void> } {
+  let current: Promise<void> | null = null;
+  let next: Promise<void> | null = null;
+  const start = (): Promise<void> => {
+    const running: Promise<void> = run().finally(() => { if (current === running) current = null; });
+    current = running;
+    return running;
+  };
+  return {
+    request() {
+      if (next) return next;
+      if (current) {
+        next = current.catch(() => undefined).then(() => {
+          next = null;
+          return start();
+        });
+        return next;
+      }
+      return start();
+    },
+    settled() {
+      return (next ?? current ?? Promise.resolve()).catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Starts the projector (module docs): claims this process's share of the leases (all of them
+ * without `databaseUrl`), starts their workers and the tick, and resolves once the projections
+ * it holds have caught up (or the signal stopped them).
+ * @throws the lease connection's error when the database cannot be reached at start, or what a
+ *   start-up run threw (everything started is closed first).
+ */
 export async function startProjector(options: ProjectorOptions): Promise<RunningProjector> {
   const log = options.log ?? (() => undefined);
   const prefix = options.prefix ?? 'sinilill';
   const batchSize = options.batchSize ?? 2000;
+  const names = options.projections.map((p) => p.name);
   let stopping = false;
   const stopped = () => stopping || (options.signal?.aborted ?? false);
-  // Batch by batch, so that a stop is seen between batches: `stopAfter: 0` makes catchUp return
-  // after its first committed batch (every position is past 0), or at once when nothing is new.
   const warn = options.warn ?? ((message: string, details: Record<string, unknown>) => log(message, { ...details, level: 'warn' }));
   const onPark = (park: ParkReport) => reportPark(park, log, warn);
+  const now = () => performance.timeOrigin + performance.now();
+
+  /** The projections this process works: held, and not being released. */
+  const working = new Set<string>();
+  const workers = new Map<string, Worker<WakeUpJob>>();
+
+  // Batch by batch, so that a stop or a release is seen between batches: `stopAfter: 0` makes
+  // catchUp return after its first committed batch (every position is past 0), or at once when
+  // nothing is new.
   const run = async (projection: Projection) => {
-    const total = { applied: 0, read: 0, position: 0 };
-    for (;;) {
+    const total = { applied: 0, position: 0 };
+    while (working.has(projection.name) && !stopped()) {
+      const startedAt = now();
       const batch = await catchUp(options.db, options.store, projection, { batchSize, stopAfter: 0, onPark });
+      if (batch.read > 0) {
+        options.onBatch?.({
+          projection: projection.name, read: batch.read, applied: batch.applied, position: batch.position, startedAt, endedAt: now(),
+        });
+      }
       total.position = batch.position;
       total.applied += batch.applied;
-      total.read += batch.read;
-      if (batch.read === 0 || stopped()) break;
+      if (batch.read === 0) break;
     }
     if (total.applied > 0) log('projected', { projection: projection.name, applied: total.applied, position: total.position });
-    return total;
   };
-  const workers = options.projections.map((projection) => {
+  const runs = new Map(options.projections.map((projection) => [projection.name, oneAtATime(() => run(projection))]));
+  const request = (name: string): Promise<void> => runs.get(name)!.request();
+
+  const startWorking = (name: string) => {
+    working.add(name);
     const worker = new Worker<WakeUpJob>(
-      projectionQueueName(projection.name),
-      async (_job: Job<WakeUpJob>) => {
-        const result = await run(projection);
-        return { position: result.position, applied: result.applied };
-      },
+      projectionQueueName(name),
+      // Completed without a run when the projection is being released: its next holder catches
+      // up when it claims it, after this job was taken (module docs).
+      async () => { await request(name); },
       // A dead worker's job is reclaimed after its lock lapses (renewed every 5 s while alive).
       { connection: redisConnection(options.redisUrl), prefix, concurrency: 1, autorun: true, lockDuration: 10_000, stalledInterval: 5_000 },
     );
-    worker.on('failed', (_job, error) => log('projection run failed', { projection: projection.name, error: String(error) }));
-    worker.on('error', (error) => log('worker error', { projection: projection.name, error: String(error) }));
-    return worker;
+    worker.on('failed', (_job, error) => log('projection run failed', { projection: name, error: String(error) }));
+    worker.on('error', (error) => log('worker error', { projection: name, error: String(error) }));
+    workers.set(name, worker);
+  };
+  /** Stops working `name`: its worker closed (after its active job), its run ended after its batch. */
+  const stopWorking = async (name: string) => {
+    working.delete(name);
+    const worker = workers.get(name);
+    workers.delete(name);
+    await worker?.close();
+    await runs.get(name)!.settled();
+  };
+
+  const leases = options.databaseUrl === undefined ? null : new LeaseSession({
+    databaseUrl: options.databaseUrl,
+    onLost: (lost, error) => {
+      // The leases are gone: stop at once (runs end after their batch, workers close); the next
+      // tick opens a new session.
+      for (const name of lost) {
+        void stopWorking(name).catch((closeError: unknown) => log('worker not closed', { projection: name, error: String(closeError) }));
+      }
+      warn('lease connection lost; its projections go to whoever claims them', { lost, error: String(error) });
+    },
   });
-  const publisher = new WakeUpPublisher({
-    redisUrl: options.redisUrl, prefix, projections: options.projections.map((p) => p.name),
-  });
-  const catchUpAll = async () => {
-    for (const projection of options.projections) {
-      if (stopped()) return;
-      await run(projection);
+
+  /** Balances this process's leases (module docs); one at a time. */
+  const tick = async () => {
+    if (!leases) return;
+    if (!leases.isOpen) {
+      // A lost session: make sure what it left running has stopped before taking new leases.
+      await Promise.all([...new Set([...workers.keys(), ...working])].map(stopWorking));
+      await leases.open();
+    }
+    const members = await leases.members();
+    const share = fairShare(names.length, members);
+    const released: string[] = [];
+    const taken: string[] = [];
+    for (const name of leasesToRelease(leases.held(), share)) {
+      await stopWorking(name);
+      await leases.release(name);
+      released.push(name);
+    }
+    for (const name of names) {
+      if (leases.held().length >= share) break;
+      if (leases.held().includes(name)) continue;
+      if (await leases.tryClaim(name)) {
+        startWorking(name);
+        taken.push(name);
+      }
+    }
+    if (released.length > 0 || taken.length > 0) {
+      log('leases changed', { held: leases.held(), taken, released, members, share, pid: leases.pid });
     }
   };
-  await publisher.forgetPendingWakeUps().catch((error: unknown) => log('pending wake-ups not cleared', { error: String(error) }));
-  await catchUpAll();
-  let sweeping: Promise<void> | null = null;
-  const sweep = setInterval(() => {
-    if (sweeping || stopped()) return;
-    sweeping = catchUpAll()
-      .catch((error: unknown) => log('sweep failed', { error: String(error) }))
-      .finally(() => { sweeping = null; });
-  }, options.sweepIntervalMs);
-  sweep.unref();
+
+  const catchUpAll = async () => {
+    await Promise.all([...working].map(request));
+  };
+  let ticking: Promise<void> | null = null;
+  const sweep = () => {
+    if (ticking || stopped()) return;
+    ticking = tick()
+      .catch((error: unknown) => log('lease tick failed', { error: String(error) }))
+      .then(() => {
+        for (const name of working) void request(name).catch((error: unknown) => log('sweep failed', { projection: name, error: String(error) }));
+      })
+      .finally(() => { ticking = null; });
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const publisher = new WakeUpPublisher({ redisUrl: options.redisUrl, prefix, projections: names });
+  const close = async () => {
+    stopping = true;
+    clearInterval(timer);
+    await ticking;
+    await Promise.all([...new Set([...workers.keys(), ...working])].map(stopWorking));
+    await Promise.all([...runs.values()].map((r) => r.settled()));
+    await leases?.close();
+    await publisher.close();
+  };
+
+  try {
+    await publisher.forgetPendingWakeUps().catch((error: unknown) => log('pending wake-ups not cleared', { error: String(error) }));
+    if (leases) await tick();
+    else names.forEach(startWorking);
+    timer = setInterval(sweep, options.sweepIntervalMs);
+    timer.unref();
+    await catchUpAll();
+  } catch (error) {
+    await close();
+    throw error;
+  }
   return {
     catchUpAll,
-    async close() {
-      stopping = true;
-      clearInterval(sweep);
-      await Promise.all([...workers.map((w) => w.close()), sweeping]);
-      await publisher.close();
-    },
+    held: () => [...working],
+    leaseHolders: () => readLeaseHolders(options.db, names),
+    close,
   };
 }

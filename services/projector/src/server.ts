@@ -13,6 +13,10 @@
  * Resilience (issue 13): the pool logs and replaces broken connections, and the start waits for
  * PostgreSQL (waitForPostgres) instead of exiting; a failed batch is retried by the next wake-up
  * or sweep.
+ *
+ * Several projector processes on one database share the projections (issue 16 item 6): each
+ * holds leases on a connection of its own to DATABASE_URL (./leases.ts, ./projector.ts) and logs
+ * 'leases changed' with what it holds whenever that changes.
  */
 import { loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
@@ -40,7 +44,8 @@ function logError(fields: Record<string, unknown>, message: string): void {
 
 const config = loadConfig();
 const poolLog = { warn: logError };
-const pool = createPool(required(config.databaseUrl, 'DATABASE_URL'), 10, poolLog);
+const databaseUrl = required(config.databaseUrl, 'DATABASE_URL');
+const pool = createPool(databaseUrl, 10, poolLog);
 const store = withPersonalDataProtection(new PostgresEventStore({ pool }), new PersonalDataVault({ pool }), PERSONAL_DATA_FIELDS);
 const db = createReadModelDb(pool);
 const stopping = new AbortController();
@@ -50,7 +55,7 @@ const replayWorker = startReplayWorker({
   db, store, projections, redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix, log,
 });
 const starting = startProjector({
-  db, store, projections,
+  db, store, projections, databaseUrl,
   redisUrl: required(config.redisUrl, 'REDIS_URL'),
   prefix: config.queuePrefix,
   sweepIntervalMs: config.sweepIntervalMs,
@@ -68,5 +73,5 @@ installGracefulShutdown({
   await Promise.all([projector?.close(), replayWorker.close(true)]);
   await db.destroy();
 });
-await starting;
-log('ready', { projections: projections.map((p) => p.name) });
+const running = await starting;
+log('ready', { projections: projections.map((p) => p.name), held: running.held() });

@@ -100,9 +100,15 @@ export function syntheticEventsFromEnv(env: NodeJS.ProcessEnv = process.env): nu
  * its seconds and events/s.
  * @throws Error "import stopped at <row>: <message>" when a row is refused; pg errors.
  */
-export async function measureSyntheticImport(options: { serverUrl: string; events: number }): Promise<ImportFigures> {
+export async function measureSyntheticImport<T = undefined>(options: {
+  serverUrl: string;
+  events: number;
+  /** Runs on the imported database before it is dropped (the replay at scale, the admin tables). */
+  afterwards?: (databaseUrl: string) => Promise<T>;
+}): Promise<ImportFigures & { afterwards?: T }> {
   const url = await createScratchDatabase(options.serverUrl, 'bench_synthetic');
   const pool = new pg.Pool({ connectionString: url, max: 12 });
+  let figures: ImportFigures;
   try {
     await migrateToLatest(pool);
     const store = withPersonalDataProtection(new PostgresEventStore({ pool }), new PersonalDataVault({ pool }), PERSONAL_DATA_FIELDS);
@@ -111,9 +117,16 @@ export async function measureSyntheticImport(options: { serverUrl: string; event
     const before = await store.headPosition();
     const imported = await withDirectory(url, (directory) =>
       importRows(rows, { store, pool, directory, ids: new PostgresIdAllocator(pool), label: `synthetic-${options.events}-s1` }));
-    return figuresOf((await store.headPosition()) - before, imported);
-  } finally {
+    figures = figuresOf((await store.headPosition()) - before, imported);
+  } catch (error) {
     await pool.end();
+    await dropDatabase(options.serverUrl, url);
+    throw error;
+  }
+  await pool.end();
+  try {
+    return options.afterwards ? { ...figures, afterwards: await options.afterwards(url) } : figures;
+  } finally {
     await dropDatabase(options.serverUrl, url);
   }
 }

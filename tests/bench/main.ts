@@ -25,14 +25,21 @@
  *    32 connections. Targets: through the gateway ≥ 50 % of the peer; the gateway adds ≤ 10 %;
  * 7. the home route's JavaScript, gzipped, from a fresh production build (web-size.ts): KB.
  *    Target: ≤ 250 KB;
+ * 4b. N projector processes sharing the projections (projector-share.ts, issue 16 item 6): the
+ *    2025 backlog caught up from empty read models by one process and by two, events/s and gain;
  * 8. a synthetic edition of BENCH_SYNTHETIC_EVENTS events (default 1 000 000; 0 skips it) imported
  *    through the same bulk path, on a scratch database of its own, last so that its load does not
- *    disturb the other figures (edition.ts): seconds and events/s. Target: < 60 s for a million.
+ *    disturb the other figures (edition.ts): seconds and events/s. Target: < 60 s for a million;
+ * 9. on that log, the replay at scale beside a plain ordered read of es.events (replay-scale.ts,
+ *    issue 16 item 1): events/s of both, the replay's peak resident memory and its checksums.
+ *    Targets: ≥ 100 000 events/s, ≤ 300 MB, all match;
+ * 10. on that log, the first page of each admin tab and of the public participants table
+ *    (table-pages.ts, issue 16 item 5), ms. Target: ≤ 1 s.
  *
  * The app's clock is 2025-04-20T10:00Z (inside April: entries are accepted). Uses DATABASE_URL /
  * REDIS_URL when set, else starts embedded PostgreSQL and redis-server in a temporary folder.
- * About 3½ minutes on the 2-core dev machine without the synthetic edition (the limit is 5), plus
- * about a minute for a million synthetic events.
+ * About 4–5 minutes on the 2-core dev machine without the synthetic edition, plus about three
+ * minutes for a million synthetic events (the import, two replays, the tables).
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,6 +63,9 @@ import {
 } from './edition';
 import { httpNotes, httpRows, measureHttpPeers } from './http-peers';
 import { LAG_TARGET, lagRows, measureProjectionLag } from './lag';
+import { measureProjectorShare, projectorShareRows } from './projector-share';
+import { measureReplayAtScale, replayScaleRows, type ReplayScaleFigures } from './replay-scale';
+import { measureTablePages, tablePageRows, type TablePageResult } from './table-pages';
 import { printTable, progress, type Row } from './report';
 import { measureStatsPeers, statsNotes, statsRows } from './stats-peers';
 import { measureHomeRoute, webSizeRows } from './web-size';
@@ -100,6 +110,9 @@ async function main() {
       if (!pool.ending) await pool.end();
     }
 
+    // 4b. N projector processes sharing the projections: a backlog caught up by 1 and by 2.
+    rows.push(...projectorShareRows(await measureProjectorShare({ databaseUrl: url, redisUrl })));
+
     // 5. POST /api/entry beside hello world, on the imported edition.
     const http = await measureHttpPeers({ databaseUrl: url, redisUrl, now: NOW, performedAt: PERFORMED_AT, ...HTTP });
     rows.push(...httpRows(http));
@@ -113,8 +126,22 @@ async function main() {
     rows.push(...webSizeRows(measureHomeRoute()));
 
     // 8. A synthetic edition through the bulk path, on a database of its own.
-    const synthetic = syntheticEvents > 0 ? await measureSyntheticImport({ serverUrl, events: syntheticEvents }) : null;
+    // 9.–10. On it: the replay at scale beside a plain read, and the admin tables' first pages.
+    const synthetic = syntheticEvents > 0
+      ? await measureSyntheticImport<{ replay: ReplayScaleFigures; pages: TablePageResult[] }>({
+        serverUrl, events: syntheticEvents,
+        afterwards: async (databaseUrl) => {
+          const replay = await measureReplayAtScale(databaseUrl);
+          progress('the admin tabs\' and the public table\'s first pages on the synthetic edition');
+          return { replay, pages: await measureTablePages({ databaseUrl, now: NOW }) };
+        },
+      })
+      : null;
     rows.push(...syntheticRows(synthetic));
+    if (synthetic?.afterwards) {
+      rows.push(...replayScaleRows(synthetic.afterwards.replay));
+      rows.push(...tablePageRows(synthetic.afterwards.pages));
+    }
 
     printTable(rows, [...APPEND_NOTES, ...EDITION_NOTES, ...httpNotes(http), ...statsNotes(stats)]);
     console.log(`\n(${((performance.now() - began) / 1000).toFixed(0)} s in all; the machine's other load makes every figure noisy.)`);

@@ -4,11 +4,13 @@
  * swaps the rebuilt one in.
  *
  * At scale (a million events) the rebuild:
- * - reads the log ONCE for all projections, in large batches (REBUILD_BATCH_SIZE events), the
- *   next batch read while the current one is applied, so PostgreSQL serialises events while Node
- *   folds them; memory holds at most two batches (flat, whatever the log's length);
- * - applies each batch to every projection at once, each projection in its own transaction on its
- *   own connection (their tables are disjoint), with its checkpoint in `rm_next` — the same
+ * - reads the log ONCE for all projections, in large batches (REBUILD_BATCH_SIZE events), ahead
+ *   of the projections (BatchFeed), so PostgreSQL serialises events while Node folds them; memory
+ *   holds at most READ_AHEAD batches beyond the slowest projection's (flat, whatever the log's
+ *   length);
+ * - every projection takes the batches in order at its own pace, each batch in its own
+ *   transaction on its own connection (their tables are disjoint), with its checkpoint in
+ *   `rm_next` — the same
  *   exactly-once batches and parking as the live projector (runner.applyEvents), so a rebuild that
  *   stops half-way leaves `rm_next` consistent per projection;
  * - loads into unlogged tables and builds the secondary indexes of `rm_next` after the load, not
@@ -32,7 +34,94 @@ import { applyBatch, applyEvents, lockKey, notifyChange } from './runner';
 import { READ_MODEL_SCHEMA, REBUILD_SCHEMA, type ReadModelDatabase } from './schema';
 
 /** Events per read of the log during a rebuild (each applied to every projection). */
-export const REBUILD_BATCH_SIZE = 25_000;
+export const REBUILD_BATCH_SIZE = 10_000;
+
+/** Batches the reader may be ahead of the slowest projection (memory: about READ_AHEAD + projections' batches). */
+export const READ_AHEAD = 3;
+
+/**
+ * The batches of one pass over the log, shared by `consumers` projections that each take them in
+ * order at their own pace: a batch is dropped once every consumer released it, and the reader
+ * waits (room) while it is `ahead` batches ahead of the slowest. A failure (fail) ends every wait.
+ */
+export class BatchFeed {
+  private readonly batches = new Map<number, RecordedEvent[]>();
+  private readonly next: number[];
+  private pushed = 0;
+  private ended = false;
+  private failure: { error: unknown } | null = null;
+  private waiters: (() => void)[] = [];
+
+  constructor(consumers: number, private readonly ahead: number) {
+    this.next = new Array<number>(consumers).fill(0);
+  }
+
+  private changed(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  private wait(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private check(): void {
+    if (this.failure) throw this.failure.error;
+  }
+
+  /** Resolves when the reader may add a batch. @throws the failure, once one was reported. */
+  async room(): Promise<void> {
+    for (;;) {
+      this.check();
+      if (this.pushed - Math.min(...this.next) < this.ahead) return;
+      await this.wait();
+    }
+  }
+
+  /** Adds the next batch. */
+  push(batch: RecordedEvent[]): void {
+    this.batches.set(this.pushed, batch);
+    this.pushed += 1;
+    this.changed();
+  }
+
+  /** The log has no more events. */
+  end(): void {
+    this.ended = true;
+    this.changed();
+  }
+
+  /** Stops every consumer and the reader with `error` (the first one reported wins). */
+  fail(error: unknown): void {
+    this.failure ??= { error };
+    this.changed();
+  }
+
+  /** The consumer's next batch, or null at the end. @throws the failure, once one was reported. */
+  async take(consumer: number): Promise<RecordedEvent[] | null> {
+    for (;;) {
+      this.check();
+      const batch = this.batches.get(this.next[consumer]!);
+      if (batch) return batch;
+      if (this.ended) return null;
+      await this.wait();
+    }
+  }
+
+  /**
+   * The consumer is done with its batch; returns how many batches every consumer has released
+   * (a batch is dropped when all did).
+   */
+  release(consumer: number): number {
+    const index = this.next[consumer]!;
+    this.next[consumer] = index + 1;
+    const passed = Math.min(...this.next);
+    if (passed > index) this.batches.delete(index);
+    this.changed();
+    return passed;
+  }
+}
 
 /**
  * Most events the live schema may lag behind the rebuilt one for the swap to catch it up and
@@ -156,24 +245,42 @@ export async function rebuildReadModels(
   const head = await store.headPosition();
   const report = (parks: readonly ParkReport[]) => { for (const park of parks) options.onPark?.(park); };
 
-  // One pass over the log: batch n+1 is read while batch n is applied.
+  // One pass over the log: every projection takes the batches in order at its own pace, the reader
+  // staying at most READ_AHEAD batches ahead of the slowest (no barrier per batch).
+  const feed = new BatchFeed(projections.length, READ_AHEAD);
+  const reading = (async () => {
+    let after = 0;
+    for (;;) {
+      await feed.room();
+      const batch = await store.readAll({ after, maxCount: batchSize, metadata: false });
+      if (batch.length === 0) return feed.end();
+      after = batch[batch.length - 1]!.globalPosition;
+      feed.push(batch);
+    }
+  })().catch((error: unknown) => feed.fail(error));
   let events = 0;
   let position = 0;
-  const read = (after: number): Promise<RecordedEvent[]> => store.readAll({ after, maxCount: batchSize, metadata: false });
-  let next = read(0);
-  for (;;) {
-    const batch = await next;
-    if (batch.length === 0) break;
-    position = batch[batch.length - 1]!.globalPosition;
-    next = read(position);
-    // Settle the read ahead even when applying fails below (no unhandled rejection).
-    next.catch(() => undefined);
-    const results = await Promise.all(projections.map((projection) =>
-      db.transaction().execute((trx) => applyEvents(trx, store, projection, REBUILD_SCHEMA, batch))));
-    for (const result of results) report(result.parks);
-    events += batch.length;
-    options.onProgress?.({ projection: step, position, head, read: events });
-  }
+  let slowest = 0;
+  await Promise.all(projections.map(async (projection, consumer) => {
+    try {
+      for (let batch = await feed.take(consumer); batch; batch = await feed.take(consumer)) {
+        const result = await db.transaction().execute((trx) => applyEvents(trx, store, projection, REBUILD_SCHEMA, batch));
+        report(result.parks);
+        const passed = feed.release(consumer);
+        if (passed > slowest) {
+          // Every projection has applied the batches up to this one.
+          slowest = passed;
+          events += batch.length;
+          position = batch[batch.length - 1]!.globalPosition;
+          options.onProgress?.({ projection: step, position, head, read: events });
+        }
+      }
+    } catch (error) {
+      feed.fail(error);
+      throw error;
+    }
+  }));
+  await reading;
 
   options.onProgress?.({ projection: EVERY_PROJECTION, position, head, read: events });
   await setLogged(db, tables, true);

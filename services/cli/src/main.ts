@@ -73,6 +73,8 @@ async function runReplay(): Promise<void> {
   try {
     const { before, after, result, eventsPerSecond, record } = await replay(app.db, app.store);
     log(`replayed ${result.events} events up to position ${result.position} in ${(result.milliseconds / 1000).toFixed(2)} s (${eventsPerSecond} events/s)`);
+    // ru_maxrss: the process's peak resident memory, KB on Linux (issue 16: at most 300 MB).
+    log(`peak resident memory: ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
     log('read-model tables, rebuilt vs live, compared before the swap:');
     for (const line of checksumLines(record.checksums ?? [])) log(line);
     log(`before: ${JSON.stringify(before)}`);

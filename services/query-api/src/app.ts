@@ -157,7 +157,7 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
   app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024, globalDecompression: false });
   app.register(async (api) => {
     await api.register(statsRoutes, { db: deps.db, now: deps.now, answers });
-    await api.register(publicPageRoutes, { db: deps.db, now: deps.now });
+    await api.register(publicPageRoutes, { db: deps.db, now: deps.now, answers });
     await api.register(teamRoutes, { db: deps.db, changes: deps.changes, keepAliveMs: deps.liveKeepAliveMs });
     await api.register(settingsRoutes, { db: deps.db, now: deps.now, answers });
     if (deps.media) await api.register(imageRoutes, { media: deps.media });

@@ -361,13 +361,13 @@ export const adminPageRoutes: FastifyPluginAsyncTypebox<AdminPageRouteOptions> =
   const exportOrder = <S extends string>(query: { sort?: S; order?: SortOrder }, defaults: { sort: S; order: SortOrder }) =>
     ({ sort: query.sort ?? defaults.sort, order: query.order ?? defaults.order });
 
-  app.get('/admin/users', { onRequest, preValidation: plainPageNumbers, schema: { querystring: UserPageQuery, response: { 200: UserPageAnswer, ...refusals } } },
+  app.get('/admin/users', { onRequest, config: { reads: ['admin-directory', 'team-directory'] }, preValidation: plainPageNumbers, schema: { querystring: UserPageQuery, response: { 200: UserPageAnswer, ...refusals } } },
     async (request) => userPage(rm, pageWindow<UserSort>(request.query, { ...DEFAULT_SORT.users, size: ADMIN_PAGE_SIZE })));
 
-  app.get('/admin/teams', { onRequest, preValidation: plainPageNumbers, schema: { querystring: TeamPageQuery, response: { 200: TeamPageAnswer, ...refusals } } },
+  app.get('/admin/teams', { onRequest, config: { reads: ['team-stats', 'team-directory'] }, preValidation: plainPageNumbers, schema: { querystring: TeamPageQuery, response: { 200: TeamPageAnswer, ...refusals } } },
     async (request) => teamPage(rm, pageWindow<TeamSort>(request.query, { ...DEFAULT_SORT.teams, size: ADMIN_PAGE_SIZE })));
 
-  app.get('/admin/entries', { onRequest, preValidation: plainPageNumbers, schema: { querystring: EntryPageQuery, response: { 200: EntryPageAnswer, ...refusals } } },
+  app.get('/admin/entries', { onRequest, config: { reads: ['team-directory', 'team-stats'] }, preValidation: plainPageNumbers, schema: { querystring: EntryPageQuery, response: { 200: EntryPageAnswer, ...refusals } } },
     async (request) => entryPage(db, pageWindow<EntrySort>(request.query, { ...DEFAULT_SORT.entries, size: ADMIN_PAGE_SIZE })));
 
   // No response schema on the downloads: the body is a stream; refusals go through the shared error handler.

@@ -21,7 +21,8 @@ import {
   type TeamStat,
 } from '@sinilill/contracts';
 import { currentEdition, fromHundredths, localDate } from '@sinilill/domain';
-import type { ReadModelDatabase } from '@sinilill/read-models';
+import { teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
+import type { AnswerCache } from '../answer-cache';
 import { direction, estonian, ilike, pageWindow, plainPageNumbers, type PageWindow } from './table-pages';
 
 type PublicTeamSort = (typeof PUBLIC_TEAM_SORTS)[number];
@@ -75,13 +76,23 @@ export interface PublicPageRouteOptions {
   db: Kysely<ReadModelDatabase>;
   /** The clock (simulated in tests): its local day is the one dailyDistance counts. */
   now: () => Date;
+  /** The process's cache of public answers (answer-cache.ts): pages are cached like GET /api/stats. */
+  answers: AnswerCache;
 }
 
 /** GET /stats/teams (module comment); registered next to statsRoutes (app.ts). */
-export const publicPageRoutes: FastifyPluginAsyncTypebox<PublicPageRouteOptions> = async (app, { db, now }) => {
-  app.get('/stats/teams', { preValidation: plainPageNumbers, schema: { querystring: PublicTeamPageQuery, response: { 200: PublicTeamPageAnswer, 400: ErrorAnswer } } },
-    async (request) => {
-      const today = localDate(now().toISOString(), currentEdition.timeZone);
-      return publicTeamPage(db, pageWindow<PublicTeamSort>(request.query, { ...DEFAULT_SORT.publicTeams, size: PUBLIC_PAGE_SIZE }), today);
-    });
+export const publicPageRoutes: FastifyPluginAsyncTypebox<PublicPageRouteOptions> = async (app, { db, now, answers }) => {
+  app.get('/stats/teams', {
+    // Reads team-stats only; public and the same for everyone: cached per position, local day and
+    // query (issue 16 item 2), compressed by the cache.
+    config: { reads: [teamStatsProjection.name] },
+    compress: false,
+    preValidation: plainPageNumbers,
+    schema: { querystring: PublicTeamPageQuery, response: { 200: PublicTeamPageAnswer, 400: ErrorAnswer } },
+  }, async (request, reply) => {
+    const today = localDate(now().toISOString(), currentEdition.timeZone);
+    const window = pageWindow<PublicTeamSort>(request.query, { ...DEFAULT_SORT.publicTeams, size: PUBLIC_PAGE_SIZE });
+    const key = `stats-teams:${today}:${window.sort}:${window.order}:${window.size}:${window.page}:${window.pattern ?? ''}`;
+    return answers.serve(request, reply, key, () => publicTeamPage(db, window, today));
+  });
 };

@@ -28,32 +28,34 @@ export interface BulkUpsert<T extends keyof ReadModelDatabase> {
   update?: Partial<Record<keyof ReadModelDatabase[T] & string, BulkUpdate>>;
 }
 
-/** An element of an array literal that needs quoting (anything but digits, letters and - . : + T Z). */
-const NEEDS_QUOTES = /[^0-9A-Za-z.:+-]/;
+/** A text element that must be escaped inside its double quotes. */
+const ESCAPE = /[\\"]/g;
 
 /**
- * The column `name` of `rows` as a PostgreSQL array literal (`{1,2,NULL,"a b"}`): numbers and
- * booleans as they print, strings quoted (backslash and double quote escaped) unless they are
- * plain words, dates as ISO-8601, undefined and null as NULL. Built here rather than by pg's
- * array serialisation, which escapes every element through a regular expression and was a
+ * The column `name` of `rows` as a PostgreSQL array literal of `type` (`{1,2,NULL}`,
+ * `{"a b","c"}`): numbers and booleans as they print, dates as ISO-8601, text always quoted
+ * (backslash and double quote escaped), undefined and null as NULL. Built here rather than by
+ * pg's array serialisation, which escapes every element through a regular expression and was a
  * quarter of a replay's time in Node (issue 16).
  * @throws TypeError for a value of another type (objects, arrays).
  */
-export function arrayLiteral(rows: readonly Record<string, unknown>[], name: string): string {
-  const parts = new Array<string>(rows.length);
+export function arrayLiteral(rows: readonly Record<string, unknown>[], name: string, type: BulkColumnType = 'text'): string {
+  const quoted = type === 'text';
+  let out = '{';
   for (let i = 0; i < rows.length; i++) {
+    if (i > 0) out += ',';
     const value = rows[i]![name];
-    if (value === null || value === undefined) parts[i] = 'NULL';
-    else if (typeof value === 'number' || typeof value === 'bigint') parts[i] = String(value);
-    else if (typeof value === 'boolean') parts[i] = value ? 't' : 'f';
+    if (value === null || value === undefined) out += 'NULL';
+    else if (typeof value === 'number' || typeof value === 'bigint') out += String(value);
+    else if (typeof value === 'boolean') out += value ? 't' : 'f';
+    else if (value instanceof Date) out += value.toISOString();
     else if (typeof value === 'string') {
-      parts[i] = value !== '' && value.toUpperCase() !== 'NULL' && !NEEDS_QUOTES.test(value)
-        ? value
-        : `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
-    } else if (value instanceof Date) parts[i] = value.toISOString();
-    else throw new TypeError(`bulk upsert: column ${name} holds a ${typeof value}, not a scalar`);
+      // Dates and times (ISO-8601) need no quotes; text always gets them ('NULL', '', spaces, commas).
+      if (!quoted && value !== '' && !/[^0-9A-Za-z.:+ -]/.test(value)) out += value.includes(' ') ? `"${value}"` : value;
+      else out += `"${value.includes('"') || value.includes('\\') ? value.replace(ESCAPE, (c) => `\\${c}`) : value}"`;
+    } else throw new TypeError(`bulk upsert: column ${name} holds a ${typeof value}, not a scalar`);
   }
-  return `{${parts.join(',')}}`;
+  return `${out}}`;
 }
 
 /** The loose shape the builder is driven with here (tables and columns come from the typed spec). */
@@ -73,7 +75,7 @@ export async function upsertRows<T extends keyof ReadModelDatabase>(
   if (rows.length === 0) return;
   const columns = Object.entries(spec.columns) as [string, BulkColumnType][];
   const names = columns.map(([name]) => name);
-  const arrays = columns.map(([name, type]) => sql`${arrayLiteral(rows, name)}::${sql.raw(type)}[]`);
+  const arrays = columns.map(([name, type]) => sql`${arrayLiteral(rows, name, type)}::${sql.raw(type)}[]`);
   const source: RawBuilder<unknown> = sql`SELECT * FROM unnest(${sql.join(arrays)})`;
   const key = new Set<string>(spec.key);
   const update = (spec.update ?? Object.fromEntries(names.filter((n) => !key.has(n)).map((n) => [n, 'replace']))) as Record<string, BulkUpdate>;

@@ -7,11 +7,12 @@
  * per local day (issue 16 item 2, answer-cache.ts), with an ETag and precompressed.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { StatsAnswer } from '@sinilill/contracts';
-import { currentEdition, fromHundredths, localDate } from '@sinilill/domain';
+import { currentEdition, localDate } from '@sinilill/domain';
 import { teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
 import type { AnswerCache } from '../answer-cache';
+import { teamStatRows, toTeamStat } from './public-pages';
 
 export interface StatsRouteOptions {
   db: Kysely<ReadModelDatabase>;
@@ -42,24 +43,11 @@ function localDayOf(now: () => Date): () => string {
 async function statsAnswer(db: Kysely<ReadModelDatabase>, today: string) {
   const rm = db.withSchema('rm');
   const [teams, totals] = await Promise.all([
-    rm.selectFrom('team_stats as t')
-      .leftJoin('team_daily_distance as d', (join) => join.onRef('d.team_id', '=', 't.team_id').on('d.day', '=', sql<string>`${today}::date`))
-      .select(['t.team_id', 't.team_name', 't.icon', 't.description', 't.distance', 't.participants', 't.prestige',
-        't.in_lap_distance', 't.blue_flowers', 'd.distance_hundredths as daily'])
-      .orderBy('t.distance', 'desc').orderBy('t.team_id')
-      .execute(),
+    teamStatRows(rm, today).orderBy('t.distance', 'desc').orderBy('t.team_id').execute(),
     rm.selectFrom('stats_totals').selectAll().where('id', '=', 1).executeTakeFirst(),
   ]);
   return {
-    teams: teams.map((t) => ({
-      team: { id: t.team_id, team_name: t.team_name, icon: t.icon, description: t.description },
-      distance: t.distance,
-      participants: t.participants,
-      dailyDistance: fromHundredths(t.daily ?? 0),
-      prestige: t.prestige,
-      inLapDistance: t.in_lap_distance,
-      blueFlowers: t.blue_flowers,
-    })),
+    teams: teams.map(toTeamStat),
     totalParticipants: totals?.participants ?? 0,
     totalDistance: totals?.distance ?? 0,
     totalBlueFlowers: totals?.blue_flowers ?? 0,

@@ -253,8 +253,13 @@ describe('the admin console and unknown addresses', () => {
     await kit.login(page, ADMIN.email, ADMIN.password);
     await page.waitForURL(/\/admin$/);
     // An answer of the wrong shape (created_at an object) makes the users tab throw while rendering.
-    const broken = { users: [{ id: 'broken', email: 'katki@example.ee', is_approved: true, role: 'USER', participant_id: null, created_at: { when: 'eile' }, participant: null }] };
-    await page.route('**/api/admin/userdata', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(broken) }));
+    // The tab reads one page of GET /api/admin/users (issue 16 item 5).
+    const broken = {
+      rows: [{ id: 'broken', email: 'katki@example.ee', is_approved: true, role: 'USER', participant_id: null, created_at: { when: 'eile' }, participant: null }],
+      total: 1, page: 1, size: 50,
+    };
+    const usersPage = (url: URL) => url.pathname === '/api/admin/users';
+    await page.route(usersPage, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(broken) }));
     await page.goto(`${stack.baseUrl}/admin?tab=users`);
     const failure = page.getByTestId('admin-tab-error');
     await failure.waitFor();
@@ -268,7 +273,7 @@ describe('the admin console and unknown addresses', () => {
     // Back on the failing tab, "try again" renders it afresh once the answer is right.
     await page.getByTestId('admin-tab-users').click();
     await failure.waitFor();
-    await page.unroute('**/api/admin/userdata');
+    await page.unroute(usersPage);
     await page.getByTestId('admin-tab-error-retry').click();
     await page.locator('[data-testid="admin-panel-users"] [data-testid="admin-row"]').first().waitFor();
     expect(await failure.count()).toBe(0);

@@ -30,6 +30,8 @@ export interface BulkUpsert<T extends keyof ReadModelDatabase> {
 
 /** A text element that must be escaped inside its double quotes. */
 const ESCAPE = /[\\"]/g;
+/** What a number or ISO-8601 time written bare may not hold (anything else is quoted). */
+const NOT_BARE = /[^0-9A-Za-z.:+-]/;
 
 /**
  * The column `name` of `rows` as a PostgreSQL array literal of `type` (`{1,2,NULL}`,
@@ -51,7 +53,7 @@ export function arrayLiteral(rows: readonly Record<string, unknown>[], name: str
     else if (value instanceof Date) out += value.toISOString();
     else if (typeof value === 'string') {
       // Dates and times (ISO-8601) need no quotes; text always gets them ('NULL', '', spaces, commas).
-      if (!quoted && value !== '' && !/[^0-9A-Za-z.:+ -]/.test(value)) out += value.includes(' ') ? `"${value}"` : value;
+      if (!quoted && value !== '' && !NOT_BARE.test(value)) out += value;
       else out += `"${value.includes('"') || value.includes('\\') ? value.replace(ESCAPE, (c) => `\\${c}`) : value}"`;
     } else throw new TypeError(`bulk upsert: column ${name} holds a ${typeof value}, not a scalar`);
   }

@@ -30,7 +30,7 @@ import { compareReadModels, readModelTables, type TableComparison } from './chec
 import { readModelMigrationSet } from './migrations';
 import type { ParkReport } from './parking';
 import type { Projection } from './projection';
-import { applyBatch, applyEvents, lockKey, notifyChange } from './runner';
+import { applyBatch, applyEvents, lockKey, notifyChange, readCheckpoints } from './runner';
 import { READ_MODEL_SCHEMA, REBUILD_SCHEMA, type ReadModelDatabase } from './schema';
 
 /** Events per read of the log during a rebuild (each applied to every projection). */
@@ -128,13 +128,6 @@ export class BatchFeed {
  * compare the two (module docs); beyond it the live side of the checksums is left out.
  */
 export const LIVE_CATCH_UP_LIMIT = 50_000;
-
-/** The lowest checkpoint of `projections` in `schema` (0 for one that never ran). */
-async function lowestCheckpoint(db: Kysely<ReadModelDatabase>, schema: string, projections: readonly Projection[]): Promise<number> {
-  const rows = await db.withSchema(schema).selectFrom('checkpoints').select(['projection', 'position']).execute();
-  const at = new Map(rows.map((r) => [r.projection, Number(r.position)]));
-  return Math.min(...projections.map((p) => at.get(p.name) ?? 0));
-}
 
 /** Names the rebuild reports as its step (RebuildProgress.projection) while every projection is built at once. */
 export function rebuildStep(projections: readonly Projection[]): string {
@@ -295,21 +288,28 @@ export async function rebuildReadModels(
     // Both schemas to the head as it is now, so that their checksums describe the same log; the
     // live one only when it is close (a live schema far behind, e.g. never projected, would hold
     // the locks for as long as a rebuild: then its side of the checksums is left out).
-    let last = position;
-    const liveExists = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = ${READ_MODEL_SCHEMA}`.execute(trx)).rows[0]!.n > 0;
-    const liveBehind = liveExists ? position - await lowestCheckpoint(trx, READ_MODEL_SCHEMA, projections) : Infinity;
-    const compared = liveBehind <= LIVE_CATCH_UP_LIMIT;
-    for (const schema of compared ? [REBUILD_SCHEMA, READ_MODEL_SCHEMA] : [REBUILD_SCHEMA]) {
+    const catchUpWithin = async (schema: string) => {
+      const total = { read: 0, position: 0, parks: [] as ParkReport[] };
       for (const projection of projections) {
         for (;;) {
           const batch = await applyBatch(trx, store, projection, schema, batchSize);
-          if (schema === REBUILD_SCHEMA) lastParks.push(...batch.parks);
-          if (schema === REBUILD_SCHEMA) last = Math.max(last, batch.position);
+          total.parks.push(...batch.parks);
+          total.position = Math.max(total.position, batch.position);
           if (batch.read === 0) break;
-          if (schema === REBUILD_SCHEMA) events += batch.read;
+          total.read += batch.read;
         }
       }
-    }
+      return total;
+    };
+    const rebuilt = await catchUpWithin(REBUILD_SCHEMA);
+    lastParks.push(...rebuilt.parks);
+    events += rebuilt.read;
+    const last = Math.max(position, rebuilt.position);
+    const liveExists = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = ${READ_MODEL_SCHEMA}`.execute(trx)).rows[0]!.n > 0;
+    const checkpoints = liveExists ? await readCheckpoints(trx, READ_MODEL_SCHEMA) : {};
+    const liveLowest = Math.min(...projections.map((p) => checkpoints[p.name] ?? 0));
+    const compared = liveExists && last - liveLowest <= LIVE_CATCH_UP_LIMIT;
+    if (compared) await catchUpWithin(READ_MODEL_SCHEMA);
     const checksums = await compareReadModels(trx, REBUILD_SCHEMA, compared ? READ_MODEL_SCHEMA : null);
     await options.beforeSwap?.(checksums);
     if (liveExists) {

@@ -4,24 +4,15 @@
  * each on the write path (handler/command-handler.ts). The paid flag is the payment handler's
  * (payment.ts, markPayment).
  */
-import { accountDecider, isPrivileged, participantDecider, streams, type DecisionContext, type Gender } from '@sinilill/domain';
+import { accountDecider, isPrivileged, participantDecider, streams, type DecisionContext, type RegisterParticipant } from '@sinilill/domain';
 import { handleCommand } from '../handler/command-handler';
 import { deterministicUuid, idOfStream, type CommandMetadata, type CommandRequest } from '../handler/metadata';
 import { lastPositionOf, priorCommand } from '../handler/repeats';
 import { readSettings } from '../settings';
 import { decisionContext, type CommandServiceDependencies } from './context';
 
-/** A participant as the importer registers them (spec §3 participant; birth year, gender for the fee and the stats). */
-export interface ParticipantRegistration {
-  participantId?: number;
-  teamId: number;
-  fullName: string;
-  email: string;
-  birthYear: number;
-  gender: Gender;
-  isCaptain: boolean;
-  newsletter: boolean;
-}
+/** A participant as the importer registers them: the domain's RegisterParticipant data, its id drawn when absent (spec §3 participant; birth year, gender for the fee and the stats). */
+export type ParticipantRegistration = Omit<RegisterParticipant['data'], 'participantId'> & { participantId?: number };
 
 /**
  * Registers a participant into a team (importer). With a directory, also the participant's

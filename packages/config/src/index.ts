@@ -14,6 +14,11 @@
  * | PUBLIC_URL | the site's address, for links in mails and payment returns (http(s)) | http://HOST:PORT (127.0.0.1 for 0.0.0.0) |
  * | WEB_ROOT | the built web client the gateway serves | web/dist |
  * | LOG_LEVEL | pino level for the services: fatal, error, warn, info, debug, trace, silent | info |
+ * | PROJECTOR_PORT | the projector's /health/live, /health/ready and /metrics (0: any free port) | PORT + 7 |
+ * | PROJECTOR_READY_MAX_LAG | the projector is ready while no projection is more than this many events behind | 10000 |
+ * | COMMAND_API_URLS, QUERY_API_URLS | the APIs the gateway balances over, comma-separated | http://127.0.0.1:COMMAND_API_PORT, …QUERY_API_PORT |
+ * | TRUST_PROXY | proxies whose X-Forwarded-For the APIs believe (loopback, CIDRs, comma-separated) | loopback |
+ * | OTEL_EXPORTER_OTLP_ENDPOINT | OpenTelemetry collector (OTLP/HTTP) for traces | (none: no traces) |
  * | DATA_DIR | embedded PostgreSQL's and Redis's files, MailDev's mail, the generated secrets | ./.data |
  * | DATABASE_URL | an existing PostgreSQL (postgres://…) instead of the embedded one | (embedded) |
  * | EMBEDDED_POSTGRES_PORT | the embedded PostgreSQL's port | PORT + 3 |
@@ -89,6 +94,18 @@ export interface Config {
   fixtureDir: string;
   importOnStart: boolean;
   logLevel: string;
+  /** PROJECTOR_PORT: the projector's health and metrics port (0: any free port). */
+  projectorPort: number;
+  /** PROJECTOR_READY_MAX_LAG: events a projection may be behind the log while the projector reports ready. */
+  projectorReadyMaxLag: number;
+  /** COMMAND_API_URLS: the gateway's command API upstreams, without trailing slashes (at least one). */
+  commandApiUrls: string[];
+  /** QUERY_API_URLS: the gateway's query API upstreams, without trailing slashes (at least one). */
+  queryApiUrls: string[];
+  /** TRUST_PROXY: Fastify's trustProxy (proxy-addr's list: loopback, linklocal, uniquelocal, addresses, CIDRs). */
+  trustProxy: string;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT without trailing slashes; null: traces off. */
+  otelEndpoint: string | null;
   /** Null: the local MailDev (embedded default). */
   smtpUrl: string | null;
   mailFrom: string;
@@ -227,6 +244,11 @@ function baseUrl(value: string | undefined): string | null {
   return value === undefined ? null : value.replace(/\/+$/, '');
 }
 
+/** A comma-separated URL list (the schema's urlList) as URLs without trailing slashes, or null when unset. */
+function urlList(value: string | undefined): string[] | null {
+  return value === undefined ? null : value.split(',').map((part) => baseUrl(part.trim())!);
+}
+
 /**
  * Builds the configuration from `env` (default: process.env). Validates every variable of
  * ConfigSchema at once, then their combinations and, with NODE_ENV=production, refuses the
@@ -278,6 +300,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fixtureDir: resolve(values.FIXTURE_DIR),
     importOnStart: values.IMPORT_ON_START === 'true',
     logLevel: values.LOG_LEVEL,
+    projectorPort: values.PROJECTOR_PORT ?? port + 7,
+    projectorReadyMaxLag: values.PROJECTOR_READY_MAX_LAG,
+    commandApiUrls: urlList(values.COMMAND_API_URLS) ?? [`http://127.0.0.1:${values.COMMAND_API_PORT ?? port + 1}`],
+    queryApiUrls: urlList(values.QUERY_API_URLS) ?? [`http://127.0.0.1:${values.QUERY_API_PORT ?? port + 2}`],
+    trustProxy: values.TRUST_PROXY,
+    otelEndpoint: baseUrl(values.OTEL_EXPORTER_OTLP_ENDPOINT),
     smtpUrl: values.SMTP_URL ?? null,
     mailFrom: values.MAIL_FROM,
     maildevSmtpPort: values.MAILDEV_SMTP_PORT ?? port + 5,

@@ -109,6 +109,12 @@ describe('development (NODE_ENV unset)', () => {
       fixtureDir: join(repoRoot, 'infra/seed/edition-2025'),
       importOnStart: true,
       logLevel: 'info',
+      projectorPort: 3007,
+      projectorReadyMaxLag: 10_000,
+      commandApiUrls: ['http://127.0.0.1:3001'],
+      queryApiUrls: ['http://127.0.0.1:3002'],
+      trustProxy: 'loopback',
+      otelEndpoint: null,
       smtpUrl: null,
       mailFrom: 'Sinilill <info@sinilill.ee>',
       maildevSmtpPort: 3005,
@@ -132,6 +138,7 @@ describe('development (NODE_ENV unset)', () => {
     expect([config.commandApiPort, config.queryApiPort, config.embeddedPostgresPort, config.embeddedRedisPort, config.maildevSmtpPort, config.maildevWebPort])
       .toEqual([4001, 4002, 4003, 4004, 4005, 4006]);
     expect(config.publicUrl).toBe('http://127.0.0.1:4000');
+    expect([config.projectorPort, config.commandApiUrls, config.queryApiUrls]).toEqual([4007, ['http://127.0.0.1:4001'], ['http://127.0.0.1:4002']]);
     expect(loadConfig({ DATA_DIR: dataDir(), PORT: '4000', HOST: 'sinilill.local' }).publicUrl).toBe('http://sinilill.local:4000');
   });
 
@@ -228,5 +235,17 @@ describe('required', () => {
     expect(required('postgres://x', 'DATABASE_URL')).toBe('postgres://x');
     expect(() => required(null, 'DATABASE_URL')).toThrow(ConfigError);
     expect(() => required(null, 'DATABASE_URL')).toThrow(/DATABASE_URL is not set/);
+  });
+});
+
+describe('the upstream lists of the gateway (COMMAND_API_URLS, QUERY_API_URLS; issue 17 item 11)', () => {
+  it('reads comma-separated URLs, spaces around the commas allowed, trailing slashes dropped', () => {
+    const config = loadConfig({ DATA_DIR: dataDir(), COMMAND_API_URLS: 'http://a:3001/, http://b:3001', QUERY_API_URLS: 'https://q:3002' });
+    expect(config.commandApiUrls).toEqual(['http://a:3001', 'http://b:3001']);
+    expect(config.queryApiUrls).toEqual(['https://q:3002']);
+  });
+
+  it('refuses a list with something that is no http(s) URL, naming the variable', () => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), QUERY_API_URLS: 'http://a:3002,,ftp://b' })).toThrow(/QUERY_API_URLS must be one or more http:\/\/ or https:\/\/ URLs, comma-separated/);
   });
 });

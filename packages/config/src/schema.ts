@@ -67,6 +67,12 @@ function secret(description: string) {
 
 const HTTP = ['http', 'https'] as const;
 
+/** One or more http(s) URLs, comma-separated (spaces around the commas allowed). */
+function urlList(description: string) {
+  const one = 'https?://[^\\s,]+';
+  return Type.String({ pattern: `^\\s*${one}(\\s*,\\s*${one})*\\s*$`, expects: 'one or more http:// or https:// URLs, comma-separated', description });
+}
+
 /** One piece of a bank transfer description template: a character that is no brace, or a known placeholder. */
 const BANK_TEMPLATE_TEXT = '(?:[^{}]|\\{(?:participantId|teamId|year)\\})';
 
@@ -83,6 +89,15 @@ export const ConfigSchema = Type.Object({
   PUBLIC_URL: Type.Optional(url(HTTP, { description: "the site's address, for links in mails and payment returns; default http://HOST:PORT" })),
   WEB_ROOT: text({ description: "the built web client the gateway serves", default: join(repoRoot, 'web/dist') }),
   LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { description: 'pino level for the services', default: 'info' }),
+  PROJECTOR_PORT: Type.Optional(integer(0, 65535, { description: "the projector's own port for /health/live, /health/ready and /metrics (0: any free port); default PORT + 7" })),
+  PROJECTOR_READY_MAX_LAG: integer(0, 1_000_000_000, { description: "the projector is ready while every projection's checkpoint is at most this many events behind the log", default: 10_000 }),
+  COMMAND_API_URLS: Type.Optional(urlList('the command APIs the gateway balances over, comma-separated; default http://127.0.0.1:COMMAND_API_PORT')),
+  QUERY_API_URLS: Type.Optional(urlList('the query APIs the gateway balances over, comma-separated; default http://127.0.0.1:QUERY_API_PORT')),
+  TRUST_PROXY: text({
+    description: "the proxies whose X-Forwarded-For the APIs believe (rate limits count the client's address): loopback, linklocal, uniquelocal, IP addresses or CIDR ranges, comma-separated",
+    default: 'loopback',
+  }),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(url(HTTP, { description: 'OpenTelemetry collector (OTLP over HTTP) the services send traces to; unset: no traces' })),
 
   DATA_DIR: text({ description: "embedded PostgreSQL's and Redis's files, MailDev's mail, the generated secrets", default: join(repoRoot, '.data') }),
   DATABASE_URL: Type.Optional(url(['postgres', 'postgresql'], { description: 'an existing PostgreSQL instead of the embedded one' })),

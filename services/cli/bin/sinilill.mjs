@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The operators' entry point behind `npm start`, `npm run import|replay|migrate`: runs the
+ * The operators' entry point behind `npm start`, `npm run import|replay|migrate|backup|restore`: runs the
  * compiled CLI (services/cli/dist/main.js) with the given command, building first when the
  * sources changed since the last build (services/cli/dist/build-info.json) and the build tools
  * are installed. On a production install (`npm ci --omit=dev`, no sources or no build tools) it
@@ -19,7 +19,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
  * scavenges being cheap at 8 MB). Respawns itself once with the flags unless the caller set heap
  * flags of their own (node flags or NODE_OPTIONS).
  */
-const HEAP_FLAGS = { replay: ['--max-old-space-size=192', '--max-semi-space-size=8'] };
+const REPLAY_HEAP = ['--max-old-space-size=192', '--max-semi-space-size=8'];
+// A restore ends with the same replay (issue 17 item 9); its load streams in constant memory.
+const HEAP_FLAGS = { replay: REPLAY_HEAP, restore: REPLAY_HEAP };
 const heapFlags = HEAP_FLAGS[process.argv[2]];
 if (heapFlags && ![...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((flag) => /--max-(old|semi)-space-size/.test(flag))) {
   const child = spawnSync(process.execPath, [...heapFlags, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });

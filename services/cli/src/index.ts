@@ -7,3 +7,8 @@ export {
 export { syntheticEdition, type SyntheticEdition, type SyntheticEditionOptions } from './synthetic-edition';
 export { parseImportFlags } from './import-flags';
 export { replay, readFigures, type Figures } from './replay';
+export { backupDatabase, BackupFileError, type BackupOptions, type BackupSummary } from './backup';
+export {
+  restoreBackup, readBackupHeader, DatabaseNotEmptyError, BackupSecretMismatchError, type RestoreOptions, type RestoreSummary,
+} from './restore';
+export { BACKUP_FORMAT_VERSION, CorruptBackupError, UnsupportedBackupError, type BackupHeader } from './backup-format';

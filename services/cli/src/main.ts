@@ -1,13 +1,15 @@
 /**
  * Operators' tools: `start` (the whole app, embedded by default), `import` (the 2025 export as
  * events, in bulk; `import --synthetic <events>` a synthetic edition of that size), `replay`
- * (rebuild the read models), `migrate` (every schema to its latest migration).
+ * (rebuild the read models), `migrate` (every schema to its latest migration), `backup [file]` and
+ * `restore <file>` (issue 17 item 9: backup-commands.ts, docs/backup.md).
  * Run through the npm scripts of the same names.
  */
 import pg from 'pg';
 import { loadConfig } from '@sinilill/config';
 import { WakeUpPublisher } from '@sinilill/messaging';
 import { openApplication } from './application';
+import { runBackup, runRestore } from './backup-commands';
 import { importEdition, importRows, type ImportProgress, type ImportResult } from './import-edition';
 import { parseImportFlags } from './import-flags';
 import { openInfrastructure } from './infra';
@@ -98,7 +100,10 @@ async function runMigrate(): Promise<void> {
 }
 
 const command = process.argv[2];
-const commands: Record<string, () => Promise<void>> = { start, import: runImport, replay: runReplay, migrate: runMigrate };
+const commands: Record<string, () => Promise<void>> = {
+  start, import: runImport, replay: runReplay, migrate: runMigrate,
+  backup: () => runBackup(process.argv.slice(3)), restore: () => runRestore(process.argv.slice(3)),
+};
 const run = command ? commands[command] : undefined;
 if (!run) {
   console.error(`usage: tsx services/cli/src/main.ts <${Object.keys(commands).join('|')}>`);

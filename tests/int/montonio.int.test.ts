@@ -7,13 +7,16 @@
  */
 import type {} from '@fastify/jwt'; // brings app.jwt's type (the command API registers the plugin)
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildCommandApi } from '@sinilill/command-api';
+import { buildCommandApi, redisSharedCache } from '@sinilill/command-api';
 import type { SessionClaims } from '@sinilill/contracts';
 import { currentEdition, feeFor, streams, type ActingUser } from '@sinilill/domain';
 import { freePort } from '@sinilill/local-infra';
-import { MontonioProvider, PaymentProviderError, type PaymentOrderRequest, type PaymentVerificationError } from '@sinilill/payments';
+import {
+  MONTONIO_METHODS_CACHE_KEY, MontonioProvider, PaymentProviderError, type PaymentOrderRequest, type PaymentVerificationError, type SharedCache,
+} from '@sinilill/payments';
 import { testApplication, type TestApplication } from '../support/app';
 import { testSessions, type TestSessions } from '../support/sessions';
 import { STAND_IN_SETUP, startMontonioStandIn, type MontonioStandIn } from '../support/montonio-stand-in';
@@ -117,6 +120,58 @@ describe('the Montonio adapter against the stand-in', () => {
     expect(await reason(await standIn.orderToken(placed.orderId, 'PAID', { secret: OTHER_STORE.secretKey }))).toBe('signature');
     expect(await reason(await standIn.orderToken(placed.orderId, 'PAID', { claims: { accessKey: OTHER_STORE.accessKey } }))).toBe('access-key');
     expect(await reason(await standIn.orderToken(placed.orderId, 'PAID', { expiresInSeconds: -60 }))).toBe('expired');
+  });
+});
+
+describe('the bank list shared through Redis by every process (issue 17 item 11)', () => {
+  let redis: Redis;
+  let prefix: string;
+  beforeAll(() => {
+    redis = new Redis(inject('redisUrl'), { commandTimeout: 1000 });
+  });
+  beforeEach(() => {
+    prefix = `montonio-${Date.now()}-${Math.random().toString(36).slice(2)}:`;
+  });
+  afterAll(() => {
+    redis?.disconnect();
+  });
+
+  test('two providers (two command-API processes) sharing one Redis fetch the list from Montonio once', async () => {
+    const before = standIn.methodListsServed;
+    const first = adapter({ methodsCache: redisSharedCache(redis, prefix), methodsTtlMs: 60_000 });
+    const second = adapter({ methodsCache: redisSharedCache(redis, prefix), methodsTtlMs: 60_000 });
+    const [a1, a2] = await Promise.all([first.listMethods(), first.listMethods()]); // concurrent callers share one lookup
+    expect(standIn.methodListsServed).toBe(before + 1);
+    const b = await second.listMethods();
+    expect(standIn.methodListsServed).toBe(before + 1);
+    expect(b).toEqual(a1);
+    expect(a2).toEqual(a1);
+    expect(b.find((c) => c.country === 'EE')?.methods.map((m) => m.code)).toEqual(['HABAEE2X', 'LHVBEE22', 'EEUHEE2X']);
+    // Kept under the copy's prefix for the TTL.
+    const ttl = await redis.pttl(`${prefix}${MONTONIO_METHODS_CACHE_KEY}`);
+    expect(ttl).toBeGreaterThan(50_000);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+  });
+
+  test('once the shared copy expires the next process asks Montonio again; something unreadable there counts as a miss', async () => {
+    const before = standIn.methodListsServed;
+    await adapter({ methodsCache: redisSharedCache(redis, prefix), methodsTtlMs: 100 }).listMethods();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await adapter({ methodsCache: redisSharedCache(redis, prefix), methodsTtlMs: 100 }).listMethods();
+    expect(standIn.methodListsServed).toBe(before + 2);
+    await redis.set(`${prefix}${MONTONIO_METHODS_CACHE_KEY}`, '{"not":"a list"}', 'PX', 60_000);
+    const countries = await adapter({ methodsCache: redisSharedCache(redis, prefix) }).listMethods();
+    expect(standIn.methodListsServed).toBe(before + 3);
+    expect(countries.map((c) => c.country)).toEqual(['EE', 'LV', 'FI']);
+  });
+
+  test('a cache that fails is a miss: the process asks Montonio once, then keeps its own copy for the TTL', async () => {
+    const before = standIn.methodListsServed;
+    const broken: SharedCache = { get: () => Promise.reject(new Error('redis down')), set: () => Promise.reject(new Error('redis down')) };
+    const provider = adapter({ methodsCache: broken });
+    const first = await provider.listMethods();
+    expect(await provider.listMethods()).toEqual(first);
+    expect(standIn.methodListsServed).toBe(before + 1);
   });
 });
 

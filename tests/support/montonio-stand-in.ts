@@ -54,6 +54,8 @@ export interface MontonioStandIn {
   orders: Map<string, StandInOrder>;
   /** Every refusal, newest last: path and message. */
   refusals: { path: string; status: number; message: string }[];
+  /** How many bank lists it has answered (GET /api/stores/payment-methods, verified). */
+  readonly methodListsServed: number;
   /** Signs an order token for a taken order, as Montonio would (overrides for forgeries). */
   orderToken(merchantReference: string, paymentStatus: string, overrides?: { secret?: string; claims?: Record<string, unknown>; expiresInSeconds?: number }): Promise<string>;
   /**
@@ -129,6 +131,7 @@ export async function startMontonioStandIn(stores: Record<string, string>): Prom
   const app: FastifyInstance = Fastify({ logger: false });
   const orders = new Map<string, StandInOrder>();
   const refusals: MontonioStandIn['refusals'] = [];
+  let methodListsServed = 0;
   app.setErrorHandler((error, request, reply) => {
     const status = error instanceof Refusal ? error.status : 400;
     const message = error instanceof Error ? error.message : String(error);
@@ -140,6 +143,7 @@ export async function startMontonioStandIn(stores: Record<string, string>): Prom
     const header = request.headers.authorization ?? '';
     if (!header.startsWith('Bearer ')) throw new Refusal(401, 'Authorization: Bearer is required');
     await verifyStoreToken(header.slice('Bearer '.length), stores);
+    methodListsServed += 1;
     const setup = Object.fromEntries(Object.entries(STAND_IN_SETUP).map(([country, banks]) => [country, {
       supportedCurrencies: [...new Set(banks.flatMap((b) => b.supportedCurrencies))],
       paymentMethods: banks.map((b) => ({ ...b, logoUrl: `https://public.montonio.com/logos/${b.code}.png` })),
@@ -186,6 +190,9 @@ export async function startMontonioStandIn(stores: Record<string, string>): Prom
     apiUrl: `${base}/api`,
     orders,
     refusals,
+    get methodListsServed() {
+      return methodListsServed;
+    },
     orderToken,
     async complete(merchantReference, paymentStatus) {
       const token = await orderToken(merchantReference, paymentStatus);

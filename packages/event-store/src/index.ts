@@ -12,13 +12,16 @@ export {
   MigrationError,
   eventStoreMigrations,
   legacyVersions,
+  pendingMigrations,
   relationsExist,
   runMigrations,
   type MigrationSet,
   type MigrationSetReport,
 } from './migrations';
 export {
+  EVERY_SUBJECT,
   PersonalDataVault,
+  SUBJECT_ERASED_CHANNEL,
   withPersonalDataProtection,
   revealPersonalData,
   subjectOf,
@@ -28,3 +31,4 @@ export {
   type PersonalDataVaultOptions,
   type PersonalFields,
 } from './personal-data';
+export { SubjectErasureListener, type ErasureListenerLog, type SubjectErasureListenerOptions } from './subject-erasures';

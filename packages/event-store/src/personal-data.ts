@@ -21,6 +21,18 @@ import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type Ke
 import type pg from 'pg';
 import type { AppendRequest, EventData, EventStore, ReadAllOptions, ReadStreamOptions, RecordedEvent } from './types';
 
+/**
+ * The NOTIFY channel of erasures (issue 17 item 11): `forget` sends the subject on it when the key's
+ * deletion commits; every process's SubjectErasureListener drops its cached key.
+ */
+export const SUBJECT_ERASED_CHANNEL = 'sinilill_subject_erased';
+
+/** The payload that stands for every subject (drop every cached live key). */
+export const EVERY_SUBJECT = '*';
+
+/** Longest subject sent as itself (PostgreSQL's payload limit is 8000 bytes); longer ones send EVERY_SUBJECT. */
+const MAX_NOTIFIED_SUBJECT_BYTES = 1000;
+
 /** A JSON value (what an event's data field can hold). */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -93,8 +105,10 @@ export interface PersonalDataVaultOptions {
   /** The pool of the event store's database (owned by the caller; never ended here). */
   pool: pg.Pool;
   /**
-   * How long a live key stays cached, in ms (default 60 000). Bounds how long another process
-   * can still decrypt after `forget` ran elsewhere; this process drops the key at once.
+   * How long a live key stays cached, in ms (default 60 000). Without a SubjectErasureListener
+   * this bounds how long another process can still decrypt after `forget` ran elsewhere; with
+   * one (issue 17 item 11) the other processes drop the key within milliseconds, and the TTL is
+   * only the safety net. This process drops the key at once either way.
    */
   cacheTtlMs?: number;
   /** Clock in ms (tests). */
@@ -114,12 +128,24 @@ interface CachedKey {
 /**
  * Per-subject AES-256-GCM keys in `es.subject_keys`, cached in memory.
  * Subjects are free-form non-empty strings; withPersonalDataProtection uses `<kind>-<id>`.
+ *
+ * Several processes (API, projector) each hold a vault over one database. `forget` announces the
+ * erasure on SUBJECT_ERASED_CHANNEL when it commits; a SubjectErasureListener in each process
+ * (./subject-erasures.ts) then calls `invalidate(subject)`, so no process decrypts or encrypts
+ * with an erased key for longer than a notification takes (milliseconds), not the cache's TTL.
  */
 export class PersonalDataVault {
   private readonly pool: pg.Pool;
   private readonly ttlMs: number;
   private readonly now: () => number;
   private readonly cache = new Map<string, CachedKey>();
+  /**
+   * Moves on every invalidation. A key load that began before one must not cache what it read:
+   * it may have read a key that an erasure heard meanwhile has deleted.
+   */
+  private epoch = 0;
+  /** False while an attached SubjectErasureListener is not listening: live keys are not cached. */
+  private coherent = true;
 
   constructor(options: PersonalDataVaultOptions) {
     this.pool = options.pool;
@@ -174,12 +200,43 @@ export class PersonalDataVault {
    * personal is stored for it later.
    */
   async forget(subject: string): Promise<void> {
+    // One statement, so one transaction: the NOTIFY (SUBJECT_ERASED_CHANNEL) is delivered to the
+    // other processes' listeners only when the key's deletion commits (issue 17 item 11). A
+    // subject too long for a notification's payload (8000 bytes) is announced as '*': drop all.
     await this.pool.query(
-      `INSERT INTO es.subject_keys AS k (subject, key, erased_at) VALUES ($1, NULL, now())
-       ON CONFLICT (subject) DO UPDATE SET key = NULL, erased_at = coalesce(k.erased_at, now())`,
-      [subject],
+      `WITH erased AS (
+         INSERT INTO es.subject_keys AS k (subject, key, erased_at) VALUES ($1, NULL, now())
+         ON CONFLICT (subject) DO UPDATE SET key = NULL, erased_at = coalesce(k.erased_at, now())
+         RETURNING subject)
+       SELECT pg_notify($2, CASE WHEN octet_length(subject) <= $3 THEN subject ELSE $4 END) FROM erased`,
+      [subject, SUBJECT_ERASED_CHANNEL, MAX_NOTIFIED_SUBJECT_BYTES, EVERY_SUBJECT],
     );
     this.cache.set(subject, { key: null, expiresAt: Number.POSITIVE_INFINITY });
+  }
+
+  /**
+   * Drops the cached live key of `subject`, or of every subject (EVERY_SUBJECT or no argument),
+   * because it may have been erased by another process (SubjectErasureListener). Erased subjects
+   * stay cached (an erasure is permanent). A key load in flight does not cache what it read.
+   */
+  invalidate(subject: string = EVERY_SUBJECT): void {
+    this.epoch += 1;
+    if (subject !== EVERY_SUBJECT) {
+      if (this.cache.get(subject)?.key) this.cache.delete(subject);
+      return;
+    }
+    for (const [name, cached] of this.cache) if (cached.key) this.cache.delete(name);
+  }
+
+  /**
+   * Whether erasures elsewhere reach this vault (set by SubjectErasureListener): while false,
+   * live keys are neither served from the cache nor cached (every read asks the database), so a
+   * lost LISTEN connection cannot leave a stale key in use. Turning it on or off drops every
+   * cached live key. Default true (a vault without a listener relies on its TTL alone).
+   */
+  setCoherent(coherent: boolean): void {
+    this.coherent = coherent;
+    this.invalidate();
   }
 
   /** Keys of `subjects` (cached or loaded in one query); absent from the map = erased or missing. */
@@ -187,11 +244,12 @@ export class PersonalDataVault {
     const found = new Map<string, KeyObject>();
     const missing = this.fromCache(subjects, found);
     if (missing.length > 0) {
+      const epoch = this.epoch;
       const { rows } = await this.pool.query<{ subject: string; key: Buffer | null }>(
         'SELECT subject, key FROM es.subject_keys WHERE subject = ANY($1::text[])',
         [missing],
       );
-      this.remember(rows, found);
+      this.remember(rows, found, epoch);
     }
     return found;
   }
@@ -203,12 +261,13 @@ export class PersonalDataVault {
     if (missing.length === 0) return found;
     const known = new Set<string>();
     const load = async (wanted: string[]) => {
+      const epoch = this.epoch;
       const { rows } = await this.pool.query<{ subject: string; key: Buffer | null }>(
         'SELECT subject, key FROM es.subject_keys WHERE subject = ANY($1::text[])',
         [wanted],
       );
       for (const row of rows) known.add(row.subject);
-      this.remember(rows, found);
+      this.remember(rows, found, epoch);
     };
     await load(missing);
     missing = missing.filter((subject) => !known.has(subject));
@@ -230,7 +289,7 @@ export class PersonalDataVault {
     for (const subject of subjects) {
       if (found.has(subject) || missing.has(subject)) continue;
       const cached = this.cache.get(subject);
-      if (cached && cached.expiresAt > now) {
+      if (cached && cached.expiresAt > now && (cached.key === null || this.coherent)) {
         if (cached.key) found.set(subject, cached.key);
       } else {
         if (cached) this.cache.delete(subject);
@@ -240,11 +299,17 @@ export class PersonalDataVault {
     return [...missing];
   }
 
-  private remember(rows: readonly { subject: string; key: Buffer | null }[], found: Map<string, KeyObject>): void {
+  /**
+   * Hands the loaded keys to the caller (`found`) and caches them: erased ones always, live ones
+   * only while coherent and when no invalidation came since the load began (`epoch`).
+   */
+  private remember(rows: readonly { subject: string; key: Buffer | null }[], found: Map<string, KeyObject>, epoch: number): void {
     const expiresAt = this.now() + this.ttlMs;
+    const cacheLive = this.coherent && epoch === this.epoch && this.ttlMs > 0;
     for (const { subject, key: raw } of rows) {
       const key = raw ? createSecretKey(raw) : null;
-      this.cache.set(subject, { key, expiresAt: key ? expiresAt : Number.POSITIVE_INFINITY });
+      if (!key) this.cache.set(subject, { key: null, expiresAt: Number.POSITIVE_INFINITY });
+      else if (cacheLive) this.cache.set(subject, { key, expiresAt });
       if (key) found.set(subject, key);
     }
   }

@@ -8,7 +8,10 @@
  * - Banks: GET {apiUrl}/stores/payment-methods → paymentMethods.paymentInitiation.setup, an object
  *   of countries (in the provider's order), each with paymentMethods [{code, name, logoUrl,
  *   supportedCurrencies, uiPosition}]. Kept for 10 minutes: Montonio asks not to fetch the list for
- *   every checkout.
+ *   every checkout. With a SharedCache (Redis, issue 17 item 11) the list is kept there, so every
+ *   process of the site shares one copy and the provider is asked once per TTL, whichever process
+ *   asks first; when the cache misses, fails or holds something unreadable, the process falls back
+ *   to its own copy, then to the provider.
  * - Orders: POST {apiUrl}/orders with the order (merchantReference = our order id, returnUrl,
  *   notificationUrl, currency EUR, grandTotal in decimal euros = the line items' sum =
  *   payment.amount, locale, payment {method paymentInitiation, methodOptions {preferredProvider,
@@ -27,6 +30,7 @@ import {
   type PaymentOrderRequest,
   type PaymentProvider,
 } from './port';
+import type { SharedCache } from './shared-cache';
 
 /** Montonio's sandbox API (the default of MONTONIO_API_URL). */
 export const MONTONIO_SANDBOX_API_URL = 'https://sandbox-stargate.montonio.com/api';
@@ -38,6 +42,8 @@ export interface MontonioOptions {
   apiUrl?: string;
   /** How long the bank list is kept, ms; default 10 minutes. */
   methodsTtlMs?: number;
+  /** Where the bank list is shared with the other processes (Redis); default: this process only. */
+  methodsCache?: SharedCache;
   /** How long a request may take, ms; default 10 s. */
   timeoutMs?: number;
   fetch?: typeof fetch;
@@ -74,27 +80,66 @@ function countriesOf(answer: MethodsAnswer): PaymentCountry[] {
   return countries;
 }
 
+/** The key of the bank list in a SharedCache. */
+export const MONTONIO_METHODS_CACHE_KEY = 'payment-methods:montonio';
+
+/** A bank list read back from a SharedCache; null when it is not one (a stale format, a stranger's value). */
+function parseCachedCountries(text: string | null): PaymentCountry[] | null {
+  if (text === null) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const valid = Array.isArray(value) && value.every((country: unknown) => {
+    const { country: code, methods } = (country ?? {}) as { country?: unknown; methods?: unknown };
+    return typeof code === 'string' && Array.isArray(methods) && methods.every((method: unknown) => {
+      const m = (method ?? {}) as Record<string, unknown>;
+      return typeof m.code === 'string' && typeof m.name === 'string' && typeof m.logoUrl === 'string' && typeof m.uiPosition === 'number';
+    });
+  });
+  return valid ? (value as PaymentCountry[]) : null;
+}
+
 /** The Montonio adapter. */
 export class MontonioProvider implements PaymentProvider {
   readonly name = 'montonio';
   private readonly apiUrl: string;
   private readonly send: typeof fetch;
-  private cached: { at: number; countries: Promise<PaymentCountry[]> } | null = null;
+  /** The list this process fetched from the provider last, and when (performance.now()). */
+  private fetched: { at: number; countries: PaymentCountry[] } | null = null;
+  /** The lookup in progress: concurrent callers share it. */
+  private pending: Promise<PaymentCountry[]> | null = null;
 
   constructor(private readonly options: MontonioOptions) {
     this.apiUrl = (options.apiUrl ?? MONTONIO_SANDBOX_API_URL).replace(/\/+$/, '');
     this.send = options.fetch ?? fetch;
   }
 
+  /**
+   * The bank list: from the shared cache, else this process's copy younger than the TTL, else the
+   * provider (then stored in both). A failed fetch is not kept: the next call asks again.
+   */
   async listMethods(): Promise<PaymentCountry[]> {
+    this.pending ??= this.lookUpMethods().finally(() => { this.pending = null; });
+    return this.pending;
+  }
+
+  private async lookUpMethods(): Promise<PaymentCountry[]> {
     const ttl = this.options.methodsTtlMs ?? 600_000;
-    if (!this.cached || performance.now() - this.cached.at > ttl) {
-      const countries = this.fetchMethods();
-      this.cached = { at: performance.now(), countries };
-      // A failed fetch is not kept: the next call asks again.
-      countries.catch(() => { if (this.cached?.countries === countries) this.cached = null; });
+    const cache = this.options.methodsCache;
+    if (cache) {
+      const shared = parseCachedCountries(await cache.get(MONTONIO_METHODS_CACHE_KEY).catch(() => null));
+      if (shared) return shared;
     }
-    return this.cached.countries;
+    if (this.fetched && performance.now() - this.fetched.at <= ttl) return this.fetched.countries;
+    const countries = await this.fetchMethods();
+    this.fetched = { at: performance.now(), countries };
+    // Awaited (a Redis command is bounded, 250 ms in the command API), so that a process asking
+    // right after this answer finds it; a failure only costs the other processes a fetch.
+    if (cache) await cache.set(MONTONIO_METHODS_CACHE_KEY, JSON.stringify(countries), ttl).catch(() => undefined);
+    return countries;
   }
 
   private async fetchMethods(): Promise<PaymentCountry[]> {

@@ -12,6 +12,7 @@ import {
   createResilientPool,
   PersonalDataVault,
   PostgresEventStore,
+  SubjectErasureListener,
   withPersonalDataProtection,
   type EventStore,
   type MigrationSetReport,
@@ -20,6 +21,8 @@ import { createReadModelDb, type ReadModelDatabase } from '@sinilill/read-models
 import { migrateToLatest } from './migrate';
 
 const poolLog = { warn: (fields: Record<string, unknown>, message: string) => console.error(`[start] ${message}: ${fields.err instanceof Error ? fields.err.message : String(fields.err)}`) };
+/** The erasure listener's log: a lost connection is said like the pool's; heard erasures are not. */
+const erasureLog = { info: () => undefined, warn: (fields: object, message: string) => poolLog.warn(fields as Record<string, unknown>, message) };
 
 export interface Application {
   pool: pg.Pool;
@@ -48,7 +51,12 @@ export async function openApplication(config: Config, databaseUrl: string): Prom
   const pool = createResilientPool({ connectionString: databaseUrl, max: 12, log: poolLog });
   const db = createReadModelDb(pool);
   await migrateAll(pool);
-  const store = withPersonalDataProtection(new PostgresEventStore({ pool }), new PersonalDataVault({ pool }), PERSONAL_DATA_FIELDS);
+  const vault = new PersonalDataVault({ pool });
+  // A long import or replay must not go on using a key that an administrator erased meanwhile
+  // through the command API (issue 17 item 11): erasures are heard and drop the cached key.
+  const erasures = new SubjectErasureListener({ connectionString: databaseUrl, vaults: [vault], log: erasureLog });
+  await erasures.start();
+  const store = withPersonalDataProtection(new PostgresEventStore({ pool }), vault, PERSONAL_DATA_FIELDS);
   const ids = new PostgresIdAllocator(pool);
   const clock = createClock(config);
   // The account tables get their own pool (see AccountDirectory: a registration holds one of its
@@ -62,6 +70,7 @@ export async function openApplication(config: Config, databaseUrl: string): Prom
   return {
     pool, db, store, ids, commands, directory,
     close: async () => {
+      await erasures.close();
       await accountPool.end();
       await db.destroy();
       // db.destroy() ends the pool only when Kysely has used it, and the migrations run on their

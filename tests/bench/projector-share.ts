@@ -82,8 +82,8 @@ function startProjectorProcess(env: NodeJS.ProcessEnv): ProjectorProcess {
     for (const line of lines) {
       if (!line.startsWith('{')) continue;
       try {
-        const entry = JSON.parse(line) as { message?: string; held?: string[] };
-        if ((entry.message === 'leases changed' || entry.message === 'ready') && Array.isArray(entry.held)) held = entry.held;
+        const entry = JSON.parse(line) as { msg?: string; held?: string[] };
+        if ((entry.msg === 'leases changed' || entry.msg === 'ready') && Array.isArray(entry.held)) held = entry.held;
       } catch {
         // not a log line
       }

@@ -258,7 +258,7 @@ test('a projector process killed with SIGKILL: the other takes its projections a
   };
   /** What a process last said it holds ('ready' or 'leases changed'). */
   const heldBy = (service: ServiceProcess): string[] => {
-    const lines = service.logLines().filter((line) => line.message === 'leases changed' || line.message === 'ready');
+    const lines = service.logLines().filter((line) => line.msg === 'leases changed' || line.msg === 'ready');
     return (lines.at(-1)?.held as string[] | undefined) ?? [];
   };
   const first = spawnService('services/projector/src/server.ts', env);

@@ -332,7 +332,7 @@ describe('the projector stopped with SIGTERM while it catches up', () => {
     expect(exit, projector.output().slice(-3000)).toMatchObject({ code: 0, signal: null });
     const closeMs = exit.at - signalledAt;
     expect(closeMs).toBeLessThan(SHUTDOWN_DELAY_MS);
-    const messages = projector.logLines().map((line) => line.message);
+    const messages = projector.logLines().map((line) => line.msg);
     expect(messages).toContain('closing gracefully');
     expect(messages).toContain('closed');
 

@@ -39,7 +39,7 @@ test('the projector waits for a PostgreSQL that is not up yet, then catches up',
   const logged = async (message: string, count = 1) => {
     const by = Date.now() + 30_000;
     for (;;) {
-      const lines = projector!.logLines().filter((line) => line.message === message);
+      const lines = projector!.logLines().filter((line) => line.msg === message);
       if (lines.length >= count) return lines;
       expect(exited, projector!.output()).toBe(false);
       if (Date.now() > by) throw new Error(`no "${message}" ×${count} in 30 s:\n${projector!.output()}`);

@@ -13,12 +13,23 @@
  */
 import type { AppendRequest, AppendResult, EventData, EventStore, ExpectedRevision } from '@sinilill/event-store';
 
+/** What an append that wrote something was (AfterCommitHook's second argument). */
+export interface CommittedAppend {
+  /**
+   * The correlation id in the metadata of its last written event (issue 17 item 7: the wake-up
+   * carries it to the projector's log); undefined when that metadata has none.
+   */
+  correlationId: string | undefined;
+}
+
 /**
- * Called with the global position (>= 1) of the last event of an append that wrote something.
- * Must not throw and should not wait (a failed wake-up is the sweep's to catch up, D17); an
- * exception is caught and ignored so that it never fails the committed command.
+ * Called with the global position (>= 1) of the last event of an append that wrote something,
+ * and what it was (CommittedAppend). Runs in the appender's async context (a request's, with its
+ * trace span when tracing is on). Must not throw and should not wait (a failed wake-up is the
+ * sweep's to catch up, D17); an exception is caught and ignored so that it never fails the
+ * committed command.
  */
-export type AfterCommitHook = (position: number) => void;
+export type AfterCommitHook = (position: number, append: CommittedAppend) => void;
 
 /**
  * The store with `hook` called after each append that wrote events (see the module's comment),
@@ -28,13 +39,17 @@ export type AfterCommitHook = (position: number) => void;
 export function withAfterCommit(store: EventStore, hook: AfterCommitHook): EventStore {
   const notify = (requests: readonly AppendRequest[], results: readonly AppendResult[]): void => {
     let position = 0;
+    let correlationId: string | undefined;
     requests.forEach((request, index) => {
       const result = results[index];
-      if (result && request.events.length > 0 && wrote(request, result)) position = Math.max(position, result.position);
+      if (result && request.events.length > 0 && wrote(request, result) && result.position >= position) {
+        position = result.position;
+        correlationId = request.events.at(-1)?.metadata.correlationId || undefined;
+      }
     });
     if (position > 0) {
       try {
-        hook(position);
+        hook(position, { correlationId });
       } catch {
         // The command committed: a hook's failure must not turn it into an error (see AfterCommitHook).
       }

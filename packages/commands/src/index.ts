@@ -5,7 +5,7 @@
  * AccountService over the per-aggregate handlers (handlers/*.ts), and the account tables.
  */
 export * from './handle';
-export { withAfterCommit, type AfterCommitHook } from './after-commit';
+export { withAfterCommit, type AfterCommitHook, type CommittedAppend } from './after-commit';
 export * from './ids';
 export * from './command-service';
 export { PaymentCommands } from './handlers/payment';

@@ -13,6 +13,7 @@ import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { DomainError, type ErrorCode } from '@sinilill/domain';
 import { SAFE_TEXT_PATTERNS, findUnsafeText } from '@sinilill/contracts';
+import { correlationOptions, echoCorrelationId } from './correlation';
 
 /** HTTP status of each catalogue code; codes not listed answer 400. */
 const STATUS: Partial<Record<ErrorCode, number>> = {
@@ -157,13 +158,16 @@ export const TRUSTED_PROXIES: readonly string[] = ['127.0.0.1', '::1'];
  * A Fastify instance with the shared validation, error handling and not-found answer.
  * Routes use TypeBox schemas; path parameters are strings with a digit pattern (no coercion).
  * `request.ip` is the client's address as the gateway forwards it (TRUSTED_PROXIES; an explicit
- * `trustProxy` option replaces them).
+ * `trustProxy` option replaces them). `request.id` is the request's correlation id, logged as
+ * `correlationId` and echoed in `x-correlation-id` (correlation.ts).
  */
 export function createApp(options: FastifyServerOptions = {}): FastifyInstance {
   const app = Fastify({
-    bodyLimit: DEFAULT_BODY_LIMIT, trustProxy: [...TRUSTED_PROXIES], clientErrorHandler, frameworkErrors, ...options,
+    bodyLimit: DEFAULT_BODY_LIMIT, trustProxy: [...TRUSTED_PROXIES], clientErrorHandler, frameworkErrors, ...correlationOptions(), ...options,
   }).withTypeProvider<TypeBoxTypeProvider>();
   refuseExpectations(app.server);
+  // The correlation id (issue 17 item 7): request.id, `correlationId` in the log, echoed.
+  echoCorrelationId(app as unknown as FastifyInstance);
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
   // Issue 13: no string holding NUL, a lone surrogate or a control character other than tab and
   // line breaks gets past the boundary, whether or not its route declares a schema for it (the
@@ -199,7 +203,19 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
  */
 export const ID_PATTERN = '^[1-9][0-9]{0,8}$';
 
+/**
+ * A usable Idempotency-Key header value (D7): the command API makes the command id of it; any
+ * other value is ignored there (the request is a new command each time it arrives). The gateway
+ * resends a command to another command API only when its key matches (issue 17 item 11).
+ */
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{8,100}$/;
+
 export { authPlugin, requireAdmin, type AuthOptions } from './auth';
-export { healthRoutes, type Readiness } from './health';
+export { healthRoutes, migrationsCheck, postgresCheck, redisCheck, withTimeout, READINESS_CHECK_TIMEOUT_MS, type HealthOptions, type Readiness, type ReadinessCheck } from './health';
 export { earlyLog, type EarlyLog } from './early-log';
+export { apiDocs, apiDocumentPath, codesOfStatus, API_DOCS_PATH, BEARER_SCHEME, DOCS_PAGE_CSP, type ApiDocsOptions } from './api-docs';
+export { pressurePlugin, PRESSURE_DEFAULTS, type PressureOptions } from './pressure';
+export { apiSecurityHeaders, siteSecurityHeaders, siteCspDirectives, cspHeader, inlineScriptHashes, API_CSP, OPERATOR_PAGE_CSP, type CspDirectives, type SiteSecurityHeadersOptions } from './security-headers';
+export { CORRELATION_HEADER, CORRELATION_ID_PATTERN, correlationIdOf, correlationOptions, echoCorrelationId } from './correlation';
 export { installGracefulShutdown, installShutdown, SHUTDOWN_DELAY_MS, type Shutdown, type ShutdownLog, type ShutdownOptions } from './shutdown';
+export { Counter, Gauge, Histogram, Registry, HTTP_DURATION_BUCKETS, HTTP_REQUEST_DURATION, UNMATCHED_ROUTE, createMetricsRegistry, metricsPlugin, registeredMetric, type MetricsOptions } from './metrics';

@@ -1,7 +1,9 @@
 /**
  * The wake-up channel between the command side and the projectors: one BullMQ queue per
  * projection on Redis. A wake-up carries no events (the event store is the only source of
- * truth); it only says "there may be events after your checkpoint".
+ * truth); it only says "there may be events after your checkpoint", and who said so: the
+ * correlation id and trace context of the append (issue 17 item 7), so that the projector's batch
+ * continues the command's trace and names it in its log.
  *
  * Deduplication: BullMQ's `deduplication: { id, keepLastIfActive: true }` keeps at most one
  * waiting wake-up per projection while one is active, so a burst of appends costs one run, and
@@ -10,16 +12,47 @@
  * by the projectors' periodic sweep: an update can be late, never lost.
  */
 import { Queue, type ConnectionOptions } from 'bullmq';
+import { traceCarrier, type TraceCarrier } from '@sinilill/telemetry';
 
 /** Names of the projections that run as workers (one queue each). */
 export const PROJECTION_NAMES = ['team-stats', 'team-directory', 'settings', 'admin-directory', 'payments'] as const;
 export type ProjectionName = (typeof PROJECTION_NAMES)[number];
 
-/** The job a wake-up carries: the global position that prompted it (for lag measurement). */
-export interface WakeUpJob {
+/**
+ * Who asked for a wake-up (issue 17 item 7): the correlation id of the append's command and, when
+ * tracing is on, the trace context it was appended in (W3C `traceparent`).
+ */
+export interface WakeUpOrigin {
+  correlationId?: string;
+  trace?: TraceCarrier;
+}
+
+/**
+ * The job a wake-up carries: the global position that prompted it (for lag measurement) and who
+ * asked for it. Every field but `position` and `sentAt` is optional: jobs sent before issue 17,
+ * and those of tools that say nothing (the CLI's import), have none.
+ */
+export interface WakeUpJob extends WakeUpOrigin {
   position: number;
   /** Milliseconds since the epoch when the wake-up was sent. */
   sentAt: number;
+  /**
+   * The further appends a coalesced wake-up stands for (see WakeUpPublisher.wake; at most
+   * MAX_WAKE_UP_ORIGINS - 1): the projector links its batch to their traces and logs their
+   * correlation ids. `correlationId` and `trace` are the first's.
+   */
+  coalesced?: WakeUpOrigin[];
+}
+
+/** Origins one wake-up job carries at most (a burst's first 16 appends; the rest go unnamed). */
+export const MAX_WAKE_UP_ORIGINS = 16;
+
+/** WakeUpPublisher.wake's options. */
+export interface WakeOptions {
+  /** How long to wait for Redis, ms (default 1000). */
+  timeoutMs?: number;
+  /** The correlation id of the append (CommittedAppend of @sinilill/commands). */
+  correlationId?: string;
 }
 
 export const WAKE_UP_JOB = 'wake-up';
@@ -47,7 +80,9 @@ export class WakeUpPublisher {
   /** A wake-up is being sent (see wake). */
   private sending = false;
   /** The one wake-up to send after it: the highest position asked for meanwhile, and who asked. */
-  private next: { position: number; onErrors: ((error: unknown) => void)[]; done: Promise<void>; resolve: () => void } | undefined;
+  private next: {
+    position: number; origins: WakeUpOrigin[]; onErrors: ((error: unknown) => void)[]; done: Promise<void>; resolve: () => void;
+  } | undefined;
 
   constructor(options: WakeUpPublisherOptions) {
     const prefix = options.prefix ?? 'sinilill';
@@ -70,32 +105,50 @@ export class WakeUpPublisher {
    * the ONE wake-up sent right after it, and resolve when that one is sent. A burst of appends
    * costs two sends per projection instead of one per append, and every append still gets a
    * wake-up sent after its own commit (the follow-up starts after the call that saw it).
+   *
+   * The job names who asked (issue 17 item 7): `options.correlationId` and the trace context
+   * active at the call (a request's span when tracing is on), taken here, at the call, since a
+   * coalesced follow-up is sent from another call's context; a coalesced job carries the first
+   * MAX_WAKE_UP_ORIGINS of them. (A job BullMQ deduplicates against one still waiting is dropped
+   * with its origin: the waiting job's run reads that append's events too.)
    */
-  wake(position: number, onError: (error: unknown) => void = () => undefined, timeoutMs = 1000): Promise<void> {
+  wake(position: number, onError: (error: unknown) => void = () => undefined, options: WakeOptions = {}): Promise<void> {
+    const trace = traceCarrier();
+    const origin: WakeUpOrigin = {
+      ...(options.correlationId === undefined ? {} : { correlationId: options.correlationId }),
+      ...(trace === undefined ? {} : { trace }),
+    };
+    return this.request(position, [origin], onError, options.timeoutMs ?? 1000);
+  }
+
+  /** wake, for `origins` (see there). */
+  private request(position: number, origins: WakeUpOrigin[], onError: (error: unknown) => void, timeoutMs: number): Promise<void> {
     if (this.sending) {
       if (!this.next) {
         let resolve!: () => void;
         const done = new Promise<void>((r) => { resolve = r; });
-        this.next = { position, onErrors: [], done, resolve };
+        this.next = { position, origins: [], onErrors: [], done, resolve };
       }
       const next = this.next;
       next.position = Math.max(next.position, position);
+      next.origins.push(...origins.slice(0, MAX_WAKE_UP_ORIGINS - next.origins.length));
       next.onErrors.push(onError);
       return next.done;
     }
     this.sending = true;
-    const sent = this.send(position, onError, timeoutMs).finally(() => {
+    const sent = this.send(position, origins, onError, timeoutMs).finally(() => {
       this.sending = false;
       const next = this.next;
       this.next = undefined;
-      if (next) void this.wake(next.position, (error) => next.onErrors.forEach((report) => report(error)), timeoutMs).then(next.resolve);
+      if (next) void this.request(next.position, next.origins, (error) => next.onErrors.forEach((report) => report(error)), timeoutMs).then(next.resolve);
     });
     return sent;
   }
 
   /** Wakes every projection's queue, at most `timeoutMs` (see wake). */
-  private async send(position: number, onError: (error: unknown) => void, timeoutMs: number): Promise<void> {
-    const job: WakeUpJob = { position, sentAt: Date.now() };
+  private async send(position: number, origins: readonly WakeUpOrigin[], onError: (error: unknown) => void, timeoutMs: number): Promise<void> {
+    const [first, ...rest] = origins.filter((origin) => origin.correlationId !== undefined || origin.trace !== undefined);
+    const job: WakeUpJob = { position, sentAt: Date.now(), ...first, ...(rest.length > 0 ? { coalesced: rest } : {}) };
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => {
       timer = setTimeout(() => {

@@ -6,7 +6,8 @@
  */
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { fingerprintKey, type AccountService, type CommandService } from '@sinilill/commands';
-import { authPlugin, createApp, healthRoutes, type AuthOptions } from '@sinilill/http';
+import { authPlugin, createApp, createMetricsRegistry, healthRoutes, metricsPlugin, type AuthOptions, type ReadinessCheck, type Registry } from '@sinilill/http';
+import { apiDocs, apiSecurityHeaders, pressurePlugin } from '@sinilill/http';
 import type { MediaStore } from '@sinilill/media';
 import type { Queue, ReplayJob } from '@sinilill/messaging';
 import { SandboxProvider, type PaymentProvider } from '@sinilill/payments';
@@ -63,6 +64,12 @@ export interface CommandApiDependencies {
   rateLimitPrefix?: string;
   logger?: FastifyServerOptions['logger'];
   /**
+   * The proxies whose X-Forwarded-For is believed (Fastify's trustProxy; config TRUST_PROXY): the
+   * gateway's address, so that `request.ip`, which the rate limits count, is the client's (D24).
+   * Default: createApp's TRUSTED_PROXIES (loopback).
+   */
+  trustProxy?: FastifyServerOptions['trustProxy'];
+  /**
    * The replay queue (POST /admin/replay, GET /admin/replay/{jobId}; D17). Without it those
    * routes and the queue board are not served (tests of other routes).
    */
@@ -74,6 +81,14 @@ export interface CommandApiDependencies {
    * when the provider is the sandbox). Without it the payment routes are not served.
    */
   payments?: { provider: PaymentProvider; publicUrl: string };
+  /**
+   * The process's metrics registry (issue 17 item 6: request durations here, the appends through
+   * withAppendMetrics in server.ts), served at GET /metrics. Default: a registry of this app's
+   * own without the process metrics (tests).
+   */
+  metrics?: Registry;
+  /** Conditions of GET /health/ready besides not closing (server.ts: PostgreSQL, migrations, Redis). */
+  readinessChecks?: readonly ReadinessCheck[];
 }
 
 /** Without accounts or sessions there is no session to check: every token is refused. */
@@ -110,13 +125,20 @@ function withRedaction(logger: FastifyServerOptions['logger']): FastifyServerOpt
 
 /**
  * Builds the command API (not listening yet): the routes under /api, and GET /health/live and
- * GET /health/ready (healthRoutes: 503 once the app starts to close).
+ * GET /health/ready (healthRoutes: 503 once the app starts to close, or while one of
+ * `readinessChecks` fails), and GET /metrics (metricsPlugin, `deps.metrics`).
  */
 export function buildCommandApi(deps: CommandApiDependencies): FastifyInstance {
-  const app = createApp({ logger: withRedaction(deps.logger) });
+  const app = createApp({ logger: withRedaction(deps.logger), ...(deps.trustProxy !== undefined ? { trustProxy: deps.trustProxy } : {}) });
+  // Security headers, load shedding (503 SERVICE_UNAVAILABLE) and the OpenAPI document at
+  // /api/docs/command.json; the documentation first sees every route registered after it.
+  app.register(apiSecurityHeaders);
+  app.register(pressurePlugin);
+  app.register(apiDocs, { api: 'command' });
   // Request fingerprints are keyed (command-request.ts): a body's secrets never lie in the log as a plain hash.
   app.decorate('fingerprintKey', fingerprintKey(deps.jwtSecret));
-  app.register(healthRoutes);
+  app.register(healthRoutes, { checks: deps.readinessChecks ?? [] });
+  app.register(metricsPlugin, { registry: deps.metrics ?? createMetricsRegistry('command-api', { defaultMetrics: false }) });
   app.register(authPlugin, {
     secret: deps.jwtSecret,
     resolveActor: (actor) => deps.commands.resolveActor(actor),

@@ -1,7 +1,7 @@
 /**
  * The command metadata of an HTTP request, shared by every command route: who acts (the
- * authenticated actor), the command id and the correlation id (x-correlation-id, else a fresh
- * UUID).
+ * authenticated actor), the command id and the correlation id (the request's id: its valid
+ * x-correlation-id, else a fresh UUID, @sinilill/http correlation.ts).
  *
  * The command id comes from an `Idempotency-Key` header, scoped to the user
  * (`<userId>:<key>`), so that a retried request appends nothing twice (D7); without a key it is a
@@ -15,6 +15,7 @@ import type { FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { requestFingerprint, type CommandRequest, type CommandService } from '@sinilill/commands';
 import type { ActingUser } from '@sinilill/domain';
+import { IDEMPOTENCY_KEY_PATTERN } from '@sinilill/http';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,7 +24,8 @@ declare module 'fastify' {
   }
 }
 
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{8,100}$/;
+// One pattern with the gateway, which resends a command only when its key is one the API uses.
+const IDEMPOTENCY_KEY = IDEMPOTENCY_KEY_PATTERN;
 
 /**
  * The route a request is fingerprinted under: its method and route pattern, e.g.
@@ -36,14 +38,14 @@ export function routeOf(request: FastifyRequest): string {
 /**
  * Command metadata from the request: Idempotency-Key (optional; with it the command id
  * `<userId>:<key>`, `visitor:<key>` for a caller without an account, and the request
- * fingerprint of route, params and body) and x-correlation-id. `actor`: the authenticated actor
+ * fingerprint of route, params and body) and the correlation id (`request.id`). `actor`: the authenticated actor
  * by default; the visitor routes pass theirs.
  * Call it in the handler, after validation, so that the fingerprint covers the validated input.
  */
 export function commandRequest(request: FastifyRequest, actor: ActingUser = request.actor): CommandRequest {
   const key = request.headers['idempotency-key'];
-  const correlation = request.headers['x-correlation-id'];
-  const correlationId = typeof correlation === 'string' && IDEMPOTENCY_KEY.test(correlation) ? correlation : randomUUID();
+  // The request's correlation id (@sinilill/http correlation.ts: a valid x-correlation-id or a UUID).
+  const correlationId = request.id;
   if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
     return { actor, metadata: { commandId: randomUUID(), correlationId, causationId: null } };
   }

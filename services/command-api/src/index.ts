@@ -3,3 +3,5 @@ export { buildCommandApi, DEFAULT_RATE_LIMITS, type CommandApiDependencies } fro
 export type { RateLimitOptions } from './routes/accounts';
 export { slowDownMs, type Limit, type RateLimitRedis, type RateLimits } from './rate-limits';
 export { readModelLookups, type ReadModelLookups } from './read-model-lookups';
+export { redisSharedCache, type SharedCacheRedis } from './shared-cache';
+export { withAppendMetrics, APPEND_DURATION_BUCKETS } from './append-metrics';

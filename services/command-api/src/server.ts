@@ -3,7 +3,8 @@
  * projectors' wake-up as its after-commit hook: every append that wrote something wakes them,
  * whichever command made it; issue 15), ids, the account tables, outgoing mail, the global
  * switches, the payment provider
- * (PAYMENT_PROVIDER), the rate-limit counters in Redis (D24); and the first administrator
+ * (PAYMENT_PROVIDER), the rate-limit counters in Redis (D24), the LISTEN that drops personal-data
+ * keys erased by other processes (issue 17 item 11); and the first administrator
  * (ADMIN_EMAIL, ADMIN_PASSWORD) at start.
  *
  * Shutdown (installShutdown, @sinilill/http): on SIGTERM or SIGINT /health/ready answers 503, the
@@ -14,35 +15,50 @@
 import { AccountDirectory, AccountService, CommandService, PostgresIdAllocator, SettingsCache, accountMigrations, withAfterCommit } from '@sinilill/commands';
 import { createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
-import { PersonalDataVault, PostgresEventStore, createResilientPool, eventStoreMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
-import { earlyLog, installShutdown } from '@sinilill/http';
+import { PersonalDataVault, PostgresEventStore, SubjectErasureListener, createResilientPool, eventStoreMigrations, pendingMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
+import { createMetricsRegistry, earlyLog, installShutdown, migrationsCheck, postgresCheck, redisCheck } from '@sinilill/http';
 import { smtpMailer } from '@sinilill/mail';
 import { MediaStore, mediaMigrations } from '@sinilill/media';
 import { readModelMigrationSet } from '@sinilill/read-models';
 import { WakeUpPublisher, createProjectionQueues, createReplayQueue } from '@sinilill/messaging';
 import { createProvider } from '@sinilill/payments';
+import { startTelemetry } from '@sinilill/telemetry';
 import { Redis } from 'ioredis';
+import { withAppendMetrics } from './append-metrics';
 import { buildCommandApi } from './app';
 import { readModelLookups } from './read-model-lookups';
+import { redisSharedCache } from './shared-cache';
 
 const config = loadConfig();
 const databaseUrl = required(config.databaseUrl, 'DATABASE_URL');
 // Pool warnings before the app (and its logger) exist go to stderr, then through app.log.
 const poolLog = earlyLog();
+// Traces (issue 17 item 7), when OTEL_EXPORTER_OTLP_ENDPOINT is set: started before the first
+// pool, Redis connection and Fastify instance (@sinilill/telemetry), shut down last.
+const telemetry = config.otelEndpoint === null ? null : await startTelemetry({ serviceName: 'command-api', endpoint: config.otelEndpoint, warn: poolLog.warn });
 const pool = createResilientPool({ connectionString: databaseUrl, max: 20, log: poolLog });
 // The account tables get their own pool: a registration holds one of its connections across the
 // event store's append (see AccountDirectory), which must never wait for a connection of its own.
 const accountPool = createResilientPool({ connectionString: databaseUrl, max: 10, log: poolLog });
+// The schemas this service uses: waited for at start (issue 13), then a condition of readiness (issue 17).
+const schemas = [eventStoreMigrations, accountMigrations, mediaMigrations, readModelMigrationSet()];
 // Started before its database: wait for it rather than exit (issue 13).
-await waitForPostgres(pool, { log: poolLog, schemas: [eventStoreMigrations, accountMigrations, mediaMigrations, readModelMigrationSet()] });
+await waitForPostgres(pool, { log: poolLog, schemas });
+// The process's metrics (issue 17 item 6): request durations (app.ts), appends (below), process.
+const metrics = createMetricsRegistry('command-api');
 const vault = new PersonalDataVault({ pool });
 const publisher = new WakeUpPublisher({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix });
 // The store's after-commit hook: every append that wrote something wakes the projectors (a failed
 // wake-up is left to their periodic sweep). `app` exists by the time anything appends.
-const store = withAfterCommit(
+// Measured outermost (append-metrics.ts): the latency a command waits for.
+const store = withAppendMetrics(withAfterCommit(
   withPersonalDataProtection(new PostgresEventStore({ pool }), vault, PERSONAL_DATA_FIELDS),
-  (position) => { void publisher.wake(position, (error) => app.log.warn({ err: error }, 'wake-up failed; the sweep will catch up')); },
-);
+  // It runs in the request's async context: the wake-up carries the request's trace context and
+  // the events' correlation id to the projector (issue 17 item 7).
+  (position, append) => {
+    void publisher.wake(position, (error) => app.log.warn({ err: error }, 'wake-up failed; the sweep will catch up'), { correlationId: append.correlationId });
+  },
+), metrics);
 const clock = createClock(config);
 const now = () => clock.now();
 // Ids in blocks of 32 per sequence read: one round trip in 32 commands (issue 15 item 2).
@@ -82,11 +98,21 @@ const app = buildCommandApi({
   media: new MediaStore(pool),
   jwtSecret: config.jwtSecret,
   logger: { level: config.logLevel },
+  // TRUST_PROXY: whose X-Forwarded-For is believed (the gateway's address; loopback by default, D24).
+  trustProxy: config.trustProxy,
   replayQueue,
   boardQueues: [...projectionQueues, replayQueue],
-  payments: { provider: createProvider(config.payments, { publicUrl: config.publicUrl }), publicUrl: config.publicUrl },
+  // The provider's bank list is kept in Redis for every command-API process (issue 17 item 11).
+  payments: {
+    provider: createProvider(config.payments, { publicUrl: config.publicUrl, cache: redisSharedCache(rateLimitRedis, `${config.queuePrefix}:`) }),
+    publicUrl: config.publicUrl,
+  },
   redis: rateLimitRedis,
   rateLimitPrefix: `${config.queuePrefix}:rate-limit:`,
+  metrics,
+  // Ready while PostgreSQL answers, every schema is migrated and Redis answers (the rate-limit
+  // client: no offline queue, so a PING fails at once while Redis is down).
+  readinessChecks: [postgresCheck(pool), migrationsCheck(() => pendingMigrations(pool, schemas)), redisCheck(rateLimitRedis)],
 });
 // onClose runs after the server has closed and the last request in flight has answered.
 app.addHook('onClose', async () => {
@@ -96,9 +122,21 @@ app.addHook('onClose', async () => {
   rateLimitRedis.disconnect();
   await accountPool.end();
   await pool.end();
+  await telemetry?.shutdown();
 });
 poolLog.attach(app);
 installShutdown(app);
+// Erasures made by any process (another command API's admin deletion) drop the key from this
+// vault's cache within milliseconds, not after its TTL (issue 17 item 11). Started once `app`
+// (its logger) exists; until then the vault caches no live key.
+const erasures = new SubjectErasureListener({
+  connectionString: databaseUrl, vaults: [vault],
+  log: { info: (details, message) => app.log.info(details, message), warn: (details, message) => app.log.warn(details, message) },
+});
+app.addHook('onClose', async () => {
+  await erasures.close();
+});
+await erasures.start();
 if (config.admin) {
   const admin = await accounts.ensureAdmin(config.admin.email, config.admin.password);
   // Its append (when something changed) woke the projectors through the store's hook.

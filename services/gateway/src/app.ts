@@ -6,6 +6,11 @@
  * API; the payment provider's GETs go to the command API (EXCEPTIONS). The operators' replay and queue board (/api/admin/replay*, /api/admin/queues*) are
  * the command API's for every method. Unknown non-API paths get the client's index.html (client-side routing).
  *
+ * Many processes of each kind (issue 17 item 11): each kind's upstreams are a list
+ * (COMMAND_API_URLS, QUERY_API_URLS), balanced round-robin; one that refuses a connection is passed
+ * over for 2 s, and a request that failed before any answer goes to the next one when that cannot
+ * do anything twice: reads, and commands with a usable Idempotency-Key (upstreams.ts).
+ *
  * Development's front door (issue 16 item 3): production runs nginx with infra/nginx/sinilill.conf,
  * which routes the same way. A proxy hop in Node (parsing the request, a second HTTP exchange with
  * the API, streaming the answer back) costs about as much CPU as the query API's cached answer
@@ -17,28 +22,60 @@
  *
  * Health (the gateway's own, not proxied): GET /health/live answers 200 `{ live: true }`; GET
  * /health/ready 200 `{ ready: true }`, and once the gateway starts to close 503 (Fastify's own
- * answer while closing) or a refused connection.
+ * answer while closing) or a refused connection. Readiness does not ask the APIs (issue 17 item
+ * 5): each API has its own probe, and a gateway taken out of rotation because an API is down
+ * would turn a partial outage (reads without commands) into a whole one. GET /metrics (its own
+ * too): request durations and, from server.ts, the process metrics.
  * Closing (`app.close()`, server.ts on SIGTERM): the proxied live streams (server-sent events)
  * are ended, the server stops accepting, and the proxied requests in flight finish.
  */
 import { existsSync } from 'node:fs';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { IncomingHttpHeaders as Http2IncomingHttpHeaders } from 'node:http2';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyReplyFromHooks } from '@fastify/reply-from';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { PUBLIC_ATTRIBUTES_BODY_LIMIT } from '@sinilill/contracts';
 import type { ErrorCode } from '@sinilill/domain';
-import { DEFAULT_BODY_LIMIT, clientErrorHandler, errorAnswer, errorBody, frameworkErrors, healthRoutes, refuseExpectations, statusOf } from '@sinilill/http';
+import {
+  CORRELATION_HEADER, DEFAULT_BODY_LIMIT, clientErrorHandler, correlationOptions, createMetricsRegistry, echoCorrelationId, errorAnswer,
+  errorBody, frameworkErrors, healthRoutes, metricsPlugin, refuseExpectations, siteSecurityHeaders, statusOf, type Registry,
+} from '@sinilill/http';
+import { traceCarrier } from '@sinilill/telemetry';
+import { UpstreamPool, mayResend, upstreamFailure } from './upstreams';
 
 export interface GatewayOptions {
-  queryApiUrl: string;
-  commandApiUrl: string;
+  /** The query API; or give `queryApiUrls`. */
+  queryApiUrl?: string;
+  /** The command API; or give `commandApiUrls`. */
+  commandApiUrl?: string;
+  /**
+   * Several query APIs (QUERY_API_URLS), balanced round-robin (upstreams.ts, issue 17 item 11);
+   * used instead of `queryApiUrl` when given.
+   */
+  queryApiUrls?: readonly string[];
+  /** Several command APIs (COMMAND_API_URLS), likewise; used instead of `commandApiUrl` when given. */
+  commandApiUrls?: readonly string[];
+  /** How long an upstream that refused a connection is passed over, ms (default UPSTREAM_DOWN_MS, 2 s). */
+  upstreamDownMs?: number;
   /** The built web client (index.html + assets). */
   webRoot: string;
   logger?: FastifyServerOptions['logger'];
+  /**
+   * The proxies in front of the gateway whose X-Forwarded-For it believes (Fastify's trustProxy;
+   * config TRUST_PROXY, from server.ts): a TLS proxy or load balancer (Caddy, an ingress), so that
+   * `request.ip`, which it forwards to the APIs, is the client's (D24). Default: nobody — the
+   * gateway is the edge, and a claimed address is never passed on.
+   */
+  trustProxy?: FastifyServerOptions['trustProxy'];
+  /**
+   * The process's metrics registry (issue 17 item 6), served at GET /metrics (the gateway's own,
+   * never proxied) with the request durations (route: the proxy's pattern, e.g. `/api/*`).
+   * Default: a registry of this app's own without the process metrics (tests).
+   */
+  metrics?: Registry;
 }
 
 /**
@@ -50,7 +87,9 @@ export interface GatewayOptions {
  * - the payment reads that talk to the provider or record an outcome are the command API's (issue
  *   7, D18): GET /payment/methods (asks the provider), GET /payment/return (the provider's
  *   returnUrl, records the outcome) and the sandbox's test bank (/payment/sandbox/*: checkout page,
- *   logos). GET /payment/info and /fundraising are read models: the query API.
+ *   logos). GET /payment/info and /fundraising are read models: the query API;
+ * - the command API's OpenAPI document, GET /api/docs/command.json (issue 17 item 8); the rest of
+ *   /api/docs (the UI, the query API's document) is the query API's, like every GET.
  */
 export const EXCEPTIONS: readonly { path: string; methods: readonly ('GET' | 'HEAD' | 'POST')[]; to: 'command' | 'query' }[] = [
   { path: '/api/team/:id/newcode', methods: ['GET'], to: 'command' },
@@ -60,6 +99,7 @@ export const EXCEPTIONS: readonly { path: string; methods: readonly ('GET' | 'HE
   { path: '/api/payment/methods', methods: ['GET', 'HEAD'], to: 'command' },
   { path: '/api/payment/return', methods: ['GET', 'HEAD'], to: 'command' },
   { path: '/api/payment/sandbox', methods: ['GET', 'HEAD'], to: 'command' },
+  { path: '/api/docs/command.json', methods: ['GET', 'HEAD'], to: 'command' },
 ];
 
 /** Routes whose bodies may exceed the APIs' default limit (a team icon as a data URL), and theirs. */
@@ -83,7 +123,9 @@ export function bodyLimitOf(method: string, url: string): number {
  * only (TRUSTED_PROXIES, @sinilill/http), so their `request.ip` is the client and the rate limits
  * count people, not the gateway. A load balancer or reverse proxy in front of the gateway would
  * make every client one address: the gateway then needs Fastify's `trustProxy` set to that
- * proxy's address, so that `request.ip` here is the client again.
+ * proxy's address (GatewayOptions.trustProxy, TRUST_PROXY), so that `request.ip` here is the
+ * client again (the rightmost address the trusted proxies did not add: one claimed before them is
+ * still dropped).
  */
 export function forwardedHeaders(
   request: Pick<FastifyRequest, 'ip' | 'protocol' | 'host'>,
@@ -122,8 +164,14 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
   // each API enforces its own (16 MiB for PUT /team/{id}/publicattributes, 1 MiB elsewhere).
   // The protocol-level refusals (Node's parser, the router, Expect) answer with a catalogue code,
   // as the APIs' do (@sinilill/http), and so does every error of the gateway's own.
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: 8 * 1024 * 1024, clientErrorHandler, frameworkErrors });
+  // The request's correlation id as the APIs make it (issue 17 item 7): request.id, logged as
+  // `correlationId`, echoed, and passed on to the API (rewriteRequestHeaders below).
+  const app = Fastify({
+    logger: options.logger ?? false, bodyLimit: 8 * 1024 * 1024, clientErrorHandler, frameworkErrors, ...correlationOptions(),
+    ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
+  });
   refuseExpectations(app.server);
+  echoCorrelationId(app);
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, code } = errorAnswer(error);
     if (status >= 500) request.log.error({ err: error }, 'unexpected error');
@@ -131,6 +179,10 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
   });
   // The health routes and the `Connection: close` while closing (@sinilill/http, shared with the APIs).
   app.register(healthRoutes);
+  // Helmet's headers and the web client's content security policy (issue 17 item 10); a proxied
+  // API answer keeps the API's own.
+  app.register(siteSecurityHeaders, { webRoot: options.webRoot });
+  app.register(metricsPlugin, { registry: options.metrics ?? createMetricsRegistry('gateway', { defaultMetrics: false }) });
   // A proxied live stream lasts as long as the page is open: it would hold close() until the
   // bound. Each is followed from the moment the upstream's answer is sent on, and ended in
   // preClose: unpiped, then ended cleanly (the browser's EventSource reconnects); ending the
@@ -165,7 +217,9 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
   // 503 with a catalogue code; the internal address and the error stay in the log (issue 13).
   // Every proxied request carries its client's address (forwardedHeaders, D24).
   const replyOptions: FastifyReplyFromHooks = {
-    rewriteRequestHeaders: (request, headers) => forwardedHeaders(request, headers),
+    // The API takes the gateway's correlation id as its own; the trace context goes on in
+    // `traceparent` (the proxy's HTTP client, undici, is not instrumented; issue 17 item 7).
+    rewriteRequestHeaders: (request, headers) => ({ ...forwardedHeaders(request, headers), [CORRELATION_HEADER]: request.id, ...traceCarrier() }),
     onError: (reply, { error }) => {
       if (reply.sent) return;
       // A chunked body (no Content-Length to judge beforehand) that the API cut off mid-stream:
@@ -184,20 +238,27 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
       void refuse(reply as FastifyReply, 'SERVICE_UNAVAILABLE', { 'retry-after': '2' });
     },
   };
-  // The upstream connections: undici's (reply-from's default client), kept alive.
-  const proxying = { replyOptions, disableRequestLogging: true, undici: { connections: 128, pipelining: 1 } };
-  app.register(httpProxy, {
-    upstream: options.queryApiUrl, prefix: '/api', rewritePrefix: '/api', httpMethods: ['GET', 'HEAD'], ...proxying,
+  // The upstreams: a list of each kind, balanced (upstreams.ts, issue 17 item 11). A command that
+  // may be resent (a usable Idempotency-Key) has its body read whole first, so it can be.
+  const upstreams = {
+    query: new UpstreamPool(upstreamList(options.queryApiUrls, options.queryApiUrl, 'query'), { downMs: options.upstreamDownMs }),
+    command: new UpstreamPool(upstreamList(options.commandApiUrls, options.commandApiUrl, 'command'), { downMs: options.upstreamDownMs }),
+  };
+  app.addHook('preHandler', readResendableBody);
+  // The upstream connections: undici's (reply-from's default client, an Agent keeping a pool per
+  // upstream), kept alive. `upstream: ''`: each request's upstream is picked by getUpstream.
+  const proxying = (to: 'command' | 'query') => ({
+    upstream: '',
+    replyOptions: { ...replyOptions, getUpstream: () => upstreams[to].next() },
+    handler: balancedHandler(upstreams[to], replyOptions),
+    disableRequestLogging: true,
+    undici: { connections: 128, pipelining: 1 },
   });
-  app.register(httpProxy, {
-    upstream: options.commandApiUrl, prefix: '/api', rewritePrefix: '/api', httpMethods: ['POST', 'PUT', 'PATCH', 'DELETE'], ...proxying,
-  });
+  app.register(httpProxy, { prefix: '/api', rewritePrefix: '/api', httpMethods: ['GET', 'HEAD'], ...proxying('query') });
+  app.register(httpProxy, { prefix: '/api', rewritePrefix: '/api', httpMethods: ['POST', 'PUT', 'PATCH', 'DELETE'], ...proxying('command') });
   for (const route of EXCEPTIONS) {
     // More specific than /api/*, so the router prefers these paths for these methods.
-    app.register(httpProxy, {
-      upstream: route.to === 'command' ? options.commandApiUrl : options.queryApiUrl,
-      prefix: route.path, rewritePrefix: route.path, httpMethods: [...route.methods], ...proxying,
-    });
+    app.register(httpProxy, { prefix: route.path, rewritePrefix: route.path, httpMethods: [...route.methods], ...proxying(route.to) });
   }
   const hasWeb = existsSync(options.webRoot);
   if (hasWeb) {
@@ -217,6 +278,107 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
     return reply.status(404).send({ message: 'NOT_FOUND' });
   });
   return app;
+}
+
+/** The upstream list of one kind: the list when given, else the single URL. @throws Error when neither is. */
+function upstreamList(urls: readonly string[] | undefined, url: string | undefined, kind: string): readonly string[] {
+  if (urls && urls.length > 0) return urls;
+  if (url) return [url];
+  throw new Error(`buildGateway: no ${kind} API (${kind}ApiUrl or ${kind}ApiUrls)`);
+}
+
+/** Bodies read whole so that their request can be resent (readResendableBody), by request. */
+const resendableBodies = new WeakMap<FastifyRequest, Buffer>();
+
+/**
+ * preHandler: a command that may be resent (mayResend: a usable Idempotency-Key) has its body
+ * read into memory, up to the API's limit (else 413 REQUEST_TOO_LARGE here, as the API would
+ * answer), so that the proxy can send it to another command API if the first fails. Other bodies
+ * are streamed through unread, as before.
+ */
+async function readResendableBody(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (request.method === 'GET' || request.method === 'HEAD' || !mayResend(request.method, request.headers)) return;
+  const body = request.body;
+  if (!(body instanceof Readable)) return;
+  const kept = await readUpTo(body, bodyLimitOf(request.method, request.url));
+  if (kept === null) {
+    await refuse(reply, 'REQUEST_TOO_LARGE', { connection: 'close' });
+    return;
+  }
+  resendableBodies.set(request, kept);
+}
+
+/**
+ * The whole of `body` when it ends within `limit` bytes; null when it grows past the limit (left
+ * paused, unread: the answer closes the connection, as the onRequest refusal does) or the client
+ * goes away first. The socket is not destroyed, so the refusal can still be sent.
+ */
+function readUpTo(body: Readable, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (value: Buffer | null) => {
+      body.off('data', onData);
+      body.off('end', onEnd);
+      body.off('close', onClose);
+      body.off('error', onClose);
+      // A body left unread errors when its client goes: that must not be an uncaught 'error'.
+      if (value === null) body.on('error', () => undefined);
+      resolve(value);
+    };
+    const onData = (chunk: Buffer | string) => {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      size += bytes.length;
+      if (size > limit) {
+        body.pause();
+        finish(null);
+        return;
+      }
+      chunks.push(bytes);
+    };
+    const onEnd = () => finish(Buffer.concat(chunks));
+    const onClose = () => finish(null);
+    body.on('data', onData);
+    body.once('end', onEnd);
+    body.once('close', onClose);
+    body.once('error', onClose);
+  });
+}
+
+/**
+ * The proxies' handler over a list of upstreams (issue 17 item 11): sends the request to the
+ * upstream getUpstream picked; when that fails before any answer came, marks an unreachable
+ * upstream down and, if the request may be resent (a read, or a command with a usable
+ * Idempotency-Key, whose body readResendableBody kept), sends it to the next upstream not yet
+ * tried. Anything else fails as before (`base.onError`: 503, or 413 for a cut-off body).
+ */
+function balancedHandler(pool: UpstreamPool, base: FastifyReplyFromHooks) {
+  return (request: FastifyRequest, reply: FastifyReply, dest: string, options: FastifyReplyFromHooks): FastifyReply => {
+    const tried = new Set<string>();
+    const send = (upstream: string): void => {
+      tried.add(upstream);
+      const kept = resendableBodies.get(request);
+      // A fresh stream of the kept bytes for each attempt (reply-from streams request.body on).
+      if (kept) request.body = Readable.from([kept], { objectMode: false });
+      reply.from(dest, {
+        ...options,
+        getUpstream: () => upstream,
+        onError: (failed, details) => {
+          const failure = failed.sent ? null : upstreamFailure(errorCodes(details.error));
+          if (failure === 'unreachable') pool.markDown(upstream);
+          const next = failure && mayResend(request.method, request.headers) ? pool.pick(tried) : undefined;
+          if (next !== undefined) {
+            request.log.warn({ upstream, next, failure, url: request.url }, 'upstream failed; sending the request to the next');
+            send(next);
+            return;
+          }
+          base.onError?.(failed, details);
+        },
+      });
+    };
+    send(options.getUpstream?.(request, '') ?? pool.next());
+    return reply;
+  };
 }
 
 function isReadable(payload: unknown): payload is Readable {

@@ -40,17 +40,31 @@
  * Stopping (close(), or the `signal` option aborted): a run stops after the batch in progress,
  * whose apply and checkpoint commit together (or roll back together), so a stop never leaves a
  * half-applied batch; the events after it wait for the next holder, which catches up first.
+ *
+ * Traces and correlation (issue 17 item 7): a run asked for by wake-up jobs carries their origins
+ * (WakeUpOrigin: correlation id, trace context; a run shared by several jobs, those of all, at most
+ * MAX_WAKE_UP_ORIGINS). Each of its batches runs under a span `projection batch <name>` (a
+ * consumer span; attributes: projection, from and to position, events read and applied), a child
+ * of the first origin's trace — so the trace of `POST /api/entry` goes on into the batch that
+ * applied its event — and linked to the others'. Runs of the sweep and of the start-up are not
+ * traced: the sweep runs every few seconds per projection and nearly always finds nothing. The
+ * 'projected' log line of a run names its origins' correlation ids (`correlationIds`) and the
+ * trace (`traceId`); the ids come with the jobs, since the batches read events without their
+ * metadata (OMITTED_METADATA) for speed. With tracing off the spans are no-ops.
  */
 import { Worker } from 'bullmq';
 import type { Kysely } from 'kysely';
 import type { EventStore } from '@sinilill/event-store';
 import {
+  MAX_WAKE_UP_ORIGINS,
   WakeUpPublisher,
   projectionQueueName,
   redisConnection,
   type WakeUpJob,
+  type WakeUpOrigin,
 } from '@sinilill/messaging';
-import { catchUp, type ParkReport, type Projection, type ReadModelDatabase } from '@sinilill/read-models';
+import { catchUp, readCheckpoint, type CatchUpResult, type ParkReport, type Projection, type ReadModelDatabase } from '@sinilill/read-models';
+import { asTraceCarrier, contextFromCarrier, inSpan, linkFromCarrier, type Context, type Link } from '@sinilill/telemetry';
 import { LeaseSession, fairShare, leasesToRelease, readLeaseHolders } from './leases';
 
 export interface ProjectorOptions {
@@ -140,29 +154,56 @@ export function reportPark(
 }
 
 /**
+ * The origins a wake-up job names (WakeUpJob: its own, then the coalesced ones), checked, since
+ * the job comes from Redis: a correlation id is a string (cut to 100 characters), a trace context
+ * a valid carrier; a job of before issue 17 names one empty origin.
+ */
+export function originsOf(job: Partial<WakeUpJob> | undefined): WakeUpOrigin[] {
+  const coalesced: unknown[] = Array.isArray(job?.coalesced) ? job.coalesced : [];
+  return [job, ...coalesced].slice(0, MAX_WAKE_UP_ORIGINS).map((origin) => {
+    const { correlationId, trace } = (typeof origin === 'object' && origin !== null ? origin : {}) as Record<string, unknown>;
+    const carrier = asTraceCarrier(trace);
+    return {
+      ...(typeof correlationId === 'string' && correlationId !== '' ? { correlationId: correlationId.slice(0, 100) } : {}),
+      ...(carrier === undefined ? {} : { trace: carrier }),
+    };
+  });
+}
+
+/**
  * Runs `run` one at a time: a request while it runs gets one more run after it, shared by every
  * request made meanwhile (so a wake-up that arrives during a run is never answered by a run that
- * may have read before its event). `settled()` resolves when no run is in progress or queued.
+ * may have read before its event), and given the origins of all of them (at most
+ * MAX_WAKE_UP_ORIGINS). `settled()` resolves when no run is in progress or queued.
  */
-function oneAtATime(run: () => Promise<void>): { request(): Promise<void>; settled(): Promise<void> } {
+function oneAtATime(run: (origins: WakeUpOrigin[]) => Promise<void>): {
+  request(origins?: readonly WakeUpOrigin[]): Promise<void>; settled(): Promise<void>;
+} {
   let current: Promise<void> | null = null;
   let next: Promise<void> | null = null;
-  const start = (): Promise<void> => {
-    const running: Promise<void> = run().finally(() => { if (current === running) current = null; });
+  let nextOrigins: WakeUpOrigin[] = [];
+  const start = (origins: WakeUpOrigin[]): Promise<void> => {
+    const running: Promise<void> = run(origins).finally(() => { if (current === running) current = null; });
     current = running;
     return running;
   };
   return {
-    request() {
-      if (next) return next;
+    request(origins = []) {
+      if (next) {
+        nextOrigins.push(...origins.slice(0, MAX_WAKE_UP_ORIGINS - nextOrigins.length));
+        return next;
+      }
       if (current) {
+        nextOrigins = origins.slice(0, MAX_WAKE_UP_ORIGINS);
         next = current.catch(() => undefined).then(() => {
           next = null;
-          return start();
+          const waiting = nextOrigins;
+          nextOrigins = [];
+          return start(waiting);
         });
         return next;
       }
-      return start();
+      return start(origins.slice(0, MAX_WAKE_UP_ORIGINS));
     },
     settled() {
       return (next ?? current ?? Promise.resolve()).catch(() => undefined);
@@ -192,35 +233,70 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
   const working = new Set<string>();
   const workers = new Map<string, Worker<WakeUpJob>>();
 
+  /**
+   * One batch under its span (module docs), a child of `parent`: `from` is the checkpoint before
+   * it, read for the span only when the span records and no earlier batch of the run told it.
+   */
+  const tracedBatch = (projection: Projection, parent: Context, links: Link[], from: number | undefined,
+    onTrace: (traceId: string) => void) =>
+    inSpan(`projection batch ${projection.name}`, { parent, links, role: 'consumer', attributes: { 'sinilill.projection': projection.name } }, async (span) => {
+      if (span.isRecording()) onTrace(span.spanContext().traceId);
+      const start = from ?? (span.isRecording() ? await readCheckpoint(options.db, projection.name) : undefined);
+      const batch = await catchUp(options.db, options.store, projection, { batchSize, stopAfter: 0, onPark });
+      span.setAttributes({
+        'sinilill.position.to': batch.position, 'sinilill.events.read': batch.read, 'sinilill.events.applied': batch.applied,
+        ...(start === undefined ? {} : { 'sinilill.position.from': start }),
+      });
+      return batch;
+    });
+
   // Batch by batch, so that a stop or a release is seen between batches: `stopAfter: 0` makes
   // catchUp return after its first committed batch (every position is past 0), or at once when
-  // nothing is new.
-  const run = async (projection: Projection) => {
+  // nothing is new. A batch shorter than batchSize read up to the head: an event committed after
+  // its read has a wake-up of its own, which a run after this one answers (oneAtATime), so the
+  // run ends there instead of reading once more to find nothing.
+  const run = async (projection: Projection, origins: readonly WakeUpOrigin[]) => {
     const total = { applied: 0, position: 0 };
+    // Traced when wake-ups asked for it (module docs): the first origin's trace goes on.
+    const traced = origins.length > 0;
+    const parent = contextFromCarrier(origins[0]?.trace);
+    const links = origins.slice(1).map((origin) => linkFromCarrier(origin.trace)).filter((link) => link !== undefined);
+    let traceId: string | undefined;
+    let from: number | undefined;
     while (working.has(projection.name) && !stopped()) {
       const startedAt = now();
-      const batch = await catchUp(options.db, options.store, projection, { batchSize, stopAfter: 0, onPark });
+      const batch: CatchUpResult = traced
+        ? await tracedBatch(projection, parent, links, from, (id) => { traceId ??= id; })
+        : await catchUp(options.db, options.store, projection, { batchSize, stopAfter: 0, onPark });
       if (batch.read > 0) {
         options.onBatch?.({
           projection: projection.name, read: batch.read, applied: batch.applied, position: batch.position, startedAt, endedAt: now(),
         });
       }
+      from = batch.position;
       total.position = batch.position;
       total.applied += batch.applied;
-      if (batch.read === 0) break;
+      if (batch.read < batchSize) break;
     }
-    if (total.applied > 0) log('projected', { projection: projection.name, applied: total.applied, position: total.position });
+    if (total.applied > 0) {
+      const correlationIds = [...new Set(origins.flatMap((origin) => (origin.correlationId === undefined ? [] : [origin.correlationId])))];
+      log('projected', {
+        projection: projection.name, applied: total.applied, position: total.position,
+        ...(correlationIds.length > 0 ? { correlationIds } : {}), ...(traceId === undefined ? {} : { traceId }),
+      });
+    }
   };
-  const runs = new Map(options.projections.map((projection) => [projection.name, oneAtATime(() => run(projection))]));
-  const request = (name: string): Promise<void> => runs.get(name)!.request();
+  const runs = new Map(options.projections.map((projection) => [projection.name, oneAtATime((origins) => run(projection, origins))]));
+  const request = (name: string, origins: readonly WakeUpOrigin[] = []): Promise<void> => runs.get(name)!.request(origins);
 
   const startWorking = (name: string) => {
     working.add(name);
     const worker = new Worker<WakeUpJob>(
       projectionQueueName(name),
       // Completed without a run when the projection is being released: its next holder catches
-      // up when it claims it, after this job was taken (module docs).
-      async () => { await request(name); },
+      // up when it claims it, after this job was taken (module docs). The run is traced as the
+      // job's origins ask (module docs).
+      async (job) => { await request(name, originsOf(job.data)); },
       // A dead worker's job is reclaimed after its lock lapses (renewed every 5 s while alive).
       { connection: redisConnection(options.redisUrl), prefix, concurrency: 1, autorun: true, lockDuration: 10_000, stalledInterval: 5_000 },
     );
@@ -280,7 +356,7 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
   };
 
   const catchUpAll = async () => {
-    await Promise.all([...working].map(request));
+    await Promise.all([...working].map((name) => request(name)));
   };
   let ticking: Promise<void> | null = null;
   const sweep = () => {

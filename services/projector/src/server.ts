@@ -1,5 +1,7 @@
 /**
- * Wires the projector: configuration, the event store (decrypting personal data), read models, BullMQ.
+ * Wires the projector: configuration, the event store (decrypting personal data), read models, BullMQ,
+ * and its health and metrics server (./http.ts on PROJECTOR_PORT, issue 17: /health/live,
+ * /health/ready, /metrics; the 'ready' line names the port it bound).
  *
  * Shutdown (close-with-grace): on SIGTERM or SIGINT no new wake-up is taken, each projection's
  * run finishes the batch in progress (apply + checkpoint, one transaction) and stops, the BullMQ
@@ -17,40 +19,96 @@
  * Several projector processes on one database share the projections (issue 16 item 6): each
  * holds leases on a connection of its own to DATABASE_URL (./leases.ts, ./projector.ts) and logs
  * 'leases changed' with what it holds whenever that changes.
+ *
+ * Logs and traces (issue 17 item 7): pino JSON lines (log() below); a run woken by a command logs
+ * its correlation ids, and with OTEL_EXPORTER_OTLP_ENDPOINT set its batches continue the
+ * command's trace (./projector.ts).
  */
+import pino from 'pino';
 import { loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
-import { PersonalDataVault, PostgresEventStore, eventStoreMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
-import { installGracefulShutdown } from '@sinilill/http';
+import { PersonalDataVault, PostgresEventStore, SubjectErasureListener, eventStoreMigrations, pendingMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
+import { createMetricsRegistry, installGracefulShutdown, migrationsCheck, postgresCheck, redisCheck } from '@sinilill/http';
+import { createProjectionQueues, createReplayQueue } from '@sinilill/messaging';
 import { createPool, createReadModelDb, projections, readModelMigrationSet } from '@sinilill/read-models';
+import { startTelemetry } from '@sinilill/telemetry';
+import { lagCheck, startProjectorHttp } from './http';
+import { registerProjectorMetrics } from './metrics';
 import { startProjector } from './projector';
 import { startReplayWorker } from './replay-worker';
 
-/** One JSON line on stdout, the projector's log format (pino-like `err` for errors). */
-function log(message: string, details?: Record<string, unknown>, level: 'info' | 'error' = 'info'): void {
-  console.log(JSON.stringify({ level, time: new Date().toISOString(), service: 'projector', message, ...details }));
+/**
+ * The projector's log (issue 17 item 7): pino's JSON lines on stdout, as the APIs write them
+ * (numeric `level`, `time` in ms, `msg`, `err` serialised), with `service: 'projector'`. A
+ * `level` of 'warn' or 'error' among the details raises the line's level: the projector's parts
+ * name it there (ProjectorOptions.warn, the replay worker's parks).
+ */
+function log(message: string, details: Record<string, unknown> = {}, level: 'info' | 'warn' | 'error' = 'info'): void {
+  const { level: named, ...fields } = details;
+  logger[named === 'warn' || named === 'error' ? named : level](fields, message);
 }
 
-/** An error as a log field (JSON.stringify drops an Error's own properties). */
-function serializeError(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { message: String(error) };
-  return { type: error.name, message: error.message, stack: error.stack };
-}
-
-/** A problem, pino-shaped (fields, then the message), with its `err` serialised. */
+/** A problem, pino-shaped (fields, then the message; pino serialises an `err`). */
 function logError(fields: Record<string, unknown>, message: string): void {
-  log(message, fields.err === undefined ? fields : { ...fields, err: serializeError(fields.err) }, 'error');
+  log(message, fields, 'error');
+}
+
+/** A warning, pino-shaped. */
+function logWarn(fields: Record<string, unknown>, message: string): void {
+  log(message, fields, 'warn');
 }
 
 const config = loadConfig();
+const logger = pino({ level: config.logLevel }).child({ service: 'projector' });
+// Traces (issue 17 item 7), when OTEL_EXPORTER_OTLP_ENDPOINT is set: started before the pools and
+// the Redis connections are made (@sinilill/telemetry), shut down last.
+const telemetry = config.otelEndpoint === null ? null : await startTelemetry({ serviceName: 'projector', endpoint: config.otelEndpoint, warn: logError });
 const poolLog = { warn: logError };
 const databaseUrl = required(config.databaseUrl, 'DATABASE_URL');
 const pool = createPool(databaseUrl, 10, poolLog);
-const store = withPersonalDataProtection(new PostgresEventStore({ pool }), new PersonalDataVault({ pool }), PERSONAL_DATA_FIELDS);
+const vault = new PersonalDataVault({ pool });
+const store = withPersonalDataProtection(new PostgresEventStore({ pool }), vault, PERSONAL_DATA_FIELDS);
 const db = createReadModelDb(pool);
 const stopping = new AbortController();
+// The schemas the projector uses: waited for at start (issue 13), then a condition of readiness (issue 17).
+const schemas = [eventStoreMigrations, readModelMigrationSet()];
+// Health and metrics (issue 17 items 5 and 6; ./http.ts, ./metrics.ts), listening before the
+// wait for PostgreSQL: a projector waiting for its database is alive, not ready. A port that is
+// taken is logged and the projector projects without them (its work does not depend on them).
+const metrics = createMetricsRegistry('projector');
+const replayQueue = createReplayQueue({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix });
+const queues = [...createProjectionQueues({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix }), replayQueue];
+// A Redis outage shows in /health/ready and the scrape, not as BullMQ's console output.
+for (const queue of queues) queue.on('error', () => undefined);
+const projectorMetrics = registerProjectorMetrics(metrics, {
+  pool, projections: projections.map((p) => p.name), queues, replayQueue,
+  onError: (metric, error) => logWarn({ metric, err: error }, 'metric not read for a scrape'),
+});
+/** Set once the projector has started (its leases claimed, its workers running, caught up once). */
+let started = false;
+const http = await startProjectorHttp({
+  host: config.host, port: config.projectorPort, registry: metrics, logger,
+  checks: [
+    postgresCheck(pool),
+    migrationsCheck(() => pendingMigrations(pool, schemas)),
+    redisCheck({ ping: () => replayQueue.getJobCounts('active') }),
+    lagCheck(projectorMetrics.lag, config.projectorReadyMaxLag),
+    { name: 'started', check: async () => { if (!started) throw new Error('the projector is starting'); } },
+  ],
+}).catch((error: unknown) => {
+  logError({ err: error, host: config.host, port: config.projectorPort }, 'health and metrics server not started; projecting without it');
+  return null;
+});
+if (http) log('health and metrics listening', { host: config.host, port: http.port });
 // Started before its database, or before it is migrated: wait rather than exit (issue 13).
-await waitForPostgres(pool, { log: poolLog, signal: stopping.signal, schemas: [eventStoreMigrations, readModelMigrationSet()] });
+await waitForPostgres(pool, { log: poolLog, signal: stopping.signal, schemas });
+// A person erased through a command API is dropped from this vault's key cache within
+// milliseconds (issue 17 item 11): no batch projects their name from a cached key afterwards.
+const erasures = new SubjectErasureListener({
+  connectionString: databaseUrl, vaults: [vault],
+  log: { info: (details, message) => log(message, details as Record<string, unknown>), warn: (details, message) => logError(details as Record<string, unknown>, message) },
+});
+await erasures.start();
 const replayWorker = startReplayWorker({
   db, store, projections, redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix, log,
 });
@@ -60,6 +118,7 @@ const starting = startProjector({
   prefix: config.queuePrefix,
   sweepIntervalMs: config.sweepIntervalMs,
   log,
+  onBatch: projectorMetrics.onBatch,
   signal: stopping.signal,
 });
 // Installed before the start-up catch-up is awaited, so a signal during it stops after a batch.
@@ -68,10 +127,15 @@ installGracefulShutdown({
   error: logError,
 }, async () => {
   stopping.abort();
+  // Readiness turns 503 and the probes' socket closes first.
+  await http?.close();
   const projector = await starting.catch(() => null);
   // force: a replay in progress is abandoned, not waited for (module docs).
-  await Promise.all([projector?.close(), replayWorker.close(true)]);
+  await Promise.all([projector?.close(), replayWorker.close(true), erasures.close()]);
+  await Promise.all(queues.map((queue) => queue.close()));
   await db.destroy();
+  await telemetry?.shutdown();
 });
 const running = await starting;
-log('ready', { projections: projections.map((p) => p.name), held: running.held() });
+started = true;
+log('ready', { projections: projections.map((p) => p.name), held: running.held(), port: http?.port ?? null });

@@ -16,7 +16,8 @@ import Type from 'typebox';
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { BankTransferConfig } from '@sinilill/config';
 import { MIN_POSITION_HEADER, PROJECTED_POSITION_HEADER } from '@sinilill/contracts';
-import { authPlugin, createApp, healthRoutes } from '@sinilill/http';
+import { authPlugin, createApp, createMetricsRegistry, healthRoutes, metricsPlugin, type ReadinessCheck, type Registry } from '@sinilill/http';
+import { apiDocs, apiSecurityHeaders, pressurePlugin } from '@sinilill/http';
 import type { EventStore } from '@sinilill/event-store';
 import type { MediaStore } from '@sinilill/media';
 import { projectedPosition, projections, readCheckpoints, type ReadModelDatabase } from '@sinilill/read-models';
@@ -81,6 +82,19 @@ export interface QueryApiDependencies {
    */
   bankTransfer?: BankTransferConfig;
   logger?: FastifyServerOptions['logger'];
+  /**
+   * The proxies whose X-Forwarded-For is believed (Fastify's trustProxy; config TRUST_PROXY): the
+   * gateway's address, so that `request.ip` is the client's (D24). Default: createApp's
+   * TRUSTED_PROXIES (loopback).
+   */
+  trustProxy?: FastifyServerOptions['trustProxy'];
+  /**
+   * The process's metrics registry (issue 17 item 6), served at GET /metrics with the request
+   * durations. Default: a registry of this app's own without the process metrics (tests).
+   */
+  metrics?: Registry;
+  /** Conditions of GET /health/ready besides not closing (server.ts: PostgreSQL and migrations). */
+  readinessChecks?: readonly ReadinessCheck[];
 }
 
 const POSITION = /^(0|[1-9][0-9]{0,15})$/;
@@ -90,17 +104,24 @@ const EVERY_PROJECTION_NAME: readonly string[] = projections.map((p) => p.name);
 
 /**
  * What the routes of other modules read, where it is not every projection (their files declare no
- * `reads`): the images (media.images), the news (Strapi or files) and the health checks read no
- * read model, so `x-min-position` never holds them up.
+ * `reads`): the images (media.images), the news (Strapi or files), the health checks and the
+ * metrics read no read model, so `x-min-position` never holds them up.
  */
-const READS_NOTHING_PROJECTED: ReadonlySet<string> = new Set(['/api/images/:name', '/api/strapi/story', '/health/live', '/health/ready']);
+const READS_NOTHING_PROJECTED: ReadonlySet<string> = new Set(['/api/images/:name', '/api/strapi/story', '/health/live', '/health/ready', '/metrics']);
 
 /**
  * Builds the query API (not listening yet): the routes under /api, and GET /health/live and
- * GET /health/ready (healthRoutes: 503 once the app starts to close, when the live streams end).
+ * GET /health/ready (healthRoutes: 503 once the app starts to close, when the live streams end,
+ * or while one of `readinessChecks` fails), and GET /metrics (metricsPlugin, `deps.metrics`).
  */
 export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
-  const app = createApp({ logger: deps.logger ?? false });
+  const app = createApp({ logger: deps.logger ?? false, ...(deps.trustProxy !== undefined ? { trustProxy: deps.trustProxy } : {}) });
+  // Security headers, load shedding (503 SERVICE_UNAVAILABLE), the OpenAPI document at
+  // /api/docs/query.json and the documentation's UI at /api/docs (both APIs' documents); the
+  // documentation first sees every route registered after it.
+  app.register(apiSecurityHeaders);
+  app.register(pressurePlugin);
+  app.register(apiDocs, { api: 'query', ui: true });
   const positions = deps.positions ?? (isProjectionPositions(deps.changes) ? deps.changes : undefined);
   const answers = new AnswerCache({ ...deps.answerCache, ...(positions ? { positions } : {}) });
   // Every route's `reads` (issue 16 item 4): its own declaration, checked against the projections
@@ -112,7 +133,8 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
     const reads = declared ?? (READS_NOTHING_PROJECTED.has(route.url) ? [] : EVERY_PROJECTION_NAME);
     route.config = { ...route.config, reads };
   });
-  app.register(healthRoutes);
+  app.register(healthRoutes, { checks: deps.readinessChecks ?? [] });
+  app.register(metricsPlugin, { registry: deps.metrics ?? createMetricsRegistry('query-api', { defaultMetrics: false }) });
   app.register(authPlugin, {
     secret: deps.jwtSecret,
     resolveActor: (actor) => resolveActorFromReadModels(deps.db, actor),

@@ -13,10 +13,11 @@
  */
 import { bankTransferConfig, configWarnings, createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
-import { PersonalDataVault, PostgresEventStore, eventStoreMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
-import { earlyLog, installShutdown } from '@sinilill/http';
+import { PersonalDataVault, PostgresEventStore, eventStoreMigrations, pendingMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
+import { createMetricsRegistry, earlyLog, installShutdown, migrationsCheck, postgresCheck } from '@sinilill/http';
 import { MediaStore, mediaMigrations } from '@sinilill/media';
 import { createPool, createReadModelDb, readCheckpoints, readModelMigrationSet } from '@sinilill/read-models';
+import { startTelemetry } from '@sinilill/telemetry';
 import { buildQueryApi } from './app';
 import { ReadModelChangeListener } from './live';
 
@@ -25,9 +26,14 @@ const bankTransfer = bankTransferConfig();
 const databaseUrl = required(config.databaseUrl, 'DATABASE_URL');
 // Pool warnings before the app (and its logger) exist go to stderr, then through app.log.
 const poolLog = earlyLog();
+// Traces (issue 17 item 7), when OTEL_EXPORTER_OTLP_ENDPOINT is set: started before the pool and
+// the Fastify instance (@sinilill/telemetry), shut down last.
+const telemetry = config.otelEndpoint === null ? null : await startTelemetry({ serviceName: 'query-api', endpoint: config.otelEndpoint, warn: poolLog.warn });
 const pool = createPool(databaseUrl, 20, poolLog);
 // Started before its database: wait for it rather than exit (issue 13).
-await waitForPostgres(pool, { log: poolLog, schemas: [eventStoreMigrations, mediaMigrations, readModelMigrationSet()] });
+// The schemas this service reads: waited for at start (issue 13), then a condition of readiness (issue 17).
+const schemas = [eventStoreMigrations, mediaMigrations, readModelMigrationSet()];
+await waitForPostgres(pool, { log: poolLog, schemas });
 const db = createReadModelDb(pool);
 const clock = createClock(config);
 // Read-only here (the history); the same database and pool as the read models, and the same
@@ -57,6 +63,12 @@ const app = buildQueryApi({
   history,
   bankTransfer,
   logger: { level: config.logLevel },
+  // TRUST_PROXY: whose X-Forwarded-For is believed (the gateway's address; loopback by default, D24).
+  trustProxy: config.trustProxy,
+  // Issue 17 items 5 and 6. Ready while PostgreSQL answers and every schema is migrated (the query
+  // API uses no Redis); /metrics with the process metrics.
+  metrics: createMetricsRegistry('query-api'),
+  readinessChecks: [postgresCheck(pool), migrationsCheck(() => pendingMigrations(pool, schemas))],
 });
 poolLog.attach(app);
 // Not refused, but said (issue 14: made-up bank details in production; @sinilill/config configWarnings).
@@ -65,6 +77,7 @@ for (const warning of configWarnings(config, bankTransfer)) app.log.warn(warning
 app.addHook('onClose', async () => {
   await changes.close();
   await db.destroy();
+  await telemetry?.shutdown();
 });
 installShutdown(app);
 await app.listen({ host: config.host, port: config.queryApiPort });

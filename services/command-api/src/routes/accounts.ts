@@ -58,15 +58,13 @@ export interface AccountRouteOptions {
 /** A caller without a token (registration, login, reset, confirmation). */
 const VISITOR: ActingUser = { userId: null, role: 'USER', participantId: null, teamId: null };
 
-const CORRELATION = /^[A-Za-z0-9_.:-]{8,100}$/;
-
 /** Command metadata for a visitor's request (always a new command id: these are not retried blindly). */
 function visitorRequest(request: FastifyRequest): CommandRequest {
-  const correlation = request.headers['x-correlation-id'];
   const commandId = randomUUID();
   return {
     actor: VISITOR,
-    metadata: { commandId, correlationId: typeof correlation === 'string' && CORRELATION.test(correlation) ? correlation : commandId, causationId: null },
+    // The request's correlation id (@sinilill/http correlation.ts).
+    metadata: { commandId, correlationId: request.id, causationId: null },
   };
 }
 

@@ -1,0 +1,91 @@
+/**
+ * Prometheus metrics of a service (issue 17 item 6), with prom-client.
+ *
+ * - One Registry per service process (createMetricsRegistry), every series labelled
+ *   `{service="<name>"}` and, in a deployed process, prom-client's default metrics (CPU, memory,
+ *   event-loop delay, handles, GC; `process_*` and `nodejs_*`).
+ * - metricsPlugin (Fastify) records `http_request_duration_seconds` (histogram, seconds; labels
+ *   method, route, status_code) for every answer, and serves `GET /metrics` in Prometheus' text
+ *   format 0.0.4. `route` is the route's pattern (`/api/team/:id`), or `unmatched` for requests no
+ *   route took (404s, refused URLs): never the raw URL, so the series stay bounded whatever
+ *   clients send.
+ * - /metrics is outside /api, so the gateway never forwards it (each process answers for itself,
+ *   like /health/*), and logged at warn and above only (a scrape every few seconds).
+ *
+ * The services add their own metrics to the registry they pass here (the command API's appends,
+ * the projector's lag, batches, queues and replay); gauges that are read at scrape time use
+ * prom-client's `collect()` callbacks. The metric names are those of the Grafana dashboard
+ * (infra); renaming one breaks a panel.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+
+/** prom-client's metric classes, for services that add metrics without depending on prom-client. */
+export { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** The request-duration histogram's name. */
+export const HTTP_REQUEST_DURATION = 'http_request_duration_seconds';
+
+/**
+ * Buckets of http_request_duration_seconds, seconds: from a cached answer (about a millisecond)
+ * to a read-your-writes wait (at most 3 s) and beyond.
+ */
+export const HTTP_DURATION_BUCKETS: readonly number[] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** The route label of a request that no route took. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/**
+ * A registry for one service process: every series it exports carries `service` (e.g.
+ * 'command-api'); with `defaultMetrics` (default true) prom-client's process and Node.js metrics
+ * are collected into it. A process should make one (its server.ts): each default-metrics
+ * collection keeps an event-loop-delay monitor running for the life of the process.
+ */
+export function createMetricsRegistry(service: string, options: { defaultMetrics?: boolean } = {}): Registry {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
+  return registry;
+}
+
+/**
+ * The metric called `name` in `registry`, made by `create` (which must register it there) when it
+ * is not there yet: two decorators or apps on one registry share a metric instead of failing on
+ * prom-client's "already registered".
+ */
+export function registeredMetric<T extends Metric>(registry: Registry, name: string, create: () => T): T {
+  return (registry.getSingleMetric(name) as T | undefined) ?? create();
+}
+
+/** Options of metricsPlugin. */
+export interface MetricsOptions {
+  /** Where the request durations go and what /metrics exports (createMetricsRegistry). */
+  registry: Registry;
+}
+
+/**
+ * Registers the request-duration hook and `GET /metrics` on `app` (fastify-plugin: the hook sees
+ * every route of the app). Register it early, right after healthRoutes: a hook reaches only the
+ * routes registered after it.
+ */
+export const metricsPlugin = fp(async (app: FastifyInstance, options: MetricsOptions) => {
+  const { registry } = options;
+  const duration = registeredMetric(registry, HTTP_REQUEST_DURATION, () => new Histogram({
+    name: HTTP_REQUEST_DURATION,
+    help: 'Time from the request\'s arrival to its answer, seconds, by method, route pattern and status code',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [...HTTP_DURATION_BUCKETS],
+    registers: [registry],
+  })) as Histogram<'method' | 'route' | 'status_code'>;
+  app.addHook('onResponse', async (request, reply) => {
+    duration.observe(
+      { method: request.method, route: request.routeOptions.url ?? UNMATCHED_ROUTE, status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+  app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) => {
+    const text = await registry.metrics();
+    return reply.header('content-type', registry.contentType).header('cache-control', 'no-store').send(text);
+  });
+}, { name: 'metrics' });

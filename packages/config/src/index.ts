@@ -17,7 +17,7 @@
  * | PROJECTOR_PORT | the projector's /health/live, /health/ready and /metrics (0: any free port) | PORT + 7 |
  * | PROJECTOR_READY_MAX_LAG | the projector is ready while no projection is more than this many events behind | 10000 |
  * | COMMAND_API_URLS, QUERY_API_URLS | the APIs the gateway balances over, comma-separated | http://127.0.0.1:COMMAND_API_PORT, …QUERY_API_PORT |
- * | TRUST_PROXY | proxies whose X-Forwarded-For the APIs believe (loopback, CIDRs, comma-separated) | loopback |
+ * | TRUST_PROXY | proxies whose X-Forwarded-For the APIs and the gateway believe (loopback, CIDRs, comma-separated) | loopback |
  * | OTEL_EXPORTER_OTLP_ENDPOINT | OpenTelemetry collector (OTLP/HTTP) for traces | (none: no traces) |
  * | DATA_DIR | embedded PostgreSQL's and Redis's files, MailDev's mail, the generated secrets | ./.data |
  * | DATABASE_URL | an existing PostgreSQL (postgres://…) instead of the embedded one | (embedded) |

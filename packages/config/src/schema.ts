@@ -94,7 +94,7 @@ export const ConfigSchema = Type.Object({
   COMMAND_API_URLS: Type.Optional(urlList('the command APIs the gateway balances over, comma-separated; default http://127.0.0.1:COMMAND_API_PORT')),
   QUERY_API_URLS: Type.Optional(urlList('the query APIs the gateway balances over, comma-separated; default http://127.0.0.1:QUERY_API_PORT')),
   TRUST_PROXY: text({
-    description: "the proxies whose X-Forwarded-For the APIs believe (rate limits count the client's address): loopback, linklocal, uniquelocal, IP addresses or CIDR ranges, comma-separated",
+    description: "the proxies whose X-Forwarded-For the APIs and the gateway believe (rate limits count the client's address): loopback, linklocal, uniquelocal, IP addresses or CIDR ranges, comma-separated",
     default: 'loopback',
   }),
   OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(url(HTTP, { description: 'OpenTelemetry collector (OTLP over HTTP) the services send traces to; unset: no traces' })),

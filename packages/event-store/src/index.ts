@@ -32,3 +32,4 @@ export {
   type PersonalFields,
 } from './personal-data';
 export { SubjectErasureListener, type ErasureListenerLog, type SubjectErasureListenerOptions } from './subject-erasures';
+export { ReconnectingListener, type ListenerHooks, type ListenerLog, type ReconnectingListenerOptions } from './reconnecting-listener';

@@ -19,6 +19,7 @@
  */
 import pg from 'pg';
 import type { TeamChange } from '@sinilill/contracts';
+import { ReconnectingListener } from '@sinilill/event-store';
 import {
   EVERY_PROJECTION,
   READ_MODEL_CHANGES_CHANNEL,
@@ -111,16 +112,37 @@ export class ReadModelChangeListener implements TeamChangeFeed, ProjectionPositi
   private readonly known = new Map<string, number>();
   private readonly changeListeners = new Set<() => void>();
   private readonly log: LiveLog;
-  private readonly reconnectDelay: { minMs: number; maxMs: number };
-  private client: pg.Client | null = null;
-  private closed = false;
-  private attempts = 0;
-  private timer: NodeJS.Timeout | null = null;
+  private readonly listener: ReconnectingListener;
   private currentGeneration = 0;
 
   constructor(private readonly options: ReadModelChangeListenerOptions) {
     this.log = options.log ?? silent;
-    this.reconnectDelay = options.reconnect ?? { minMs: 250, maxMs: 10_000 };
+    // The checkpoints read on a fresh connection, after its LISTEN (a batch committed before it
+    // is in these rows, one after it is heard), observed once the connection counts as up.
+    let read: Record<string, number> = {};
+    this.listener = new ReconnectingListener({
+      connectionString: options.connectionString,
+      channel: READ_MODEL_CHANGES_CHANNEL,
+      name: 'read-model change listener',
+      log: this.log,
+      ...(options.reconnect ? { reconnect: options.reconnect } : {}),
+      hooks: {
+        notification: (payload) => this.heard(parseReadModelChange(payload)),
+        prepare: async () => { read = await this.readCheckpoints(); },
+        connected: () => this.observe(read),
+        // `current` turned false: the waiters fall back to re-reading the checkpoints.
+        lost: () => this.changed(),
+        closed: () => this.changed(),
+        // Changes committed while nobody listened were not heard: the connection re-read the
+        // checkpoints (waking the waiters), a rebuild's swap may have been missed too (new
+        // generation), and every team subscriber is told to refetch.
+        reconnected: () => {
+          this.currentGeneration += 1;
+          this.changed();
+          this.fanOut({ projection: EVERY_PROJECTION, position: this.highest(), teams: null });
+        },
+      },
+    });
   }
 
   /**
@@ -130,7 +152,7 @@ export class ReadModelChangeListener implements TeamChangeFeed, ProjectionPositi
    *   rather than serve live streams that never speak); later drops reconnect by themselves.
    */
   async start(): Promise<void> {
-    await this.connect();
+    await this.listener.start();
   }
 
   /** Subscribers over all teams (0 once every stream has closed: nothing leaks). */
@@ -142,11 +164,11 @@ export class ReadModelChangeListener implements TeamChangeFeed, ProjectionPositi
 
   /** True while the LISTEN connection is up. */
   get listening(): boolean {
-    return this.client !== null;
+    return this.listener.listening;
   }
 
   get current(): boolean {
-    return this.client !== null && !this.closed;
+    return this.listener.listening && !this.listener.closed;
   }
 
   get generation(): number {
@@ -198,79 +220,7 @@ export class ReadModelChangeListener implements TeamChangeFeed, ProjectionPositi
    * `current` turns false (waiters fall back to re-reading the checkpoints).
    */
   async close(): Promise<void> {
-    this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    const client = this.client;
-    this.client = null;
-    this.changed();
-    await client?.end().catch(() => undefined);
-  }
-
-  private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.options.connectionString });
-    client.on('notification', (message) => {
-      if (message.channel === READ_MODEL_CHANGES_CHANNEL) this.heard(parseReadModelChange(message.payload));
-    });
-    client.on('error', (error) => this.lost(client, error));
-    client.on('end', () => this.lost(client, null));
-    let checkpoints: Record<string, number>;
-    try {
-      await client.connect();
-      // The channel is our own constant identifier: nothing from outside enters the statement.
-      await client.query(`LISTEN ${READ_MODEL_CHANGES_CHANNEL}`);
-      // After the LISTEN: a batch committed before it is in these rows, one after it is heard.
-      checkpoints = await this.readCheckpoints();
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      throw error;
-    }
-    if (this.closed) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.client = client;
-    this.observe(checkpoints);
-  }
-
-  /** The connection failed or ended: forget it and, unless closing, reconnect. */
-  private lost(client: pg.Client, error: Error | null): void {
-    if (client !== this.client) return; // a connection still being set up, or one already let go
-    this.client = null;
-    this.log.warn({ err: error }, 'read-model change listener lost its connection; reconnecting');
-    void client.end().catch(() => undefined);
-    this.changed(); // `current` turned false
-    if (!this.closed) this.scheduleReconnect();
-  }
-
-  private scheduleReconnect(): void {
-    const { minMs, maxMs } = this.reconnectDelay;
-    const delay = Math.min(maxMs, minMs * 2 ** Math.min(this.attempts, 30));
-    this.attempts += 1;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.reconnect();
-    }, delay);
-  }
-
-  private async reconnect(): Promise<void> {
-    if (this.closed) return;
-    try {
-      await this.connect();
-    } catch (error) {
-      this.log.warn({ err: error, attempt: this.attempts }, 'read-model change listener could not reconnect');
-      if (!this.closed) this.scheduleReconnect();
-      return;
-    }
-    if (this.closed) return;
-    this.attempts = 0;
-    this.log.info({}, 'read-model change listener reconnected');
-    // Changes committed while nobody listened were not heard: connect() read the checkpoints again
-    // (waking the waiters), a rebuild's swap may have been missed too (new generation), and every
-    // team subscriber is told to refetch.
-    this.currentGeneration += 1;
-    this.changed();
-    this.fanOut({ projection: EVERY_PROJECTION, position: this.highest(), teams: null });
+    await this.listener.close();
   }
 
   /** A notification heard on the LISTEN. */

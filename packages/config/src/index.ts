@@ -22,6 +22,8 @@
  * | DATA_DIR | embedded PostgreSQL's and Redis's files, MailDev's mail, the generated secrets | ./.data |
  * | DATABASE_URL | an existing PostgreSQL (postgres://…) instead of the embedded one | (embedded) |
  * | EMBEDDED_POSTGRES_PORT | the embedded PostgreSQL's port | PORT + 3 |
+ * | EVENT_STORE | where the event log lives: `postgres` or `kurrentdb` (issue 18) | postgres |
+ * | KURRENTDB_URL | KurrentDB connection string; required with EVENT_STORE=kurrentdb | (none) |
  * | REDIS_URL | an existing Redis (redis:// or rediss://…) instead of a local redis-server | (local) |
  * | EMBEDDED_REDIS_PORT | the local redis-server's port | PORT + 4 |
  * | BULLMQ_PREFIX | key prefix of the BullMQ queues (copies sharing one Redis differ) | sinilill |
@@ -81,6 +83,8 @@ export interface Config {
   databaseUrl: string | null;
   /** Null: start a local redis-server (the launcher sets REDIS_URL for the services). */
   redisUrl: string | null;
+  /** EVENT_STORE and KURRENTDB_URL: the event log's engine (issue 18); kurrentdbUrl is set when engine is kurrentdb. */
+  eventStore: { engine: 'postgres' | 'kurrentdb'; kurrentdbUrl: string | null };
   /** BullMQ key prefix. */
   queuePrefix: string;
   jwtSecret: string;
@@ -192,6 +196,9 @@ function combinationIssues(values: Environment, bad: ReadonlySet<string>): Confi
       if (values[name] === undefined) issues.push({ variable: name, problem: 'must be set with PAYMENT_PROVIDER=montonio' });
     }
   }
+  if (values.EVENT_STORE === 'kurrentdb' && values.KURRENTDB_URL === undefined && !bad.has('EVENT_STORE')) {
+    issues.push({ variable: 'KURRENTDB_URL', problem: 'must be set with EVENT_STORE=kurrentdb' });
+  }
   if ((values.ADMIN_EMAIL === undefined) !== (values.ADMIN_PASSWORD === undefined) && !bad.has('ADMIN_EMAIL') && !bad.has('ADMIN_PASSWORD')) {
     const missing = values.ADMIN_EMAIL === undefined ? 'ADMIN_EMAIL' : 'ADMIN_PASSWORD';
     const other = missing === 'ADMIN_EMAIL' ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL';
@@ -291,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: values.DATABASE_URL ?? null,
     redisUrl: values.REDIS_URL ?? null,
+    eventStore: { engine: values.EVENT_STORE, kurrentdbUrl: values.KURRENTDB_URL ?? null },
     queuePrefix: values.BULLMQ_PREFIX,
     jwtSecret: secret('JWT_SECRET', values.JWT_SECRET, 'jwt-secret'),
     emailIndexSecret: secret('EMAIL_INDEX_SECRET', values.EMAIL_INDEX_SECRET, 'email-index-secret'),

@@ -100,6 +100,7 @@ describe('development (NODE_ENV unset)', () => {
       dataDir: dir,
       databaseUrl: null,
       redisUrl: null,
+      eventStore: { engine: 'postgres', kurrentdbUrl: null },
       queuePrefix: 'sinilill',
       jwtSecret: file('jwt-secret'),
       emailIndexSecret: file('email-index-secret'),
@@ -247,5 +248,17 @@ describe('the upstream lists of the gateway (COMMAND_API_URLS, QUERY_API_URLS; i
 
   it('refuses a list with something that is no http(s) URL, naming the variable', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), QUERY_API_URLS: 'http://a:3002,,ftp://b' })).toThrow(/QUERY_API_URLS must be one or more http:\/\/ or https:\/\/ URLs, comma-separated/);
+  });
+});
+
+describe('the event log engine (EVENT_STORE, KURRENTDB_URL; issue 18)', () => {
+  it('is PostgreSQL by default, KurrentDB when chosen with its URL', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).eventStore).toEqual({ engine: 'postgres', kurrentdbUrl: null });
+    expect(loadConfig({ DATA_DIR: dataDir(), EVENT_STORE: 'kurrentdb', KURRENTDB_URL: 'kurrentdb://localhost:2113?tls=false' }).eventStore)
+      .toEqual({ engine: 'kurrentdb', kurrentdbUrl: 'kurrentdb://localhost:2113?tls=false' });
+  });
+
+  it('refuses KurrentDB without its URL, naming the variable', () => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), EVENT_STORE: 'kurrentdb' })).toThrow(/KURRENTDB_URL must be set with EVENT_STORE=kurrentdb/);
   });
 });

@@ -102,6 +102,11 @@ export const ConfigSchema = Type.Object({
   DATA_DIR: text({ description: "embedded PostgreSQL's and Redis's files, MailDev's mail, the generated secrets", default: join(repoRoot, '.data') }),
   DATABASE_URL: Type.Optional(url(['postgres', 'postgresql'], { description: 'an existing PostgreSQL instead of the embedded one' })),
   EMBEDDED_POSTGRES_PORT: derivedPort("the embedded PostgreSQL's port; default PORT + 3"),
+  EVENT_STORE: oneOf(['postgres', 'kurrentdb'], {
+    description: 'where the event log lives: postgres (DATABASE_URL, the default) or kurrentdb (KURRENTDB_URL; the accounts, subject keys and read models stay in PostgreSQL)',
+    default: 'postgres',
+  }),
+  KURRENTDB_URL: Type.Optional(url(['kurrentdb', 'kurrent', 'esdb', 'kdb', 'kurrentdb+discover', 'esdb+discover'], { description: 'the KurrentDB connection string (kurrentdb://host:2113?tls=false); required with EVENT_STORE=kurrentdb' })),
   REDIS_URL: Type.Optional(url(['redis', 'rediss'], { description: 'an existing Redis instead of a local redis-server' })),
   EMBEDDED_REDIS_PORT: derivedPort("the local redis-server's port; default PORT + 4"),
   BULLMQ_PREFIX: text({ description: 'key prefix of the BullMQ queues (copies sharing one Redis differ)', default: 'sinilill' }),

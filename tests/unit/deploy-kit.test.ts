@@ -319,6 +319,8 @@ const FOREIGN_VARIABLES: Record<string, string> = {
   POSTGRES_USER: 'postgres image: the superuser it creates',
   POSTGRES_PASSWORD: "postgres image: that user's password",
   POSTGRES_DB: 'postgres image: the database it creates',
+  KURRENTDB_INSECURE: 'kurrentdb image (profile kurrentdb): no TLS and no users, on the project network only',
+  KURRENTDB_RUN_PROJECTIONS: 'kurrentdb image (profile kurrentdb): its own projections are not used',
 };
 
 interface ComposeService {
@@ -772,6 +774,52 @@ describe('infra/README.md', () => {
       'examples/secret.yaml', 'ADMIN_EMAIL', 'OTEL_EXPORTER_OTLP_ENDPOINT', '/metrics', '/health/ready', 'nginx/sinilill.conf',
       '--max-old-space-size=192', '](../docs/backup.md)']) {
       expect(guide, words).toContain(words);
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The KurrentDB override (issue 18)
+
+/** `override` merged over `base` as Compose merges files: mappings key by key, the rest replaced. */
+function composeMerge(base: unknown, override: unknown): unknown {
+  if (base && override && typeof base === 'object' && typeof override === 'object' && !Array.isArray(base) && !Array.isArray(override)) {
+    const merged: Record<string, unknown> = { ...(base as Record<string, unknown>) };
+    for (const [key, value] of Object.entries(override)) merged[key] = key in merged ? composeMerge(merged[key], value) : value;
+    return merged;
+  }
+  return override;
+}
+
+describe('infra/compose.kurrentdb.yaml', () => {
+  const overrideRaw = parse(read('infra/compose.kurrentdb.yaml'), { merge: true }) as ComposeFile & Record<string, unknown>;
+  const { services: overrideServices } = overrideRaw;
+  const merged = composeMerge(compose, { services: interpolateAll(overrideServices, interpolationVariables, new Set()) }) as ComposeFile;
+
+  it('is valid by the Compose specification once merged over compose.yaml', () => {
+    const validate = composeValidator(require.resolve('docker-compose/schema/compose-spec.json'));
+    expect(validate(merged), JSON.stringify(validate.errors, null, 1)).toBe(true);
+  });
+
+  it('only overrides services of compose.yaml, and runs KurrentDB in the profile kurrentdb on a named volume', () => {
+    expect(Object.keys(overrideServices).filter((name) => !(name in compose.services))).toEqual([]);
+    const kurrentdb = compose.services.kurrentdb!;
+    expect(kurrentdb.profiles).toEqual(['kurrentdb']);
+    expect(kurrentdb.image).toMatch(/^kurrentplatform\/kurrentdb:\d/);
+    expect(kurrentdb.healthcheck?.test).toBeDefined();
+    expect(Object.keys(compose.volumes ?? {})).toContain(kurrentdb.volumes?.[0]?.split(':')[0]);
+  });
+
+  it('points every Sinilill service at KurrentDB with an environment that loads in production', () => {
+    for (const { name } of appServices) {
+      if (name === 'gateway') continue; // serves the web client and proxies; no event store
+      const service = merged.services[name]!;
+      const env = composeEnvironment(service);
+      expect(env.EVENT_STORE, name).toBe('kurrentdb');
+      const config = load(env);
+      expect(typeof config === 'string' ? config : null, name).toBeNull();
+      expect((config as Config).eventStore, name).toEqual({ engine: 'kurrentdb', kurrentdbUrl: 'kurrentdb://kurrentdb:2113?tls=false' });
+      if (name !== 'migrate') expect((service.depends_on as Record<string, { condition: string }>).kurrentdb?.condition, name).toBe('service_healthy');
     }
   });
 });

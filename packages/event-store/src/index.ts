@@ -6,6 +6,9 @@
 export * from './types';
 export { createResilientPool, guardPool, waitForPostgres, type PoolLog, type ResilientPoolOptions } from './pool';
 export { EVENT_COLUMNS, PostgresEventStore, toRecordedEvent, type EventRow, type PostgresEventStoreOptions } from './postgres-event-store';
+export { KurrentDbEventStore, KurrentDbVersionError, takeBatch, type KurrentDbEventStoreOptions } from './kurrentdb-event-store';
+export * as kurrentDbMapping from './kurrentdb-mapping';
+export { createEventStore, requirePostgresLog, type EventStoreEngineOptions } from './engine';
 export {
   APPEND_LOCK,
   MIGRATION_LOCK,

@@ -11,8 +11,8 @@ import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import {
   createResilientPool,
   PersonalDataVault,
-  PostgresEventStore,
   SubjectErasureListener,
+  createEventStore,
   withPersonalDataProtection,
   type EventStore,
   type MigrationSetReport,
@@ -56,7 +56,8 @@ export async function openApplication(config: Config, databaseUrl: string): Prom
   // through the command API (issue 17 item 11): erasures are heard and drop the cached key.
   const erasures = new SubjectErasureListener({ connectionString: databaseUrl, vaults: [vault], log: erasureLog });
   await erasures.start();
-  const store = withPersonalDataProtection(new PostgresEventStore({ pool }), vault, PERSONAL_DATA_FIELDS);
+  // The log's engine is configuration (EVENT_STORE, KURRENTDB_URL; issue 18).
+  const store = withPersonalDataProtection(createEventStore({ ...config.eventStore, pool }), vault, PERSONAL_DATA_FIELDS);
   const ids = new PostgresIdAllocator(pool);
   const clock = createClock(config);
   // The account tables get their own pool (see AccountDirectory: a registration holds one of its
@@ -71,6 +72,8 @@ export async function openApplication(config: Config, databaseUrl: string): Prom
     pool, db, store, ids, commands, directory,
     close: async () => {
       await erasures.close();
+      // Disposes the KurrentDB client (issue 18); a no-op for PostgreSQL.
+      await store.close();
       await accountPool.end();
       await db.destroy();
       // db.destroy() ends the pool only when Kysely has used it, and the migrations run on their

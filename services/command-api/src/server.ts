@@ -15,7 +15,7 @@
 import { AccountDirectory, AccountService, CommandService, PostgresIdAllocator, SettingsCache, accountMigrations, withAfterCommit } from '@sinilill/commands';
 import { createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
-import { PersonalDataVault, PostgresEventStore, SubjectErasureListener, createResilientPool, eventStoreMigrations, pendingMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
+import { PersonalDataVault, SubjectErasureListener, createEventStore, requirePostgresLog, createResilientPool, eventStoreMigrations, pendingMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
 import { createMetricsRegistry, earlyLog, installShutdown, migrationsCheck, postgresCheck, redisCheck } from '@sinilill/http';
 import { smtpMailer } from '@sinilill/mail';
 import { MediaStore, mediaMigrations } from '@sinilill/media';
@@ -52,7 +52,8 @@ const publisher = new WakeUpPublisher({ redisUrl: required(config.redisUrl, 'RED
 // wake-up is left to their periodic sweep). `app` exists by the time anything appends.
 // Measured outermost (append-metrics.ts): the latency a command waits for.
 const store = withAppendMetrics(withAfterCommit(
-  withPersonalDataProtection(new PostgresEventStore({ pool }), vault, PERSONAL_DATA_FIELDS),
+  // The log's engine is configuration (EVENT_STORE, KURRENTDB_URL; issue 18, docs/event-store-engines.md).
+  withPersonalDataProtection(createEventStore({ ...config.eventStore, pool }), vault, PERSONAL_DATA_FIELDS),
   // It runs in the request's async context: the wake-up carries the request's trace context and
   // the events' correlation id to the projector (issue 17 item 7).
   (position, append) => {
@@ -84,7 +85,11 @@ const commands = new CommandService({
   // Admin deletions: the person's key is destroyed (D2); members and entries come from the
   // event store's own index (stream-index.ts), read with the store's pool.
   personalData: vault,
-  streamIndex: async (text, values) => (await pool.query<Record<string, unknown>>(text, [...values])).rows,
+  // On KurrentDB the index (SQL on es.events) and appendToStreamsIf do not exist: the deletions
+  // that need them refuse with this error rather than decide from an empty PostgreSQL log.
+  streamIndex: config.eventStore.engine === 'postgres'
+    ? async (text, values) => (await pool.query<Record<string, unknown>>(text, [...values])).rows
+    : async () => { requirePostgresLog(config.eventStore.engine, 'deleting a team or participant (the stream index, issue 15 item 4)'); return []; },
   ...readModelLookups(pool),
 });
 const accounts = new AccountService({
@@ -120,6 +125,8 @@ app.addHook('onClose', async () => {
   await publisher.close();
   await Promise.all([replayQueue.close(), ...projectionQueues.map((q) => q.close())]);
   rateLimitRedis.disconnect();
+  // Disposes the KurrentDB client (issue 18); a no-op for PostgreSQL, whose pool ends below.
+  await store.close();
   await accountPool.end();
   await pool.end();
   await telemetry?.shutdown();

@@ -27,7 +27,7 @@
 import pino from 'pino';
 import { loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
-import { PersonalDataVault, PostgresEventStore, SubjectErasureListener, eventStoreMigrations, pendingMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
+import { PersonalDataVault, SubjectErasureListener, createEventStore, eventStoreMigrations, pendingMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
 import { createMetricsRegistry, installGracefulShutdown, migrationsCheck, postgresCheck, redisCheck } from '@sinilill/http';
 import { createProjectionQueues, createReplayQueue } from '@sinilill/messaging';
 import { createPool, createReadModelDb, projections, readModelMigrationSet } from '@sinilill/read-models';
@@ -67,7 +67,8 @@ const poolLog = { warn: logError };
 const databaseUrl = required(config.databaseUrl, 'DATABASE_URL');
 const pool = createPool(databaseUrl, 10, poolLog);
 const vault = new PersonalDataVault({ pool });
-const store = withPersonalDataProtection(new PostgresEventStore({ pool }), vault, PERSONAL_DATA_FIELDS);
+// The log's engine is configuration (EVENT_STORE, KURRENTDB_URL; issue 18, docs/event-store-engines.md).
+const store = withPersonalDataProtection(createEventStore({ ...config.eventStore, pool }), vault, PERSONAL_DATA_FIELDS);
 const db = createReadModelDb(pool);
 const stopping = new AbortController();
 // The schemas the projector uses: waited for at start (issue 13), then a condition of readiness (issue 17).
@@ -133,6 +134,8 @@ installGracefulShutdown({
   // force: a replay in progress is abandoned, not waited for (module docs).
   await Promise.all([projector?.close(), replayWorker.close(true), erasures.close()]);
   await Promise.all(queues.map((queue) => queue.close()));
+  // Disposes the KurrentDB client (issue 18); a no-op for PostgreSQL, whose pool ends with db.
+  await store.close();
   await db.destroy();
   await telemetry?.shutdown();
 });

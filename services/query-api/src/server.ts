@@ -41,7 +41,9 @@ const clock = createClock(config);
 // No key cache (cacheTtlMs 0): an erasure happens in the command API's process, and the audit
 // reads must show it at once, not after a cached key expires. Each history page or export
 // batch loads its keys in one query.
-const history = withPersonalDataProtection(
+// The history reads es.events by SQL: with the log in KurrentDB (issue 18) its routes are not
+// served (404) rather than showing an empty history.
+const history = config.eventStore.engine !== 'postgres' ? undefined : withPersonalDataProtection(
   new PostgresEventStore({ pool }), new PersonalDataVault({ pool, cacheTtlMs: 0 }), PERSONAL_DATA_FIELDS,
 );
 // Its log calls come only after a connection drop, when `app` exists.
@@ -60,7 +62,7 @@ const app = buildQueryApi({
   positions: changes,
   media: new MediaStore(pool),
   news: { strapiUrl: config.strapiUrl, strapiToken: config.strapiToken },
-  history,
+  ...(history ? { history } : {}),
   bankTransfer,
   logger: { level: config.logLevel },
   // TRUST_PROXY: whose X-Forwarded-For is believed (the gateway's address; loopback by default, D24).

@@ -1,0 +1,405 @@
+/**
+ * The EventStore on KurrentDB (issue 18), with @kurrent/kurrentdb-client. Requires KurrentDB
+ * 25.1 or later (multi-stream append); see docs/event-store-engines.md for when to choose it.
+ *
+ * **Appends.** Every append is ONE `multiStreamAppend` (atomic across streams: all or none, on
+ * the server), also for a single stream, because it carries, beside the events, the event-id
+ * index: one pointer event per appended event in stream `event-id-<id>` with expected state
+ * NO_STREAM, saying where the event lives (`{ stream, revision }`). A request with no events
+ * (a revision check only, as the command handler sends for streams it read but does not write)
+ * needs a check without a write: then the append goes through `appendRecords` with consistency
+ * checks (a newer server API; a server without it answers UNIMPLEMENTED, reported as such).
+ * Nothing is ever written in two steps, so there is no half-done command to recover: a failed
+ * or interrupted append wrote nothing, and its retry (same event ids) either writes everything or
+ * is recognised as a repeat.
+ *
+ * **Idempotency.** KurrentDB has no lookup by event id and its own duplicate check covers only a
+ * retry into the same stream at the same expected revision. The index streams make every reuse
+ * of an id conflict (NO_STREAM on its pointer stream) inside the atomic append; on any conflict the
+ * adapter reads the pointers of the request's ids: all stored in the request's stream → an
+ * idempotent repeat (the original result, `repeated: true`), judged by the ids alone as PostgreSQL
+ * does (the personal-data decorator encrypts a retried event anew, so its stored bytes differ);
+ * some stored, or in another stream → DuplicateEventIdError; none → WrongExpectedRevisionError.
+ * Cost: one small pointer event (and stream) per event.
+ *
+ * **Positions.** globalPosition is the commit position of the event's $all position (bytes; see
+ * kurrentdb-mapping.ts), so checkpoints, `x-min-position` and read-your-writes work unchanged.
+ * readAll never ends a batch between two events of equal position (were the server to give the
+ * events of one transaction one commit position, a checkpoint between them would skip the rest).
+ *
+ * Not implemented here (optional in the interface): appendToStreamsIf (its condition is SQL).
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  AppendConsistencyViolationError,
+  BACKWARDS,
+  END,
+  FORWARDS,
+  KurrentDBClient,
+  NO_STREAM,
+  START,
+  STREAM_STATE,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  eventTypeFilter,
+} from '@kurrent/kurrentdb-client';
+import type {
+  AllStreamResolvedEvent,
+  AppendRecordInput,
+  AppendStreamRequest,
+  ConsistencyCheck,
+  MultiAppendResult,
+  ResolvedEvent,
+} from '@kurrent/kurrentdb-client';
+import { planAppend } from './append-plan';
+import {
+  actualRevision,
+  eventIdIndexStream,
+  eventTypeRegex,
+  fromGlobalPosition,
+  fromStreamState,
+  isHidden,
+  plannedRevisions,
+  readPointer,
+  toKurrentEvent,
+  toPointerEvent,
+  toRecordedEvent,
+  toStreamState,
+  translateWrongExpectedVersion,
+} from './kurrentdb-mapping';
+import {
+  DuplicateEventIdError,
+  WrongExpectedRevisionError,
+  type AppendRequest,
+  type AppendResult,
+  type EventData,
+  type EventStore,
+  type ExpectedRevision,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+} from './types';
+
+/** How to reach KurrentDB: a connection string (the store owns and disposes the client), or a client the caller owns. */
+export type KurrentDbEventStoreOptions = { connectionString: string } | { client: KurrentDBClient };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** gRPC status UNIMPLEMENTED: the server predates the API (multi-stream append: KurrentDB 25.1). */
+const GRPC_UNIMPLEMENTED = 12;
+
+/** A server too old for an API this adapter needs. */
+export class KurrentDbVersionError extends Error {
+  override readonly name = 'KurrentDbVersionError';
+  constructor(readonly api: string, cause: unknown) {
+    super(`KurrentDB does not implement ${api}: the event store needs KurrentDB 25.1 or later (multi-stream append)`, { cause });
+  }
+}
+
+/** What a conflict's look-up of the ids found for one request. */
+type RequestStatus = { kind: 'fresh' } | { kind: 'repeat'; last: RecordedEvent };
+
+/**
+ * EventStore backed by KurrentDB. Errors: WrongExpectedRevisionError / DuplicateEventIdError from
+ * appends (see the interface), TypeError for malformed requests (planAppend, as PostgreSQL),
+ * KurrentDbVersionError for a server without multi-stream append, the client's errors otherwise.
+ */
+export class KurrentDbEventStore implements EventStore {
+  private readonly client: KurrentDBClient;
+  private readonly ownsClient: boolean;
+  private closed = false;
+
+  constructor(options: KurrentDbEventStoreOptions) {
+    if ('client' in options) {
+      this.client = options.client;
+      this.ownsClient = false;
+    } else {
+      this.client = KurrentDBClient.connectionString(options.connectionString);
+      this.ownsClient = true;
+    }
+  }
+
+  /** See EventStore.appendToStream. */
+  async appendToStream(stream: string, events: EventData[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+    const [result] = await this.appendToStreams([{ stream, events, expectedRevision: options.expectedRevision }]);
+    return result!;
+  }
+
+  /**
+   * See EventStore.appendToStreams and the module's comment. Each request is idempotent on its
+   * own (its expected revision is checked only when it is not a repeat). Every request's
+   * `position` is the position the server reports for the whole atomic append.
+   */
+  async appendToStreams(requests: AppendRequest[]): Promise<AppendResult[]> {
+    this.assertOpen();
+    planAppend(requests); // the same validation (TypeError) as PostgreSQL
+    return this.appendOnce(requests, true);
+  }
+
+  private async appendOnce(requests: AppendRequest[], mayRetry: boolean): Promise<AppendResult[]> {
+    const written = requests.filter((r) => r.events.length > 0);
+    if (written.length === 0) return Promise.all(requests.map((r) => this.checkOnly(r)));
+    let response: MultiAppendResult;
+    try {
+      response = requests.length === written.length ? await this.multiAppend(written) : await this.appendWithChecks(requests);
+    } catch (error) {
+      if (isUnimplemented(error)) throw new KurrentDbVersionError(requests.length === written.length ? 'multiStreamAppend' : 'appendRecords', error);
+      if (!(error instanceof WrongExpectedVersionError) && !(error instanceof AppendConsistencyViolationError)) throw error;
+      return this.afterConflict(requests, error, mayRetry);
+    }
+    const revisions = new Map(response.responses.map((r) => [r.streamName, Number(r.revision)]));
+    const position = Number(response.position);
+    return Promise.all(requests.map(async (request) => {
+      if (request.events.length === 0) return this.checkOnly(request);
+      const revision = revisions.get(request.stream);
+      if (revision === undefined) throw new Error(`KurrentDB answered no revision for stream ${request.stream}`);
+      return { nextExpectedRevision: revision, position, repeated: false };
+    }));
+  }
+
+  /** The append's streams plus one pointer stream per event, in one multiStreamAppend. */
+  private multiAppend(written: AppendRequest[]): Promise<MultiAppendResult> {
+    const appends: AppendStreamRequest[] = [];
+    for (const request of written) {
+      appends.push({ streamName: request.stream, events: request.events.map(toKurrentEvent), expectedState: toStreamState(request.expectedRevision) });
+    }
+    for (const pointer of this.pointersOf(written)) appends.push({ streamName: pointer.stream, events: [pointer.event], expectedState: NO_STREAM });
+    return this.client.multiStreamAppend(appends);
+  }
+
+  /** Writes and revision-only checks together: appendRecords with a stream-state check per request and per pointer stream. */
+  private appendWithChecks(requests: AppendRequest[]): Promise<MultiAppendResult> {
+    const records: AppendRecordInput[] = [];
+    const checks: ConsistencyCheck[] = requests.map((r) => ({ type: STREAM_STATE, streamName: r.stream, expectedState: toStreamState(r.expectedRevision) }));
+    for (const request of requests) for (const event of request.events) records.push({ streamName: request.stream, record: toKurrentEvent(event) });
+    for (const pointer of this.pointersOf(requests)) {
+      records.push({ streamName: pointer.stream, record: pointer.event });
+      checks.push({ type: STREAM_STATE, streamName: pointer.stream, expectedState: NO_STREAM });
+    }
+    return this.client.appendRecords(records, checks);
+  }
+
+  /** The event-id index's pointer events of these requests' events. */
+  private pointersOf(requests: AppendRequest[]): { stream: string; event: ReturnType<typeof toPointerEvent> }[] {
+    return requests.flatMap((request) => {
+      const revisions = plannedRevisions(request.expectedRevision, request.events.length);
+      return request.events.map((event, k) => ({
+        stream: eventIdIndexStream(event.id),
+        event: toPointerEvent(randomUUID(), { stream: request.stream, revision: revisions?.[k] ?? null }),
+      }));
+    });
+  }
+
+  /**
+   * After a refused append: repeats, reused ids or a plain conflict (see the module's comment).
+   * When some requests are repeats and others are not, the others are appended once more alone.
+   */
+  private async afterConflict(requests: AppendRequest[], error: unknown, mayRetry: boolean): Promise<AppendResult[]> {
+    const statuses = await Promise.all(requests.map((r) => this.statusOf(r)));
+    if (statuses.every((s) => s.kind === 'fresh')) throw this.conflictError(error);
+    const fresh = requests.filter((_, i) => statuses[i]!.kind === 'fresh');
+    if (fresh.length > 0 && !mayRetry) throw this.conflictError(error);
+    const freshResults = fresh.length > 0 ? await this.appendOnce(fresh, false) : [];
+    let next = 0;
+    return statuses.map((status) => {
+      if (status.kind === 'fresh') return freshResults[next++]!;
+      return { nextExpectedRevision: status.last.revision, position: status.last.globalPosition, repeated: true };
+    });
+  }
+
+  /** The conflict as the interface's error: a wrong revision, or (on a pointer stream) a reused id. */
+  private conflictError(error: unknown): unknown {
+    if (error instanceof AppendConsistencyViolationError) {
+      const violation = error.violations[0];
+      if (!violation) return error;
+      if (violation.streamName.startsWith('event-id-')) return new DuplicateEventIdError(violation.streamName.slice('event-id-'.length));
+      return new WrongExpectedRevisionError(violation.streamName, fromStreamState(violation.expectedState), actualRevision(violation.actualState));
+    }
+    if (error instanceof WrongExpectedVersionError && error.streamName.startsWith('event-id-')) {
+      return new DuplicateEventIdError(error.streamName.slice('event-id-'.length));
+    }
+    return translateWrongExpectedVersion(error);
+  }
+
+  /**
+   * Whether a request's events are stored already: none ('fresh'), all in its stream ('repeat', with
+   * the last of them; by ids, as PostgreSQL); anything else throws DuplicateEventIdError.
+   */
+  private async statusOf(request: AppendRequest): Promise<RequestStatus> {
+    if (request.events.length === 0) return { kind: 'fresh' };
+    const stored = await Promise.all(request.events.map((e) => this.findEvent(e.id)));
+    if (stored.every((s) => s === null)) return { kind: 'fresh' };
+    request.events.forEach((event, i) => {
+      const found = stored[i];
+      if (!found || found.stream !== request.stream) throw new DuplicateEventIdError(event.id);
+    });
+    return { kind: 'repeat', last: stored.reduce((a, b) => (b!.revision > a!.revision ? b : a))! };
+  }
+
+  /** A revision check without events: the stream's state read and compared (nothing is written, so no atomicity is at stake). */
+  private async checkOnly(request: AppendRequest): Promise<AppendResult> {
+    const last = await this.lastEvent(request.stream);
+    const actual = last ? last.revision : null;
+    const expected = request.expectedRevision;
+    const holds = expected === 'any' || (expected === 'no_stream' ? actual === null : expected === 'stream_exists' ? actual !== null : actual === expected);
+    if (!holds) throw new WrongExpectedRevisionError(request.stream, expected, actual);
+    return { nextExpectedRevision: actual ?? -1, position: last?.globalPosition ?? 0, repeated: false };
+  }
+
+  /** The last event of a stream, or null. */
+  private async lastEvent(stream: string): Promise<RecordedEvent | null> {
+    const events = await this.collect(this.client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1 }));
+    return events[0] ?? null;
+  }
+
+  /** Every event of a stream read (none when it does not exist). */
+  private async collect(read: AsyncIterableIterator<ResolvedEvent>): Promise<RecordedEvent[]> {
+    const events: RecordedEvent[] = [];
+    try {
+      for await (const resolved of read) if (resolved.event) events.push(toRecordedEvent(resolved.event));
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      throw error;
+    }
+    return events;
+  }
+
+  /** See EventStore.readStream. */
+  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    const from = options.fromRevision ?? 0;
+    if (options.maxCount === 0) return [];
+    return this.collect(this.client.readStream(stream, {
+      fromRevision: from === 0 ? START : BigInt(from),
+      direction: FORWARDS,
+      ...(options.maxCount !== undefined ? { maxCount: options.maxCount } : {}),
+    }));
+  }
+
+  /** See EventStore.readStreams: the streams and the look-up by id read concurrently (one round trip's latency, not one request). */
+  async readStreams(
+    requests: readonly { stream: string; fromRevision?: number }[],
+    options: { eventId?: string } = {},
+  ): Promise<{ streams: RecordedEvent[][]; event: RecordedEvent | null }> {
+    this.assertOpen();
+    const [streams, event] = await Promise.all([
+      Promise.all(requests.map((r) => this.readStream(r.stream, r.fromRevision !== undefined ? { fromRevision: r.fromRevision } : {}))),
+      options.eventId !== undefined ? this.findEvent(options.eventId) : Promise.resolve(null),
+    ]);
+    return { streams, event };
+  }
+
+  /**
+   * See EventStore.readAll: events after `after` (a commit position), filtered on the server by
+   * event type (only `types`, or all but system events and the event-id index), at most `maxCount`
+   * except that a batch never ends between two events of the same position.
+   */
+  async readAll(options: ReadAllOptions): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    const { after, maxCount, types, metadata = true } = options;
+    if (!Number.isSafeInteger(after) || after < 0) throw new TypeError(`readAll: invalid after ${String(after)}`);
+    if (!Number.isSafeInteger(maxCount) || maxCount < 1) throw new TypeError(`readAll: invalid maxCount ${String(maxCount)}`);
+    if (types && types.length === 0) return [];
+    const read = this.client.readAll({
+      fromPosition: after === 0 ? START : fromGlobalPosition(after),
+      direction: FORWARDS,
+      filter: eventTypeFilter({ regex: eventTypeRegex(types) }),
+    });
+    return takeBatch(read, after, maxCount, metadata);
+  }
+
+  /** See EventStore.headPosition: the position of the last event readAll can return (0 when none). */
+  async headPosition(): Promise<number> {
+    this.assertOpen();
+    const read = this.client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: 1, filter: eventTypeFilter({ regex: eventTypeRegex() }) });
+    for await (const resolved of read) {
+      if (resolved.event && !isHidden(resolved.event)) return toRecordedEvent(resolved.event, { metadata: false }).globalPosition;
+    }
+    return 0;
+  }
+
+  /**
+   * See EventStore.findEvent: the pointer of the event-id index, then the event at its revision
+   * (or, for an append that used 'any'/'stream_exists', searched backwards in its stream).
+   * Null also for a string that is not a UUID.
+   */
+  async findEvent(eventId: string): Promise<RecordedEvent | null> {
+    this.assertOpen();
+    if (!UUID.test(eventId)) return null;
+    const id = eventId.toLowerCase();
+    let pointer = null;
+    try {
+      for await (const resolved of this.client.readStream(eventIdIndexStream(id), { maxCount: 1 })) pointer = readPointer(resolved.event);
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return null;
+      throw error;
+    }
+    if (!pointer) return null;
+    if (pointer.revision !== null) {
+      const [event] = await this.readStream(pointer.stream, { fromRevision: pointer.revision, maxCount: 1 });
+      if (event?.id.toLowerCase() === id) return event;
+    }
+    const events = await this.collect(this.client.readStream(pointer.stream, { direction: BACKWARDS, fromRevision: END }));
+    return events.find((e) => e.id.toLowerCase() === id) ?? null;
+  }
+
+  /**
+   * Calls `onEvent` with the position of every new event (of `types`, or every non-system one)
+   * after `after`, from KurrentDB's catch-up subscription to $all (filtered on the server). A
+   * wake-up source for the projector in place of polling: the runner still reads and applies in
+   * batches. Not yet wired into the projector (see docs/event-store-engines.md).
+   */
+  subscribe(options: { after: number; types?: readonly string[]; onEvent: (position: number) => void; onError?: (error: unknown) => void }): { close(): Promise<void> } {
+    this.assertOpen();
+    const subscription = this.client.subscribeToAll({
+      fromPosition: options.after === 0 ? START : fromGlobalPosition(options.after),
+      filter: eventTypeFilter({ regex: eventTypeRegex(options.types) }),
+    });
+    subscription.on('data', (resolved: AllStreamResolvedEvent) => {
+      if (!resolved.event || isHidden(resolved.event)) return;
+      const position = Number(resolved.event.position.commit);
+      if (position > options.after) options.onEvent(position);
+    });
+    subscription.on('error', (error) => options.onError?.(error));
+    return { close: () => subscription.unsubscribe() };
+  }
+
+  /** Marks the store closed; disposes the client only when the store created it (connectionString). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.ownsClient) await this.client.dispose();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('event store is closed');
+  }
+}
+
+/**
+ * The batch of a readAll: the events after `after` (the server's start is inclusive), at most
+ * `maxCount`, extended to the end of a run of equal positions; stops the read when done.
+ */
+export async function takeBatch(
+  read: AsyncIterable<AllStreamResolvedEvent>,
+  after: number,
+  maxCount: number,
+  metadata: boolean,
+): Promise<RecordedEvent[]> {
+  const events: RecordedEvent[] = [];
+  for await (const resolved of read) {
+    const stored = resolved.event;
+    if (!stored || isHidden(stored)) continue;
+    const position = Number(stored.position.commit);
+    if (position <= after) continue;
+    if (events.length >= maxCount && position !== events[events.length - 1]!.globalPosition) break;
+    events.push(toRecordedEvent(stored, { metadata }));
+  }
+  return events;
+}
+
+/** True for the gRPC status UNIMPLEMENTED, however the client wrapped it. */
+function isUnimplemented(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === GRPC_UNIMPLEMENTED || (typeof message === 'string' && /\bUNIMPLEMENTED\b|unimplemented/i.test(message));
+}

@@ -12,3 +12,9 @@ export {
   restoreBackup, readBackupHeader, DatabaseNotEmptyError, BackupSecretMismatchError, type RestoreOptions, type RestoreSummary,
 } from './restore';
 export { BACKUP_FORMAT_VERSION, CorruptBackupError, UnsupportedBackupError, type BackupHeader } from './backup-format';
+export {
+  copyLog, copySubjectKeys, logChecksum, checksumRecord, canonicalJson, appendCalls, sameDatabase,
+  COPIED_FROM, DEFAULT_COPY_BATCH, TargetNotPrefixError, SubjectKeyConflictError,
+  type CopyLogOptions, type CopyLogResult, type CopyOrigin, type CopyProgress, type LogChecksum, type SubjectKeysCopy,
+} from './copy-log';
+export { parseCopyLogArgs, runCopyLog, type CopyLogArgs, type StoreAddress } from './copy-log-command';

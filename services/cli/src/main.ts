@@ -2,7 +2,8 @@
  * Operators' tools: `start` (the whole app, embedded by default), `import` (the 2025 export as
  * events, in bulk; `import --synthetic <events>` a synthetic edition of that size), `replay`
  * (rebuild the read models), `migrate` (every schema to its latest migration), `backup [file]` and
- * `restore <file>` (issue 17 item 9: backup-commands.ts, docs/backup.md).
+ * `restore <file>` (issue 17 item 9: backup-commands.ts, docs/backup.md), `copy-log` (issue 18 item 5:
+ * the event log into another store, copy-log-command.ts).
  * Run through the npm scripts of the same names.
  */
 import pg from 'pg';
@@ -10,6 +11,7 @@ import { loadConfig } from '@sinilill/config';
 import { WakeUpPublisher } from '@sinilill/messaging';
 import { openApplication } from './application';
 import { runBackup, runRestore } from './backup-commands';
+import { runCopyLog } from './copy-log-command';
 import { importEdition, importRows, type ImportProgress, type ImportResult } from './import-edition';
 import { parseImportFlags } from './import-flags';
 import { openInfrastructure } from './infra';
@@ -103,6 +105,7 @@ const command = process.argv[2];
 const commands: Record<string, () => Promise<void>> = {
   start, import: runImport, replay: runReplay, migrate: runMigrate,
   backup: () => runBackup(process.argv.slice(3)), restore: () => runRestore(process.argv.slice(3)),
+  'copy-log': () => runCopyLog(process.argv.slice(3)),
 };
 const run = command ? commands[command] : undefined;
 if (!run) {

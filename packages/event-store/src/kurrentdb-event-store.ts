@@ -78,6 +78,8 @@ import {
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
+  type SubscribeOptions,
+  type Subscription,
 } from './types';
 
 /** How to reach KurrentDB: a connection string (the store owns and disposes the client), or a client the caller owns. */
@@ -348,7 +350,7 @@ export class KurrentDbEventStore implements EventStore {
    * wake-up source for the projector in place of polling: the runner still reads and applies in
    * batches. Not yet wired into the projector (see docs/event-store-engines.md).
    */
-  subscribe(options: { after: number; types?: readonly string[]; onEvent: (position: number) => void; onError?: (error: unknown) => void }): { close(): Promise<void> } {
+  subscribe(options: SubscribeOptions): Subscription {
     this.assertOpen();
     const subscription = this.client.subscribeToAll({
       fromPosition: options.after === 0 ? START : fromGlobalPosition(options.after),

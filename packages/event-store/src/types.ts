@@ -113,7 +113,24 @@ export const OMITTED_METADATA: EventMetadata = Object.freeze({
   causationId: null,
 }) as EventMetadata;
 
-/** The event store. Implementations: PostgreSQL (default); KurrentDB (planned). */
+/** What EventStore.subscribe follows. */
+export interface SubscribeOptions {
+  /** Events after this global position (0: from the start). */
+  after: number;
+  /** Only events of these types (all of ours when absent). */
+  types?: readonly string[];
+  /** Each event's global position, in order; must not throw. */
+  onEvent: (position: number) => void;
+  /** The subscription failed and ended. */
+  onError?: (error: unknown) => void;
+}
+
+/** A running subscription (EventStore.subscribe). */
+export interface Subscription {
+  close(): Promise<void>;
+}
+
+/** The event store. Implementations: PostgreSQL (default) and KurrentDB (D42). */
 export interface EventStore {
   /**
    * Appends events to one stream if its revision matches `expectedRevision`.
@@ -171,6 +188,16 @@ export interface EventStore {
 
   /** The global position of the last readable event (0 when the log is empty). */
   headPosition(): Promise<number>;
+
+  /**
+   * A live feed of the log (KurrentDB's catch-up subscription to `$all`, filtered by type; issue
+   * 18 item 2): calls `onEvent` with the global position of each event after `after` (of `types`
+   * when given) as it is committed, and `onError` when the subscription fails (it is then over;
+   * subscribe again from the last position seen). Optional: a store without it (PostgreSQL) is
+   * followed through the wake-ups its writers publish. A wrapper (the personal-data decorator,
+   * after-commit, metrics) does not pass it on: the projector takes it from the engine's store.
+   */
+  subscribe?(options: SubscribeOptions): Subscription;
 
   /** The stored event with this id, or null. */
   findEvent(eventId: string): Promise<RecordedEvent | null>;

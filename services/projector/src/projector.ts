@@ -54,7 +54,7 @@
  */
 import { Worker } from 'bullmq';
 import type { Kysely } from 'kysely';
-import type { EventStore } from '@sinilill/event-store';
+import type { EventStore, SubscribeOptions, Subscription } from '@sinilill/event-store';
 import {
   MAX_WAKE_UP_ORIGINS,
   WakeUpPublisher,
@@ -95,6 +95,13 @@ export interface ProjectorOptions {
   /** Told after each batch this process committed (for measurements; must not throw). */
   onBatch?: (batch: ProjectorBatch) => void;
   /**
+   * The engine's live feed of the log (EventStore.subscribe of the unwrapped store: KurrentDB's
+   * catch-up subscription; issue 18 item 2). With it, each committed event of a handled type
+   * wakes the projections this process works, in addition to the writers' BullMQ wake-ups and
+   * the sweep; a failed subscription is opened again from the last position it told, 1 s later.
+   */
+  subscribe?: (options: SubscribeOptions) => Subscription;
+  /**
    * Aborted when the process shuts down: from then on every run stops after its current batch,
    * the start-up catch-up included (so a signal during start does not wait for a whole backlog).
    */
@@ -131,6 +138,59 @@ export interface RunningProjector {
    * database afterwards.
    */
   close(): Promise<void>;
+}
+
+/** Minimum time between two wake-ups from the feed, ms: a burst of events makes one run, not one per event. */
+const FEED_WAKE_MS = 10;
+
+/**
+ * The projector's side of EventStore.subscribe (issue 18 item 2): one subscription to the
+ * projections' event types, from `start(after)`; every told event schedules `wake` (at most once
+ * per FEED_WAKE_MS), and a failed subscription is opened again from the last position told, after
+ * a second. `close()` ends it for good.
+ */
+export function followFeed(
+  subscribe: (options: SubscribeOptions) => Subscription,
+  projections: readonly Projection[],
+  wake: () => void,
+  log: (message: string, details?: Record<string, unknown>) => void,
+  retryMs = 1000,
+): { start(after: number): void; close(): Promise<void> } {
+  const types = [...new Set(projections.flatMap((projection) => projection.handles))];
+  let last = 0;
+  let current: Subscription | null = null;
+  let closed = false;
+  let pending: NodeJS.Timeout | null = null;
+  let retry: NodeJS.Timeout | null = null;
+  const open = () => {
+    if (closed) return;
+    current = subscribe({
+      after: last,
+      types,
+      onEvent: (position) => {
+        last = Math.max(last, position);
+        if (pending) return;
+        pending = setTimeout(() => { pending = null; wake(); }, FEED_WAKE_MS);
+      },
+      onError: (error) => {
+        log('log subscription failed; subscribing again', { error: String(error), after: last });
+        current = null;
+        if (!closed) retry = setTimeout(open, retryMs);
+      },
+    });
+  };
+  return {
+    start(after: number) {
+      last = after;
+      open();
+    },
+    async close() {
+      closed = true;
+      if (pending) clearTimeout(pending);
+      if (retry) clearTimeout(retry);
+      await current?.close();
+    },
+  };
 }
 
 /**
@@ -370,9 +430,13 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
   };
   let timer: NodeJS.Timeout | undefined;
   const publisher = new WakeUpPublisher({ redisUrl: options.redisUrl, prefix, projections: names });
+  const feed = options.subscribe ? followFeed(options.subscribe, options.projections, () => {
+    for (const name of working) void request(name).catch((error: unknown) => log('subscription wake-up failed', { projection: name, error: String(error) }));
+  }, log) : null;
   const close = async () => {
     stopping = true;
     clearInterval(timer);
+    await feed?.close();
     await ticking;
     await Promise.all([...new Set([...workers.keys(), ...working])].map(stopWorking));
     await Promise.all([...runs.values()].map((r) => r.settled()));
@@ -386,6 +450,8 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
     else names.forEach(startWorking);
     timer = setInterval(sweep, options.sweepIntervalMs);
     timer.unref();
+    // From the head before the catch-up: whatever is committed from then on wakes the runs.
+    if (feed) feed.start(await options.store.headPosition());
     await catchUpAll();
   } catch (error) {
     await close();

@@ -68,7 +68,8 @@ const databaseUrl = required(config.databaseUrl, 'DATABASE_URL');
 const pool = createPool(databaseUrl, 10, poolLog);
 const vault = new PersonalDataVault({ pool });
 // The log's engine is configuration (EVENT_STORE, KURRENTDB_URL; issue 18, docs/event-store-engines.md).
-const store = withPersonalDataProtection(createEventStore({ ...config.eventStore, pool }), vault, PERSONAL_DATA_FIELDS);
+const engineStore = createEventStore({ ...config.eventStore, pool });
+const store = withPersonalDataProtection(engineStore, vault, PERSONAL_DATA_FIELDS);
 const db = createReadModelDb(pool);
 const stopping = new AbortController();
 // The schemas the projector uses: waited for at start (issue 13), then a condition of readiness (issue 17).
@@ -121,6 +122,8 @@ const starting = startProjector({
   log,
   onBatch: projectorMetrics.onBatch,
   signal: stopping.signal,
+  // KurrentDB's catch-up subscription wakes the runs too (issue 18 item 2); PostgreSQL has none.
+  ...(engineStore.subscribe ? { subscribe: engineStore.subscribe.bind(engineStore) } : {}),
 });
 // Installed before the start-up catch-up is awaited, so a signal during it stops after a batch.
 installGracefulShutdown({

@@ -85,12 +85,23 @@ async function nameOf(store: EventStore, participantId: number): Promise<unknown
 
 const protectedStore = (pool: pg.Pool) => withPersonalDataProtection(new PostgresEventStore({ pool }), new PersonalDataVault({ pool, cacheTtlMs: 0 }), PERSONAL_DATA_FIELDS);
 
-/** Drops a database, closing whatever still uses it. */
+/**
+ * Drops a database once its connections are gone. A pool's end() resolves before its clients'
+ * sockets have closed; terminating those (WITH (FORCE)) made them emit an error nobody listens
+ * to any more, an uncaught exception that failed the run. So wait for them to leave (up to 5 s),
+ * and force only what is still there then.
+ */
 async function dropDatabase(url: string): Promise<void> {
   const name = new URL(url).pathname.slice(1);
   const adminClient = new pg.Client({ connectionString: inject('databaseServerUrl') });
   await adminClient.connect();
   try {
+    const deadline = performance.now() + 5000;
+    while (performance.now() < deadline) {
+      const { rows } = await adminClient.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+      if (rows[0]!.n === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     await adminClient.query(`DROP DATABASE "${name}" WITH (FORCE)`);
   } finally {
     await adminClient.end();

@@ -64,4 +64,14 @@ describe('findUnsafeText', () => {
     expect(findUnsafeText(undefined)).toBeNull();
     expect(findUnsafeText(Buffer.from([0]))).toBeNull();
   });
+
+  it('walks objects whose prototype has none itself, as Fastify parses query strings (fast-querystring)', () => {
+    function Empty(): void { /* fast-querystring's shape: a prototype without Object.prototype */ }
+    Empty.prototype = Object.create(null) as object;
+    const query = new (Empty as unknown as new () => Record<string, string>)();
+    query.q = 'a\u0000b';
+    expect(findUnsafeText(query)).toBe('/q');
+    expect(findUnsafeText(Object.assign(Object.create(null) as object, { q: '\u0001' }))).toBe('/q');
+    expect(findUnsafeText(new Date(0))).toBeNull();
+  });
 });

@@ -76,8 +76,11 @@ export function findUnsafeText(value: unknown, maxDepth = 32): string | null {
       }
       return null;
     }
-    const prototype: unknown = Object.getPrototypeOf(node);
-    if (prototype !== Object.prototype && prototype !== null) return null; // a Buffer, a Date: no text of the client's
+    // Plain objects only: Object.prototype, none, or a prototype of its own without one (Fastify's
+    // query parser, fast-querystring, makes its objects so: the query string went unchecked while
+    // this looked for Object.prototype or null alone). A Buffer, a Date: no text of the client's.
+    const prototype = Object.getPrototypeOf(node) as object | null;
+    if (prototype !== null && Object.getPrototypeOf(prototype) !== null) return null;
     for (const [key, child] of Object.entries(node)) {
       if (NEVER_ALLOWED.test(key)) return `${path}/${escapeKey(key)}`;
       const found = walk(child, `${path}/${key}`, depth + 1);

@@ -28,6 +28,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { prng } from '@sinilill/cli';
 import type { CommandRequest } from '@sinilill/commands';
 import { repoRoot } from '@sinilill/config';
 import type { SessionClaims } from '@sinilill/contracts';
@@ -87,17 +88,6 @@ let gateway: ServiceProcess | null = null;
 /** Every failed attempt of the clients, by error code or status (ECONNRESET: lost mid-request). */
 const failures = new Map<string, number>();
 
-/** A deterministic random source (mulberry32), so that a failure can be run again alike. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const system = (id: string): CommandRequest => ({ actor: SYSTEM, metadata: { commandId: `${run}-${id}`, correlationId: `${run}-${id}`, causationId: null } });
@@ -281,7 +271,7 @@ test(`${COMMANDS} commands from ${CLIENTS} clients over 2 command APIs, 2 query 
   const setupMs = performance.now() - setupStarted;
 
   // ── The chaos: a random process killed with SIGKILL every 2–3 s, started again at once.
-  const random = seeded(17_011);
+  const random = prng(17_011);
   const kills: { name: string; at: number; readyAfterMs: number | null }[] = [];
   let loading = true;
   let skippedKills = 0;
@@ -319,7 +309,7 @@ test(`${COMMANDS} commands from ${CLIENTS} clients over 2 command APIs, 2 query 
   let readFailures = 0;
   const loadStarted = performance.now();
   await Promise.all(people.map(async (person, i) => {
-    const rnd = seeded(1_000 + i);
+    const rnd = prng(1_000 + i);
     const throughGateway = i % 2 === 0;
     const commandBases = throughGateway ? [gatewayUrl] : commandApis.map((s) => s.url!);
     const queryBases = throughGateway ? [gatewayUrl] : queryApis.map((s) => s.url!);

@@ -11,7 +11,7 @@
  * AccountDirectory transaction calls it when the event store commits (the event store has its own
  * connection), before the account tables commit: the projectors read only the event log.
  */
-import type { AppendRequest, AppendResult, EventData, EventStore, ExpectedRevision } from '@sinilill/event-store';
+import { aroundAppends, type AppendRequest, type AppendResult, type EventStore } from '@sinilill/event-store';
 
 /** What an append that wrote something was (AfterCommitHook's second argument). */
 export interface CommittedAppend {
@@ -55,31 +55,11 @@ export function withAfterCommit(store: EventStore, hook: AfterCommitHook): Event
       }
     }
   };
-  return {
-    async appendToStream(stream: string, events: EventData[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
-      const result = await store.appendToStream(stream, events, options);
-      notify([{ stream, events, expectedRevision: options.expectedRevision }], [result]);
-      return result;
-    },
-    async appendToStreams(requests: AppendRequest[]): Promise<AppendResult[]> {
-      const results = await store.appendToStreams(requests);
-      notify(requests, results);
-      return results;
-    },
-    ...(store.appendToStreamsIf ? {
-      async appendToStreamsIf(requests: AppendRequest[], condition: Parameters<NonNullable<EventStore['appendToStreamsIf']>>[1]) {
-        const results = await store.appendToStreamsIf!(requests, condition);
-        notify(requests, results);
-        return results;
-      },
-    } : {}),
-    ...(store.readStreams ? { readStreams: store.readStreams.bind(store) } : {}),
-    readStream: (stream, options) => store.readStream(stream, options),
-    readAll: (options) => store.readAll(options),
-    headPosition: () => store.headPosition(),
-    findEvent: (eventId) => store.findEvent(eventId),
-    close: () => store.close(),
-  };
+  return aroundAppends(store, async (requests, append) => {
+    const result = await append();
+    notify(requests, Array.isArray(result) ? result : [result]);
+    return result;
+  });
 }
 
 /**

@@ -35,4 +35,5 @@ export {
   type PersonalFields,
 } from './personal-data';
 export { SubjectErasureListener, type ErasureListenerLog, type SubjectErasureListenerOptions } from './subject-erasures';
+export { aroundAppends, type AroundAppend } from './around-appends';
 export { ReconnectingListener, type ListenerHooks, type ListenerLog, type ReconnectingListenerOptions } from './reconnecting-listener';

@@ -51,8 +51,8 @@ const DAY_MS = 86_400_000;
 const APRIL_1 = Date.UTC(2025, 3, 1);
 const MARCH_1 = Date.UTC(2025, 2, 1);
 
-/** mulberry32: a small, fast, seedable PRNG with values in [0, 1). */
-function prng(seed: number): () => number {
+/** mulberry32: a small, fast, seedable PRNG with values in [0, 1) (also the load tests' deterministic source). */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

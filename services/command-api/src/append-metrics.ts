@@ -17,7 +17,7 @@
  * A multi-stream append (appendToStreams, appendToStreamsIf) is one call, however many streams.
  * Reads pass through unmeasured.
  */
-import { AppendConditionFailedError, WrongExpectedRevisionError, type AppendRequest, type AppendResult, type EventStore } from '@sinilill/event-store';
+import { AppendConditionFailedError, WrongExpectedRevisionError, aroundAppends, type AppendRequest, type AppendResult, type EventStore } from '@sinilill/event-store';
 import { Counter, Histogram, registeredMetric, type Registry } from '@sinilill/http';
 
 /** Buckets of sinilill_append_duration_seconds, seconds (a group-committed append: a few ms). */
@@ -57,13 +57,13 @@ function written(requests: readonly AppendRequest[], results: readonly AppendRes
  */
 export function withAppendMetrics(store: EventStore, registry: Registry): EventStore {
   const metrics = appendMetrics(registry);
-  const measure = async <T extends AppendResult | AppendResult[]>(requests: () => readonly AppendRequest[], append: () => Promise<T>): Promise<T> => {
+  return aroundAppends(store, async (requests, append) => {
     const started = performance.now();
     let outcome: Outcome = 'error';
     try {
       const result = await append();
       outcome = 'ok';
-      metrics.events.inc(written(requests(), Array.isArray(result) ? result : [result]));
+      metrics.events.inc(written(requests, Array.isArray(result) ? result : [result]));
       return result;
     } catch (error) {
       if (error instanceof WrongExpectedRevisionError || error instanceof AppendConditionFailedError) {
@@ -75,23 +75,5 @@ export function withAppendMetrics(store: EventStore, registry: Registry): EventS
       metrics.appends.inc({ outcome });
       metrics.duration.observe((performance.now() - started) / 1000);
     }
-  };
-  return {
-    appendToStream: (stream, events, options) => measure(
-      () => [{ stream, events, expectedRevision: options.expectedRevision }],
-      () => store.appendToStream(stream, events, options),
-    ),
-    appendToStreams: (requests) => measure(() => requests, () => store.appendToStreams(requests)),
-    ...(store.appendToStreamsIf ? {
-      appendToStreamsIf: (requests: AppendRequest[], condition: Parameters<NonNullable<EventStore['appendToStreamsIf']>>[1]) => measure(
-        () => requests, () => store.appendToStreamsIf!(requests, condition),
-      ),
-    } : {}),
-    ...(store.readStreams ? { readStreams: store.readStreams.bind(store) } : {}),
-    readStream: (stream, options) => store.readStream(stream, options),
-    readAll: (options) => store.readAll(options),
-    headPosition: () => store.headPosition(),
-    findEvent: (eventId) => store.findEvent(eventId),
-    close: () => store.close(),
-  };
+  });
 }

@@ -31,6 +31,52 @@ export interface Projection {
    * projection folds what happened, not who asked for it.
    */
   apply(db: Kysely<ReadModelDatabase>, events: readonly RecordedEvent[]): Promise<void>;
+  /**
+   * Optional: a session that keeps state across the batches of one rebuild (rebuild.ts, D43).
+   * Its `apply` replaces the projection's for the rebuild's pass: it may keep rows in memory
+   * instead of loading and rewriting them every batch, and must write them all by `finish`. It
+   * keeps the same contract as `apply` (all or nothing: state it keeps changes only once the
+   * batch's writes have succeeded, so a batch the runner bisects to park an event, or rolls back,
+   * leaves it as it was). Without it the rebuild calls `apply` batch after batch.
+   */
+  rebuild?(): RebuildSession;
+}
+
+/** A projection's state across one rebuild's batches (Projection.rebuild). */
+export interface RebuildSession {
+  /** As Projection.apply, on the rebuild's private schema, the batches in global order. */
+  apply(db: Kysely<ReadModelDatabase>, events: readonly RecordedEvent[]): Promise<void>;
+  /** Writes what the session kept in memory; called once after the last batch, before the indexes and the swap. */
+  finish(db: Kysely<ReadModelDatabase>): Promise<void>;
+}
+
+/**
+ * A set of non-negative integer ids (entry ids) as a growable bitset: a million ids in 128 KB,
+ * where a Set<number> would take tens of MB of a rebuild's heap. Ids are allocated densely from 1
+ * (the id allocator), so the bitset stays about as large as the highest id.
+ */
+export class IdSet {
+  private bits = new Uint8Array(1024);
+
+  has(id: number): boolean {
+    const byte = id >>> 3;
+    return byte < this.bits.length && (this.bits[byte]! & (1 << (id & 7))) !== 0;
+  }
+
+  add(id: number): void {
+    const byte = id >>> 3;
+    if (byte >= this.bits.length) {
+      const grown = new Uint8Array(Math.max(byte + 1, this.bits.length * 2));
+      grown.set(this.bits);
+      this.bits = grown;
+    }
+    this.bits[byte]! |= 1 << (id & 7);
+  }
+
+  delete(id: number): void {
+    const byte = id >>> 3;
+    if (byte < this.bits.length) this.bits[byte]! &= ~(1 << (id & 7));
+  }
 }
 
 /** Splits rows into chunks that stay under PostgreSQL's 65 535 bind parameters per statement. */

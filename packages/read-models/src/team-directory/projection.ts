@@ -7,18 +7,32 @@
 import { sql, type Kysely } from 'kysely';
 import type { RecordedEvent } from '@sinilill/event-store';
 import { upsertRows } from '../bulk';
-import { chunk, type Projection } from '../projection';
+import { IdSet, chunk, type Projection } from '../projection';
 import { fold } from '../parking';
 import type { ReadModelDatabase } from '../schema';
-import { TEAM_DIRECTORY_EVENTS, emptyDirectory, evolveTeamDirectory, type DirectoryWorkingSet } from './evolve';
+import { TEAM_DIRECTORY_EVENTS, emptyDirectory, evolveTeamDirectory, type DirectoryWorkingSet, type Member } from './evolve';
 
-async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEvent[]): Promise<DirectoryWorkingSet> {
+/**
+ * What a rebuild keeps across its batches (Projection.rebuild, D43): every member row in memory,
+ * written with its final km and paid flag by `finish` (and in its batch only when its name is new,
+ * so that a name PostgreSQL refuses parks its own event), and which entries have a row written
+ * (only those are loaded again, for an edit or a deletion; a new entry is not probed for).
+ * Entries, join codes and deletions are written batch by batch, as live.
+ */
+interface DirectoryRebuildState {
+  members: Map<number, Member>;
+  entriesWritten: IdSet;
+}
+
+async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEvent[], state?: DirectoryRebuildState): Promise<DirectoryWorkingSet> {
   const set = emptyDirectory();
   const entryIds = new Set<number>();
   const participantIds = new Set<number>();
   for (const event of events) {
     const data = event.data as { entryId?: number; participantId?: number };
-    if (event.type.startsWith('Entry') && data.entryId !== undefined) entryIds.add(data.entryId);
+    if (event.type.startsWith('Entry') && data.entryId !== undefined && (!state || state.entriesWritten.has(data.entryId))) {
+      entryIds.add(data.entryId);
+    }
     if (data.participantId !== undefined) participantIds.add(data.participantId);
   }
   if (entryIds.size > 0) {
@@ -34,7 +48,13 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
       });
     }
   }
-  if (participantIds.size > 0) {
+  if (state) {
+    // Copies, so that a batch that fails leaves the kept rows as they were.
+    for (const id of participantIds) {
+      const member = state.members.get(id);
+      if (member) set.members.set(id, { ...member });
+    }
+  } else if (participantIds.size > 0) {
     const rows = await db.selectFrom('team_members').selectAll()
       .where('participant_id', '=', sql<number>`any(${[...participantIds]}::int[])`).execute();
     for (const row of rows) {
@@ -48,8 +68,9 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
   return set;
 }
 
-async function save(db: Kysely<ReadModelDatabase>, set: DirectoryWorkingSet): Promise<void> {
-  const changed = [...set.changedMembers].map((id) => set.members.get(id)!).map((m) => ({
+/** Writes member rows. */
+async function saveMembers(db: Kysely<ReadModelDatabase>, members: Iterable<Member>): Promise<void> {
+  const rows = [...members].map((m) => ({
     participant_id: m.participantId, team_id: m.teamId, full_name: m.fullName, is_paid: m.isPaid,
     is_captain: m.isCaptain, distance_hundredths: m.distanceHundredths, created_at: m.createdAt,
   }));
@@ -59,7 +80,18 @@ async function save(db: Kysely<ReadModelDatabase>, set: DirectoryWorkingSet): Pr
       participant_id: 'int', team_id: 'int', full_name: 'text', is_paid: 'bool', is_captain: 'bool',
       distance_hundredths: 'bigint', created_at: 'timestamptz',
     },
-  }, changed);
+  }, rows);
+}
+
+/**
+ * Writes the batch's rows; a rebuild (`state`) keeps its member rows in memory instead (writing
+ * only new names) and changes them only after the batch's writes succeeded (D43).
+ */
+async function save(db: Kysely<ReadModelDatabase>, set: DirectoryWorkingSet, state?: DirectoryRebuildState): Promise<void> {
+  const changed = [...set.changedMembers].map((id) => set.members.get(id)!);
+  // A rebuild writes a member's row when its text is new (registered, renamed) so that a name
+  // PostgreSQL refuses fails its own batch and is parked there; km and the paid flag wait for finish.
+  await saveMembers(db, state ? changed.filter((m) => state.members.get(m.participantId)?.fullName !== m.fullName || !state.members.has(m.participantId)) : changed);
   const live: NonNullable<ReturnType<DirectoryWorkingSet['entries']['get']>>[] = [];
   const removed: number[] = [];
   for (const id of set.changedEntries) {
@@ -106,6 +138,18 @@ async function save(db: Kysely<ReadModelDatabase>, set: DirectoryWorkingSet): Pr
     await db.deleteFrom('team_members').where('team_id', '=', ids).execute();
     await db.deleteFrom('team_entries').where('team_id', '=', ids).execute();
   }
+  if (state) {
+    for (const id of set.changedEntries) {
+      if (set.entries.get(id)) state.entriesWritten.add(id);
+      else state.entriesWritten.delete(id);
+    }
+    for (const id of set.changedMembers) state.members.set(id, set.members.get(id)!);
+    for (const id of members) state.members.delete(id);
+    if (teams.length > 0) {
+      const gone = new Set(teams);
+      for (const [id, member] of state.members) if (gone.has(member.teamId)) state.members.delete(id);
+    }
+  }
 }
 
 export const teamDirectoryProjection: Projection = {
@@ -115,5 +159,18 @@ export const teamDirectoryProjection: Projection = {
     const set = await load(db, events);
     fold(() => { for (const event of events) evolveTeamDirectory(set, event); });
     await save(db, set);
+  },
+  rebuild() {
+    const state: DirectoryRebuildState = { members: new Map(), entriesWritten: new IdSet() };
+    return {
+      async apply(db, events) {
+        const set = await load(db, events, state);
+        fold(() => { for (const event of events) evolveTeamDirectory(set, event); });
+        await save(db, set, state);
+      },
+      async finish(db) {
+        await saveMembers(db, state.members.values());
+      },
+    };
   },
 };

@@ -9,7 +9,7 @@ import { sql, type Kysely } from 'kysely';
 import { currentEdition, type Edition } from '@sinilill/domain';
 import type { RecordedEvent } from '@sinilill/event-store';
 import { upsertRows } from '../bulk';
-import type { Projection } from '../projection';
+import { IdSet, type Projection } from '../projection';
 import { fold } from '../parking';
 import type { ReadModelDatabase } from '../schema';
 import {
@@ -17,18 +17,35 @@ import {
   deriveTeamFigures,
   emptyWorkingSet,
   evolveTeamStats,
+  type TeamFigures,
   type TeamStatsWorkingSet,
 } from './evolve';
 
 const ENTRY_EVENTS = new Set(['EntryAdded', 'EntryEdited', 'EntryDeleted']);
 
-async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEvent[]): Promise<TeamStatsWorkingSet> {
+/**
+ * What a rebuild keeps across its batches (Projection.rebuild, D43): every team row and every
+ * team-day's km in memory, written with their final figures by `finish` (a team row also in its
+ * batch when its text is new, so that a text PostgreSQL refuses parks its own event), and which
+ * entries have a ledger row written (only those are loaded again, for an edit or a deletion; a
+ * new entry is not probed for). The ledger and deletions are written batch by batch, as live.
+ */
+interface TeamStatsRebuildState {
+  teams: Map<number, TeamFigures>;
+  /** km per `${teamId}|${day}`, hundredths. */
+  daily: Map<string, number>;
+  ledgerWritten: IdSet;
+}
+
+async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEvent[], state?: TeamStatsRebuildState): Promise<TeamStatsWorkingSet> {
   const set = emptyWorkingSet();
   const entryIds = new Set<number>();
   const teamIds = new Set<number>();
   for (const event of events) {
     const data = event.data as { entryId?: number; teamId?: number };
-    if (ENTRY_EVENTS.has(event.type) && data.entryId !== undefined) entryIds.add(data.entryId);
+    if (ENTRY_EVENTS.has(event.type) && data.entryId !== undefined && (!state || state.ledgerWritten.has(data.entryId))) {
+      entryIds.add(data.entryId);
+    }
     if (data.teamId !== undefined) teamIds.add(data.teamId);
   }
   if (entryIds.size > 0) {
@@ -42,7 +59,13 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
       });
     }
   }
-  if (teamIds.size > 0) {
+  if (state) {
+    // Copies, so that a batch that fails leaves the kept rows as they were.
+    for (const id of teamIds) {
+      const row = state.teams.get(id);
+      if (row) set.teams.set(id, { ...row });
+    }
+  } else if (teamIds.size > 0) {
     const rows = await db.selectFrom('team_stats')
       .select(['team_id', 'team_name', 'icon', 'description', 'created_at', 'distance_hundredths', 'participants'])
       .where('team_id', '=', sql<number>`any(${[...teamIds]}::int[])`).execute();
@@ -57,9 +80,9 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
   return set;
 }
 
-async function save(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, edition: Edition): Promise<void> {
-  const teams = [...set.changedTeams].map((id) => {
-    const row = set.teams.get(id)!;
+/** Writes team rows (their derived figures from the edition's route, spec §4). */
+async function saveTeams(db: Kysely<ReadModelDatabase>, rows: Iterable<TeamFigures>, edition: Edition): Promise<void> {
+  const teams = [...rows].map((row) => {
     const figures = deriveTeamFigures(row.distanceHundredths, edition);
     return {
       team_id: row.teamId, team_name: row.teamName, icon: row.icon, description: row.description,
@@ -76,6 +99,10 @@ async function save(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, edi
       in_lap_distance: 'int', blue_flowers: 'int',
     },
   }, teams);
+}
+
+/** Writes the batch's ledger rows: kept ones upserted, removed ones deleted. */
+async function saveLedger(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet): Promise<void> {
   const kept = [...set.ledger.values()].filter((e) => e !== null).map((e) => ({
     entry_id: e.entryId, team_id: e.teamId, participant_id: e.participantId,
     distance_hundredths: e.distanceHundredths, performed_at: e.performedAt,
@@ -88,14 +115,34 @@ async function save(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, edi
   if (removed.length > 0) {
     await db.deleteFrom('stats_entry_ledger').where('entry_id', '=', sql<number>`any(${removed}::int[])`).execute();
   }
-  const daily = [...set.dailyDelta.entries()].filter(([, delta]) => delta !== 0).map(([key, delta]) => {
+}
+
+/** Day rows of `deltas` (`${teamId}|${day}` → hundredths), zero ones left out. */
+function dailyRows(deltas: Map<string, number>) {
+  return [...deltas.entries()].filter(([, delta]) => delta !== 0).map(([key, delta]) => {
     const [teamId, day] = key.split('|') as [string, string];
     return { team_id: Number(teamId), day, distance_hundredths: delta };
   });
+}
+
+/** The totals row from the team rows: one aggregate over a few thousand rows, never drifting. */
+async function saveTotals(db: Kysely<ReadModelDatabase>): Promise<void> {
+  await db.updateTable('stats_totals').where('id', '=', 1).set((eb) => ({
+    teams: eb.selectFrom('team_stats').select((e) => e.fn.countAll<number>().as('n')),
+    participants: eb.selectFrom('team_stats').select((e) => e.fn.coalesce(e.fn.sum<number>('participants'), e.lit(0)).as('n')),
+    distance: eb.selectFrom('team_stats').select((e) => e.fn.coalesce(e.fn.sum<number>('distance'), e.lit(0)).as('n')),
+    blue_flowers: eb.selectFrom('team_stats').select((e) => e.fn.coalesce(e.fn.sum<number>('blue_flowers'), e.lit(0)).as('n')),
+  })).execute();
+}
+
+const DAILY_COLUMNS = { team_id: 'int', day: 'date', distance_hundredths: 'bigint' } as const;
+
+async function save(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, edition: Edition): Promise<void> {
+  await saveTeams(db, [...set.changedTeams].map((id) => set.teams.get(id)!), edition);
+  await saveLedger(db, set);
+  const daily = dailyRows(set.dailyDelta);
   await upsertRows(db, {
-    table: 'team_daily_distance', key: ['team_id', 'day'],
-    columns: { team_id: 'int', day: 'date', distance_hundredths: 'bigint' },
-    update: { distance_hundredths: 'add' },
+    table: 'team_daily_distance', key: ['team_id', 'day'], columns: DAILY_COLUMNS, update: { distance_hundredths: 'add' },
   }, daily);
   if (daily.length > 0) {
     // A day whose km came back to 0 (its entries deleted, or edited to other days) loses its row:
@@ -113,14 +160,38 @@ async function save(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, edi
     await db.deleteFrom('team_daily_distance').where('team_id', '=', ids).execute();
     await db.deleteFrom('stats_entry_ledger').where('team_id', '=', ids).execute();
   }
-  if (teams.length > 0 || deleted.length > 0) {
-    // Totals from the team rows: one aggregate over a few hundred rows, never drifting.
-    await db.updateTable('stats_totals').where('id', '=', 1).set((eb) => ({
-      teams: eb.selectFrom('team_stats').select((e) => e.fn.countAll<number>().as('n')),
-      participants: eb.selectFrom('team_stats').select((e) => e.fn.coalesce(e.fn.sum<number>('participants'), e.lit(0)).as('n')),
-      distance: eb.selectFrom('team_stats').select((e) => e.fn.coalesce(e.fn.sum<number>('distance'), e.lit(0)).as('n')),
-      blue_flowers: eb.selectFrom('team_stats').select((e) => e.fn.coalesce(e.fn.sum<number>('blue_flowers'), e.lit(0)).as('n')),
-    })).execute();
+  if (set.changedTeams.size > 0 || deleted.length > 0) await saveTotals(db);
+}
+
+/**
+ * A rebuild's batch: the ledger written as live, then the kept team rows and day totals changed
+ * in memory (after the writes, so a failed batch leaves them as they were; module docs of D43).
+ */
+async function saveRebuilding(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, state: TeamStatsRebuildState, edition: Edition): Promise<void> {
+  // A team whose text is new (registered, renamed, described) is written in its batch, so that a
+  // text PostgreSQL refuses fails that batch and parks its event; the km wait for finish.
+  const texts = [...set.changedTeams].map((id) => set.teams.get(id)!).filter((row) => {
+    const before = state.teams.get(row.teamId);
+    return !before || before.teamName !== row.teamName || before.icon !== row.icon
+      || before.description !== row.description || before.createdAt !== row.createdAt;
+  });
+  await saveTeams(db, texts, edition);
+  await saveLedger(db, set);
+  const deleted = [...set.deletedTeams];
+  if (deleted.length > 0) {
+    const ids = sql<number>`any(${deleted}::int[])`;
+    await db.deleteFrom('team_stats').where('team_id', '=', ids).execute();
+    await db.deleteFrom('stats_entry_ledger').where('team_id', '=', ids).execute();
+  }
+  for (const [id, entry] of set.ledger) {
+    if (entry) state.ledgerWritten.add(id);
+    else state.ledgerWritten.delete(id);
+  }
+  for (const id of set.changedTeams) state.teams.set(id, set.teams.get(id)!);
+  for (const [key, delta] of set.dailyDelta) state.daily.set(key, (state.daily.get(key) ?? 0) + delta);
+  for (const id of deleted) {
+    state.teams.delete(id);
+    for (const key of [...state.daily.keys()]) if (key.startsWith(`${id}|`)) state.daily.delete(key);
   }
 }
 
@@ -136,6 +207,21 @@ export function createTeamStatsProjection(edition: Edition): Projection {
       const set = await load(db, events);
       fold(() => { for (const event of events) evolveTeamStats(set, event); });
       await save(db, set, edition);
+    },
+    rebuild() {
+      const state: TeamStatsRebuildState = { teams: new Map(), daily: new Map(), ledgerWritten: new IdSet() };
+      return {
+        async apply(db, events) {
+          const set = await load(db, events, state);
+          fold(() => { for (const event of events) evolveTeamStats(set, event); });
+          await saveRebuilding(db, set, state, edition);
+        },
+        async finish(db) {
+          await saveTeams(db, state.teams.values(), edition);
+          await upsertRows(db, { table: 'team_daily_distance', key: ['team_id', 'day'], columns: DAILY_COLUMNS }, dailyRows(state.daily));
+          await saveTotals(db);
+        },
+      };
     },
   };
 }

@@ -15,7 +15,7 @@
 # -g) passes SIGTERM on to the whole process group, and the services close gracefully on it
 # (@sinilill/http, SHUTDOWN_DELAY_MS).
 #
-# replay and restore get their capped heap (--max-old-space-size=192 --max-semi-space-size=8,
+# replay and restore get their capped heap (--max-old-space-size=160 --max-semi-space-size=8,
 # issue 16: about 280 MB resident for a million events instead of 600 MB) from the launcher itself,
 # which starts itself again with those flags unless NODE_OPTIONS holds heap flags of the operator's
 # (services/cli/bin/sinilill.mjs HEAP_FLAGS): one list, kept in one place.

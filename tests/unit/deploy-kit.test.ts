@@ -269,7 +269,7 @@ describe('infra/docker-entrypoint.sh', () => {
     // The launcher starts itself again with replay's capped heap: tini must signal both processes.
     const source = readFileSync(launcher, 'utf8');
     expect(source).toMatch(/HEAP_FLAGS\s*=\s*\{[^}]*\breplay\b/);
-    expect(source).toContain('--max-old-space-size=192');
+    expect(source).toContain('--max-old-space-size=160');
     expect(runtime.instructions.find((i) => i.keyword === 'ENTRYPOINT')?.args).toMatch(/tini",\s*"-g"/);
   });
 });
@@ -772,7 +772,7 @@ describe('infra/README.md', () => {
     const guide = read('infra/README.md');
     for (const words of ['docker build -f infra/Dockerfile', 'docker compose', 'kubectl apply', 'jobs/migrate.yaml', 'jobs/replay.yaml',
       'examples/secret.yaml', 'ADMIN_EMAIL', 'OTEL_EXPORTER_OTLP_ENDPOINT', '/metrics', '/health/ready', 'nginx/sinilill.conf',
-      '--max-old-space-size=192', '](../docs/backup.md)']) {
+      '--max-old-space-size=160', '](../docs/backup.md)']) {
       expect(guide, words).toContain(words);
     }
   });

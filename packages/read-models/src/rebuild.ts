@@ -203,20 +203,25 @@ async function dropSecondaryIndexes(db: Kysely<ReadModelDatabase>, schema: strin
  * sequential WAL write of each final table: crash-safe from then on, like any live table).
  */
 async function setLogged(db: Kysely<ReadModelDatabase>, tables: readonly string[], logged: boolean): Promise<void> {
-  for (const table of tables) {
-    await sql`ALTER TABLE ${sql.table(`${REBUILD_SCHEMA}.${table}`)} ${sql.raw(logged ? 'SET LOGGED' : 'SET UNLOGGED')}`.execute(db);
-  }
+  await twoAtATime(tables, (table) =>
+    sql`ALTER TABLE ${sql.table(`${REBUILD_SCHEMA}.${table}`)} ${sql.raw(logged ? 'SET LOGGED' : 'SET UNLOGGED')}`.execute(db));
 }
 
-/** Creates `indexes` again, two at a time (each CREATE INDEX is one backend's sort). */
-async function createIndexes(db: Kysely<ReadModelDatabase>, indexes: readonly DeferredIndex[]): Promise<void> {
-  const queue = [...indexes];
+/**
+ * Runs `work` on each item, two at a time, on the pool's connections (a SET LOGGED rewrites its
+ * table and a CREATE INDEX sorts in one backend each: two keep both cores busy).
+ */
+async function twoAtATime<T>(items: readonly T[], work: (item: T) => Promise<unknown>): Promise<void> {
+  const queue = [...items];
   const worker = async () => {
-    for (let index = queue.shift(); index; index = queue.shift()) {
-      await sql.raw(index.definition).execute(db);
-    }
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
   };
   await Promise.all([worker(), worker()]);
+}
+
+/** Creates `indexes` again, two at a time. */
+async function createIndexes(db: Kysely<ReadModelDatabase>, indexes: readonly DeferredIndex[]): Promise<void> {
+  await twoAtATime(indexes, (index) => sql.raw(index.definition).execute(db));
 }
 
 /**

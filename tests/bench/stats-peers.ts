@@ -334,7 +334,12 @@ export function statsRows(result: StatsPeersResult): Row[] {
       measure: `HTTP: ${what} latency, directly → through ${door.name}`,
       result: `mean ${mean(d).toFixed(2)} → ${mean(g).toFixed(2)} ms (${percentiles(directRuns)} → ${percentiles(doorRuns)} ms)`,
       ratio: `adds ${(added * 100).toFixed(1)} % (${(mean(g) - mean(d)).toFixed(2)} ms)`,
-      target: judged(door, `front door adds ≤ ${STATS_TARGET.gatewayAddedLatency * 100} % (${verdict(added <= STATS_TARGET.gatewayAddedLatency)})`),
+      // Item 3 asks ≤ 10 % of the gateway, or the gateway replaced by a kept reverse proxy in the
+      // deploy kit and the proxy measured: nginx is that proxy, so its figure is reported, and
+      // its verdict says so rather than judging it.
+      target: door.name.startsWith('nginx')
+        ? `≤ ${STATS_TARGET.gatewayAddedLatency * 100} % asked of the gateway (${added <= STATS_TARGET.gatewayAddedLatency ? 'met' : 'not met'} by nginx, which replaces it: measured, item 3)`
+        : judged(door, `front door adds ≤ ${STATS_TARGET.gatewayAddedLatency * 100} % (${verdict(added <= STATS_TARGET.gatewayAddedLatency)})`),
     });
   };
   for (const door of doors) latencyRows('GET /api/stats', door, result.direct, door.runs);

@@ -137,8 +137,11 @@ describe.skipIf(!hasNginx)('nginx with infra/nginx/sinilill.conf, production\'s 
   /** A stand-in API answering every method and path with which API it is, what it got, and the headers. */
   const standIn = (api: 'query' | 'command') => {
     const app = createApp();
-    app.addHook('onSend', async (_request, reply, payload) => {
+    let served = 0;
+    app.addHook('onSend', async (request, reply, payload) => {
       reply.header('x-api', api);
+      // As the query API's cached public answers say it (answer-cache.ts): a browser revalidates.
+      if (request.url.startsWith('/api/settings')) reply.header('cache-control', 'public, no-cache');
       return payload;
     });
     app.get('/api/team/:id/live', (_request, reply) => {
@@ -149,7 +152,7 @@ describe.skipIf(!hasNginx)('nginx with infra/nginx/sinilill.conf, production\'s 
     });
     app.route({
       method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/*', bodyLimit: PUBLIC_ATTRIBUTES_BODY_LIMIT,
-      handler: async (req) => ({ api, method: req.method, url: req.url, headers: req.headers }),
+      handler: async (req) => ({ api, method: req.method, url: req.url, headers: req.headers, served: ++served }),
     });
     return app;
   };
@@ -214,11 +217,39 @@ describe.skipIf(!hasNginx)('nginx with infra/nginx/sinilill.conf, production\'s 
   test('X-Forwarded-* as the gateway sets them; what the client claims is not passed on', async () => {
     const claims = { 'x-forwarded-for': '6.6.6.6', forwarded: 'for=6.6.6.6', 'x-real-ip': '6.6.6.6', 'x-forwarded-host': 'evil.example' };
     for (const base of [gatewayBase, nginx.url]) {
-      const { headers } = await (await fetch(`${base}/api/stats`, { headers: claims })).json() as { headers: Record<string, string> };
+      const { headers } = await (await fetch(`${base}/api/team/7`, { headers: claims })).json() as { headers: Record<string, string> };
       expect(headers).toMatchObject({ 'x-forwarded-for': '127.0.0.1', 'x-forwarded-proto': 'http', 'x-forwarded-host': new URL(base).host });
       expect(headers.forwarded).toBeUndefined();
       expect(headers['x-real-ip']).toBeUndefined();
     }
+  });
+
+  test('public answers are kept for one second (D44); read-your-writes, Authorization and cookies pass by the cache', async () => {
+    const get = async (headers: Record<string, string> = {}, method = 'GET') => {
+      const response = await fetch(`${nginx.url}/api/settings`, { method, headers, ...(method === 'POST' ? { body: '{}' } : {}) });
+      const body = await response.json() as { served: number };
+      return { cache: response.headers.get('x-cache-status'), served: body.served };
+    };
+    const first = await get();
+    expect(first.cache).toBe('MISS');
+    const again = await get();
+    expect(again).toEqual({ cache: 'HIT', served: first.served });
+    for (const headers of [{ 'x-min-position': '5' }, { authorization: 'Bearer x' }, { cookie: 'a=b' }] as Record<string, string>[]) {
+      const passed = await get(headers);
+      expect(passed.cache, JSON.stringify(headers)).toBe('BYPASS');
+      expect(passed.served).toBeGreaterThan(first.served);
+    }
+    // Another method is never answered from the cache.
+    expect((await get({ 'content-type': 'application/json' }, 'POST')).cache).toBeNull();
+    // A second later the answer is fetched again (served stale once while one request refreshes it).
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    let fresh = await get();
+    for (const deadline = Date.now() + 5000; !(fresh.cache === 'HIT' && fresh.served > first.served + 3) && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      fresh = await get();
+    }
+    expect(fresh.cache).toBe('HIT');
+    expect(fresh.served).toBeGreaterThan(first.served + 3);
   });
 
   test('the live stream is not buffered: its first event arrives while the stream is open', async () => {

@@ -53,6 +53,13 @@ export const ERROR_CODES = [
   'REFUND_EXCEEDS_PAYMENT', // a refund larger than what the order paid and has not had refunded yet (400): issue 14
   'ORDER_NOT_PAID', // a refund of an order the provider has not confirmed as paid (pending or failed) (409): issue 14
   'FIELD_MISMATCH', // a field the server keeps itself (an id, team_id, created_at, a team's name or join code) sent with another value than the stored one; the body names it in `field` (409): issue 14
+  'ACTIVITY_FILE_NOT_SUPPORTED', // a file that is not a GPX, TCX or FIT activity (another format, or an extension that does not match the content) (415): issue 19
+  'ACTIVITY_FILE_UNREADABLE', // a GPX, TCX or FIT file that is damaged and cannot be parsed (400): issue 19
+  'ACTIVITY_FILE_EMPTY', // an activity file with no track points or no distance to add (400): issue 19
+  'ACTIVITY_FILE_TOO_LARGE', // an activity file over 20 MB (413): issue 19
+  'ACTIVITY_FILE_ALREADY_USED', // the same activity file (same content hash) was already made into an entry (409): issue 19
+  'CERTIFICATE_NOT_AVAILABLE_YET', // a certificate asked for before the event's results are final (the late-entry deadline, spec §4) (409): issue 19
+  'CERTIFICATE_NOT_VALID', // a certificate code that is forged, mistyped or no longer names anyone (404): issue 19
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -96,7 +96,7 @@ async function appendEntries(count: number, firstId: number): Promise<void> {
         expectedRevision: 'no_stream',
         events: [{
           id: randomUUID(), type: 'EntryAdded', schemaVersion: 1,
-          data: { entryId, teamId: TEAM, participantId: PARTICIPANT, distance: 0.25, entryType: 'WALK', performedAt: '2025-04-20', createdAt: at } satisfies EntryAdded['data'],
+          data: { entryId, teamId: TEAM, participantId: PARTICIPANT, distance: 0.25, entryType: 'WALK', performedAt: '2025-04-20', createdAt: at, source: { kind: 'manual' } } satisfies EntryAdded['data'],
           metadata: { actor: { userId: null, role: 'SYSTEM' }, correlationId: `${run}-burst`, causationId: null },
         }],
       };

@@ -33,7 +33,7 @@ const member = (participantId: number, teamId: number, fullName: string): Append
   },
 });
 const added = (entryId: number, participantId: number, teamId: number, distance: number, day: number): AppendRequest => to(streams.entry(entryId), {
-  type: 'EntryAdded', data: { entryId, teamId, participantId, distance, entryType: 'WALK', performedAt: `2025-04-${day}`, createdAt: at(day) },
+  type: 'EntryAdded', data: { entryId, teamId, participantId, distance, entryType: 'WALK', performedAt: `2025-04-${day}`, createdAt: at(day), source: { kind: 'manual' } },
 });
 const edited = (entryId: number, participantId: number, teamId: number, distance: number, day: number): AppendRequest => to(streams.entry(entryId), {
   type: 'EntryEdited', data: { entryId, teamId, participantId, distance, entryType: 'OUTDOOR_RUN', performedAt: `2025-04-${day}`, editedAt: at(20) },

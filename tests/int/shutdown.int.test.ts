@@ -306,7 +306,7 @@ describe('the projector stopped with SIGTERM while it catches up', () => {
           expectedRevision: 'no_stream' as const,
           events: [{
             id: randomUUID(), type: 'EntryAdded', schemaVersion: 1,
-            data: { entryId, teamId: TEAM, participantId: PARTICIPANT, distance: 0.25, entryType: 'WALK', performedAt: '2025-04-20', createdAt: at } satisfies EntryAdded['data'],
+            data: { entryId, teamId: TEAM, participantId: PARTICIPANT, distance: 0.25, entryType: 'WALK', performedAt: '2025-04-20', createdAt: at, source: { kind: 'manual' } } satisfies EntryAdded['data'],
             metadata: { actor: { userId: null, role: 'SYSTEM' as const }, correlationId: `${run}-backlog`, causationId: null },
           }],
         };

@@ -22,6 +22,11 @@ export const streams = {
   operations: () => 'operations',
   /** One stream per payment order (issue 7); orderId is a UUID. */
   payment: (orderId: string) => `payment-${orderId}`,
+  /**
+   * One stream per activity file (issue 19 item 1), named by the SHA-256 of its bytes (64
+   * lower-case hex digits): its ActivityFileUsed events prove which entry counts the file.
+   */
+  activityFile: (sha256: string) => `activity-file-${sha256}`,
 } as const;
 
 /** Preset entry types (spec §1). Anything else is free text entered under "Other". */
@@ -177,6 +182,21 @@ export interface ParticipantDeleted {
 export type ParticipantEvent = ParticipantRegistered | ParticipantPaymentMarked | ParticipantRenamed | ParticipantDeleted;
 
 // ---- entry-{id} ---------------------------------------------------------------------------
+
+/** Formats of activity files (issue 19 item 1). */
+export const ACTIVITY_FILE_FORMATS = ['gpx', 'tcx', 'fit'] as const;
+export type ActivityFileFormat = (typeof ACTIVITY_FILE_FORMATS)[number];
+
+/**
+ * Where an entry's distance came from: typed in by hand, or read from an activity file (issue 19
+ * item 1) identified by the SHA-256 of its bytes (64 lower-case hex digits).
+ */
+export type EntrySource = { kind: 'manual' } | { kind: 'file'; format: ActivityFileFormat; sha256: string };
+
+/**
+ * Schema version 2 (issue 19 item 1) added `source`; version 1 events are read as version 2 with
+ * `source: { kind: 'manual' }` (EVENT_UPCASTERS), as every entry before files was typed in.
+ */
 export interface EntryAdded {
   type: 'EntryAdded';
   data: {
@@ -191,6 +211,8 @@ export interface EntryAdded {
     performedAt: string;
     /** ISO-8601 UTC. */
     createdAt: string;
+    /** Typed in, or read from an activity file (schema version 2). */
+    source: EntrySource;
   };
 }
 export interface EntryEdited {
@@ -212,6 +234,28 @@ export interface EntryDeleted {
   data: { entryId: number; teamId: number; participantId: number; deletedAt: string };
 }
 export type EntryEvent = EntryAdded | EntryEdited | EntryDeleted;
+
+// ---- activity-file-{sha256} (issue 19 item 1) ----------------------------------------------
+
+/**
+ * An activity file's distance was logged as an entry: appended in the same atomic append as that
+ * EntryAdded, with the stream's expected revision, so one file never counts twice at once. The
+ * file is free again once that entry is deleted (the entry's stream says so; no event here).
+ */
+export interface ActivityFileUsed {
+  type: 'ActivityFileUsed';
+  data: {
+    /** 64 lower-case hex digits, the SHA-256 of the file's bytes. */
+    sha256: string;
+    format: ActivityFileFormat;
+    entryId: number;
+    teamId: number;
+    participantId: number;
+    /** ISO-8601 UTC. */
+    usedAt: string;
+  };
+}
+export type ActivityFileEvent = ActivityFileUsed;
 
 // ---- payment-{orderId} (issue 7; ids and EUR cents only, never personal data) ---------------
 
@@ -522,6 +566,7 @@ export type DomainEvent =
   | TeamEvent
   | ParticipantEvent
   | EntryEvent
+  | ActivityFileEvent
   | PaymentEvent
   | AccountEvent
   | SettingsEvent
@@ -543,7 +588,8 @@ export const SCHEMA_VERSIONS: Record<DomainEventType, number> = {
   ProjectionEventRetryRequested: 1,
   ParticipantRegistered: 1,
   ParticipantPaymentMarked: 1,
-  EntryAdded: 1,
+  EntryAdded: 2,
+  ActivityFileUsed: 1,
   EntryEdited: 1,
   EntryDeleted: 1,
   UserRegistered: 1,
@@ -562,6 +608,26 @@ export const SCHEMA_VERSIONS: Record<DomainEventType, number> = {
   PaymentFailed: 1,
   PaymentRefunded: 1,
 };
+
+/**
+ * Lifts one stored payload of `type` at schema version `fromVersion` to version `fromVersion + 1`.
+ * Pure; never changes its argument; never touches personal-data fields (they may still be sealed
+ * when it runs).
+ */
+export interface EventUpcaster {
+  type: DomainEventType;
+  fromVersion: number;
+  upcast(data: Record<string, unknown>): Record<string, unknown>;
+}
+
+/**
+ * Every upcaster of the domain's events (the event store applies them when events are read, so
+ * deciders, projections, history and exports see SCHEMA_VERSIONS only; the stored event stays as
+ * written). EntryAdded 1 → 2: entries before activity files were typed in.
+ */
+export const EVENT_UPCASTERS: readonly EventUpcaster[] = [
+  { type: 'EntryAdded', fromVersion: 1, upcast: (data) => ({ ...data, source: { kind: 'manual' } }) },
+];
 
 /**
  * Where personal data sits: per event type, the field naming the data subject (whose key

@@ -20,7 +20,7 @@ describe('the given/when/then helper', () => {
   it('fails when events come instead of an error, and when events differ', () => {
     const entryAdded = {
       type: 'EntryAdded' as const,
-      data: { entryId: 1, teamId: 1, participantId: 1, distance: 1, entryType: 'WALK', performedAt: '2025-04-02', createdAt: 'x' },
+      data: { entryId: 1, teamId: 1, participantId: 1, distance: 1, entryType: 'WALK', performedAt: '2025-04-02', createdAt: 'x', source: { kind: 'manual' as const } },
     };
     expect(() => given([entryAdded]).when(del).then('NOT_FOUND')).toThrow(/expected DomainError NOT_FOUND/);
     expect(() => given([entryAdded]).when(del).then([])).toThrow();

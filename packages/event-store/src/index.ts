@@ -3,7 +3,9 @@
  * schema migrations, the migration runner every schema uses (migrations/runner.ts), and
  * crypto-shredding of personal data as an EventStore decorator.
  */
+import './domain-upcasters';
 export * from './types';
+export { registerUpcasters, upcastEvent, type Upcaster } from './upcasters';
 export { createResilientPool, guardPool, waitForPostgres, type PoolLog, type ResilientPoolOptions } from './pool';
 export { EVENT_COLUMNS, PostgresEventStore, toRecordedEvent, type EventRow, type PostgresEventStoreOptions } from './postgres-event-store';
 export { KurrentDbEventStore, KurrentDbVersionError, takeBatch, type KurrentDbEventStoreOptions } from './kurrentdb-event-store';

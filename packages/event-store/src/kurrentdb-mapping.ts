@@ -17,6 +17,7 @@
 import { ANY, NO_STREAM, STREAM_EXISTS, WrongExpectedVersionError, jsonEvent } from '@kurrent/kurrentdb-client';
 import type { AppendStreamState, CurrentStreamState, EventData as KurrentEventData, Position, RecordedEvent as KurrentRecordedEvent } from '@kurrent/kurrentdb-client';
 import { OMITTED_METADATA, WrongExpectedRevisionError, type EventData, type EventMetadata, type ExpectedRevision, type RecordedEvent } from './types';
+import { upcastEvent } from './upcasters';
 
 /** The metadata keys this adapter writes (all values strings). */
 export const METADATA_KEYS = { schemaVersion: 'schema-version', metadata: 'sinilill-metadata' } as const;
@@ -152,11 +153,12 @@ function schemaVersionOf(raw: Record<string, unknown> | null): number {
 /**
  * A recorded KurrentDB event as the interface's RecordedEvent: stream, revision (bigint → number),
  * globalPosition (commit position), recordedAt (the server's `created`). With `metadata: false`
- * the metadata is not parsed (OMITTED_METADATA, as ReadAllOptions.metadata asks).
+ * the metadata is not parsed (OMITTED_METADATA, as ReadAllOptions.metadata asks). Upcast to the
+ * type's current schema version (upcasters.ts).
  */
 export function toRecordedEvent(event: KurrentRecordedEvent, options: { metadata?: boolean } = {}): RecordedEvent {
   const raw = metadataObject(event.metadata);
-  return {
+  return upcastEvent({
     id: event.id,
     type: event.type,
     schemaVersion: schemaVersionOf(raw),
@@ -166,7 +168,7 @@ export function toRecordedEvent(event: KurrentRecordedEvent, options: { metadata
     revision: Number(event.revision),
     globalPosition: toGlobalPosition(event.position),
     recordedAt: event.created,
-  };
+  });
 }
 
 /** True for events readAll and headPosition never return: system events (`$` types or streams) and the event-id index. */

@@ -32,6 +32,7 @@
  */
 import pg from 'pg';
 import { planAppend, type AppendParameters } from './append-plan';
+import { upcastEvent } from './upcasters';
 import { AppendBatcher, batchValues, settleGroup, type BatchRow } from './append-batcher';
 import {
   AppendConditionFailedError,
@@ -289,9 +290,9 @@ export class PostgresEventStore implements EventStore {
   }
 }
 
-/** An es.events row as the store's RecordedEvent (personal fields still encrypted). */
+/** An es.events row as the store's RecordedEvent (personal fields still encrypted), upcast to its type's current schema version (upcasters.ts). */
 export function toRecordedEvent(row: EventRow): RecordedEvent {
-  return {
+  return upcastEvent({
     id: row.event_id,
     type: row.type,
     schemaVersion: row.schema_version,
@@ -301,7 +302,7 @@ export function toRecordedEvent(row: EventRow): RecordedEvent {
     revision: Number(row.revision),
     globalPosition: Number(row.global_position),
     recordedAt: row.recorded_ms !== undefined ? new Date(row.recorded_ms) : row.recorded_at!,
-  };
+  });
 }
 
 /**

@@ -22,7 +22,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The entries compiled: service → its entry files below `src/`. */
 export const ENTRIES: Record<string, string[]> = {
   'query-api': ['server'],
-  'command-api': ['server'],
+  // The activity-file reader runs in a worker thread of its own (activity-file-parser.ts).
+  'command-api': ['server', 'activity-file-worker'],
   projector: ['server'],
   gateway: ['server'],
   cli: ['main'],

@@ -37,7 +37,7 @@ import httpProxy from '@fastify/http-proxy';
 import type { FastifyReplyFromHooks } from '@fastify/reply-from';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import { PUBLIC_ATTRIBUTES_BODY_LIMIT } from '@sinilill/contracts';
+import { ACTIVITY_FILE_BODY_LIMIT, PUBLIC_ATTRIBUTES_BODY_LIMIT } from '@sinilill/contracts';
 import type { ErrorCode } from '@sinilill/domain';
 import {
   CORRELATION_HEADER, DEFAULT_BODY_LIMIT, clientErrorHandler, correlationOptions, createMetricsRegistry, echoCorrelationId, errorAnswer,
@@ -106,6 +106,8 @@ export const EXCEPTIONS: readonly { path: string; methods: readonly ('GET' | 'HE
 const LARGE_BODIES: readonly { method: string; path: RegExp; limit: number }[] = [
   { method: 'PUT', path: /^\/api\/team\/[^/]+\/publicattributes(?:\?|$)/, limit: PUBLIC_ATTRIBUTES_BODY_LIMIT },
   { method: 'PUT', path: /^\/api\/admin\/team\/[^/?]+(?:\?|$)/, limit: PUBLIC_ATTRIBUTES_BODY_LIMIT },
+  // An activity file's raw bytes (issue 19 item 1); the API names its own refusal ACTIVITY_FILE_TOO_LARGE.
+  { method: 'POST', path: /^\/api\/team\/[^/]+\/activity-files(?:\?|$)/, limit: ACTIVITY_FILE_BODY_LIMIT },
 ];
 
 /** The body limit the API behind `method url` enforces, bytes (issue 13: 413 at the gateway). */
@@ -265,6 +267,9 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
     app.register(fastifyStatic, {
       root: options.webRoot,
       wildcard: false,
+      // Cache-Control is setHeaders' alone (send's default, `public, max-age=0`, would replace it):
+      // the service worker (sw.js) and the manifests must be asked for again each time (issue 19 item 5).
+      cacheControl: false,
       setHeaders(res, path) {
         // Hashed asset names never change content: cache them for a year; index.html never.
         res.setHeader('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');

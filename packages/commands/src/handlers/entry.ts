@@ -7,12 +7,14 @@
  */
 import {
   DomainError,
+  activityFileDecider,
   entryDecider,
   isPrivileged,
   participantDecider,
   streams,
   type EntryAdded,
   type EntryEdited,
+  type EntrySource,
 } from '@sinilill/domain';
 import type { RecordedEvent } from '@sinilill/event-store';
 import { executeCommand } from '../handler/command-handler';
@@ -49,6 +51,12 @@ export interface EntryInput {
   echoed?: EchoedEntryFields;
 }
 
+/** What POST /team/{id}/activity-files/confirm adds besides an EntryInput: where the distance came from. */
+export interface EntrySourceInput {
+  /** Default manual. A file's entry is appended with ActivityFileUsed in its file's stream (issue 19 item 1). */
+  source?: EntrySource;
+}
+
 /** The server-kept fields of a §3 Entry (and of an admin row: participant.full_name, team.team_name). */
 export interface EchoedEntryFields {
   id?: number | null;
@@ -66,10 +74,11 @@ export interface EchoedEntryFields {
  */
 export async function addEntry(
   deps: CommandServiceDependencies,
-  input: EntryInput & { entryId?: number },
+  input: EntryInput & EntrySourceInput & { entryId?: number },
   request: CommandRequest,
 ): Promise<{ entry: EntryView; position: number }> {
   const { store } = deps;
+  const file = input.source?.kind === 'file' ? await fileUse(deps, input.source.sha256) : null;
   const participantId = input.participantId ?? request.actor.participantId;
   if (participantId === null || participantId === undefined) throw new DomainError('NOT_FOUND', 'no participant given');
   const participantStream = streams.participant(participantId);
@@ -92,7 +101,7 @@ export async function addEntry(
   // part of the append as a revision check, so a deletion of the participant cannot slip in
   // between (issue 15 item 4).
   const outcome = await executeCommand(store, {
-    streams: [entryStream, participantStream],
+    streams: [entryStream, participantStream, ...(file ? file.streams : [])],
     ...(known.size > 0 ? { known, prior: null } : {}),
     ...(deps.settings ? { settings: deps.settings } : {}),
     context: await decisionContext(deps, request),
@@ -100,17 +109,55 @@ export async function addEntry(
     decide: (read, ctx) => {
       const participantTeamId = teamOfParticipant(read.fold(participantStream, participantDecider));
       if (participantTeamId === null) throw new DomainError('NOT_FOUND', `participant ${participantId}`);
-      return [{
+      const added = {
         stream: entryStream,
         events: entryDecider.decide({
           type: 'AddEntry',
-          data: { entryId, teamId: participantTeamId, participantId, participantTeamId, distance: input.distance, entryType: input.entryType, performedAt: input.performedAt },
+          data: {
+            entryId, teamId: participantTeamId, participantId, participantTeamId, distance: input.distance, entryType: input.entryType, performedAt: input.performedAt,
+            ...(input.source ? { source: input.source } : {}),
+          },
         }, read.fold(entryStream, entryDecider), ctx),
+      };
+      if (!file || input.source?.kind !== 'file') return [added];
+      const { sha256, format } = input.source;
+      const fileState = read.fold(file.stream, activityFileDecider);
+      // The entry that used the file last must be live to refuse; one not read (used meanwhile) counts as live.
+      const lastEntryLive = fileState.entryId !== null
+        && (file.lastEntryStream !== streams.entry(fileState.entryId) || read.fold(file.lastEntryStream, entryDecider).status === 'active');
+      return [added, {
+        stream: file.stream,
+        events: activityFileDecider.decide({
+          type: 'UseActivityFile',
+          data: { sha256, format, entryId, teamId: participantTeamId, participantId, lastEntryLive },
+        }, fileState, ctx),
       }];
     },
   });
   if (outcome.repeated) return { entry: await entryView(deps, idOfStream(outcome.prior!.stream)), position: outcome.position };
   return { entry: viewOfAdded(outcome.events[0] as EntryAdded), position: outcome.position };
+}
+
+/**
+ * The streams a file's entry reads besides its own (issue 19 item 1): the file's stream, and the
+ * stream of the entry that used the file last (is it still live?). Read once here to learn that
+ * entry; the decision reads both again and the append checks their revisions.
+ */
+async function fileUse(deps: CommandServiceDependencies, sha256: string): Promise<{ stream: string; lastEntryStream: string | null; streams: string[] }> {
+  const stream = streams.activityFile(sha256);
+  const { entryId } = foldStream(activityFileDecider, await deps.store.readStream(stream));
+  const lastEntryStream = entryId === null ? null : streams.entry(entryId);
+  return { stream, lastEntryStream, streams: lastEntryStream ? [stream, lastEntryStream] : [stream] };
+}
+
+/**
+ * Whether an activity file (by the SHA-256 of its bytes) counts for a live entry now: the upload's
+ * early "already used" (issue 19 item 1); the confirmation decides again under the append's check.
+ */
+export async function activityFileInUse(deps: CommandServiceDependencies, sha256: string): Promise<boolean> {
+  const { entryId } = foldStream(activityFileDecider, await deps.store.readStream(streams.activityFile(sha256)));
+  if (entryId === null) return false;
+  return foldStream(entryDecider, await deps.store.readStream(streams.entry(entryId))).status === 'active';
 }
 
 /** The answer to a repeated add-entry (client retry, importer run again): as the first time. */

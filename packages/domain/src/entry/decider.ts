@@ -11,7 +11,7 @@ import { hasAtMostTwoDecimals } from '../distance';
 import type { Edition } from '../edition/types';
 import { currentEdition } from '../edition';
 import { DomainError } from '../errors';
-import type { EntryAdded, EntryDeleted, EntryEdited, EntryEvent } from '../events';
+import { ACTIVITY_FILE_FORMATS, type EntryAdded, type EntryDeleted, type EntryEdited, type EntryEvent, type EntrySource } from '../events';
 import { requireId, requireText } from '../validation';
 
 /**
@@ -39,6 +39,8 @@ export interface AddEntry {
     entryType: string;
     /** YYYY-MM-DD, local (Europe/Tallinn), within the edition. */
     performedAt: string;
+    /** Typed in (the default) or read from an activity file (issue 19 item 1). */
+    source?: EntrySource;
   };
 }
 
@@ -128,6 +130,16 @@ function validPerformedAt(value: unknown, edition: Edition): string {
   return value;
 }
 
+const SHA256 = /^[0-9a-f]{64}$/;
+
+function validSource(value: EntrySource | undefined): EntrySource {
+  if (value === undefined || value.kind === 'manual') return { kind: 'manual' };
+  if (value.kind === 'file' && (ACTIVITY_FILE_FORMATS as readonly string[]).includes(value.format) && SHA256.test(value.sha256)) {
+    return { kind: 'file', format: value.format, sha256: value.sha256 };
+  }
+  throw new DomainError('INVALID_REQUEST', 'source must be manual or a file with its format and SHA-256');
+}
+
 function addEntry(command: AddEntry, state: EntryState, ctx: DecisionContext, edition: Edition): EntryEvent[] {
   const c = command.data;
   const entryId = requireId(c.entryId, 'entryId');
@@ -147,6 +159,7 @@ function addEntry(command: AddEntry, state: EntryState, ctx: DecisionContext, ed
       entryType: validEntryType(c.entryType),
       performedAt: validPerformedAt(c.performedAt, edition),
       createdAt: ctx.now,
+      source: validSource(c.source),
     },
   };
   return [event];
@@ -236,7 +249,9 @@ function evolveEntry(state: EntryState, event: EntryEvent): EntryState {
  * 8. entry type: a preset ActivityType key ('OTHER' included) or free text, trimmed, 1..64
  *    characters — INVALID_ENTRY_TYPE when empty or not a string, VALUE_TOO_LONG when longer;
  * 9. performed-at: a real YYYY-MM-DD date from edition.startDate to endDate (2025-04-01..30) —
- *    INVALID_PERFORMED_AT (spec §5).
+ *    INVALID_PERFORMED_AT (spec §5);
+ * 10. add: the source is manual (the default) or a file with format gpx/tcx/fit and a SHA-256 of
+ *    64 lower-case hex digits — INVALID_REQUEST (issue 19 item 1). Edits keep the source.
  */
 export function createEntryDecider(edition: Edition): Decider<EntryCommand, EntryEvent, EntryState> {
   return {

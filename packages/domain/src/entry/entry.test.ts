@@ -39,6 +39,7 @@ const added = (overrides: Partial<EntryAdded['data']> = {}): EntryAdded => ({
     entryType: 'WALK',
     performedAt: '2025-04-09',
     createdAt: now,
+    source: { kind: 'manual' },
     ...overrides,
   },
 });
@@ -85,6 +86,24 @@ describe('AddEntry', () => {
   it('lets an admin or the system add to any team', () => {
     given([]).when(add({ teamId: 5, participantTeamId: 5 }), admin).then([added({ teamId: 5, createdAt: later })]);
     given([]).when(add({ teamId: 5, participantTeamId: 5 }), system).then([added({ teamId: 5, createdAt: later })]);
+  });
+
+  describe('source (issue 19 item 1)', () => {
+    const sha256 = 'ab'.repeat(32);
+    it('records a file source as given', () => {
+      given([]).when(add({ source: { kind: 'file', format: 'fit', sha256 } }), member).then([added({ source: { kind: 'file', format: 'fit', sha256 } })]);
+    });
+    it('records manual when none is given', () => {
+      given([]).when(add({ source: { kind: 'manual' } }), member).then([added()]);
+    });
+    it.each([
+      { kind: 'file', format: 'kml', sha256 },
+      { kind: 'file', format: 'gpx', sha256: 'AB'.repeat(32) },
+      { kind: 'file', format: 'gpx', sha256: 'ab' },
+      { kind: 'upload' },
+    ])('rejects %j with INVALID_REQUEST', (source) => {
+      given([]).when(add({ source: source as never }), member).then('INVALID_REQUEST');
+    });
   });
 
   describe('distance (km, two decimals, 0.01..1000; spec §5)', () => {

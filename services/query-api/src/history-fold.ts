@@ -4,8 +4,9 @@
  * instant. No I/O here; the routes read the events (history-query.ts) and hand them in.
  */
 import type { FieldChange, HistoryActor, HistoryEvent, TeamAsOfAnswer, TimelineAnswer } from '@sinilill/contracts';
-import { currentEdition, fromHundredths, roundedKm, teamProgress, toHundredths, type Edition } from '@sinilill/domain';
+import { currentEdition, fromHundredths, roundedKm, teamProgress, type Edition } from '@sinilill/domain';
 import type { RecordedEvent } from '@sinilill/event-store';
+import { TeamEntriesFold } from './entry-fold';
 
 /**
  * The metadata an audit shows, read defensively: events written before D7 (or by hand) may lack
@@ -73,17 +74,14 @@ interface AsOfData {
   teamId?: number;
   teamName?: string;
   participantId?: number;
-  entryId?: number;
-  distance?: number;
 }
 
 /**
  * A team's figures from the events recorded up to `at` (the caller reads only those): its name
  * (TeamRegistered, TeamRenamed), its members (ParticipantRegistered minus ParticipantDeleted) and
- * its entries (the last EntryAdded/EntryEdited of each entry naming the team, unless deleted).
- * Entries are keyed by entry id, so an entry edited into another team leaves this one. Distances
- * are summed in hundredths and rounded as spec §4 says; the progress figures come from
- * teamProgress, as the team-stats read model's do.
+ * its entries (the last EntryAdded/EntryEdited of each entry naming the team, unless deleted:
+ * TeamEntriesFold, shared with "what this did"). Distances are summed in hundredths and rounded
+ * as spec §4 says; the progress figures come from teamProgress, as the team-stats read model's do.
  *
  * @param events the team's, its members' and its entries' events in global order; other teams'
  *   events are ignored.
@@ -93,7 +91,7 @@ interface AsOfData {
 export function teamAsOf(teamId: number, at: Date, events: readonly RecordedEvent[], edition: Edition = currentEdition): TeamAsOfAnswer | null {
   let teamName: string | null = null;
   const members = new Map<number, number>();
-  const entries = new Map<number, { teamId: number; hundredths: number }>();
+  const entries = new TeamEntriesFold(teamId);
   for (const event of events) {
     const data = (event.data ?? {}) as AsOfData;
     switch (event.type) {
@@ -109,20 +107,15 @@ export function teamAsOf(teamId: number, at: Date, events: readonly RecordedEven
         break;
       case 'EntryAdded':
       case 'EntryEdited':
-        if (data.entryId !== undefined && data.teamId !== undefined && data.distance !== undefined) {
-          entries.set(data.entryId, { teamId: data.teamId, hundredths: toHundredths(data.distance) });
-        }
-        break;
       case 'EntryDeleted':
-        if (data.entryId !== undefined) entries.delete(data.entryId);
+        entries.apply(event);
         break;
       default:
         break;
     }
   }
   if (teamName === null) return null;
-  let hundredths = 0;
-  for (const entry of entries.values()) if (entry.teamId === teamId) hundredths += entry.hundredths;
+  const hundredths = entries.hundredths;
   const distance = roundedKm(hundredths);
   const progress = teamProgress(distance, edition);
   return {

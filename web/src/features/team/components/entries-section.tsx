@@ -9,6 +9,8 @@ import { useAction } from '../../../lib/use-action';
 import { useLang } from '../../../lib/use-lang';
 import { formatDistance } from '../../../lib/format-number';
 import { deleteEntries } from '../api/delete-entries';
+import { ContributionDialog } from './contribution-dialog';
+import contributionStyles from './contribution-dialog.module.css';
 import { useTeamStore } from '../stores/team-store';
 import { entryTypeLabel } from '../../../lib/entry-type';
 import formStyles from '../../../components/ui/form/form.module.css';
@@ -42,6 +44,8 @@ export function EntriesSection({ entries, members, entriesOpen, onChanged }: Ent
   const showNotice = useTeamStore((s) => s.showNotice);
   const [selection, setSelection] = useState<RowSelectionState>({});
   const [confirming, setConfirming] = useState(false);
+  /** The entry whose "what this did" is open (issue 19 item 2). */
+  const [explained, setExplained] = useState<Entry | null>(null);
   const remove = useAction(deleteEntries);
 
   const columns = useMemo((): DataTableColumn<Entry>[] => {
@@ -76,6 +80,22 @@ export function EntriesSection({ entries, members, entriesOpen, onChanged }: Ent
         cell: (entry) => <span className={styles.nowrap}>{formatDateTime(entry.created_at, lang)}</span>,
         searchText: (entry) => formatDateTime(entry.created_at, lang),
         sortDescFirst: true,
+      },
+      {
+        id: 'contribution',
+        header: t('contributions.column'),
+        headerHidden: true,
+        cell: (entry) => (
+          <button
+            type="button"
+            className={contributionStyles.explain}
+            onClick={() => setExplained(entry)}
+            aria-label={t('contributions.openLabel', describe(entry))}
+            data-testid={`entry-contribution-${entry.id}`}
+          >
+            {t('contributions.open')}
+          </button>
+        ),
       },
     ];
     if (entriesOpen) {
@@ -164,6 +184,7 @@ export function EntriesSection({ entries, members, entriesOpen, onChanged }: Ent
           ) : undefined
         }
       />
+      <ContributionDialog entry={explained} onClose={() => setExplained(null)} />
       <ConfirmDialog
         open={confirming}
         onCancel={() => setConfirming(false)}

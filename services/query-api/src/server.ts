@@ -58,6 +58,8 @@ const app = buildQueryApi({
   now: () => clock.now(),
   readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
   jwtSecret: config.jwtSecret,
+  // The site's public address: certificates' QR codes and the share page's og:image (issue 19).
+  publicUrl: config.publicUrl,
   changes,
   positions: changes,
   media: new MediaStore(pool),

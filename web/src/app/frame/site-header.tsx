@@ -7,6 +7,7 @@ import { useSessionStore } from '../../lib/session-store';
 import { selectRegistrationEnabled, useSettingsStore } from '../../lib/settings-store';
 import { LanguageToggle } from './language-toggle';
 import { NotPaidBanner } from './not-paid-banner';
+import { OfflineBanner } from './offline-banner';
 import styles from './frame.module.css';
 
 /** The links every visitor sees (spec §2 "Bar links"), after the brand. */
@@ -152,6 +153,7 @@ export function SiteHeader() {
         <LanguageToggle />
       </div>
       {isAuthenticated && hasParticipant && !isPaid && <NotPaidBanner />}
+      <OfflineBanner />
     </header>
   );
 }

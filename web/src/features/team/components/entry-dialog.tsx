@@ -10,8 +10,8 @@ import { formatDate } from '../../../lib/format-date';
 import { problemFields } from '../../../lib/form-validation';
 import { useAction } from '../../../lib/use-action';
 import { useLang } from '../../../lib/use-lang';
-import { addEntry } from '../api/add-entry';
 import { editEntry } from '../api/edit-entry';
+import { addEntryOrQueue, type AddOutcome } from '../offline/entry-queue-store';
 import { useTeamStore } from '../stores/team-store';
 import {
   checkEntryForm,
@@ -81,7 +81,8 @@ interface EntryFormProps {
 
 function save({ mode, entry, values }: { mode: EntryFormMode; entry: Entry | null; values: EntryFormValues }) {
   const body = entryBody(values);
-  return mode === 'edit' && entry ? editEntry(entry.id, body) : addEntry(body);
+  // A new entry is queued while offline (issue 19 item 5); an edit needs the connection.
+  return mode === 'edit' && entry ? editEntry(entry.id, body).then((answer): AddOutcome => ({ queued: false, answer })) : addEntryOrQueue(body);
 }
 
 function EntryForm({ mode, entry, members, participantId, onSaved, onCancel }: EntryFormProps) {
@@ -110,8 +111,9 @@ function EntryForm({ mode, entry, members, participantId, onSaved, onCancel }: E
     const outcome = await action.run({ mode, entry, values });
     if (!outcome.ok) return;
     closeDialog();
+    if (outcome.result.queued) return showNotice({ variant: 'success', text: t('offline.queued') });
     showNotice({ variant: 'success', text: mode === 'add' ? t('entries.added') : t('entries.saved') });
-    onSaved(outcome.result.position);
+    onSaved(outcome.result.answer.position);
   }
 
   const typeOptions = ACTIVITY_TYPES.map((type: ActivityType) => ({ value: type, label: t(`entryTypes.${type}`) }));

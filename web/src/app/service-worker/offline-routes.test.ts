@@ -1,0 +1,15 @@
+import { describe, expect, test } from 'vitest';
+import { isOfflineReadable } from './offline-routes';
+
+describe('what the service worker keeps for offline reading', () => {
+  test.each(['/api/team/12', '/api/team/12/participants', '/api/team/12/entries', '/api/settings'])('%s: kept', (path) => {
+    expect(isOfflineReadable(path)).toBe(true);
+  });
+
+  test.each([
+    '/api/team/12/newcode', '/api/team/12/live', '/api/team/12/entries/extra', '/api/admin/teams', '/api/admin/team/12',
+    '/api/payment/info', '/api/user', '/api/stats', '/api/entry', '/team', '/api/team/abc', '/api/settings/x',
+  ])('%s: never kept', (path) => {
+    expect(isOfflineReadable(path)).toBe(false);
+  });
+});

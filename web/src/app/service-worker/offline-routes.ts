@@ -1,0 +1,25 @@
+/**
+ * What the service worker (sw.ts) keeps for offline reading, shared with the page (pwa.ts clears
+ * API_CACHE when the session ends). No DOM and no worker globals: imported by both.
+ */
+
+/** The cache of the team page's reads (spec §7 GET calls), for the last-seen team page offline. */
+export const API_CACHE = 'sinilill-api';
+
+/** The cache of the last page the network answered (index.html under PAGE_KEY). */
+export const PAGE_CACHE = 'sinilill-pages';
+
+/** The one key the last page is kept under: every client route is the same index.html. */
+export const PAGE_KEY = '/index.html';
+
+/**
+ * The /api paths whose GET answers are kept for offline reading: the team (GET /api/team/{id}),
+ * its members (/participants) and entries (/entries), and the public switches (/api/settings).
+ * Never the join code (/newcode: a command), the live stream, admin calls or anyone's account.
+ */
+const OFFLINE_READABLE = /^\/api\/(?:settings|team\/\d+(?:\/participants|\/entries)?)$/;
+
+/** True when a GET of `pathname` (no query string) is kept for offline reading. */
+export function isOfflineReadable(pathname: string): boolean {
+  return OFFLINE_READABLE.test(pathname);
+}

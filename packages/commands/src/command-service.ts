@@ -18,7 +18,8 @@ import type { CommandRequest } from './handler/metadata';
 import { CommandRepeats } from './handler/repeats';
 import { participantState, resolveActor, teamOfParticipant, teamState, type CommandServiceDependencies } from './handlers/context';
 import { deleteTeams, deleteUsers } from './handlers/deletion';
-import { addEntry, deleteEntries, editEntry, type EntryInput, type EntryView } from './handlers/entry';
+import { eraseOwnAccount } from './handlers/self-erasure';
+import { activityFileInUse, addEntry, deleteEntries, editEntry, type EntryInput, type EntrySourceInput, type EntryView } from './handlers/entry';
 import { registerParticipant, renameParticipant, type ParticipantRegistration } from './handlers/participant';
 import { PaymentCommands } from './handlers/payment';
 import type { PaymentOrderInput, PaymentOrderView, PaymentOutcomeInput, RefundInput, RefundResult } from './handlers/payment-types';
@@ -26,7 +27,7 @@ import { changeTeamAsAdmin, changeTeamPublicAttributes, registerTeam, replaceJoi
 
 export type { CommandRequest } from './handler/metadata';
 export type { CommandServiceDependencies } from './handlers/context';
-export type { EchoedEntryFields, EntryInput, EntryView } from './handlers/entry';
+export type { EchoedEntryFields, EntryInput, EntrySourceInput, EntryView } from './handlers/entry';
 export type { ParticipantRegistration } from './handlers/participant';
 export type { AdminTeamView } from './handlers/team';
 
@@ -117,9 +118,18 @@ export class CommandService {
     return this.payments.markPayment(participantId, isPaid, request);
   }
 
-  /** Logs a distance (spec §7 POST /entry): handlers/entry.ts. @throws DomainError NOT_FOUND, FORBIDDEN, INVALID_*, the switch and deadline codes. */
-  addEntry(input: EntryInput & { entryId?: number }, request: CommandRequest): Promise<{ entry: EntryView; position: number }> {
+  /**
+   * Logs a distance (spec §7 POST /entry; with a file source, POST /team/{id}/activity-files/confirm):
+   * handlers/entry.ts. @throws DomainError NOT_FOUND, FORBIDDEN, INVALID_*, the switch and deadline
+   * codes, ACTIVITY_FILE_ALREADY_USED.
+   */
+  addEntry(input: EntryInput & EntrySourceInput & { entryId?: number }, request: CommandRequest): Promise<{ entry: EntryView; position: number }> {
     return addEntry(this.deps, input, request);
+  }
+
+  /** Whether an activity file (SHA-256 of its bytes) counts for a live entry now (issue 19 item 1). */
+  activityFileInUse(sha256: string): Promise<boolean> {
+    return activityFileInUse(this.deps, sha256);
   }
 
   /** Changes an entry (spec §7 PUT /entry/{id}/edit): handlers/entry.ts. @throws DomainError NOT_FOUND, FORBIDDEN, INVALID_*, IDEMPOTENCY_KEY_REUSED. */
@@ -195,6 +205,15 @@ export class CommandService {
   /** Deletes accounts for good, one atomic append (spec §7 PUT /admin/deleteentities/user): handlers/deletion.ts. */
   deleteUsers(userIds: readonly string[], request: CommandRequest): Promise<{ count: number; position: number }> {
     return deleteUsers(this.deps, userIds, request);
+  }
+
+  /**
+   * The acting participant erases their own account with their password (issue 19 item 6):
+   * handlers/self-erasure.ts; the administrator's deletion, entries kept.
+   * @throws DomainError UNAUTHORIZED, INVALID_PASSWORD, FORBIDDEN, NOT_FOUND, CONCURRENCY_CONFLICT.
+   */
+  eraseOwnAccount(password: string, request: CommandRequest): Promise<{ position: number }> {
+    return eraseOwnAccount(this.deps, password, request);
   }
 
   /** Deletes teams and their members for good, one atomic append (spec §7 PUT /admin/deleteentities/team): handlers/deletion.ts. */

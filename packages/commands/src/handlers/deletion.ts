@@ -71,6 +71,23 @@ interface Cascade {
   known: Known;
   /** The index keys and the mark they were read at; null when nothing was looked up. */
   index: { keys: IndexKeys; mark: number } | null;
+  /**
+   * The owner's own erasure (issue 19 item 6): the verdict of the check of the password they
+   * typed, passed to the deciders (DeleteUser ownPasswordValid, DeleteParticipant byOwner).
+   * Undefined for an administrator's deletion.
+   */
+  ownPasswordValid?: boolean;
+}
+
+/** What deleteUsers does besides the administrator's deletion. */
+export interface DeleteUsersOptions {
+  /**
+   * The owner's own erasure (issue 19 item 6; the one user id must be the acting user's): the
+   * verdict of the caller's check of their password. Their entries are KEPT (no EntryDeleted):
+   * the team keeps its kilometres, which then read as a deleted person's (the key is destroyed
+   * as in an administrator's deletion).
+   */
+  ownPasswordValid?: boolean;
 }
 
 const PURPOSE = 'to delete users and teams';
@@ -91,8 +108,13 @@ const PURPOSE = 'to delete users and teams';
  *
  * Idempotent by command id: a repeat appends nothing and runs the erasure again (which repairs
  * a run that failed between the append and the erasure).
+ *
+ * With `options.ownPasswordValid` it is the owner's own erasure (issue 19 item 6; eraseOwnAccount
+ * in self-erasure.ts): the same events and erasure, but the entries stay (the team keeps the km),
+ * and the deciders check that the actor is the owner and the password was right.
  * @returns how many accounts were deleted and the position of the append.
  * @throws DomainError FORBIDDEN (not an administrator, or the administrator's own account),
+ *   INVALID_PASSWORD (the owner's erasure with a wrong password),
  *   NOT_FOUND (an unknown or already deleted account), CONCURRENCY_CONFLICT (the streams kept
  *   changing, or entries kept being added, over MAX_GATHERS gatherings). Error when an account
  *   has a participant and `streamIndex` or `personalData` is not wired.
@@ -101,8 +123,10 @@ export async function deleteUsers(
   deps: CommandServiceDependencies,
   userIds: readonly string[],
   request: CommandRequest,
+  options: DeleteUsersOptions = {},
 ): Promise<{ count: number; position: number }> {
   const unique = [...new Set(userIds)];
+  const { ownPasswordValid } = options;
   const position = await gatheringAgainOnChange(async () => {
     const known = await readAll(deps.store, unique.map((userId) => streams.user(userId)));
     const people = unique.map((userId): PersonToDelete => ({
@@ -111,7 +135,10 @@ export async function deleteUsers(
     const participantIds = people.flatMap((person) => (person.participantId !== null ? [person.participantId] : []));
     const owners = new Set(participantIds);
     const belongs = (entry: EntryState) => entry.participantId !== null && owners.has(entry.participantId);
-    if (participantIds.length === 0) return deletePeople(deps, { teamIds: [], people, entries: [], belongs, known, index: null }, request);
+    // The owner's erasure keeps the entries, so it needs no index (nothing to find, no race to lose).
+    if (participantIds.length === 0 || ownPasswordValid !== undefined) {
+      return deletePeople(deps, { teamIds: [], people, entries: [], belongs, known, index: null, ...(ownPasswordValid !== undefined ? { ownPasswordValid } : {}) }, request);
+    }
     const keys: IndexKeys = { teams: [], participants: participantIds };
     const found = await readIndex(deps, keys);
     const entries = await liveEntries(deps.store, found.entries, belongs, known);
@@ -238,7 +265,7 @@ async function deletePeople(deps: CommandServiceDependencies, cascade: Cascade, 
       const stream = streams.team(teamId);
       parts.push(part(stream, (read, ctx) => teamDecider.decide({ type: 'DeleteTeam', data: { teamId } }, read.fold(stream, teamDecider), ctx)));
     }
-    for (const person of people) parts.push(...personDeletion(person));
+    for (const person of people) parts.push(...personDeletion(person, cascade.ownPasswordValid));
     for (const entryId of cascade.entries) parts.push(entryDeletion(entryId, cascade.belongs));
   }
   const outcome = await executeCommand(store, {
@@ -274,15 +301,16 @@ function part(stream: string, decide: (read: StreamReads, context: DecisionConte
  * The parts that delete one person: account and participant. A member found in the index that
  * is no longer live when the append reads it is left alone (zero events: a revision check).
  */
-function personDeletion(person: PersonToDelete): Part[] {
+function personDeletion(person: PersonToDelete, ownPasswordValid: boolean | undefined): Part[] {
   const parts: Part[] = [];
   const { userId, participantId, found } = person;
+  const byOwner = ownPasswordValid !== undefined;
   if (userId !== null) {
     const stream = streams.user(userId);
     parts.push(part(stream, (read, ctx) => {
       const account = read.fold(stream, accountDecider);
       if (found && (!account.exists || account.deleted)) return [];
-      return accountDecider.decide({ type: 'DeleteUser', data: { userId } }, account, ctx);
+      return accountDecider.decide({ type: 'DeleteUser', data: { userId, ...(byOwner ? { ownPasswordValid } : {}) } }, account, ctx);
     }));
   }
   if (participantId !== null) {
@@ -290,7 +318,7 @@ function personDeletion(person: PersonToDelete): Part[] {
     parts.push(part(stream, (read, ctx) => {
       const participant = read.fold(stream, participantDecider);
       if (found && (!participant.exists || participant.deleted)) return [];
-      return participantDecider.decide({ type: 'DeleteParticipant', data: { participantId } }, participant, ctx);
+      return participantDecider.decide({ type: 'DeleteParticipant', data: { participantId, ...(byOwner ? { byOwner } : {}) } }, participant, ctx);
     }));
   }
   return parts;

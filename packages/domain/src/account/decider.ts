@@ -94,10 +94,14 @@ export interface ResetPasswordAsAdmin {
   data: { userId: string; newPassword: string };
 }
 
-/** An administrator deletes the account (spec §7 PUT /admin/deleteentities/user). */
+/**
+ * An administrator deletes the account (spec §7 PUT /admin/deleteentities/user), or its owner
+ * erases it (issue 19 item 6, POST /api/me/erase): then `ownPasswordValid` carries the verdict of
+ * the caller's check of the password the owner typed (the hash is not the decider's).
+ */
 export interface DeleteUser {
   type: 'DeleteUser';
-  data: { userId: string };
+  data: { userId: string; ownPasswordValid?: boolean };
 }
 
 export type AccountCommand =
@@ -244,11 +248,26 @@ function resetPasswordAsAdmin(command: ResetPasswordAsAdmin, state: AccountState
 
 function deleteUser(command: DeleteUser, state: AccountState, ctx: DecisionContext): AccountEvent[] {
   const userId = requireUserId(command.data.userId);
+  if (command.data.ownPasswordValid !== undefined) return eraseOwnAccount(userId, command.data.ownPasswordValid, state, ctx);
   if (!isPrivileged(ctx.actor)) throw new DomainError('FORBIDDEN', 'only an administrator deletes accounts');
   // Deleting oneself would lock the console's last administrator out (and is never what the
   // multi-select meant).
   if (ctx.actor.userId === userId) throw new DomainError('FORBIDDEN', 'an administrator cannot delete their own account');
   requireLiveAccount(state, userId);
+  return [{ type: 'UserDeleted', data: { userId, deletedAt: ctx.now } }];
+}
+
+/**
+ * The owner's own erasure (issue 19 item 6): a participant's account only, by the participant
+ * themself with their password. An administrator's account is not erased this way: it is the
+ * console's, ADMIN_EMAIL's account is made again at every start, and another administrator may
+ * delete it (FORBIDDEN here).
+ */
+function eraseOwnAccount(userId: string, passwordValid: boolean, state: AccountState, ctx: DecisionContext): AccountEvent[] {
+  if (ctx.actor.role !== 'USER' || ctx.actor.userId !== userId) throw new DomainError('FORBIDDEN', 'only the owner erases their own account');
+  requireLiveAccount(state, userId);
+  if (state.role !== 'USER' || state.participantId === null) throw new DomainError('FORBIDDEN', 'an administrator account is deleted by another administrator');
+  if (!passwordValid) throw new DomainError('INVALID_PASSWORD');
   return [{ type: 'UserDeleted', data: { userId, deletedAt: ctx.now } }];
 }
 
@@ -331,7 +350,9 @@ function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
  *   (FORBIDDEN); unknown or deleted account → NOT_FOUND; the new password 6..128 characters
  *   (PASSWORD_TOO_SHORT, VALUE_TOO_LONG).
  * - DeleteUser → [UserDeleted]; ADMIN/SYSTEM only (FORBIDDEN); an administrator's own account →
- *   FORBIDDEN; unknown or already deleted → NOT_FOUND.
+ *   FORBIDDEN; unknown or already deleted → NOT_FOUND. With `ownPasswordValid` (the owner's
+ *   erasure, issue 19 item 6): the acting USER's own participant account only (FORBIDDEN
+ *   otherwise, administrators included), a wrong password → INVALID_PASSWORD.
  *
  * A deleted account (UserDeleted) answers every command as an unknown account would: SetApproval
  * NOT_FOUND, ConfirmAccount INVALID_ACCOUNT_TOKEN, RequestPasswordReset INVALID_EMAIL,

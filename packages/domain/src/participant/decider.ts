@@ -78,11 +78,13 @@ export interface RenameParticipant {
 
 /**
  * An administrator deletes the participant (deleting their user or their team, spec §7
- * PUT /admin/deleteentities/{user|team}); the caller erases the personal data afterwards.
+ * PUT /admin/deleteentities/{user|team}), or with `byOwner` the participant erases themself
+ * (issue 19 item 6; the account's DeleteUser in the same append checks the password); the caller
+ * erases the personal data afterwards.
  */
 export interface DeleteParticipant {
   type: 'DeleteParticipant';
-  data: { participantId: number };
+  data: { participantId: number; byOwner?: boolean };
 }
 
 export type ParticipantCommand = RegisterParticipant | MarkPayment | RenameParticipant | DeleteParticipant;
@@ -222,7 +224,10 @@ function renameParticipant(command: RenameParticipant, state: ParticipantState, 
 
 function deleteParticipant(command: DeleteParticipant, state: ParticipantState, ctx: DecisionContext): ParticipantEvent[] {
   const participantId = requireId(command.data.participantId, 'participantId');
-  if (!isPrivileged(ctx.actor)) throw new DomainError('FORBIDDEN', 'only an administrator deletes participants');
+  const owner = command.data.byOwner === true && ctx.actor.role === 'USER' && ctx.actor.participantId === participantId;
+  if (command.data.byOwner === true ? !owner : !isPrivileged(ctx.actor)) {
+    throw new DomainError('FORBIDDEN', 'only an administrator, or the participant themself, deletes a participant');
+  }
   requireLiveParticipant(state, participantId);
   return [{ type: 'ParticipantDeleted', data: { participantId, teamId: state.teamId!, deletedAt: ctx.now } }];
 }
@@ -274,7 +279,8 @@ function evolveParticipant(state: ParticipantState, event: ParticipantEvent): Pa
  * RenameParticipant → [ParticipantRenamed] (renamedAt = ctx.now, name trimmed), [] when unchanged;
  * full name required (INVALID_REQUEST), ≤ limits.fullNameMax = 32 (VALUE_TOO_LONG, spec §5 "Admin
  * participant name max 32"). DeleteParticipant → [ParticipantDeleted] carrying the team id.
- * Both ADMIN or SYSTEM only (FORBIDDEN, checked before existence).
+ * Both ADMIN or SYSTEM only (FORBIDDEN, checked before existence); DeleteParticipant with
+ * `byOwner` is the participant's own erasure (issue 19 item 6): only that participant (a USER).
  *
  * Every command but RegisterParticipant on a deleted participant → NOT_FOUND, as for an unknown
  * one; RegisterParticipant with a deleted participant's id → ALREADY_EXISTS.

@@ -4,20 +4,28 @@ import { Panel, panelStyles } from '../../../components/ui/panel';
 import { useSessionStore } from '../../../lib/session-store';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { ChangePasswordForm } from './change-password-form';
+import { AccountErased } from './account-erased';
+import { MyDataSection } from './my-data-section';
+import { useErasureStore } from '../stores/erasure-store';
+import { MyContributions } from './my-contributions';
 
 /** /account (spec §2 "Account"): login needed; greets by full name; the change-password form. */
 export function AccountPage() {
   const { t } = useTranslation('account');
   const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
   const fullName = useSessionStore((s) => s.identity.fullName);
+  const participantId = useSessionStore((s) => s.identity.participantId);
   useDocumentTitle(t('title'));
-  if (!isAuthenticated) return <LoginRequired />;
+  const erased = useErasureStore((s) => s.erased);
+  if (!isAuthenticated) return erased ? <AccountErased /> : <LoginRequired />;
   return (
     <Panel heading={t('title')} headingId="account-heading" testId="account-page">
       <p className={panelStyles.lead} data-testid="account-greeting">
         {t('greeting', { name: fullName })}
       </p>
       <ChangePasswordForm />
+      {participantId !== null && <MyContributions participantId={participantId} />}
+      <MyDataSection />
     </Panel>
   );
 }

@@ -1,0 +1,96 @@
+/**
+ * Reads of the event log for "my data" (issue 19 item 6): which streams name one person, and
+ * their events page by page, decrypted through the protected store (revealPersonalData), so the
+ * download reads exactly what the log holds for them (erased fields null, as everywhere).
+ *
+ * The person's streams: their account (`user-{id}`) and participant (`participant-{id}`); every
+ * entry stream whose EntryAdded or EntryEdited named them (es.events_by_participant, the
+ * deletions' index, accounts migration 0004); every payment order they placed (PaymentOrdered,
+ * by es.events_type_position) and every activity file they used (ActivityFileUsed, likewise).
+ * Of the streams that are not their own, only the events whose data names them as
+ * `participantId` are theirs: an entry moved to a teammate, or a file a teammate used later, shows
+ * only its part about them. A company fee a teammate ordered for them is not theirs: their own
+ * ParticipantPaymentMarked names the order.
+ *
+ * Works only while the store is the PostgreSQL one, like the admin history (D16).
+ */
+import { sql, type Kysely } from 'kysely';
+import { streams } from '@sinilill/domain';
+import type { ReadModelDatabase } from '@sinilill/read-models';
+import { EVENT_COLUMNS, revealPersonalData, toRecordedEvent, type EventRow, type EventStore, type RecordedEvent } from '@sinilill/event-store';
+
+const COLUMNS = sql.raw(EVENT_COLUMNS);
+
+/** Event types of other streams that name the person who placed or logged them (`participantId`). */
+const NAMING_TYPES = ['PaymentOrdered', 'ActivityFileUsed'] as const;
+
+/** Whose data: the account, and its participant (null for an account without one). */
+export interface Person {
+  userId: string;
+  participantId: number | null;
+}
+
+/** The streams that hold the person's events (see the module's comment). */
+export interface PersonStreams {
+  own: string[];
+  others: string[];
+}
+
+/** Reads one person's events from the log (see the module's comment). */
+export class MyDataReader {
+  constructor(
+    private readonly db: Kysely<ReadModelDatabase>,
+    private readonly store: EventStore,
+  ) {}
+
+  /** The streams that name `person`, up to position `until`. Two index scans. */
+  async streamsOf(person: Person, until: number): Promise<PersonStreams> {
+    const own = [streams.user(person.userId)];
+    if (person.participantId === null) return { own, others: [] };
+    own.push(streams.participant(person.participantId));
+    const id = String(person.participantId);
+    // Two queries of one UNION: the entries by the partial index, the rest by type.
+    const { rows } = await sql<{ stream: string }>`
+      SELECT stream FROM es.events WHERE type IN ('EntryAdded', 'EntryEdited') AND data->>'participantId' = ${id} AND global_position <= ${until}
+      UNION
+      SELECT stream FROM es.events WHERE type = ANY(${[...NAMING_TYPES]}::text[]) AND data->>'participantId' = ${id} AND global_position <= ${until}
+    `.execute(this.db);
+    return { own, others: rows.map((row) => row.stream).sort() };
+  }
+
+  /**
+   * The person's events of `found` with a global position in (`after`, `until`], ascending, at
+   * most `limit` read (fewer may be answered: events of other streams that do not name the person
+   * are left out), decrypted. `next` is the position to continue after, null at the end.
+   */
+  async page(person: Person, found: PersonStreams, after: number, until: number, limit: number): Promise<{ events: RecordedEvent[]; next: number | null }> {
+    const names = [...found.own, ...found.others];
+    const { rows } = await sql<EventRow>`SELECT ${COLUMNS} FROM es.events
+      WHERE stream = ANY(${names}::text[]) AND global_position > ${after} AND global_position <= ${until}
+      ORDER BY global_position LIMIT ${limit}`.execute(this.db);
+    const own = new Set(found.own);
+    const theirs = rows.map(toRecordedEvent).filter((event) => own.has(event.stream) || namesParticipant(event, person.participantId));
+    const events = await revealPersonalData(this.store, theirs);
+    return { events, next: rows.length < limit ? null : Number(rows.at(-1)!.global_position) };
+  }
+
+  /**
+   * Every event of the person up to `until`, in global order, `batch` read at a time: a long
+   * history never sits in memory whole.
+   */
+  async *all(person: Person, found: PersonStreams, until: number, batch = 500): AsyncGenerator<RecordedEvent> {
+    let after: number | null = 0;
+    while (after !== null) {
+      const page: { events: RecordedEvent[]; next: number | null } = await this.page(person, found, after, until, batch);
+      yield* page.events;
+      after = page.next;
+    }
+  }
+}
+
+/** Whether the event's data names the participant (`participantId`). */
+function namesParticipant(event: RecordedEvent, participantId: number | null): boolean {
+  if (participantId === null) return false;
+  const data = event.data as { participantId?: unknown } | null;
+  return typeof data === 'object' && data !== null && data.participantId === participantId;
+}

@@ -13,3 +13,7 @@ export * from './payments';
 export * from './text';
 export * from './parked';
 export * from './pages';
+export * from './my-data';
+export * from './contributions';
+export * from './certificates';
+export * from './activity-files';

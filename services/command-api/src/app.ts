@@ -11,10 +11,12 @@ import { apiDocs, apiSecurityHeaders, pressurePlugin } from '@sinilill/http';
 import type { MediaStore } from '@sinilill/media';
 import type { Queue, ReplayJob } from '@sinilill/messaging';
 import { SandboxProvider, type PaymentProvider } from '@sinilill/payments';
-import { RateLimitCounters, rateLimitsWith, type RateLimitRedis, type RateLimits } from './rate-limits';
+import { LoginThrottle, RateLimitCounters, rateLimitsWith, type RateLimitRedis, type RateLimits } from './rate-limits';
 import { accountRoutes, type RateLimitOptions } from './routes/accounts';
+import { activityFileRoutes } from './routes/activity-files';
 import { adminRoutes } from './routes/admin';
 import { entryRoutes } from './routes/entries';
+import { meRoutes } from './routes/me';
 import { operationsRoutes } from './routes/operations';
 import { paymentRoutes } from './routes/payments';
 import { sandboxRoutes } from './routes/sandbox';
@@ -147,6 +149,7 @@ export function buildCommandApi(deps: CommandApiDependencies): FastifyInstance {
   });
   app.register(async (api) => {
     await api.register(entryRoutes, { commands: deps.commands });
+    await api.register(activityFileRoutes, { commands: deps.commands, jwtSecret: deps.jwtSecret });
     await api.register(teamRoutes, { commands: deps.commands, ...(deps.media ? { media: deps.media } : {}) });
     if (deps.accounts) {
       const counters = new RateLimitCounters({
@@ -162,6 +165,7 @@ export function buildCommandApi(deps: CommandApiDependencies): FastifyInstance {
       });
       await api.register(adminRoutes, { commands: deps.commands, accounts: deps.accounts, ...(deps.media ? { media: deps.media } : {}) });
       await api.register(sessionRoutes, { accounts: deps.accounts });
+      await api.register(meRoutes, { commands: deps.commands, accounts: deps.accounts, throttle: new LoginThrottle(counters, rateLimitsWith(deps.rateLimits, deps.rateLimit), deps.jwtSecret) });
     }
     if (deps.payments) {
       await api.register(paymentRoutes, { commands: deps.commands, ...deps.payments });

@@ -30,9 +30,12 @@ import { teamRoutes } from './routes/team';
 import { imageRoutes } from './routes/images';
 import { newsRoutes, type NewsOptions } from './routes/news';
 import { historyRoutes } from './routes/history';
+import { contributionRoutes } from './routes/contributions';
 import { adminRoutes } from './routes/admin';
 import { paymentRoutes } from './routes/payments';
+import { certificateRoutes } from './routes/certificates';
 import { HistoryReader } from './history-query';
+import { myDataRoutes } from './routes/my-data';
 import { resolveActorFromReadModels } from './team-access';
 
 export interface QueryApiDependencies {
@@ -81,6 +84,11 @@ export interface QueryApiDependencies {
    * an example).
    */
   bankTransfer?: BankTransferConfig;
+  /**
+   * The site's address (config.publicUrl, PUBLIC_URL): the start of the certificates' QR codes and
+   * of the share page's og:image (issue 19). Default: each request's own origin.
+   */
+  publicUrl?: string;
   logger?: FastifyServerOptions['logger'];
   /**
    * The proxies whose X-Forwarded-For is believed (Fastify's trustProxy; config TRUST_PROXY): the
@@ -186,9 +194,12 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
     await api.register(newsRoutes, deps.news ?? {});
     await api.register(adminRoutes, { db: deps.db });
     await api.register(paymentRoutes, { db: deps.db, ...(deps.bankTransfer ? { bankTransfer: deps.bankTransfer } : {}) });
+    await api.register(certificateRoutes, { db: deps.db, now: deps.now, secret: deps.jwtSecret, ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}) });
     if (deps.history) {
       await api.register(historyRoutes, { reader: new HistoryReader(deps.db, deps.history), store: deps.history, now: deps.now });
+      await api.register(contributionRoutes, { db: deps.db }); // "what this did" (issue 19 item 2) reads the log too
     }
+    if (deps.history) await api.register(myDataRoutes, { db: deps.db, store: deps.history, now: deps.now });
     api.get('/health', { schema: { response: { 200: Type.Object({ status: Type.String(), position: Type.Integer() }) } } },
       async () => ({ status: 'ok', position: await projectedPosition(deps.db) }));
   }, { prefix: '/api' });

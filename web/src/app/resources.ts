@@ -46,6 +46,7 @@ export const pageNamespaces = {
   sponsors: { et: () => import('../features/sponsors/locales/et.json'), en: () => import('../features/sponsors/locales/en.json') },
   news: { et: () => import('../features/news/locales/et.json'), en: () => import('../features/news/locales/en.json') },
   privacy: { et: () => import('../features/privacy/locales/et.json'), en: () => import('../features/privacy/locales/en.json') },
+  certificates: { et: () => import('../features/certificates/locales/et.json'), en: () => import('../features/certificates/locales/en.json') },
   // The admin console (issue 6): users, teams, entries, password reset …
   admin: { et: () => import('../features/admin/locales/et.json'), en: () => import('../features/admin/locales/en.json') },
   // … and its audit side: event history, switches, replay, queue board.

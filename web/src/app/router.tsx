@@ -115,9 +115,24 @@ const accountRoute = createRoute({
 const teamRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/team',
-  // The tables (TanStack Table) and the live stream are not needed elsewhere.
-  loader: () => loadPageNamespace('team'),
+  // The tables (TanStack Table) and the live stream are not needed elsewhere. The certificates'
+  // texts too: the team page has their download buttons (issue 19).
+  loader: () => Promise.all([loadPageNamespace('team'), loadPageNamespace('certificates')]),
   component: lazyRouteComponent(() => import('../features/team'), 'TeamPage'),
+  pendingComponent: RoutePending,
+});
+
+// Where a certificate's QR code leads (issue 19 item 3): public.
+const VerifyPage = lazyRouteComponent(() => import('../features/certificates'), 'VerifyPage');
+
+const verifyRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/verify/$code',
+  loader: () => loadPageNamespace('certificates'),
+  component: lendPreload(function VerifyRoute() {
+    const { code } = verifyRoute.useParams();
+    return <VerifyPage code={code} />;
+  }, VerifyPage),
   pendingComponent: RoutePending,
 });
 
@@ -234,6 +249,7 @@ const routeTree = rootRoute.addChildren([
   confirmAccountRoute,
   accountRoute,
   teamRoute,
+  verifyRoute,
   payRoute,
   paymentResultRoute,
   historyRoute,

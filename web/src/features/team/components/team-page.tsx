@@ -12,10 +12,13 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useTeamData } from '../api/use-team-data';
 import { useTeamLive } from '../api/use-team-live';
 import { useTeamStore } from '../stores/team-store';
+import { ActivityFilesSection } from './activity-files-section';
 import { EntriesSection } from './entries-section';
 import { EntryDialog } from './entry-dialog';
+import { CertificateBox } from './certificate-box';
 import { JoinCodeBox } from './join-code-box';
 import { MembersTable } from './members-table';
+import { QueuedEntries } from './queued-entries';
 import { TeamCard } from './team-card';
 import { TeamProgress } from './team-progress';
 import { TeamStats } from './team-stats';
@@ -88,7 +91,10 @@ function TeamView({ teamId }: { teamId: number }) {
       <TeamStats team={team} />
       <TeamProgress team={team} />
       <MembersTable members={members} />
+      <QueuedEntries teamId={teamId} members={members} onSent={refresh} />
+      {entriesOpen && participantId !== null && <ActivityFilesSection teamId={teamId} onSaved={refresh} />}
       <EntriesSection entries={entries} members={members} entriesOpen={entriesOpen} onChanged={refresh} />
+      <CertificateBox teamId={teamId} participantId={participantId} />
       <ActionBar entriesOpen={entriesOpen} />
       {entriesOpen && <EntryDialog members={members} participantId={participantId} onSaved={refresh} />}
     </div>

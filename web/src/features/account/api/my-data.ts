@@ -7,15 +7,10 @@
 import { myDataFileName, type EraseMyAccountAnswer } from '@sinilill/contracts';
 import { API_BASE, ApiError, apiPost } from '../../../lib/api-client';
 import { toCatalogueCode } from '../../../lib/errors/catalogue';
+import { filenameFromDisposition, saveBlob } from '../../../lib/download';
 import { useSessionStore } from '../../../lib/session-store';
 
 export type MyDataFormat = 'json' | 'csv';
-
-/** The file name from `content-disposition` (`filename="…"`), made safe; `fallback` without one. */
-export function fileNameOf(header: string | null, fallback: string): string {
-  const name = header ? /filename\s*=\s*"([^"]*)"/.exec(header)?.[1] : undefined;
-  return name ? name.replace(/[\\/:*?"<>|\p{Cc}]/gu, '-').slice(0, 200) : fallback;
-}
 
 /**
  * Fetches the caller's data as `format` with the session's token and saves it as the file the
@@ -50,22 +45,7 @@ export async function downloadMyData(format: MyDataFormat): Promise<void> {
     throw new ApiError('GENERIC_ERROR', response.status);
   }
   const today = new Date().toISOString().slice(0, 10);
-  saveBlob(blob, fileNameOf(response.headers.get('content-disposition'), myDataFileName(today, format)));
-}
-
-/** Hands `blob` to the browser as a download named `filename`. */
-function saveBlob(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  link.rel = 'noopener';
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked on the next turn: some browsers start reading the URL only after click() returns.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  saveBlob(blob, filenameFromDisposition(response.headers.get('content-disposition'), myDataFileName(today, format)));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { API_BASE, ApiError } from '../../../lib/api-client';
 import { toCatalogueCode } from '../../../lib/errors/catalogue';
+import { filenameFromDisposition, saveBlob } from '../../../lib/download';
 import { useSessionStore } from '../../../lib/session-store';
 
 /** Whose certificate: the participant's own, or the team's (issue 19 item 3). */
@@ -35,18 +36,9 @@ export async function downloadCertificate(of: CertificateOf): Promise<{ blob: Bl
     const answer: unknown = await response.json().catch(() => undefined);
     throw new ApiError(toCatalogueCode((answer as { message?: unknown } | undefined)?.message, response.status), response.status);
   }
-  const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'sinilill.pdf';
+  const fileName = filenameFromDisposition(response.headers.get('content-disposition'), 'sinilill.pdf');
   return { blob: await response.blob(), fileName };
 }
 
-/** Saves `blob` as `fileName` through a temporary link (the browser's download). */
-export function saveFile(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+/** Saves `blob` as `fileName` (the browser's download). */
+export const saveFile = saveBlob;

@@ -7,7 +7,9 @@
 import { API_BASE, ApiError } from '../../../../lib/api-client';
 import { toCatalogueCode } from '../../../../lib/errors/catalogue';
 import { useSessionStore } from '../../../../lib/session-store';
-import { filenameFromDisposition } from '../utils/download';
+import { filenameFromDisposition } from '../../../../lib/download';
+
+export { saveBlob } from '../../../../lib/download';
 
 /** A fetched file: its content and the name the server gave it (else the fallback). */
 export interface FetchedFile {
@@ -47,19 +49,4 @@ export async function fetchFile(path: string, fallbackName: string, signal?: Abo
     throw new ApiError('GENERIC_ERROR', response.status);
   }
   return { blob, filename: filenameFromDisposition(response.headers.get('content-disposition'), fallbackName) };
-}
-
-/** Hands `blob` to the browser as a download named `filename` (an object URL on a clicked `<a download>`). */
-export function saveBlob(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  link.rel = 'noopener';
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked on the next turn: some browsers start reading the URL only after click() returns.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
 }

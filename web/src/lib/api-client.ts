@@ -209,28 +209,47 @@ export function apiPut<T>(path: string, body: unknown, init: CallOptions = {}): 
 }
 
 /**
- * Opens a server-sent event stream at `API_BASE + path` (GET, `accept: text/event-stream`, the
- * session's Authorization — which EventSource cannot send) and answers the response once its
- * headers arrived, for the caller to read `body`. Failures as apiRequest: ApiError with the
- * answer's code (a 401/403 clears the session), status 0 for a network failure; an abort rethrows.
+ * `method` `API_BASE + path` with the session's Authorization (refreshed once on a 401, as every
+ * call) and answers the Response as it came, for answers that are not JSON: files, streams, raw
+ * uploads (`body` sent as it is). Not retried: the caller decides. Failures as apiRequest:
+ * ApiError with the answer's code (a 401/403 clears the session, spec §4), status 0 for a network
+ * failure; an abort rethrows.
  */
-export async function apiOpenStream(path: string, init: CallOptions = {}): Promise<Response> {
+export async function apiFetch(
+  method: HttpMethod,
+  path: string,
+  init: CallOptions & { accept: string; body?: BodyInit; contentType?: string },
+): Promise<Response> {
   let response: Response;
   try {
     response = await withFreshToken(
-      (sent) => fetch(`${API_BASE}${path}`, { method: 'GET', headers: sent, signal: init.signal, cache: 'no-store' }),
-      () => requestHeaders(init.headers, { accept: 'text/event-stream' }),
+      (sent) => fetch(`${API_BASE}${path}`, {
+        method, headers: sent, signal: init.signal, cache: 'no-store', ...(init.body !== undefined ? { body: init.body } : {}),
+      }),
+      () => requestHeaders(init.headers, { accept: init.accept, ...(init.contentType ? { 'content-type': init.contentType } : {}) }),
     );
   } catch (error) {
     if (init.signal?.aborted) throw error;
     throw new ApiError('GENERIC_ERROR', 0);
   }
-  if (!response.ok || !response.body) {
+  if (!response.ok) {
     clearSessionOn(response.status);
     const body: unknown = await response.json().catch(() => undefined);
     const message = (body as { message?: unknown } | undefined)?.message;
     throw new ApiError(toCatalogueCode(message, response.status), response.status);
   }
+  return response;
+}
+
+/**
+ * Opens a server-sent event stream at `API_BASE + path` (GET, `accept: text/event-stream`, the
+ * session's Authorization — which EventSource cannot send) and answers the response once its
+ * headers arrived, for the caller to read `body`. Failures as apiFetch; an answer without a body
+ * is GENERIC_ERROR.
+ */
+export async function apiOpenStream(path: string, init: CallOptions = {}): Promise<Response> {
+  const response = await apiFetch('GET', path, { ...init, accept: 'text/event-stream' });
+  if (!response.body) throw new ApiError('GENERIC_ERROR', response.status);
   return response;
 }
 

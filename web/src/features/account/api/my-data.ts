@@ -5,10 +5,8 @@
  * is fetched and handed to the browser as a Blob through an `<a download>`.
  */
 import { myDataFileName, type EraseMyAccountAnswer } from '@sinilill/contracts';
-import { API_BASE, ApiError, apiPost } from '../../../lib/api-client';
-import { toCatalogueCode } from '../../../lib/errors/catalogue';
+import { ApiError, apiFetch, apiPost } from '../../../lib/api-client';
 import { filenameFromDisposition, saveBlob } from '../../../lib/download';
-import { useSessionStore } from '../../../lib/session-store';
 
 export type MyDataFormat = 'json' | 'csv';
 
@@ -19,24 +17,7 @@ export type MyDataFormat = 'json' | 'csv';
  *   GENERIC_ERROR (status 0) when the network failed or the download broke off.
  */
 export async function downloadMyData(format: MyDataFormat): Promise<void> {
-  const send = () => {
-    const token = useSessionStore.getState().token;
-    return fetch(`${API_BASE}/me/data${format === 'csv' ? '.csv' : ''}`, { headers: token ? { authorization: token } : {}, cache: 'no-store' });
-  };
-  let response: Response;
-  try {
-    const stale = useSessionStore.getState().token;
-    response = await send();
-    // An expired access token: refreshed once with the cookie (issue 13), as the API client does.
-    if (response.status === 401 && stale && (await useSessionStore.getState().refresh(stale))) response = await send();
-  } catch {
-    throw new ApiError('GENERIC_ERROR', 0);
-  }
-  if (!response.ok) {
-    if ((response.status === 401 || response.status === 403) && useSessionStore.getState().isAuthenticated) useSessionStore.getState().clear();
-    const body: unknown = await response.json().catch(() => undefined);
-    throw new ApiError(toCatalogueCode((body as { message?: unknown } | undefined)?.message, response.status), response.status);
-  }
+  const response = await apiFetch('GET', `/me/data${format === 'csv' ? '.csv' : ''}`, { accept: format === 'csv' ? 'text/csv' : 'application/json' });
   let blob: Blob;
   try {
     blob = await response.blob();

@@ -1,7 +1,5 @@
-import { API_BASE, ApiError } from '../../../lib/api-client';
-import { toCatalogueCode } from '../../../lib/errors/catalogue';
+import { ApiError, apiFetch } from '../../../lib/api-client';
 import { filenameFromDisposition, saveBlob } from '../../../lib/download';
-import { useSessionStore } from '../../../lib/session-store';
 
 /** Whose certificate: the participant's own, or the team's (issue 19 item 3). */
 export type CertificateOf = { kind: 'participant'; participantId: number } | { kind: 'team'; teamId: number };
@@ -19,25 +17,14 @@ export function certificatePath(of: CertificateOf): string {
  *   UNAUTHORIZED, GENERIC_ERROR (status 0) when the network failed.
  */
 export async function downloadCertificate(of: CertificateOf): Promise<{ blob: Blob; fileName: string }> {
-  const send = (token: string | null) => fetch(`${API_BASE}${certificatePath(of)}`, {
-    headers: token ? { authorization: token, accept: 'application/pdf' } : { accept: 'application/pdf' },
-  });
-  let response: Response;
+  const response = await apiFetch('GET', certificatePath(of), { accept: 'application/pdf' });
+  let blob: Blob;
   try {
-    const token = useSessionStore.getState().token;
-    response = await send(token);
-    if (response.status === 401 && token && (await useSessionStore.getState().refresh(token))) {
-      response = await send(useSessionStore.getState().token);
-    }
+    blob = await response.blob();
   } catch {
-    throw new ApiError('GENERIC_ERROR', 0);
+    throw new ApiError('GENERIC_ERROR', response.status); // the download broke off: no half file
   }
-  if (!response.ok) {
-    const answer: unknown = await response.json().catch(() => undefined);
-    throw new ApiError(toCatalogueCode((answer as { message?: unknown } | undefined)?.message, response.status), response.status);
-  }
-  const fileName = filenameFromDisposition(response.headers.get('content-disposition'), 'sinilill.pdf');
-  return { blob: await response.blob(), fileName };
+  return { blob, fileName: filenameFromDisposition(response.headers.get('content-disposition'), 'sinilill.pdf') };
 }
 
 /** Saves `blob` as `fileName` (the browser's download). */

@@ -107,6 +107,7 @@ describe('development (NODE_ENV unset)', () => {
       clock: { mode: 'simulated', start: '2025-04-30T09:00:00.000Z' },
       sweepIntervalMs: 5000,
       readYourWritesTimeoutMs: 3000,
+      activityFileHeapMb: 512,
       fixtureDir: join(repoRoot, 'infra/seed/edition-2025'),
       importOnStart: true,
       logLevel: 'info',

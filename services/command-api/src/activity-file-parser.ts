@@ -1,10 +1,10 @@
 /**
  * Reads activity files off the event loop (issue 19 item 1): each file is read by
  * @sinilill/activity-files in a worker thread of its own (activity-file-worker.ts), one at a time
- * per process, with its own heap limit. A GPX or TCX is parsed into a whole XML document, about
- * 70 bytes of memory per byte of file (a 17 MB GPX took 6 s and 1 GB on the main thread): in a
- * worker the API keeps answering meanwhile, a file too large for the limit ends only its worker
- * (ACTIVITY_FILE_TOO_LARGE), and the memory goes back when the worker ends.
+ * per process, with its own heap limit (ACTIVITY_FILE_HEAP_MB). A GPX or TCX is parsed into a whole
+ * XML document, about 70 bytes of memory per byte of file (a 17 MB GPX took 6 s and 1 GB on the
+ * main thread): in a worker the API keeps answering meanwhile, a file too large for the limit ends
+ * only its worker (ACTIVITY_FILE_TOO_LARGE), and the memory goes back when the worker ends.
  *
  * The worker's file sits next to this module: `dist/activity-file-worker.js` in the bundled
  * service (infra/build/build.ts compiles it as an entry of its own), the `.ts` source under tsx
@@ -14,8 +14,11 @@ import { Worker } from 'node:worker_threads';
 import type { ActivityFileProposal } from '@sinilill/activity-files';
 import { DomainError, ERROR_CODES, type ErrorCode } from '@sinilill/domain';
 
-/** Heap of one reading worker, MB: enough for a 20 MB GPX's document, and its ceiling. */
-export const ACTIVITY_FILE_WORKER_HEAP_MB = 1536;
+/**
+ * Heap of one reading worker by default, MB (ACTIVITY_FILE_HEAP_MB): a GPX or TCX of about 6 MB;
+ * a larger one outgrows it and is refused as ACTIVITY_FILE_TOO_LARGE (FIT files need little).
+ */
+export const ACTIVITY_FILE_WORKER_HEAP_MB = 512;
 
 /** Files waiting for the reading worker at most; more answer SERVICE_UNAVAILABLE (503, try again). */
 export const ACTIVITY_FILE_QUEUE_LIMIT = 16;
@@ -42,12 +45,12 @@ function done(): void {
   else running = false;
 }
 
-function readInWorker(bytes: Uint8Array, fileName: string): Promise<ActivityFileProposal> {
+function readInWorker(bytes: Uint8Array, fileName: string, heapMb: number): Promise<ActivityFileProposal> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(workerUrl, {
       workerData: { bytes, fileName },
       execArgv: bundled ? [] : ['--import', 'tsx'],
-      resourceLimits: { maxOldGenerationSizeMb: ACTIVITY_FILE_WORKER_HEAP_MB },
+      resourceLimits: { maxOldGenerationSizeMb: heapMb },
     });
     let answered = false;
     worker.once('message', (message: { proposal?: ActivityFileProposal; error?: { code: string; message: string } }) => {
@@ -61,7 +64,7 @@ function readInWorker(bytes: Uint8Array, fileName: string): Promise<ActivityFile
     worker.once('error', (error: Error & { code?: string }) => {
       answered = true;
       reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-        ? new DomainError('ACTIVITY_FILE_TOO_LARGE', `reading ${fileName} needs more than ${ACTIVITY_FILE_WORKER_HEAP_MB} MB`)
+        ? new DomainError('ACTIVITY_FILE_TOO_LARGE', `reading ${fileName} needs more than ${heapMb} MB`)
         : error);
     });
     worker.once('exit', (exitCode) => {
@@ -71,15 +74,15 @@ function readInWorker(bytes: Uint8Array, fileName: string): Promise<ActivityFile
 }
 
 /**
- * The proposal of one activity file, read in a worker thread (module docs).
+ * The proposal of one activity file, read in a worker thread with a heap of `heapMb` MB (module docs).
  * @throws DomainError with the activity-file codes of readActivityFile (ACTIVITY_FILE_TOO_LARGE
  *   also when the file's document outgrows the worker's heap), SERVICE_UNAVAILABLE when more than
  *   ACTIVITY_FILE_QUEUE_LIMIT files wait.
  */
-export async function readActivityFileOffThread(bytes: Uint8Array, fileName: string): Promise<ActivityFileProposal> {
+export async function readActivityFileOffThread(bytes: Uint8Array, fileName: string, heapMb = ACTIVITY_FILE_WORKER_HEAP_MB): Promise<ActivityFileProposal> {
   await turn();
   try {
-    return await readInWorker(bytes, fileName);
+    return await readInWorker(bytes, fileName, heapMb);
   } finally {
     done();
   }

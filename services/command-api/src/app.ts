@@ -37,6 +37,8 @@ export interface CommandApiDependencies {
    */
   media?: MediaStore;
   jwtSecret: string;
+  /** Heap of the worker that reads one activity file, MB (ACTIVITY_FILE_HEAP_MB, D46). */
+  activityFileHeapMb?: number;
   /** Lifetime of access tokens, seconds; default ACCESS_TOKEN_SECONDS (15 minutes; issue 13). */
   accessTokenSeconds?: number;
   /**
@@ -149,7 +151,7 @@ export function buildCommandApi(deps: CommandApiDependencies): FastifyInstance {
   });
   app.register(async (api) => {
     await api.register(entryRoutes, { commands: deps.commands });
-    await api.register(activityFileRoutes, { commands: deps.commands, jwtSecret: deps.jwtSecret });
+    await api.register(activityFileRoutes, { commands: deps.commands, jwtSecret: deps.jwtSecret, ...(deps.activityFileHeapMb ? { heapMb: deps.activityFileHeapMb } : {}) });
     await api.register(teamRoutes, { commands: deps.commands, ...(deps.media ? { media: deps.media } : {}) });
     if (deps.accounts) {
       const counters = new RateLimitCounters({

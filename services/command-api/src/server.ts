@@ -102,6 +102,7 @@ const app = buildCommandApi({
   // Schema `media` is migrated by the launcher's migrateAll, like every other schema.
   media: new MediaStore(pool),
   jwtSecret: config.jwtSecret,
+  activityFileHeapMb: config.activityFileHeapMb,
   logger: { level: config.logLevel },
   // TRUST_PROXY: whose X-Forwarded-For is believed (the gateway's address; loopback by default, D24).
   trustProxy: config.trustProxy,

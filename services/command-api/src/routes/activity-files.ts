@@ -39,6 +39,8 @@ export interface ActivityFileRouteOptions {
   commands: CommandService;
   /** The app's JWT secret: the proposal tokens' key is derived from it (HKDF). */
   jwtSecret: string;
+  /** Heap of the worker that reads a file, MB (ACTIVITY_FILE_HEAP_MB; default ACTIVITY_FILE_WORKER_HEAP_MB). */
+  heapMb?: number;
 }
 
 const ID = new RegExp(ID_PATTERN);
@@ -72,7 +74,7 @@ function fileNameOf(request: FastifyRequest): string {
   }
 }
 
-export const activityFileRoutes: FastifyPluginAsyncTypebox<ActivityFileRouteOptions> = async (app, { commands, jwtSecret }) => {
+export const activityFileRoutes: FastifyPluginAsyncTypebox<ActivityFileRouteOptions> = async (app, { commands, jwtSecret, heapMb }) => {
   const key = activityFileTokenKey(jwtSecret);
   app.addHook('onRequest', app.authenticate);
   // Scoped to this plugin: only these routes take raw bytes.
@@ -91,7 +93,7 @@ export const activityFileRoutes: FastifyPluginAsyncTypebox<ActivityFileRouteOpti
     if (body !== undefined && body !== null && !Buffer.isBuffer(body)) throw new DomainError('ACTIVITY_FILE_NOT_SUPPORTED', 'send the file as application/octet-stream');
     const bytes = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
     const fileName = fileNameOf(request);
-    const proposal = await readActivityFileOffThread(bytes, fileName);
+    const proposal = await readActivityFileOffThread(bytes, fileName, heapMb);
     const expiresAt = Date.now() + ACTIVITY_FILE_TOKEN_SECONDS * 1000;
     const token = signActivityFileToken(key, {
       teamId: Number(request.params.id),

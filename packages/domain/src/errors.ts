@@ -60,6 +60,13 @@ export const ERROR_CODES = [
   'ACTIVITY_FILE_ALREADY_USED', // the same activity file (same content hash) was already made into an entry (409): issue 19
   'CERTIFICATE_NOT_AVAILABLE_YET', // a certificate asked for before the event's results are final (the late-entry deadline, spec §4) (409): issue 19
   'CERTIFICATE_NOT_VALID', // a certificate code that is forged, mistyped or no longer names anyone (404): issue 19
+  'ENTRY_NOT_UNDER_REVIEW', // an approval or rejection of an entry that is not flagged, or whose review was decided already (409): issue 20
+  'DRAW_ALREADY_COMMITTED', // a second commitment for the edition's prize draw (409): issue 20
+  'DRAW_NOT_COMMITTED', // a draw without a published commitment (409): issue 20
+  'DRAW_SEED_MISMATCH', // a revealed seed whose hash is not the published commitment (400): issue 20
+  'DRAW_NOT_YET_ALLOWED', // a draw before its announced time or before the eligibility deadline has passed (409): issue 20
+  'DRAW_ALREADY_DONE', // a second draw of the edition (409): issue 20
+  'INVALID_UNSUBSCRIBE_LINK', // an unsubscribe link that is forged, mistyped or of an erased person (400): issue 20
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -24,6 +24,7 @@ import {
   projections,
   settingsProjection,
   teamStatsProjection,
+  paymentsProjection,
   type Projection,
   type ReadModelDatabase,
 } from '@sinilill/read-models';
@@ -94,7 +95,7 @@ describe('read-your-writes woken by notifications (issue 16 item 4)', () => {
     // Waiting: nothing projected the entry yet; a poller would read the checkpoints ~66 times a second.
     await pause(600);
     const whileWaiting = checkpointReads() - before;
-    await run(teamStatsProjection);
+    await run(teamStatsProjection, paymentsProjection);
     const committed = performance.now();
     const response = await answering;
     const latency = performance.now() - committed;
@@ -112,9 +113,9 @@ describe('read-your-writes woken by notifications (issue 16 item 4)', () => {
 
   test('a position already heard of answers at once, without reading the checkpoints', async () => {
     const position = await addEntry(0.5);
-    await run(teamStatsProjection);
+    await run(teamStatsProjection, paymentsProjection);
     const heard = performance.now();
-    while (changes.position(teamStatsProjection.name) < position && performance.now() - heard < 2000) await pause(5);
+    while (Math.min(changes.position(teamStatsProjection.name), changes.position(paymentsProjection.name)) < position && performance.now() - heard < 2000) await pause(5);
     const before = checkpointReads();
     const response = await get('/api/stats', position);
     expect(response.statusCode).toBe(200);
@@ -124,8 +125,8 @@ describe('read-your-writes woken by notifications (issue 16 item 4)', () => {
 
   test('a route waits for the projections it reads only: stats answers while admin-directory is held back', async () => {
     const position = await addEntry(2);
-    // team-stats and team-directory move; admin-directory, settings and payments are not run.
-    await run(teamStatsProjection, projections.find((p) => p.name === 'team-directory')!);
+    // team-stats, payments (GET /stats reads both) and team-directory move; admin-directory and settings are not run.
+    await run(teamStatsProjection, paymentsProjection, projections.find((p) => p.name === 'team-directory')!);
     const started = performance.now();
     const stats = await get('/api/stats', position);
     expect(stats.statusCode).toBe(200);
@@ -180,7 +181,7 @@ describe('read-your-writes woken by notifications (issue 16 item 4)', () => {
       const killed = await admin.query(
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN rm_changes'");
       expect(killed.rowCount).toBe(1);
-      await run(teamStatsProjection);
+      await run(teamStatsProjection, paymentsProjection);
     } finally {
       await admin.end();
     }
@@ -206,7 +207,7 @@ describe('read-your-writes woken by notifications (issue 16 item 4)', () => {
       const position = await addEntry(0.25);
       const answering = polling.inject({ url: '/api/stats', headers: { 'x-min-position': String(position) } });
       await pause(100);
-      await run(teamStatsProjection);
+      await run(teamStatsProjection, paymentsProjection);
       const response = await answering;
       expect(response.headers['x-read-your-writes']).toBeUndefined();
       expect(Number(response.headers['x-projected-position'])).toBeGreaterThanOrEqual(position);

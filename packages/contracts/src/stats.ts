@@ -26,6 +26,11 @@ export const TeamStat = Type.Object({
   inLapDistance: Type.Number(),
   /** Blue flowers by the rules of spec §4. */
   blueFlowers: Type.Integer(),
+  /**
+   * Money the team raised, EUR cents: succeeded fees plus donations less refunds (payments read
+   * model, issue 20 item 3). Optional: added after spec §7's contract.
+   */
+  raised_cents: Type.Optional(Type.Integer()),
 });
 export type TeamStat = Type.Static<typeof TeamStat>;
 
@@ -36,6 +41,11 @@ export const StatsAnswer = Type.Object({
   /** Sum over teams of their rounded distances, km. */
   totalDistance: Type.Integer(),
   totalBlueFlowers: Type.Integer(),
+  /**
+   * Money raised by everyone, EUR cents: fees plus donations less refunds, deleted teams' money
+   * included (as GET /api/fundraising's total; issue 20 item 3). Optional: added after spec §7.
+   */
+  raised_cents: Type.Optional(Type.Integer()),
   /** The simulated or real "today" the daily distances refer to, YYYY-MM-DD (Europe/Tallinn). */
   today: Type.String(),
 });
@@ -59,6 +69,8 @@ export const TeamAnswer = Type.Object({
   prestige: Type.Integer(),
   inLapDistance: Type.Number(),
   blueFlowers: Type.Integer(),
+  /** Money the team raised, EUR cents, as TeamStat.raised_cents (issue 20 item 3). Optional. */
+  raised_cents: Type.Optional(Type.Integer()),
 });
 export type TeamAnswer = Type.Static<typeof TeamAnswer>;
 

@@ -23,6 +23,12 @@ export interface Projection {
    */
   readonly silent?: boolean;
   /**
+   * The teams a live team page must hear of for a batch's applied events (changes.ts), when only
+   * some of the projection's events concern a team page: ids ascending, null for any team, [] for
+   * none. Default (not silent): changedTeams, every applied event's teamId.
+   */
+  readonly teamsOf?: (applied: readonly Pick<RecordedEvent, 'type' | 'data'>[]) => number[] | null;
+  /**
    * Applies `events` (all of handled types, in global order) to the read model.
    * `db` is a transaction already bound to the target schema. The pure fold runs inside
    * parking.ts's `fold()`, so that what it throws is known as a data error of an event: the

@@ -223,7 +223,7 @@ export async function applyEvents(
     // Every batch that moves a live checkpoint says so (issue 16 item 4: a query waiting for a
     // position is woken by these); `teams: []` when no team's rows changed (nothing applied, or a
     // silent projection), so live team pages refetch only for their own team.
-    const teams = applied.length > 0 && !projection.silent ? changedTeams(applied) : [];
+    const teams = applied.length > 0 && !projection.silent ? (projection.teamsOf ?? changedTeams)(applied) : [];
     await notifyChange(trx, { projection: projection.name, position, teams });
   }
   await db.insertInto('checkpoints').values({ projection: projection.name, position, updated_at: new Date() })

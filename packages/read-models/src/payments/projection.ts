@@ -3,12 +3,15 @@
  * and the rm.fundraising_totals row (GET /api/fundraising), rm.payment_orders (GET
  * /api/payment/order/{reference}, issue 14; refunds and team fees' members since 2026-008) and
  * rm.company_teams (issue 14 item 3), folded by ./evolve.ts. Built for an edition (its fee rules,
- * D9). No team page listens to it, so it sends no change notifications (Projection.silent).
+ * D9). The team page shows the money its team raised (issue 20 item 3), so a batch names the teams
+ * whose money moved (moneyTeams) and no others: an order, a paid mark or a registration wakes no
+ * team page.
  */
 import { sql, type Kysely } from 'kysely';
 import type { RecordedEvent } from '@sinilill/event-store';
 import { currentEdition, type Edition } from '@sinilill/domain';
 import { chunk, type Projection } from '../projection';
+import { changedTeams } from '../changes';
 import { fold } from '../parking';
 import type { ReadModelDatabase } from '../schema';
 import { PAYMENTS_EVENTS, emptyPaymentsWorkingSet, evolvePayments, type PaymentsWorkingSet } from './evolve';
@@ -128,12 +131,23 @@ async function save(db: Kysely<ReadModelDatabase>, set: PaymentsWorkingSet): Pro
   }
 }
 
+/** The events that change a team's money raised (fundraising_teams): each carries its teamId. */
+const MONEY_EVENTS: ReadonlySet<string> = new Set(['PaymentSucceeded', 'DonationReceived', 'PaymentRefunded']);
+
+/**
+ * The teams whose money raised a batch's applied events changed, ascending (changedTeams over the
+ * money events only: null, any team, beyond MAX_NOTIFIED_TEAMS); [] when none did.
+ */
+export function moneyTeams(applied: readonly Pick<RecordedEvent, 'type' | 'data'>[]): number[] | null {
+  return changedTeams(applied.filter((event) => MONEY_EVENTS.has(event.type)));
+}
+
 /** The payments projection for `edition` (the fee rules of payment_info). */
 export function createPaymentsProjection(edition: Edition): Projection {
   return {
     name: 'payments',
     handles: PAYMENTS_EVENTS,
-    silent: true,
+    teamsOf: moneyTeams,
     async apply(db, events) {
       const set = await load(db, events);
       fold(() => { for (const event of events) evolvePayments(set, event, edition); });

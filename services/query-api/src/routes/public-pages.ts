@@ -21,21 +21,25 @@ import {
   type TeamStat,
 } from '@sinilill/contracts';
 import { currentEdition, fromHundredths, localDate } from '@sinilill/domain';
-import { teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
+import { paymentsProjection, teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
 import type { AnswerCache } from '../answer-cache';
 import { direction, estonian, ilike, pageWindow, plainPageNumbers, type PageWindow } from './table-pages';
 
 type PublicTeamSort = (typeof PUBLIC_TEAM_SORTS)[number];
 
 /**
- * Every team's public figures with its km of local day `today` ('YYYY-MM-DD'), aliases t and d;
- * unordered. The same columns as GET /stats reads (stats.ts).
+ * Every team's public figures with its km of local day `today` ('YYYY-MM-DD') and the money it
+ * raised (EUR cents, fees + donations from the payments projection's fundraising_teams, issue 20
+ * item 3: joined here, each projection keeping its own tables), aliases t, d and f; unordered.
+ * The same columns as GET /stats reads (stats.ts). Routes using it read team-stats and payments.
  */
 export function teamStatRows(rm: QueryCreator<ReadModelDatabase>, today: string) {
   return rm.selectFrom('team_stats as t')
     .leftJoin('team_daily_distance as d', (join) => join.onRef('d.team_id', '=', 't.team_id').on('d.day', '=', sql<string>`${today}::date`))
+    .leftJoin('fundraising_teams as f', 'f.team_id', 't.team_id')
     .select(['t.team_id', 't.team_name', 't.icon', 't.description', 't.distance', 't.participants', 't.prestige',
-      't.in_lap_distance', 't.blue_flowers', 'd.distance_hundredths as daily']);
+      't.in_lap_distance', 't.blue_flowers', 'd.distance_hundredths as daily'])
+    .select(sql<string | number | null>`f.fees_cents + f.donations_cents`.as('raised'));
 }
 type TeamStatRow = Awaited<ReturnType<ReturnType<typeof teamStatRows>['executeTakeFirstOrThrow']>>;
 
@@ -49,6 +53,8 @@ export function toTeamStat(t: TeamStatRow): TeamStat {
     prestige: t.prestige,
     inLapDistance: t.in_lap_distance,
     blueFlowers: t.blue_flowers,
+    // bigint: pg answers a string.
+    raised_cents: Number(t.raised ?? 0),
   };
 }
 
@@ -83,9 +89,9 @@ export interface PublicPageRouteOptions {
 /** GET /stats/teams (module comment); registered next to statsRoutes (app.ts). */
 export const publicPageRoutes: FastifyPluginAsyncTypebox<PublicPageRouteOptions> = async (app, { db, now, answers }) => {
   app.get('/stats/teams', {
-    // Reads team-stats only; public and the same for everyone: cached per position, local day and
+    // Reads team-stats and payments (the money raised); public and the same for everyone: cached per position, local day and
     // query (issue 16 item 2), compressed by the cache.
-    config: { reads: [teamStatsProjection.name] },
+    config: { reads: [teamStatsProjection.name, paymentsProjection.name] },
     compress: false,
     preValidation: plainPageNumbers,
     schema: { querystring: PublicTeamPageQuery, response: { 200: PublicTeamPageAnswer, 400: ErrorAnswer } },

@@ -3,14 +3,18 @@
  * each team's blueFlowers and prestige, and its description (the participants table's expanding
  * rows). dailyDistance is the km performed on the clock's current local day (Europe/Tallinn).
  *
- * Public and the same for everyone: cached per position of team-stats (its only projection) and
- * per local day (issue 16 item 2, answer-cache.ts), with an ETag and precompressed.
+ * raised_cents (issue 20 item 3): the money raised, EUR cents, overall and per team, from the
+ * payments projection's tables joined here.
+ *
+ * Public and the same for everyone: cached per position of the projections it reads (team-stats
+ * and payments, so a payment refreshes it) and per local day (issue 16 item 2, answer-cache.ts),
+ * with an ETag and precompressed.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { StatsAnswer } from '@sinilill/contracts';
 import { currentEdition, localDate } from '@sinilill/domain';
-import { teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
+import { paymentsProjection, teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
 import type { AnswerCache } from '../answer-cache';
 import { teamStatRows, toTeamStat } from './public-pages';
 
@@ -39,18 +43,21 @@ function localDayOf(now: () => Date): () => string {
   };
 }
 
-/** GET /api/stats's answer for local day `today` ('YYYY-MM-DD'), from team-stats' tables. */
+/** GET /api/stats's answer for local day `today` ('YYYY-MM-DD'), from team-stats' and payments' tables. */
 async function statsAnswer(db: Kysely<ReadModelDatabase>, today: string) {
   const rm = db.withSchema('rm');
-  const [teams, totals] = await Promise.all([
+  const [teams, totals, money] = await Promise.all([
     teamStatRows(rm, today).orderBy('t.distance', 'desc').orderBy('t.team_id').execute(),
     rm.selectFrom('stats_totals').selectAll().where('id', '=', 1).executeTakeFirst(),
+    rm.selectFrom('fundraising_totals').select(['fees_cents', 'donations_cents']).where('id', '=', 1).executeTakeFirst(),
   ]);
   return {
     teams: teams.map(toTeamStat),
     totalParticipants: totals?.participants ?? 0,
     totalDistance: totals?.distance ?? 0,
     totalBlueFlowers: totals?.blue_flowers ?? 0,
+    // bigint columns: pg answers strings.
+    raised_cents: Number(money?.fees_cents ?? 0) + Number(money?.donations_cents ?? 0),
     today,
   };
 }
@@ -58,7 +65,7 @@ async function statsAnswer(db: Kysely<ReadModelDatabase>, today: string) {
 export const statsRoutes: FastifyPluginAsyncTypebox<StatsRouteOptions> = async (app, { db, now, answers }) => {
   const localDay = localDayOf(now);
   app.get('/stats', {
-    config: { reads: [teamStatsProjection.name] },
+    config: { reads: [teamStatsProjection.name, paymentsProjection.name] },
     // Compressed by the cache, once per position.
     compress: false,
     schema: { response: { 200: StatsAnswer } },

@@ -1,6 +1,8 @@
 import type { TeamStat } from '@sinilill/contracts';
 import { useTranslation } from 'react-i18next';
 import { FlowerIcon } from '../../../components/ui/flower-icon';
+import { formatEuros } from '../../../lib/format-money';
+import { useLang } from '../../../lib/use-lang';
 import { useNumberFormat } from '../../../lib/use-number-format';
 import { sortFigure, type SortOrder } from '../utils/sort-teams';
 import { TeamIcon } from '../../../components/ui/team-icon';
@@ -14,10 +16,11 @@ export interface TeamCardProps {
   goldFrom: number;
 }
 
-/** One of the top teams: picture, name, the figure it is ranked by, and its blue flowers. */
+/** One of the top teams: picture, name, members, money raised (euros), the figure it is ranked by, and its blue flowers. */
 export function TeamCard({ team, rank, order, goldFrom }: TeamCardProps) {
   const { t } = useTranslation('home');
   const format = useNumberFormat();
+  const lang = useLang();
   const gold = team.blueFlowers >= goldFrom;
   const flowersText = t('topTeams.flowers', { count: team.blueFlowers, formatted: format(team.blueFlowers) });
 
@@ -34,6 +37,9 @@ export function TeamCard({ team, rank, order, goldFrom }: TeamCardProps) {
         <div className={styles.cardTitle}>
           <h3 className={styles.teamName}>{team.team.team_name}</h3>
           <p className={styles.members}>{t('topTeams.members', { count: team.participants })}</p>
+          <p className={styles.members} data-testid="top-team-raised">
+            {t('topTeams.raised', { amount: formatEuros(team.raised_cents ?? 0, lang) })}
+          </p>
         </div>
       </header>
       <p className={styles.figure} data-testid="top-team-figure">

@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { DataTable, type DataTableColumn, type DataTableServer } from '../../../components/ui/data-table';
 import { FlowerIcon } from '../../../components/ui/flower-icon';
 import { TeamIcon } from '../../../components/ui/team-icon';
+import { formatEuros } from '../../../lib/format-money';
+import { useLang } from '../../../lib/use-lang';
 import { useNumberFormat } from '../../../lib/use-number-format';
 import type { TeamRow } from '../utils/team-rows';
 import styles from './participants.module.css';
@@ -10,8 +12,8 @@ import styles from './participants.module.css';
 const rowId = (row: TeamRow) => row.id;
 
 /**
- * The teams table (spec §2 "Participants"): row number, picture, name, km, teammates and blue
- * flowers; the four value columns sort (biggest first on the first click), most km first by
+ * The teams table (spec §2 "Participants"): row number, picture, name, km, teammates, blue
+ * flowers and the money raised (euros, issue 20 item 3); the first four value columns sort (biggest first on the first click), most km first by
  * default; searched by team name only; 10 per page; a row opens to the team's description. The
  * server pages, sorts and searches (`server`, issue 16 item 5): `rows` is the page shown, and the
  * row number is the row's place in the whole order, (page - 1) × 10 + its place on the page.
@@ -19,6 +21,7 @@ const rowId = (row: TeamRow) => row.id;
 export function TeamsTable({ rows, server }: { rows: readonly TeamRow[]; server: DataTableServer }) {
   const { t } = useTranslation('participants');
   const format = useNumberFormat();
+  const lang = useLang();
   const columns = useMemo((): DataTableColumn<TeamRow>[] => {
     const figure = (id: 'distance' | 'participants' | 'blueFlowers', header: string): DataTableColumn<TeamRow> => ({
       id,
@@ -56,8 +59,15 @@ export function TeamsTable({ rows, server }: { rows: readonly TeamRow[]; server:
           </span>
         ),
       },
+      // The money raised (issue 20 item 3): not a sort key of the server's, so not sortable.
+      {
+        id: 'raised',
+        header: t('table.raised'),
+        cell: (row) => <span className={styles.figure} data-testid="team-raised">{formatEuros(row.raised, lang)}</span>,
+        align: 'end',
+      },
     ];
-  }, [t, format]);
+  }, [t, format, lang]);
 
   return (
     <DataTable

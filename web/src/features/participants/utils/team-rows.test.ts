@@ -9,12 +9,12 @@ function stat(team: TeamStat['team'], fields: Partial<Omit<TeamStat, 'team'>> = 
 describe('teamRows', () => {
   it('keeps what the table shows, in the answer\'s order', () => {
     const teams = [
-      stat({ id: 7, team_name: 'Tartu Tammed', icon: '/api/images/a.webp', description: 'Jookseme igal hommikul.' }, { distance: 1894, participants: 12, blueFlowers: 101 }),
+      stat({ id: 7, team_name: 'Tartu Tammed', icon: '/api/images/a.webp', description: 'Jookseme igal hommikul.' }, { distance: 1894, participants: 12, blueFlowers: 101, raised_cents: 123_450 }),
       stat({ id: 3, team_name: 'Pärnu Pääsukesed', icon: null, description: '' }, { distance: 40, participants: 3, blueFlowers: 2 }),
     ];
     expect(teamRows(teams)).toEqual([
-      { id: '7', name: 'Tartu Tammed', icon: '/api/images/a.webp', description: 'Jookseme igal hommikul.', distance: 1894, participants: 12, blueFlowers: 101 },
-      { id: '3', name: 'Pärnu Pääsukesed', icon: null, description: '', distance: 40, participants: 3, blueFlowers: 2 },
+      { id: '7', name: 'Tartu Tammed', icon: '/api/images/a.webp', description: 'Jookseme igal hommikul.', distance: 1894, participants: 12, blueFlowers: 101, raised: 123_450 },
+      { id: '3', name: 'Pärnu Pääsukesed', icon: null, description: '', distance: 40, participants: 3, blueFlowers: 2, raised: 0 },
     ]);
   });
 

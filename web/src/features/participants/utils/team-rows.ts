@@ -14,6 +14,8 @@ export interface TeamRow {
   /** Members ("teammates"). */
   participants: number;
   blueFlowers: number;
+  /** Money the team raised, EUR cents (fees and donations; 0 when the answer has none). */
+  raised: number;
 }
 
 /**
@@ -22,7 +24,7 @@ export interface TeamRow {
  * counts as none.
  */
 export function teamRows(teams: readonly TeamStat[]): TeamRow[] {
-  return teams.map(({ team, distance, participants, blueFlowers }) => ({
+  return teams.map(({ team, distance, participants, blueFlowers, raised_cents }) => ({
     id: String(team.id),
     name: team.team_name,
     icon: team.icon === null || team.icon.trim() === '' ? null : team.icon,
@@ -30,5 +32,6 @@ export function teamRows(teams: readonly TeamStat[]): TeamRow[] {
     distance,
     participants,
     blueFlowers,
+    raised: raised_cents ?? 0,
   }));
 }

@@ -6,6 +6,8 @@ import { FlowerIcon } from '../../../components/ui/flower-icon';
 import { ErrorAlert } from '../../../components/ui/form/alert';
 import { CameraIcon, PencilIcon } from '../../../components/ui/icons';
 import { errorCodeOf } from '../../../lib/api-client';
+import { formatEuros } from '../../../lib/format-money';
+import { useLang } from '../../../lib/use-lang';
 import { useTimedValue } from '../../../lib/use-timed-value';
 import { updatePublicAttributes } from '../api/update-public-attributes';
 import { checkIconFile, ICON_ACCEPT, readAsDataUrl } from '../../../lib/icon-file';
@@ -20,11 +22,13 @@ export interface TeamCardProps {
 }
 
 /**
- * The team card (spec §2): the icon (a button that uploads a new image), the name and the
+ * The team card (spec §2): the icon (a button that uploads a new image), the name, the members,
+ * the money the team raised (euros, issue 20 item 3; live with the page's change stream) and the
  * description (click or Enter to edit, saved on blur). Refusals show in a red alert for 2 s.
  */
 export function TeamCard({ team, onChanged }: TeamCardProps) {
   const { t } = useTranslation('team');
+  const lang = useLang();
   const [error, showError] = useTimedValue<string>();
 
   return (
@@ -36,6 +40,9 @@ export function TeamCard({ team, onChanged }: TeamCardProps) {
             {team.team_name}
           </h1>
           <p className={styles.members}>{t('card.members', { count: team.participant_count })}</p>
+          <p className={styles.members} data-testid="team-raised">
+            {t('card.raised', { amount: formatEuros(team.raised_cents ?? 0, lang) })}
+          </p>
         </div>
       </div>
       <TeamDescription team={team} onChanged={onChanged} onError={showError} />

@@ -41,6 +41,12 @@ const edited = (entryId: number, participantId: number, teamId: number, distance
 const deleted = (entryId: number, participantId: number, teamId: number): AppendRequest => to(streams.entry(entryId), {
   type: 'EntryDeleted', data: { entryId, teamId, participantId, deletedAt: at(21) },
 });
+const flagged = (entryId: number, participantId: number, teamId: number): AppendRequest => to(streams.entry(entryId), {
+  type: 'EntryFlagged', data: { entryId, teamId, participantId, reasons: [{ rule: 'MAX_KM_PER_ENTRY', limit: 60, value: 90 }], flaggedAt: at(15) },
+});
+const decided = (type: 'EntryReviewApproved' | 'EntryReviewRejected', entryId: number, participantId: number, teamId: number): AppendRequest => to(streams.entry(entryId), {
+  type, data: { entryId, teamId, participantId, note: 'liiga pikk', decidedBy: '00000000-0000-4000-8000-000000000001', decidedAt: at(18) },
+});
 
 describe('a rebuild with sessions equals the live read models, whatever its batch size', () => {
   let app: TestApplication;
@@ -72,6 +78,14 @@ describe('a rebuild with sessions equals the live read models, whatever its batc
         deleted(104, 31, C), deleted(105, 31, C),
       ],
       [added(106, 11, A, 2.25, 14), edited(106, 11, A, 2.5, 14)],
+      // Moderation (issue 20 item 1): flagged entries, one approved, one rejected in a later batch
+      // (its km leave team-stats and its member's km in team-directory), one flagged in the same batch as added.
+      [
+        added(107, 11, A, 90, 15), flagged(107, 11, A), added(108, 21, B, 95, 15), flagged(108, 21, B),
+        added(109, 11, A, 85, 16), flagged(109, 11, A),
+      ],
+      [decided('EntryReviewRejected', 107, 11, A), decided('EntryReviewApproved', 108, 21, B)],
+      [edited(108, 21, B, 96, 15), decided('EntryReviewRejected', 109, 11, A)],
     ];
     for (const request of log.flat()) await app.store.appendToStreams([request]);
     // Live: one event per batch, the opposite of a rebuild's large ones.
@@ -90,11 +104,12 @@ describe('a rebuild with sessions equals the live read models, whatever its batc
     const rm = app.db.withSchema('rm');
     const teams = await rm.selectFrom('team_stats').select(['team_id', 'team_name', 'distance_hundredths', 'participants']).orderBy('team_id').execute();
     expect(teams.map((t) => [t.team_id, t.team_name, Number(t.distance_hundredths), t.participants])).toEqual([
-      [A, 'Tartu Tammed', 850, 2], [B, 'Pärnu Pardid', 150, 1],
+      // 107 and 109 rejected (90 and 85 km out); 108 approved and edited to 96 km.
+      [A, 'Tartu Tammed', 850, 2], [B, 'Pärnu Pardid', 9750, 1],
     ]);
     const members = await rm.selectFrom('team_members').select(['participant_id', 'full_name', 'is_paid', 'distance_hundredths']).orderBy('participant_id').execute();
     expect(members.map((m) => [m.participant_id, m.full_name, m.is_paid, Number(m.distance_hundredths)])).toEqual([
-      [11, 'Mari Maasikas', true, 850], [21, 'Jüri Juur', false, 150],
+      [11, 'Mari Maasikas', true, 850], [21, 'Jüri Juur', false, 9750],
     ]);
     const parked = await rm.selectFrom('parked_events').select('projection').orderBy('projection').execute();
     expect(parked.map((p) => p.projection)).toEqual(['admin-directory', 'team-directory']);
@@ -104,7 +119,7 @@ describe('a rebuild with sessions equals the live read models, whatever its batc
   for (const batchSize of [1, 2, 3, 7, 1000]) {
     test(`a rebuild in batches of ${batchSize} matches every live table`, async () => {
       const result = await rebuildReadModels(app.db, app.store, projections, { batchSize });
-      expect(result.checksums.find((c) => c.table === 'team_entries')?.rebuilt.rows).toBe(3);
+      expect(result.checksums.find((c) => c.table === 'team_entries')?.rebuilt.rows).toBe(6);
       expect(sums(result.checksums)).toEqual(sums(live));
     }, 60_000);
   }

@@ -6,7 +6,7 @@
  */
 import Type from 'typebox';
 import { MultiLine, SingleLine } from './text';
-import { Entry } from './entries';
+import { TeamPageEntry } from './moderation';
 
 /** Largest team icon accepted, bytes (spec §5, §9: 5 MB; MAX_IMAGE_SIZE above it). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -38,8 +38,11 @@ export type TeamMember = Type.Static<typeof TeamMember>;
 export const TeamMembersAnswer = Type.Array(TeamMember);
 export type TeamMembersAnswer = Type.Static<typeof TeamMembersAnswer>;
 
-/** GET /api/team/{id}/entries: the team's live entries (spec §3 "Entry"), newest first. */
-export const TeamEntriesAnswer = Type.Array(Entry);
+/**
+ * GET /api/team/{id}/entries: the team's live entries (spec §3 "Entry"), newest first; issue 20
+ * item 1 adds the optional `review` (moderation.ts TeamPageEntry).
+ */
+export const TeamEntriesAnswer = Type.Array(TeamPageEntry);
 export type TeamEntriesAnswer = Type.Static<typeof TeamEntriesAnswer>;
 
 /** GET /api/team/{id}/joincode and GET /api/team/{id}/newcode (spec §7). */

@@ -27,6 +27,8 @@ export const streams = {
    * lower-case hex digits): its ActivityFileUsed events prove which entry counts the file.
    */
   activityFile: (sha256: string) => `activity-file-${sha256}`,
+  /** The edition's prize draw (issue 20 item 2): one stream per edition year. */
+  draw: (year: number) => `draw-${year}`,
 } as const;
 
 /** Preset entry types (spec §1). Anything else is free text entered under "Other". */
@@ -233,7 +235,50 @@ export interface EntryDeleted {
   type: 'EntryDeleted';
   data: { entryId: number; teamId: number; participantId: number; deletedAt: string };
 }
-export type EntryEvent = EntryAdded | EntryEdited | EntryDeleted;
+export type EntryEvent = EntryAdded | EntryEdited | EntryDeleted | EntryModerationEvent;
+
+// ---- entry-{id}: moderation (issue 20 item 1) ---------------------------------------------
+
+/** A moderation rule of edition.moderation (entry/moderation.ts). */
+export type EntryModerationRule = 'MAX_KM_PER_ENTRY' | 'MAX_KM_PER_DAY' | 'DUPLICATE';
+
+/** Why an entry was flagged: the rule, its limit and the value found, km. */
+export interface EntryFlagReason {
+  rule: EntryModerationRule;
+  /** km; null for DUPLICATE (no limit). */
+  limit: number | null;
+  /** km: the entry's distance, or the participant's day sum for MAX_KM_PER_DAY. */
+  value: number;
+  /** DUPLICATE only: the id of the live entry this one repeats. */
+  duplicateOf?: number;
+}
+
+/**
+ * An added or edited entry broke a moderation rule: appended in the same atomic append as its
+ * EntryAdded/EntryEdited. The entry still counts; it awaits an administrator's decision.
+ */
+export interface EntryFlagged {
+  type: 'EntryFlagged';
+  data: { entryId: number; teamId: number; participantId: number; reasons: EntryFlagReason[]; flaggedAt: string };
+}
+/**
+ * An administrator let a flagged entry stand. `decidedBy`: the administrator's account id (UUID),
+ * also in the data (not only the metadata) so that read models rebuilt by a replay, which reads
+ * no metadata, still show who decided. `note` may be ''.
+ */
+export interface EntryReviewApproved {
+  type: 'EntryReviewApproved';
+  data: { entryId: number; teamId: number; participantId: number; note: string; decidedBy: string; decidedAt: string };
+}
+/**
+ * An administrator rejected a flagged entry: it leaves every total (team km, daily km, member km,
+ * flowers) and stays on the team page as rejected. Final: the entry can then only be deleted.
+ */
+export interface EntryReviewRejected {
+  type: 'EntryReviewRejected';
+  data: { entryId: number; teamId: number; participantId: number; note: string; decidedBy: string; decidedAt: string };
+}
+export type EntryModerationEvent = EntryFlagged | EntryReviewApproved | EntryReviewRejected;
 
 // ---- activity-file-{sha256} (issue 19 item 1) ----------------------------------------------
 
@@ -562,6 +607,76 @@ export interface ProjectionEventRetryRequested {
 }
 export type OperationsEvent = ReadModelsReplayed | ProjectionEventSkipped | ProjectionEventRetryRequested;
 
+// ---- draw-{year} (issue 20 item 2: the prize draw anyone can check) ----------------------------
+/**
+ * An administrator published the commitment of the edition's prize draw: the SHA-256 (64
+ * lower-case hex digits) of a secret seed kept by the administrator, the announced instant of the
+ * draw (ISO-8601 UTC, not before the eligibility deadline) and the number of winners.
+ */
+export interface DrawCommitted {
+  type: 'DrawCommitted';
+  data: { year: number; commitment: string; drawAt: string; winners: number; committedAt: string };
+}
+/** The administrator revealed the seed; its SHA-256 equals the commitment. */
+export interface DrawSeedRevealed {
+  type: 'DrawSeedRevealed';
+  data: { year: number; seed: string; revealedAt: string };
+}
+/**
+ * The winners computed from the seed and the eligible list (packages/commands draw procedure,
+ * scripts/verify-draw.mjs): `eligible` the eligible participant ids ascending (as of the
+ * deadline `asOf`, ISO-8601 UTC), `eligibleListHash` the SHA-256 hex of them joined by "\n",
+ * `winners` in draw order. No names: the public answer reads them from the read models, so an
+ * erased person's name disappears (D2).
+ */
+export interface DrawWinnersChosen {
+  type: 'DrawWinnersChosen';
+  data: {
+    year: number;
+    asOf: string;
+    eligible: number[];
+    eligibleCount: number;
+    eligibleListHash: string;
+    winners: { participantId: number; teamId: number }[];
+  };
+}
+export type DrawEvent = DrawCommitted | DrawSeedRevealed | DrawWinnersChosen;
+
+// ---- announcement-{id}, newsletter-{participantId} (issue 20 item 4) -----------------------
+/** Stream names of the announcements (one per announcement, id a UUID) and of newsletter choices. */
+export const announcementStreams = {
+  announcement: (announcementId: string) => `announcement-${announcementId}`,
+  newsletter: (participantId: number) => `newsletter-${participantId}`,
+} as const;
+/**
+ * An administrator sent an announcement: the text in both languages (plain text, paragraphs
+ * separated by blank lines) and its audience — `newsletter` (participants who opted in and have
+ * not unsubscribed) or `all` (operational notices: every participant). Recipients are chosen and
+ * erased people skipped when each mail is sent, not here.
+ */
+export interface AnnouncementPublished {
+  type: 'AnnouncementPublished';
+  data: {
+    /** UUID. */
+    announcementId: string;
+    subject_et: string;
+    body_et: string;
+    subject_en: string;
+    body_en: string;
+    audience: 'newsletter' | 'all';
+    /** The administrator's userId. */
+    publishedBy: string | null;
+    /** ISO-8601 UTC. */
+    publishedAt: string;
+  };
+}
+/** A participant followed an announcement's unsubscribe link: no more newsletter mails. */
+export interface NewsletterUnsubscribed {
+  type: 'NewsletterUnsubscribed';
+  data: { participantId: number; unsubscribedAt: string };
+}
+export type AnnouncementEvent = AnnouncementPublished | NewsletterUnsubscribed;
+
 export type DomainEvent =
   | TeamEvent
   | ParticipantEvent
@@ -570,7 +685,9 @@ export type DomainEvent =
   | PaymentEvent
   | AccountEvent
   | SettingsEvent
-  | OperationsEvent;
+  | OperationsEvent
+  | DrawEvent
+  | AnnouncementEvent;
 export type DomainEventType = DomainEvent['type'];
 
 /** Current payload schema version of each event type (upcasters lift older ones). */
@@ -592,6 +709,9 @@ export const SCHEMA_VERSIONS: Record<DomainEventType, number> = {
   ActivityFileUsed: 1,
   EntryEdited: 1,
   EntryDeleted: 1,
+  EntryFlagged: 1,
+  EntryReviewApproved: 1,
+  EntryReviewRejected: 1,
   UserRegistered: 1,
   AdminRegistered: 1,
   AccountConfirmed: 1,
@@ -607,6 +727,11 @@ export const SCHEMA_VERSIONS: Record<DomainEventType, number> = {
   DonationReceived: 1,
   PaymentFailed: 1,
   PaymentRefunded: 1,
+  DrawCommitted: 1,
+  DrawSeedRevealed: 1,
+  DrawWinnersChosen: 1,
+  AnnouncementPublished: 1,
+  NewsletterUnsubscribed: 1,
 };
 
 /**

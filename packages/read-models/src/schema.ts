@@ -86,6 +86,15 @@ export interface TeamEntriesTable {
   performed_at: string;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Moderation (issue 20 item 1, migration 2026-010): 'flagged' | 'approved' | 'rejected'; null when never flagged. */
+  review_status: string | null;
+  /** The latest flag's reasons as JSON text (EntryFlagReason[], km). */
+  review_reasons: string | null;
+  flagged_at: Timestamp | null;
+  /** The deciding administrator's account id (UUID). */
+  decided_by: string | null;
+  decided_at: Timestamp | null;
+  review_note: string | null;
 }
 
 /** team-directory: each team's current join code (team page's join-code box, spec §2). */

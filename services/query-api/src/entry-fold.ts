@@ -12,7 +12,8 @@ import { currentEdition, fromHundredths, roundedKm, teamProgress, toHundredths, 
 import type { RecordedEvent } from '@sinilill/event-store';
 
 /** The entry event types; reading others for these folds is wasted work. */
-export const ENTRY_EVENTS = ['EntryAdded', 'EntryEdited', 'EntryDeleted'] as const;
+/** The entry events the fold reads; a rejection by moderation (issue 20) takes the entry out of the team's km as a deletion does. */
+export const ENTRY_EVENTS = ['EntryAdded', 'EntryEdited', 'EntryDeleted', 'EntryReviewRejected'] as const;
 
 interface EntryData {
   entryId?: number;
@@ -61,6 +62,7 @@ export class TeamEntriesFold {
         if (data.teamId === this.teamId) this.sum += toHundredths(data.distance);
         return;
       case 'EntryDeleted':
+      case 'EntryReviewRejected':
         this.remove(data.entryId);
         return;
       default:

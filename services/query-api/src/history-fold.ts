@@ -68,6 +68,7 @@ export const TEAM_AS_OF_EVENTS = [
   'EntryAdded',
   'EntryEdited',
   'EntryDeleted',
+  'EntryReviewRejected',
 ] as const;
 
 interface AsOfData {
@@ -108,6 +109,7 @@ export function teamAsOf(teamId: number, at: Date, events: readonly RecordedEven
       case 'EntryAdded':
       case 'EntryEdited':
       case 'EntryDeleted':
+      case 'EntryReviewRejected':
         entries.apply(event);
         break;
       default:

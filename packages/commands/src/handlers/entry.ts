@@ -15,11 +15,14 @@ import {
   type EntryAdded,
   type EntryEdited,
   type EntrySource,
+  type ModeratedEntry,
 } from '@sinilill/domain';
 import type { RecordedEvent } from '@sinilill/event-store';
 import { executeCommand } from '../handler/command-handler';
 import { foldStream, idOfStream, type CommandRequest } from '../handler/metadata';
 import { lastPositionOf, priorCommand } from '../handler/repeats';
+import type { StreamReads } from '../handler/command-handler';
+import { readIndexedStreams } from '../stream-index';
 import { assertKeptFields, type KeptField } from '../server-kept';
 import { decisionContext, participantState, teamOfParticipant, teamState, type CommandServiceDependencies } from './context';
 
@@ -96,12 +99,13 @@ export async function addEntry(
   // A new id for a repeat too (it is then not used): the repeat check is part of the first read.
   const entryId = input.entryId ?? (await deps.ids.next('entry'));
   const entryStream = streams.entry(entryId);
+  const others = await otherEntryStreams(deps, participantId, entryId, request);
   // The repeat check, the participant, the (new) entry stream and the switches' tail in one
   // round trip, then the append: two round trips (issue 15 item 2). The participant's stream is
   // part of the append as a revision check, so a deletion of the participant cannot slip in
   // between (issue 15 item 4).
   const outcome = await executeCommand(store, {
-    streams: [entryStream, participantStream, ...(file ? file.streams : [])],
+    streams: [entryStream, participantStream, ...(file ? file.streams : []), ...others],
     ...(known.size > 0 ? { known, prior: null } : {}),
     ...(deps.settings ? { settings: deps.settings } : {}),
     context: await decisionContext(deps, request),
@@ -116,6 +120,7 @@ export async function addEntry(
           data: {
             entryId, teamId: participantTeamId, participantId, participantTeamId, distance: input.distance, entryType: input.entryType, performedAt: input.performedAt,
             ...(input.source ? { source: input.source } : {}),
+            sameDay: liveEntriesOf(read, others, participantId),
           },
         }, read.fold(entryStream, entryDecider), ctx),
       };
@@ -136,6 +141,31 @@ export async function addEntry(
   });
   if (outcome.repeated) return { entry: await entryView(deps, idOfStream(outcome.prior!.stream)), position: outcome.position };
   return { entry: viewOfAdded(outcome.events[0] as EntryAdded), position: outcome.position };
+}
+
+/**
+ * The streams of the participant's other entries, for the moderation rules (issue 20 item 1),
+ * found in the event store's stream index (stream-index.ts), so that a duplicate sent twice in a
+ * row is seen at once (a read model could lag). They are read with the command's own streams in
+ * one round trip, and their revisions are checked at the append: two adds of the same
+ * participant at once decide one after the other. None for ADMIN and SYSTEM (not moderated) or
+ * without a stream index (unit wiring).
+ */
+async function otherEntryStreams(deps: CommandServiceDependencies, participantId: number, entryId: number, request: CommandRequest): Promise<string[]> {
+  if (isPrivileged(request.actor) || !deps.streamIndex) return [];
+  const { entries } = await readIndexedStreams(deps.streamIndex, { teams: [], participants: [participantId] });
+  return entries.filter((id) => id !== entryId).map((id) => streams.entry(id));
+}
+
+/** The participant's live, not rejected entries among `entryStreams`, as the moderation rules see them. */
+function liveEntriesOf(read: StreamReads, entryStreams: readonly string[], participantId: number): ModeratedEntry[] {
+  const live: ModeratedEntry[] = [];
+  for (const stream of entryStreams) {
+    const entry = read.fold(stream, entryDecider);
+    if (entry.status !== 'active' || entry.participantId !== participantId || entry.review === 'rejected') continue;
+    live.push({ entryId: entry.entryId!, distance: entry.distance!, entryType: entry.entryType!, performedAt: entry.performedAt! });
+  }
+  return live;
 }
 
 /**
@@ -187,8 +217,9 @@ export async function editEntry(
   if (input.echoed) await assertEchoedEntry(deps, input.echoed, { id: entryId, teamId: current.teamId!, participantId: current.participantId!, createdAt: current.createdAt }, request);
   const participantId = input.participantId ?? current.participantId!;
   const participantStream = streams.participant(participantId);
+  const others = await otherEntryStreams(deps, participantId, entryId, request);
   const outcome = await executeCommand(store, {
-    streams: [entryStream, participantStream],
+    streams: [entryStream, participantStream, ...others],
     known: new Map([[entryStream, entryEvents]]),
     prior: null,
     ...(deps.settings ? { settings: deps.settings } : {}),
@@ -200,7 +231,10 @@ export async function editEntry(
         stream: entryStream,
         events: entryDecider.decide({
           type: 'EditEntry',
-          data: { entryId, participantId, participantTeamId, distance: input.distance, entryType: input.entryType, performedAt: input.performedAt },
+          data: {
+            entryId, participantId, participantTeamId, distance: input.distance, entryType: input.entryType, performedAt: input.performedAt,
+            sameDay: liveEntriesOf(read, others, participantId),
+          },
         }, read.fold(entryStream, entryDecider), ctx),
       }];
     },
@@ -287,4 +321,31 @@ function viewOfAdded(event: EntryAdded): EntryView {
     performed_at: event.data.performedAt,
     created_at: event.data.createdAt,
   };
+}
+
+/**
+ * An administrator's decision on flagged entries (issue 20 item 1; POST /api/admin/review):
+ * EntryReviewApproved or EntryReviewRejected with the same note for each, in ONE atomic append
+ * across the entry streams, so one refused id leaves all of them undecided.
+ * @throws DomainError FORBIDDEN (not an ADMIN), NOT_FOUND (unknown or deleted entry),
+ *   ENTRY_NOT_UNDER_REVIEW (never flagged, or decided already), INVALID_REQUEST, VALUE_TOO_LONG.
+ */
+export async function reviewEntries(
+  deps: CommandServiceDependencies,
+  input: { entryIds: readonly number[]; decision: 'approve' | 'reject'; note: string },
+  request: CommandRequest,
+): Promise<{ count: number; position: number }> {
+  const unique = [...new Set(input.entryIds)];
+  if (unique.length === 0) throw new DomainError('INVALID_REQUEST', 'no entry ids');
+  const entryStreams = unique.map((entryId) => streams.entry(entryId));
+  const outcome = await executeCommand(deps.store, {
+    streams: entryStreams,
+    context: await decisionContext(deps, request),
+    metadata: request.metadata,
+    decide: (read, ctx) => unique.map((entryId, index) => ({
+      stream: entryStreams[index]!,
+      events: entryDecider.decide({ type: 'ReviewEntry', data: { entryId, decision: input.decision, note: input.note } }, read.fold(entryStreams[index]!, entryDecider), ctx),
+    })),
+  });
+  return { count: unique.length, position: outcome.position };
 }

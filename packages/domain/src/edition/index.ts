@@ -6,7 +6,7 @@ import routeData from './data/route-2025.json';
 import { validateRoute } from './route';
 import type { Edition, Route } from './types';
 
-export type { Edition, Mission, Route } from './types';
+export type { Edition, EntryTypeLimits, Mission, ModerationRules, Route } from './types';
 export { validateRoute } from './route';
 
 function deepFreeze<T>(value: T): T {

@@ -67,5 +67,26 @@ export interface Edition {
   };
   /** Home progress bar: vertical offset of a team's dot (spec §9). */
   teamDots: { percentPerParticipant: number; maxParticipants: number };
+  /** Moderation rules of entries (issue 20 item 1; entry/moderation.ts). */
+  moderation: ModerationRules;
   route: Route;
+}
+
+/** Plausibility limits of one entry type, km (issue 20 item 1). Exactly at a limit passes. */
+export interface EntryTypeLimits {
+  /** Largest distance of one entry, km. */
+  maxKmPerEntry: number;
+  /** Largest sum of one participant's live entries of this type on one local date, km. */
+  maxKmPerDay: number;
+}
+
+/**
+ * The edition's moderation rules as data (issue 20 item 1): limits per preset entry type
+ * (ActivityType key), `default` for the others (free text under Other), and whether the same
+ * participant, date, type and distance twice is flagged.
+ */
+export interface ModerationRules {
+  default: EntryTypeLimits;
+  byType: Record<string, EntryTypeLimits>;
+  duplicates: boolean;
 }

@@ -11,7 +11,8 @@ import { hasAtMostTwoDecimals } from '../distance';
 import type { Edition } from '../edition/types';
 import { currentEdition } from '../edition';
 import { DomainError } from '../errors';
-import { ACTIVITY_FILE_FORMATS, type EntryAdded, type EntryDeleted, type EntryEdited, type EntryEvent, type EntrySource } from '../events';
+import { ACTIVITY_FILE_FORMATS, type EntryAdded, type EntryDeleted, type EntryEdited, type EntryEvent, type EntryFlagged, type EntryFlagReason, type EntrySource } from '../events';
+import { moderationReasons, type ModeratedEntry } from './moderation';
 import { requireId, requireText } from '../validation';
 
 /**
@@ -41,6 +42,11 @@ export interface AddEntry {
     performedAt: string;
     /** Typed in (the default) or read from an activity file (issue 19 item 1). */
     source?: EntrySource;
+    /**
+     * The participant's other live entries (at least those of performedAt), read by the caller for
+     * the moderation rules (issue 20 item 1); absent = none.
+     */
+    sameDay?: readonly ModeratedEntry[];
   };
 }
 
@@ -55,8 +61,22 @@ export interface EditEntry {
     distance: number;
     entryType: string;
     performedAt: string;
+    /** As AddEntry's: the participant's other live entries, for the moderation rules. */
+    sameDay?: readonly ModeratedEntry[];
   };
 }
+
+/**
+ * An administrator's decision on a flagged entry (issue 20 item 1; POST /api/admin/review).
+ * `note`: free text, trimmed, at most REVIEW_NOTE_MAX characters, may be empty.
+ */
+export interface ReviewEntry {
+  type: 'ReviewEntry';
+  data: { entryId: number; decision: 'approve' | 'reject'; note: string };
+}
+
+/** Longest note of a review decision, in characters. */
+export const REVIEW_NOTE_MAX = 500;
 
 /** Delete an entry (spec §7 PUT /entry/delete, admin deleteentities). */
 export interface DeleteEntry {
@@ -64,9 +84,15 @@ export interface DeleteEntry {
   data: { entryId: number };
 }
 
-export type EntryCommand = AddEntry | EditEntry | DeleteEntry;
+export type EntryCommand = AddEntry | EditEntry | DeleteEntry | ReviewEntry;
 
 export type EntryStatus = 'none' | 'active' | 'deleted';
+
+/**
+ * Where an entry stands in moderation (issue 20 item 1): never flagged, flagged and awaiting a
+ * decision (it counts), approved (counts), rejected (counts no more; final).
+ */
+export type EntryReviewStatus = 'none' | 'flagged' | 'approved' | 'rejected';
 
 export interface EntryState {
   status: EntryStatus;
@@ -80,6 +106,9 @@ export interface EntryState {
   performedAt: string | null;
   /** ISO-8601 UTC. */
   createdAt: string | null;
+  review: EntryReviewStatus;
+  /** The reasons of the latest flag (empty if never flagged). */
+  reasons: EntryFlagReason[];
 }
 
 const initialEntryState = (): EntryState => ({
@@ -91,6 +120,8 @@ const initialEntryState = (): EntryState => ({
   entryType: null,
   performedAt: null,
   createdAt: null,
+  review: 'none',
+  reasons: [],
 });
 
 /** The switch and the deadline bind everyone but ADMIN and SYSTEM (spec §4). */
@@ -162,7 +193,24 @@ function addEntry(command: AddEntry, state: EntryState, ctx: DecisionContext, ed
       source: validSource(c.source),
     },
   };
-  return [event];
+  return [event, ...flagOf(event.data, c.sameDay, ctx, edition)];
+}
+
+/**
+ * EntryFlagged for an added or edited entry that breaks a moderation rule (moderation.ts), else
+ * nothing. Entries by ADMIN and SYSTEM (corrections, the importer) are not moderated.
+ */
+function flagOf(
+  entry: { entryId: number; teamId: number; participantId: number; distance: number; entryType: string; performedAt: string },
+  sameDay: readonly ModeratedEntry[] | undefined,
+  ctx: DecisionContext,
+  edition: Edition,
+): EntryFlagged[] {
+  if (isPrivileged(ctx.actor)) return [];
+  const reasons = moderationReasons(edition.moderation, entry, sameDay ?? []);
+  if (reasons.length === 0) return [];
+  const { entryId, teamId, participantId } = entry;
+  return [{ type: 'EntryFlagged', data: { entryId, teamId, participantId, reasons, flaggedAt: ctx.now } }];
 }
 
 function requireActive(state: EntryState, entryId: number): { teamId: number; participantId: number } {
@@ -179,6 +227,8 @@ function editEntry(command: EditEntry, state: EntryState, ctx: DecisionContext, 
   const participantId = requireId(c.participantId, 'participantId');
   const { teamId } = requireActive(state, entryId);
   assertMayActForTeam(ctx, teamId);
+  // A rejection is final (issue 20 item 1): the entry can only be deleted, never changed back into the totals.
+  if (state.review === 'rejected') throw new DomainError('FORBIDDEN', `entry ${entryId} was rejected in review; it can only be deleted`);
   assertEntriesOpen(ctx, edition);
   assertParticipantInTeam(c.participantTeamId, teamId);
   const event: EntryEdited = {
@@ -193,7 +243,19 @@ function editEntry(command: EditEntry, state: EntryState, ctx: DecisionContext, 
       editedAt: ctx.now,
     },
   };
-  return [event];
+  return [event, ...flagOf(event.data, c.sameDay, ctx, edition)];
+}
+
+function reviewEntry(command: ReviewEntry, state: EntryState, ctx: DecisionContext): EntryEvent[] {
+  const c = command.data;
+  const entryId = requireId(c.entryId, 'entryId');
+  if (ctx.actor.role !== 'ADMIN') throw new DomainError('FORBIDDEN', 'only an administrator decides on flagged entries');
+  const { teamId, participantId } = requireActive(state, entryId);
+  if (c.decision !== 'approve' && c.decision !== 'reject') throw new DomainError('INVALID_REQUEST', 'decision must be approve or reject');
+  const note = requireText(c.note ?? '', 'note', { max: REVIEW_NOTE_MAX, required: false });
+  if (state.review !== 'flagged') throw new DomainError('ENTRY_NOT_UNDER_REVIEW', `entry ${entryId} is not awaiting a decision`);
+  const data = { entryId, teamId, participantId, note, decidedBy: ctx.actor.userId ?? '', decidedAt: ctx.now };
+  return [c.decision === 'approve' ? { type: 'EntryReviewApproved', data } : { type: 'EntryReviewRejected', data }];
 }
 
 function deleteEntry(command: DeleteEntry, state: EntryState, ctx: DecisionContext, edition: Edition): EntryEvent[] {
@@ -216,6 +278,8 @@ function evolveEntry(state: EntryState, event: EntryEvent): EntryState {
       entryType: data.entryType,
       performedAt: data.performedAt,
       createdAt: data.createdAt,
+      review: 'none' as const,
+      reasons: [],
     }))
     .with({ type: 'EntryEdited' }, ({ data }) => ({
       ...state,
@@ -225,6 +289,9 @@ function evolveEntry(state: EntryState, event: EntryEvent): EntryState {
       performedAt: data.performedAt,
     }))
     .with({ type: 'EntryDeleted' }, () => ({ ...state, status: 'deleted' as const }))
+    .with({ type: 'EntryFlagged' }, ({ data }) => ({ ...state, review: 'flagged' as const, reasons: data.reasons }))
+    .with({ type: 'EntryReviewApproved' }, () => ({ ...state, review: 'approved' as const }))
+    .with({ type: 'EntryReviewRejected' }, () => ({ ...state, review: 'rejected' as const }))
     .exhaustive();
 }
 
@@ -252,6 +319,14 @@ function evolveEntry(state: EntryState, event: EntryEvent): EntryState {
  *    INVALID_PERFORMED_AT (spec §5);
  * 10. add: the source is manual (the default) or a file with format gpx/tcx/fit and a SHA-256 of
  *    64 lower-case hex digits — INVALID_REQUEST (issue 19 item 1). Edits keep the source.
+ *
+ * Moderation (issue 20 item 1): an add or edit by a participant (not ADMIN/SYSTEM) that breaks a
+ * rule of edition.moderation (moderation.ts, against data.sameDay) also yields EntryFlagged with
+ * its reasons, in the same append; the entry counts until rejected. A rejected entry cannot be
+ * edited (FORBIDDEN; rejection is final, deleting it is allowed). ReviewEntry → [EntryReviewApproved] or
+ * [EntryReviewRejected] (decidedBy = the admin's userId, decidedAt = ctx.now): ADMIN only — FORBIDDEN; a live entry — NOT_FOUND;
+ * decision approve|reject — INVALID_REQUEST; note <= 500 characters — VALUE_TOO_LONG; the entry's
+ * latest flag undecided — ENTRY_NOT_UNDER_REVIEW.
  */
 export function createEntryDecider(edition: Edition): Decider<EntryCommand, EntryEvent, EntryState> {
   return {
@@ -261,6 +336,7 @@ export function createEntryDecider(edition: Edition): Decider<EntryCommand, Entr
         .with({ type: 'AddEntry' }, (c) => addEntry(c, state, ctx, edition))
         .with({ type: 'EditEntry' }, (c) => editEntry(c, state, ctx, edition))
         .with({ type: 'DeleteEntry' }, (c) => deleteEntry(c, state, ctx, edition))
+        .with({ type: 'ReviewEntry' }, (c) => reviewEntry(c, state, ctx))
         .exhaustive(),
     evolve: evolveEntry,
   };

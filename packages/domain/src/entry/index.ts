@@ -1,4 +1,6 @@
-export { entryDecider, createEntryDecider, MAX_ENTRY_DISTANCE_KM, ENTRY_TYPE_MAX } from './decider';
-export type { AddEntry, EditEntry, DeleteEntry, EntryCommand, EntryState, EntryStatus } from './decider';
+export { entryDecider, createEntryDecider, MAX_ENTRY_DISTANCE_KM, ENTRY_TYPE_MAX, REVIEW_NOTE_MAX } from './decider';
+export type { AddEntry, EditEntry, DeleteEntry, EntryCommand, EntryReviewStatus, EntryState, EntryStatus, ReviewEntry } from './decider';
 export { activityFileDecider } from './activity-file';
 export type { ActivityFileCommand, ActivityFileState, UseActivityFile } from './activity-file';
+export { MODERATION_RULES, moderationReasons } from './moderation';
+export type { FlagReason, ModeratedEntry } from './moderation';

@@ -20,6 +20,7 @@ import * as parkedEvents from './2026-006-parked-events';
 import * as paymentOrders from './2026-007-payment-orders';
 import * as companyFees from './2026-008-company-fees';
 import * as tablePages from './2026-009-table-pages';
+import * as entryReview from './2026-010-entry-review';
 
 interface SchemaScopedMigration {
   up(db: Kysely<unknown>): Promise<void>;
@@ -36,6 +37,7 @@ const MIGRATIONS: Readonly<Record<string, SchemaScopedMigration>> = {
   '2026-007-payment-orders': paymentOrders,
   '2026-008-company-fees': companyFees,
   '2026-009-table-pages': tablePages,
+  '2026-010-entry-review': entryReview,
 };
 
 /**

@@ -4,7 +4,7 @@
  * code box).
  */
 import type { RecordedEvent } from '@sinilill/event-store';
-import { toHundredths, type DomainEvent } from '@sinilill/domain';
+import { toHundredths, type DomainEvent, type EntryFlagReason } from '@sinilill/domain';
 
 export interface Member {
   participantId: number;
@@ -25,6 +25,27 @@ export interface TeamEntry {
   performedAt: string;
   createdAt: string;
   updatedAt: string;
+  /**
+   * Moderation (issue 20 item 1); null when never flagged. A rejected entry stays (the team page
+   * shows it as rejected) but its km leave its member's.
+   */
+  review: EntryReview | null;
+}
+
+/** An entry's review state (instants ISO-8601 UTC; reasons in km). */
+export interface EntryReview {
+  status: 'flagged' | 'approved' | 'rejected';
+  reasons: EntryFlagReason[];
+  flaggedAt: string;
+  /** The deciding administrator's account id; null while flagged. */
+  decidedBy: string | null;
+  decidedAt: string | null;
+  note: string | null;
+}
+
+/** The km an entry adds to its member's: none once rejected. */
+function countedHundredths(entry: TeamEntry): number {
+  return entry.review?.status === 'rejected' ? 0 : entry.distanceHundredths;
 }
 
 /** A team's current join code and since when (ISO-8601 UTC). */
@@ -62,6 +83,9 @@ export const TEAM_DIRECTORY_EVENTS = [
   'EntryAdded',
   'EntryEdited',
   'EntryDeleted',
+  'EntryFlagged',
+  'EntryReviewApproved',
+  'EntryReviewRejected',
 ] as const;
 
 /** A working set with nothing loaded (the projection fills it before folding). */
@@ -132,10 +156,10 @@ export function evolveTeamDirectory(set: DirectoryWorkingSet, recorded: Recorded
     case 'EntryAdded':
     case 'EntryEdited': {
       const old = set.entries.get(event.data.entryId);
-      if (old) credit(set, old.participantId, -old.distanceHundredths);
+      if (old) credit(set, old.participantId, -countedHundredths(old));
       const hundredths = toHundredths(event.data.distance);
       const at = event.type === 'EntryAdded' ? event.data.createdAt : event.data.editedAt;
-      set.entries.set(event.data.entryId, {
+      const entry: TeamEntry = {
         entryId: event.data.entryId,
         teamId: event.data.teamId,
         participantId: event.data.participantId,
@@ -144,14 +168,40 @@ export function evolveTeamDirectory(set: DirectoryWorkingSet, recorded: Recorded
         performedAt: event.data.performedAt,
         createdAt: old?.createdAt ?? at,
         updatedAt: at,
-      });
+        review: old?.review ?? null,
+      };
+      set.entries.set(event.data.entryId, entry);
       set.changedEntries.add(event.data.entryId);
-      credit(set, event.data.participantId, hundredths);
+      credit(set, event.data.participantId, countedHundredths(entry));
+      return;
+    }
+    case 'EntryFlagged': {
+      const entry = set.entries.get(event.data.entryId);
+      if (!entry) return; // an entry this model does not hold (its team deleted): nothing to mark
+      credit(set, entry.participantId, -countedHundredths(entry));
+      entry.review = { status: 'flagged', reasons: event.data.reasons, flaggedAt: event.data.flaggedAt, decidedBy: null, decidedAt: null, note: null };
+      credit(set, entry.participantId, countedHundredths(entry));
+      set.changedEntries.add(entry.entryId);
+      return;
+    }
+    case 'EntryReviewApproved':
+    case 'EntryReviewRejected': {
+      const entry = set.entries.get(event.data.entryId);
+      if (!entry) return;
+      credit(set, entry.participantId, -countedHundredths(entry));
+      entry.review = {
+        status: event.type === 'EntryReviewApproved' ? 'approved' : 'rejected',
+        reasons: entry.review?.reasons ?? [],
+        flaggedAt: entry.review?.flaggedAt ?? event.data.decidedAt,
+        decidedBy: event.data.decidedBy, decidedAt: event.data.decidedAt, note: event.data.note,
+      };
+      credit(set, entry.participantId, countedHundredths(entry));
+      set.changedEntries.add(entry.entryId);
       return;
     }
     case 'EntryDeleted': {
       const old = set.entries.get(event.data.entryId);
-      if (old) credit(set, old.participantId, -old.distanceHundredths);
+      if (old) credit(set, old.participantId, -countedHundredths(old));
       set.entries.set(event.data.entryId, null);
       set.changedEntries.add(event.data.entryId);
       return;

@@ -4,13 +4,13 @@
  * team page's two tables and its join-code box (spec §2). Deletions (ParticipantDeleted,
  * TeamDeleted) remove rows; ParticipantRenamed corrects a member's name.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { RecordedEvent } from '@sinilill/event-store';
 import { upsertRows } from '../bulk';
 import { IdSet, chunk, type Projection } from '../projection';
 import { fold } from '../parking';
-import type { ReadModelDatabase } from '../schema';
-import { TEAM_DIRECTORY_EVENTS, emptyDirectory, evolveTeamDirectory, type DirectoryWorkingSet, type Member } from './evolve';
+import type { ReadModelDatabase, TeamEntriesTable } from '../schema';
+import { TEAM_DIRECTORY_EVENTS, emptyDirectory, evolveTeamDirectory, type DirectoryWorkingSet, type EntryReview, type Member, type TeamEntry } from './evolve';
 
 /**
  * What a rebuild keeps across its batches (Projection.rebuild, D43): every member row in memory,
@@ -45,6 +45,7 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
         distanceHundredths: row.distance_hundredths, entryType: row.entry_type,
         performedAt: row.performed_at, createdAt: row.created_at.toISOString(),
         updatedAt: row.updated_at.toISOString(),
+        review: reviewOfRow(row),
       });
     }
   }
@@ -66,6 +67,20 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
     }
   }
   return set;
+}
+
+/** An entry row's review state (migration 2026-010), or null when never flagged. */
+function reviewOfRow(row: Selectable<TeamEntriesTable>): EntryReview | null {
+  // Columns absent (a schema from before migration 2026-010) read as never flagged.
+  if (row.review_status == null || row.flagged_at == null) return null;
+  return {
+    status: row.review_status as EntryReview['status'],
+    reasons: JSON.parse(row.review_reasons ?? '[]') as EntryReview['reasons'],
+    flaggedAt: row.flagged_at.toISOString(),
+    decidedBy: row.decided_by,
+    decidedAt: row.decided_at?.toISOString() ?? null,
+    note: row.review_note,
+  };
 }
 
 /** Writes member rows. */
@@ -92,28 +107,47 @@ async function save(db: Kysely<ReadModelDatabase>, set: DirectoryWorkingSet, sta
   // A rebuild writes a member's row when its text is new (registered, renamed) so that a name
   // PostgreSQL refuses fails its own batch and is parked there; km and the paid flag wait for finish.
   await saveMembers(db, state ? changed.filter((m) => state.members.get(m.participantId)?.fullName !== m.fullName || !state.members.has(m.participantId)) : changed);
-  const live: NonNullable<ReturnType<DirectoryWorkingSet['entries']['get']>>[] = [];
+  const live: TeamEntry[] = [];
   const removed: number[] = [];
   for (const id of set.changedEntries) {
     const entry = set.entries.get(id);
     if (entry) live.push(entry);
     else removed.push(id);
   }
-  await upsertRows(db, {
-    table: 'team_entries', key: ['entry_id'],
-    columns: {
-      entry_id: 'int', team_id: 'int', participant_id: 'int', distance_hundredths: 'int', entry_type: 'text',
-      performed_at: 'date', created_at: 'timestamptz', updated_at: 'timestamptz',
-    },
-    // created_at is the entry's own and never changes (as before: not in the update).
-    update: {
-      team_id: 'replace', participant_id: 'replace', distance_hundredths: 'replace', entry_type: 'replace',
-      performed_at: 'replace', updated_at: 'replace',
-    },
-  }, live.map((e) => ({
+  const entryRow = (e: TeamEntry) => ({
     entry_id: e.entryId, team_id: e.teamId, participant_id: e.participantId,
     distance_hundredths: e.distanceHundredths, entry_type: e.entryType, performed_at: e.performedAt,
     created_at: e.createdAt, updated_at: e.updatedAt,
+  });
+  const entryColumns = {
+    entry_id: 'int', team_id: 'int', participant_id: 'int', distance_hundredths: 'int', entry_type: 'text',
+    performed_at: 'date', created_at: 'timestamptz', updated_at: 'timestamptz',
+  } as const;
+  // created_at is the entry's own and never changes (as before: not in the update).
+  const entryUpdate = {
+    team_id: 'replace', participant_id: 'replace', distance_hundredths: 'replace', entry_type: 'replace',
+    performed_at: 'replace', updated_at: 'replace',
+  } as const;
+  // Entries never flagged are written without the review columns (migration 2026-010), so that
+  // a schema from before that migration (a replay's old schema, an upgrade) projects as before;
+  // a review is never cleared, so leaving the columns out never leaves a stale review behind.
+  await upsertRows(db, { table: 'team_entries', key: ['entry_id'], columns: entryColumns, update: entryUpdate },
+    live.filter((e) => e.review === null).map(entryRow));
+  await upsertRows(db, {
+    table: 'team_entries', key: ['entry_id'],
+    columns: {
+      ...entryColumns,
+      review_status: 'text', review_reasons: 'text', flagged_at: 'timestamptz', decided_by: 'text', decided_at: 'timestamptz', review_note: 'text',
+    },
+    update: {
+      ...entryUpdate,
+      review_status: 'replace', review_reasons: 'replace', flagged_at: 'replace', decided_by: 'replace', decided_at: 'replace', review_note: 'replace',
+    },
+  }, live.filter((e) => e.review !== null).map((e) => ({
+    ...entryRow(e),
+    review_status: e.review!.status, review_reasons: JSON.stringify(e.review!.reasons),
+    flagged_at: e.review!.flaggedAt, decided_by: e.review!.decidedBy,
+    decided_at: e.review!.decidedAt, review_note: e.review!.note,
   })));
   if (removed.length > 0) {
     await db.deleteFrom('team_entries').where('entry_id', '=', sql<number>`any(${removed}::int[])`).execute();

@@ -59,6 +59,7 @@ export const TEAM_STATS_EVENTS = [
   'EntryAdded',
   'EntryEdited',
   'EntryDeleted',
+  'EntryReviewRejected',
 ] as const;
 
 /** A working set with nothing loaded (the projection fills it before folding). */
@@ -159,6 +160,9 @@ export function evolveTeamStats(set: TeamStatsWorkingSet, recorded: RecordedEven
       return;
     }
     case 'EntryDeleted':
+    // A rejected entry (issue 20 item 1) leaves the team's km, its day's km and the flowers as a
+    // deleted one does; the decider refuses to edit it afterwards, so nothing books it again.
+    case 'EntryReviewRejected':
       unbook(set, event.data.entryId);
       return;
     default:

@@ -21,7 +21,7 @@ import {
   type TeamStatsWorkingSet,
 } from './evolve';
 
-const ENTRY_EVENTS = new Set(['EntryAdded', 'EntryEdited', 'EntryDeleted']);
+const ENTRY_EVENTS = new Set(['EntryAdded', 'EntryEdited', 'EntryDeleted', 'EntryReviewRejected']);
 
 /**
  * What a rebuild keeps across its batches (Projection.rebuild, D43): every team row and every

@@ -14,12 +14,12 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import Type from 'typebox';
-import { ErrorAnswer, JoinCodeAnswer, TeamAnswer, TeamEntriesAnswer, TeamMembersAnswer, type TeamChange } from '@sinilill/contracts';
+import { ErrorAnswer, JoinCodeAnswer, TeamAnswer, TeamEntriesAnswer, TeamMembersAnswer, type FlagReason, type TeamChange } from '@sinilill/contracts';
 import { DomainError, fromHundredths } from '@sinilill/domain';
 import { ID_PATTERN } from '@sinilill/http';
-import { teamDirectoryProjection, teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
+import { paymentsProjection, teamDirectoryProjection, teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
 import type { TeamChangeFeed } from '../live';
 import { requireTeamAccess } from '../team-access';
 
@@ -40,6 +40,8 @@ const refusals = { 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer };
 /** The projections behind the routes' tables: team_stats; team_members, team_entries, team_join_codes. */
 const DIRECTORY = { reads: [teamDirectoryProjection.name] };
 const DIRECTORY_AND_STATS = { reads: [teamDirectoryProjection.name, teamStatsProjection.name] };
+/** GET /team/{id}: also the money the team raised (fundraising_teams, issue 20 item 3). */
+const DIRECTORY_STATS_AND_PAYMENTS = { reads: [...DIRECTORY_AND_STATS.reads, paymentsProjection.name] };
 
 /** One server-sent event (the format of the WHATWG HTML standard, §9.2 "Server-sent events"). */
 function changeEvent(change: TeamChange): string {
@@ -56,14 +58,16 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
 
   app.get('/team/:id', {
     ...guard,
-    config: DIRECTORY_AND_STATS,
+    config: DIRECTORY_STATS_AND_PAYMENTS,
     schema: { params: Params, response: { 200: TeamAnswer, ...refusals } },
   }, async (request) => {
     const teamId = Number(request.params.id);
     await requireTeamAccess(db, request.actor, teamId);
     const row = await rm.selectFrom('team_stats')
       .leftJoin('team_join_codes', 'team_join_codes.team_id', 'team_stats.team_id')
+      .leftJoin('fundraising_teams', 'fundraising_teams.team_id', 'team_stats.team_id')
       .selectAll('team_stats').select('team_join_codes.join_code')
+      .select(sql<string | number | null>`fundraising_teams.fees_cents + fundraising_teams.donations_cents`.as('raised'))
       .where('team_stats.team_id', '=', teamId).executeTakeFirst();
     if (!row) throw new DomainError('NOT_FOUND', `team ${teamId}`);
     return {
@@ -78,6 +82,8 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
       prestige: row.prestige,
       inLapDistance: row.in_lap_distance,
       blueFlowers: row.blue_flowers,
+      // EUR cents (bigint: pg answers a string).
+      raised_cents: Number(row.raised ?? 0),
     };
   });
 
@@ -125,6 +131,14 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
       entry_type: e.entry_type,
       performed_at: e.performed_at,
       created_at: e.created_at.toISOString(),
+      // Issue 20 item 1: the review, only for an entry ever flagged (an optional field, spec §7 stays).
+      ...(e.review_status != null ? {
+        review: {
+          status: e.review_status as 'flagged' | 'approved' | 'rejected',
+          reasons: JSON.parse(e.review_reasons ?? '[]') as FlagReason[],
+          note: e.review_note,
+        },
+      } : {}),
     }));
   });
 

@@ -1,4 +1,4 @@
-import type { Entry, TeamMember } from '@sinilill/contracts';
+import type { Entry, FlagReason, TeamMember, TeamPageEntry } from '@sinilill/contracts';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable, type DataTableColumn, type RowSelectionState } from '../../../components/ui/data-table';
@@ -17,13 +17,20 @@ import formStyles from '../../../components/ui/form/form.module.css';
 import styles from './team-page.module.css';
 
 const entryId = (entry: Entry) => String(entry.id);
+
+/** What an entry's review shows (issue 20 item 1): nothing unless under review or rejected. */
+function reviewShown(entry: TeamPageEntry): 'flagged' | 'rejected' | null {
+  const status = entry.review?.status;
+  return status === 'flagged' || status === 'rejected' ? status : null;
+}
 const byTime = (iso: string) => {
   const ms = Date.parse(iso);
   return Number.isNaN(ms) ? null : ms;
 };
 
 export interface EntriesSectionProps {
-  entries: readonly Entry[];
+  /** With each entry's review, when it was ever flagged (issue 20 item 1). */
+  entries: readonly TeamPageEntry[];
   members: readonly TeamMember[];
   /** Entries may be added, edited and deleted (settings.entriesOpen). */
   entriesOpen: boolean;
@@ -48,12 +55,25 @@ export function EntriesSection({ entries, members, entriesOpen, onChanged }: Ent
   const [explained, setExplained] = useState<Entry | null>(null);
   const remove = useAction(deleteEntries);
 
-  const columns = useMemo((): DataTableColumn<Entry>[] => {
+  const columns = useMemo((): DataTableColumn<TeamPageEntry>[] => {
     const names = new Map(members.map((member) => [member.id, member.full_name]));
     const memberName = (entry: Entry) => names.get(entry.participant_id) ?? t('members.deleted');
     const typeLabel = (entry: Entry) => entryTypeLabel(entry.entry_type, (type) => t(`entryTypes.${type}`));
     const describe = (entry: Entry) => ({ member: memberName(entry), distance: formatDistance(entry.distance), date: formatDate(entry.performed_at, lang) });
-    const list: DataTableColumn<Entry>[] = [
+    const reasonText = (reason: FlagReason) => t(`review.reasons.${reason.rule}`, {
+      limit: reason.limit === null ? '' : formatDistance(reason.limit),
+      value: formatDistance(reason.value),
+    });
+    /** The review as words: "under review: <reasons>" or "rejected: <note, else reasons>". */
+    const reviewText = (entry: TeamPageEntry) => {
+      const shown = reviewShown(entry);
+      if (!shown || !entry.review) return '';
+      const reasons = entry.review.reasons.map(reasonText).join('; ');
+      return shown === 'flagged'
+        ? t('review.flagged', { reason: reasons })
+        : t('review.rejected', { reason: entry.review.note || reasons });
+    };
+    const list: DataTableColumn<TeamPageEntry>[] = [
       {
         id: 'distance',
         header: t('entries.distance'),
@@ -62,6 +82,15 @@ export function EntriesSection({ entries, members, entriesOpen, onChanged }: Ent
         searchText: (entry) => formatDistance(entry.distance),
         align: 'end',
         sortDescFirst: true,
+      },
+      {
+        id: 'review',
+        header: t('review.column'),
+        value: reviewText,
+        cell: (entry) => {
+          const shown = reviewShown(entry);
+          return shown ? <span data-review={shown} data-testid={`entry-review-${entry.id}`}>{reviewText(entry)}</span> : null;
+        },
       },
       { id: 'type', header: t('entries.type'), value: typeLabel },
       { id: 'member', header: t('entries.member'), value: memberName },
@@ -104,7 +133,8 @@ export function EntriesSection({ entries, members, entriesOpen, onChanged }: Ent
         header: t('entries.actions'),
         headerHidden: true,
         align: 'end',
-        cell: (entry) => (
+        // A rejected entry can no longer be changed (only deleted): no pencil.
+        cell: (entry) => entry.review?.status === 'rejected' ? null : (
           <button
             type="button"
             className={formStyles.iconButton}
@@ -123,7 +153,7 @@ export function EntriesSection({ entries, members, entriesOpen, onChanged }: Ent
 
   const rowLabel = useMemo(() => {
     const names = new Map(members.map((member) => [member.id, member.full_name]));
-    return (entry: Entry) =>
+    return (entry: TeamPageEntry) =>
       t('entries.select', {
         member: names.get(entry.participant_id) ?? t('members.deleted'),
         distance: formatDistance(entry.distance),

@@ -19,7 +19,8 @@ import { CommandRepeats } from './handler/repeats';
 import { participantState, resolveActor, teamOfParticipant, teamState, type CommandServiceDependencies } from './handlers/context';
 import { deleteTeams, deleteUsers } from './handlers/deletion';
 import { eraseOwnAccount } from './handlers/self-erasure';
-import { activityFileInUse, addEntry, deleteEntries, editEntry, type EntryInput, type EntrySourceInput, type EntryView } from './handlers/entry';
+import { commitDraw, revealDraw } from './draw';
+import { activityFileInUse, addEntry, deleteEntries, editEntry, reviewEntries, type EntryInput, type EntrySourceInput, type EntryView } from './handlers/entry';
 import { registerParticipant, renameParticipant, type ParticipantRegistration } from './handlers/participant';
 import { PaymentCommands } from './handlers/payment';
 import type { PaymentOrderInput, PaymentOrderView, PaymentOutcomeInput, RefundInput, RefundResult } from './handlers/payment-types';
@@ -142,6 +143,14 @@ export class CommandService {
     return deleteEntries(this.deps, entryIds, request);
   }
 
+  /**
+   * Approves or rejects flagged entries in one atomic append (issue 20 item 1): handlers/entry.ts.
+   * @throws DomainError FORBIDDEN, NOT_FOUND, ENTRY_NOT_UNDER_REVIEW, INVALID_REQUEST, VALUE_TOO_LONG.
+   */
+  reviewEntries(input: { entryIds: readonly number[]; decision: 'approve' | 'reject'; note: string }, request: CommandRequest): Promise<{ count: number; position: number }> {
+    return reviewEntries(this.deps, input, request);
+  }
+
   /** Changes the team's public card (spec §7 PUT /team/{id}/publicattributes); position 0 when nothing changed. */
   changeTeamPublicAttributes(
     teamId: number,
@@ -219,5 +228,15 @@ export class CommandService {
   /** Deletes teams and their members for good, one atomic append (spec §7 PUT /admin/deleteentities/team): handlers/deletion.ts. */
   deleteTeams(teamIds: readonly number[], request: CommandRequest): Promise<{ count: number; position: number }> {
     return deleteTeams(this.deps, teamIds, request);
+  }
+
+  /** Publishes the prize draw's commitment (issue 20 item 2; administrators): draw.ts commitDraw. */
+  commitDraw(input: { commitment: string; drawAt: string; winners: number }, request: CommandRequest): Promise<{ position: number }> {
+    return commitDraw(this.deps, input, request);
+  }
+
+  /** Reveals the seed and draws the winners (issue 20 item 2; administrators): draw.ts revealDraw. */
+  revealDraw(input: { seed: string }, request: CommandRequest): Promise<{ position: number }> {
+    return revealDraw(this.deps, input, request);
   }
 }

@@ -20,3 +20,4 @@ export { AccountService, ADMIN_FULL_NAME } from './accounts/account-service';
 export type { AccountServiceDependencies, RegistrationInput, RegistrationResult, SessionIdentity } from './accounts/account-service';
 export { hashPassword, verifyPassword, newJoinCode, newToken, tokenHash } from './accounts/secrets';
 export * from './bulk';
+export { commitDraw, revealDraw, drawWinners, eligibleListHash, eligibleParticipants, sha256Hex, DRAW_MESSAGE_PREFIX } from './draw';

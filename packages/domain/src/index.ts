@@ -19,3 +19,4 @@ export * from './entry';
 export * from './account';
 export * from './payment';
 export * from './operations';
+export * from './draw';

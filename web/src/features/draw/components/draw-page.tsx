@@ -1,0 +1,79 @@
+import { useTranslation } from 'react-i18next';
+import { ErrorAlert } from '../../../components/ui/form/alert';
+import { Panel } from '../../../components/ui/panel';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useFetched } from '../../../lib/use-fetched';
+import { getDraw } from '../api/draw';
+
+/** The draw's instant as people in Tallinn read it, in the page's language. */
+function tallinnTime(iso: string, language: string): string {
+  return new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : 'et-EE', {
+    dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Tallinn',
+  }).format(new Date(iso));
+}
+
+/**
+ * /loos (issue 20 item 2): the prize draw anyone can check. Public. Shows the commitment (before
+ * the draw), then the revealed seed, the eligible count and list hash, the procedure in words,
+ * the winners (first name and team only), and how to recompute it with scripts/verify-draw.mjs.
+ */
+export function DrawPage() {
+  const { t, i18n } = useTranslation('draw');
+  useDocumentTitle(t('title'));
+  const draw = useFetched(getDraw);
+
+  return (
+    <Panel heading={t('title')} headingId="draw-heading" testId="draw-page">
+      <p>{t('intro')}</p>
+      {draw.status === 'error' && <ErrorAlert code={draw.code} />}
+      {draw.status === 'loading' && <p role="status">{t('loading')}</p>}
+      {draw.status === 'ready' && (
+        <>
+          {draw.data.status === 'none' ? (
+            <p data-testid="draw-none">{t('none')}</p>
+          ) : (
+            <dl data-testid="draw-facts">
+              <dt>{t('drawAt')}</dt>
+              <dd>{tallinnTime(draw.data.drawAt!, i18n.language)}</dd>
+              <dt>{t('commitment')}</dt>
+              <dd><code data-testid="draw-commitment" style={{ overflowWrap: 'anywhere' }}>{draw.data.commitment}</code></dd>
+              <dt>{t('winnersCount')}</dt>
+              <dd>{draw.data.winnersCount}</dd>
+              {draw.data.status === 'drawn' && (
+                <>
+                  <dt>{t('seed')}</dt>
+                  <dd><code data-testid="draw-seed" style={{ overflowWrap: 'anywhere' }}>{draw.data.seed}</code></dd>
+                  <dt>{t('eligibleCount')}</dt>
+                  <dd data-testid="draw-eligible-count">{draw.data.eligibleCount}</dd>
+                  <dt>{t('eligibleListHash')}</dt>
+                  <dd><code style={{ overflowWrap: 'anywhere' }}>{draw.data.eligibleListHash}</code></dd>
+                </>
+              )}
+            </dl>
+          )}
+          {draw.data.status === 'drawn' && (
+            <section aria-labelledby="draw-winners-heading">
+              <h2 id="draw-winners-heading">{t('winners')}</h2>
+              <ol data-testid="draw-winners">
+                {draw.data.winners.map((w) => (
+                  <li key={w.participantId}>{t('winner', { name: w.firstName ?? t('erased'), team: w.teamName ?? '—' })}</li>
+                ))}
+              </ol>
+            </section>
+          )}
+          <section aria-labelledby="draw-procedure-heading">
+            <h2 id="draw-procedure-heading">{t('procedureHeading')}</h2>
+            <p>{t('eligibility')}</p>
+            <ol>
+              <li>{t('step1')}</li>
+              <li>{t('step2')}</li>
+              <li>{t('step3')}</li>
+            </ol>
+            <p>{t('check')}</p>
+            <pre style={{ whiteSpace: 'pre-wrap' }}><code>node scripts/verify-draw.mjs {`${window.location.origin}/api/draw`}</code></pre>
+          </section>
+        </>
+      )}
+    </Panel>
+  );
+}

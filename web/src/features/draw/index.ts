@@ -1,0 +1,1 @@
+export { DrawPage } from './components/draw-page';

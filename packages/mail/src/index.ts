@@ -13,6 +13,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+  /** Extra header lines (List-Unsubscribe and List-Unsubscribe-Post of announcements, RFC 8058). */
+  headers?: Record<string, string>;
 }
 
 /** Sends mail; the account commands depend on this, not on nodemailer. */
@@ -82,3 +84,5 @@ export function passwordResetMail(to: { email: string; fullName: string }, link:
         );
   return { to: to.email, subject: lang === 'est' ? 'Sinilille parooli lähtestamine' : 'Reset your Sinilill password', ...body };
 }
+
+export { announcementMail, unsubscribeToken, verifyUnsubscribeToken, type AnnouncementContent } from './announcements';

@@ -233,3 +233,5 @@ export function createProjectionQueues(options: { redisUrl: string; prefix?: str
   return (options.projections ?? PROJECTION_NAMES).map((projection) =>
     new Queue(projectionQueueName(projection), { connection: redisConnection(options.redisUrl), prefix }));
 }
+
+export { MAIL_QUEUE, createMailQueue, createMailWorker, type Job, type MailQueueOptions, type Worker } from './mail-queue';

@@ -5,3 +5,4 @@ export { slowDownMs, type Limit, type RateLimitRedis, type RateLimits } from './
 export { readModelLookups, type ReadModelLookups } from './read-model-lookups';
 export { redisSharedCache, type SharedCacheRedis } from './shared-cache';
 export { withAppendMetrics, APPEND_DURATION_BUCKETS } from './append-metrics';
+export { Announcements, MAIL_ATTEMPTS, MAIL_RATE_PER_SECOND, type AnnouncementsOptions } from './announcements';

@@ -25,6 +25,7 @@ import { createProvider } from '@sinilill/payments';
 import { startTelemetry } from '@sinilill/telemetry';
 import { Redis } from 'ioredis';
 import { withAppendMetrics } from './append-metrics';
+import { Announcements } from './announcements';
 import { buildCommandApi } from './app';
 import { readModelLookups } from './read-model-lookups';
 import { redisSharedCache } from './shared-cache';
@@ -96,6 +97,16 @@ const accounts = new AccountService({
   store, ids, directory, mailer, now, publicUrl: config.publicUrl,
   onMailError: (error, kind) => app.log.error({ err: error, kind }, 'mail not sent'),
 });
+// Announcements (issue 20 item 4): the mail queue and its worker run in this process, with this
+// process's mailer; the audience is read from es.events (PostgreSQL log only; see announcements.ts).
+const announcements = config.eventStore.engine === 'postgres'
+  ? new Announcements({
+    store, redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix, mailer, publicUrl: config.publicUrl,
+    secret: config.jwtSecret, now,
+    query: async (text, values) => (await pool.query<Record<string, unknown>>(text, [...values])).rows,
+    log: { warn: (details, message) => app.log.warn(details, message) },
+  })
+  : null;
 const app = buildCommandApi({
   commands,
   accounts,
@@ -107,7 +118,7 @@ const app = buildCommandApi({
   // TRUST_PROXY: whose X-Forwarded-For is believed (the gateway's address; loopback by default, D24).
   trustProxy: config.trustProxy,
   replayQueue,
-  boardQueues: [...projectionQueues, replayQueue],
+  boardQueues: [...projectionQueues, replayQueue, ...(announcements ? [announcements.queue] : [])],
   // The provider's bank list is kept in Redis for every command-API process (issue 17 item 11).
   payments: {
     provider: createProvider(config.payments, { publicUrl: config.publicUrl, cache: redisSharedCache(rateLimitRedis, `${config.queuePrefix}:`) }),
@@ -118,10 +129,12 @@ const app = buildCommandApi({
   metrics,
   // Ready while PostgreSQL answers, every schema is migrated and Redis answers (the rate-limit
   // client: no offline queue, so a PING fails at once while Redis is down).
+  ...(announcements ? { announcements } : {}),
   readinessChecks: [postgresCheck(pool), migrationsCheck(() => pendingMigrations(pool, schemas)), redisCheck(rateLimitRedis)],
 });
 // onClose runs after the server has closed and the last request in flight has answered.
 app.addHook('onClose', async () => {
+  await announcements?.close();
   mailer.close();
   await publisher.close();
   await Promise.all([replayQueue.close(), ...projectionQueues.map((q) => q.close())]);
@@ -150,4 +163,5 @@ if (config.admin) {
   // Its append (when something changed) woke the projectors through the store's hook.
   app.log.info({ userId: admin.userId, changed: admin.changed }, 'administrator from ADMIN_EMAIL is in place');
 }
+announcements?.startWorker();
 await app.listen({ host: config.host, port: config.commandApiPort });

@@ -1,0 +1,64 @@
+/**
+ * Announcements (issue 20 item 4; contracts/announcements.ts):
+ *
+ * - POST /admin/announcements (ADMIN; 401/403 otherwise): records and starts sending an
+ *   announcement, answers `{ announcementId }`.
+ * - GET /admin/queues/announcements (ADMIN): the latest announcements and their progress, from
+ *   the mail queue's counts in Redis (the gateway and nginx send /api/admin/queues* here).
+ * - POST /unsubscribe `{ token }` (no login; the public page) and POST /unsubscribe/{token} (no
+ *   login; RFC 8058 one-click, whatever the body: mail clients post the form
+ *   `List-Unsubscribe=One-Click`): the participant gets no more newsletter mails.
+ *   400 INVALID_UNSUBSCRIBE_LINK for a forged link or an erased person.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  AnnouncementCreated,
+  AnnouncementList,
+  AnnouncementRequest,
+  ErrorAnswer,
+  UnsubscribeParams,
+  UnsubscribeRequest,
+  Unsubscribed,
+} from '@sinilill/contracts';
+import { requireAdmin } from '@sinilill/http';
+import type { Announcements } from '../announcements';
+
+export interface AnnouncementRouteOptions {
+  announcements: Announcements;
+}
+
+const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer };
+
+export const announcementRoutes: FastifyPluginAsyncTypebox<AnnouncementRouteOptions> = async (app, { announcements }) => {
+  const adminOnly = { onRequest: [app.authenticate, requireAdmin] };
+
+  app.post('/admin/announcements', {
+    ...adminOnly,
+    schema: { body: AnnouncementRequest, response: { 200: AnnouncementCreated, ...errors } },
+  }, async (request) => {
+    return announcements.publish(request.body, { userId: request.actor.userId, role: 'ADMIN' });
+  });
+
+  app.get('/admin/queues/announcements', {
+    ...adminOnly,
+    schema: { response: { 200: AnnouncementList, ...errors } },
+  }, async () => ({ announcements: await announcements.list() }));
+
+  app.post('/unsubscribe', {
+    schema: { body: UnsubscribeRequest, response: { 200: Unsubscribed, 400: ErrorAnswer } },
+  }, async (request) => {
+    await announcements.unsubscribe(request.body.token);
+    return { unsubscribed: true as const };
+  });
+
+  // One-click (RFC 8058): the body is a form, read as text and not needed (the token is the path's).
+  app.register(async (oneClick) => {
+    oneClick.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, _body, done) => done(null, {}));
+    oneClick.post('/unsubscribe/:token', {
+      schema: { params: UnsubscribeParams, response: { 200: Unsubscribed, 400: ErrorAnswer } },
+    }, async (request) => {
+      await announcements.unsubscribe((request.params as { token: string }).token);
+      return { unsubscribed: true as const };
+    });
+  });
+};

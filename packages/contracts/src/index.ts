@@ -17,3 +17,6 @@ export * from './my-data';
 export * from './contributions';
 export * from './certificates';
 export * from './activity-files';
+export * from './announcements';
+export * from './moderation';
+export * from './draw';

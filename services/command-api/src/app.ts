@@ -13,10 +13,14 @@ import type { Queue, ReplayJob } from '@sinilill/messaging';
 import { SandboxProvider, type PaymentProvider } from '@sinilill/payments';
 import { LoginThrottle, RateLimitCounters, rateLimitsWith, type RateLimitRedis, type RateLimits } from './rate-limits';
 import { accountRoutes, type RateLimitOptions } from './routes/accounts';
+import type { Announcements } from './announcements';
+import { announcementRoutes } from './routes/announcements';
 import { activityFileRoutes } from './routes/activity-files';
 import { adminRoutes } from './routes/admin';
+import { drawRoutes } from './routes/draw';
 import { entryRoutes } from './routes/entries';
 import { meRoutes } from './routes/me';
+import { moderationRoutes } from './routes/moderation';
 import { operationsRoutes } from './routes/operations';
 import { paymentRoutes } from './routes/payments';
 import { sandboxRoutes } from './routes/sandbox';
@@ -93,6 +97,8 @@ export interface CommandApiDependencies {
   metrics?: Registry;
   /** Conditions of GET /health/ready besides not closing (server.ts: PostgreSQL, migrations, Redis). */
   readinessChecks?: readonly ReadinessCheck[];
+  /** Announcements and unsubscribing (issue 20 item 4, announcements.ts); without it those routes are not served. */
+  announcements?: Announcements;
 }
 
 /** Without accounts or sessions there is no session to check: every token is refused. */
@@ -151,6 +157,8 @@ export function buildCommandApi(deps: CommandApiDependencies): FastifyInstance {
   });
   app.register(async (api) => {
     await api.register(entryRoutes, { commands: deps.commands });
+    await api.register(moderationRoutes, { commands: deps.commands });
+    await api.register(drawRoutes, { commands: deps.commands });
     await api.register(activityFileRoutes, { commands: deps.commands, jwtSecret: deps.jwtSecret, ...(deps.activityFileHeapMb ? { heapMb: deps.activityFileHeapMb } : {}) });
     await api.register(teamRoutes, { commands: deps.commands, ...(deps.media ? { media: deps.media } : {}) });
     if (deps.accounts) {
@@ -169,6 +177,7 @@ export function buildCommandApi(deps: CommandApiDependencies): FastifyInstance {
       await api.register(sessionRoutes, { accounts: deps.accounts });
       await api.register(meRoutes, { commands: deps.commands, accounts: deps.accounts, throttle: new LoginThrottle(counters, rateLimitsWith(deps.rateLimits, deps.rateLimit), deps.jwtSecret) });
     }
+    if (deps.announcements) await api.register(announcementRoutes, { announcements: deps.announcements });
     if (deps.payments) {
       await api.register(paymentRoutes, { commands: deps.commands, ...deps.payments });
       if (deps.payments.provider instanceof SandboxProvider) await api.register(sandboxRoutes, { sandbox: deps.payments.provider });

@@ -32,10 +32,12 @@ import { newsRoutes, type NewsOptions } from './routes/news';
 import { historyRoutes } from './routes/history';
 import { contributionRoutes } from './routes/contributions';
 import { adminRoutes } from './routes/admin';
+import { reviewRoutes } from './routes/review';
 import { paymentRoutes } from './routes/payments';
 import { certificateRoutes } from './routes/certificates';
 import { HistoryReader } from './history-query';
 import { myDataRoutes } from './routes/my-data';
+import { drawRoutes } from './routes/draw';
 import { resolveActorFromReadModels } from './team-access';
 
 export interface QueryApiDependencies {
@@ -193,6 +195,7 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
     if (deps.media) await api.register(imageRoutes, { media: deps.media });
     await api.register(newsRoutes, deps.news ?? {});
     await api.register(adminRoutes, { db: deps.db });
+    await api.register(reviewRoutes, { db: deps.db });
     await api.register(paymentRoutes, { db: deps.db, ...(deps.bankTransfer ? { bankTransfer: deps.bankTransfer } : {}) });
     await api.register(certificateRoutes, { db: deps.db, now: deps.now, secret: deps.jwtSecret, ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}) });
     if (deps.history) {
@@ -200,6 +203,7 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
       await api.register(contributionRoutes, { db: deps.db }); // "what this did" (issue 19 item 2) reads the log too
     }
     if (deps.history) await api.register(myDataRoutes, { db: deps.db, store: deps.history, now: deps.now });
+    if (deps.history) await api.register(drawRoutes, { db: deps.db, store: deps.history });
     api.get('/health', { schema: { response: { 200: Type.Object({ status: Type.String(), position: Type.Integer() }) } } },
       async () => ({ status: 'ok', position: await projectedPosition(deps.db) }));
   }, { prefix: '/api' });

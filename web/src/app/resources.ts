@@ -46,11 +46,15 @@ export const pageNamespaces = {
   sponsors: { et: () => import('../features/sponsors/locales/et.json'), en: () => import('../features/sponsors/locales/en.json') },
   news: { et: () => import('../features/news/locales/et.json'), en: () => import('../features/news/locales/en.json') },
   privacy: { et: () => import('../features/privacy/locales/et.json'), en: () => import('../features/privacy/locales/en.json') },
+  // The public prize draw page /loos (issue 20 item 2).
+  draw: { et: () => import('../features/draw/locales/et.json'), en: () => import('../features/draw/locales/en.json') },
   certificates: { et: () => import('../features/certificates/locales/et.json'), en: () => import('../features/certificates/locales/en.json') },
   // The admin console (issue 6): users, teams, entries, password reset …
   admin: { et: () => import('../features/admin/locales/et.json'), en: () => import('../features/admin/locales/en.json') },
   // … and its audit side: event history, switches, replay, queue board.
   adminAudit: { et: () => import('../features/admin/locales/audit.et.json'), en: () => import('../features/admin/locales/audit.en.json') },
+  // The public unsubscribe page of announcement mails (issue 20 item 4).
+  unsubscribe: { et: () => import('../features/unsubscribe/locales/et.json'), en: () => import('../features/unsubscribe/locales/en.json') },
 } as const;
 
 export type PageNamespace = keyof typeof pageNamespaces;

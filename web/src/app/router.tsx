@@ -239,6 +239,28 @@ const privacyRoute = createRoute({
   pendingComponent: RoutePending,
 });
 
+// The prize draw anyone can check (issue 20 item 2): public.
+const drawRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/loos',
+  loader: () => loadPageNamespace('draw'),
+  component: lazyRouteComponent(() => import('../features/draw'), 'DrawPage'),
+  pendingComponent: RoutePending,
+});
+
+// The unsubscribe link of announcement mails (issue 20 item 4): public, no login.
+const UnsubscribePage = lazyRouteComponent(() => import('../features/unsubscribe'), 'UnsubscribePage');
+const unsubscribeRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/unsubscribe/$token',
+  loader: () => loadPageNamespace('unsubscribe'),
+  component: lendPreload(function UnsubscribeRoute() {
+    const { token } = unsubscribeRoute.useParams();
+    return <UnsubscribePage token={token} />;
+  }, UnsubscribePage),
+  pendingComponent: RoutePending,
+});
+
 const routeTree = rootRoute.addChildren([
   homeRoute,
   participantsRoute,
@@ -258,6 +280,8 @@ const routeTree = rootRoute.addChildren([
   sponsorRoute,
   newsRoute,
   privacyRoute,
+  drawRoute,
+  unsubscribeRoute,
 ]);
 
 export const router = createRouter({

@@ -1,8 +1,9 @@
 /**
  * The admin console's tabs, in their order on screen: spec §2's four (users, teams, entries,
- * reset password), then issue 6's event history and operations. Also the `?tab=` values of /admin.
+ * reset password), then issue 6's event history and operations, then issue 20's announcements.
+ * Also the `?tab=` values of /admin.
  */
-export const ADMIN_TABS = ['users', 'teams', 'entries', 'resetPassword', 'history', 'operations'] as const;
+export const ADMIN_TABS = ['users', 'teams', 'entries', 'resetPassword', 'history', 'operations', 'announcements', 'review', 'draw'] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number];
 
 /** `value` when it names a tab, else undefined (the route's search validation). */

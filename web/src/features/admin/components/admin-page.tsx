@@ -6,10 +6,13 @@ import { Panel } from '../../../components/ui/panel';
 import { useSessionStore } from '../../../lib/session-store';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { ADMIN_TABS, toAdminTab, type AdminTab } from '../tabs';
+import { AnnouncementsTab } from './announcements-tab';
+import { DrawTab } from './draw-tab';
 import { EntriesTab } from './entries-tab';
 import { HistoryTab } from './history-tab';
 import { OperationsTab } from './operations-tab';
 import { ResetPasswordTab } from './reset-password-tab';
+import { ReviewTab } from './review-tab';
 import { TeamsTab } from './teams-tab';
 import { UsersTab } from './users-tab';
 import formStyles from '../../../components/ui/form/form.module.css';
@@ -39,6 +42,9 @@ const PANELS: Record<AdminTab, () => ReactElement> = {
   resetPassword: ResetPasswordTab,
   history: HistoryTab,
   operations: OperationsTab,
+  announcements: AnnouncementsTab,
+  review: ReviewTab,
+  draw: DrawTab,
 };
 
 /**

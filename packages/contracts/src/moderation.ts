@@ -9,7 +9,7 @@ import { Entry } from './entries';
 const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** The rules of edition.moderation (packages/domain entry/moderation.ts). */
-export const ModerationRule = Type.Union([Type.Literal('MAX_KM_PER_ENTRY'), Type.Literal('MAX_KM_PER_DAY'), Type.Literal('DUPLICATE')]);
+export const ModerationRule = Type.Union([Type.Literal('MAX_KM_PER_ENTRY'), Type.Literal('MAX_KM_PER_DAY'), Type.Literal('DUPLICATE'), Type.Literal('TEAM_DAY_OUTLIER')]);
 export type ModerationRule = Type.Static<typeof ModerationRule>;
 
 /** Why an entry was flagged: limit and value in km (limit null for DUPLICATE, which names the entry it repeats). */

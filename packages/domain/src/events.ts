@@ -240,14 +240,17 @@ export type EntryEvent = EntryAdded | EntryEdited | EntryDeleted | EntryModerati
 // ---- entry-{id}: moderation (issue 20 item 1) ---------------------------------------------
 
 /** A moderation rule of edition.moderation (entry/moderation.ts). */
-export type EntryModerationRule = 'MAX_KM_PER_ENTRY' | 'MAX_KM_PER_DAY' | 'DUPLICATE';
+export type EntryModerationRule = 'MAX_KM_PER_ENTRY' | 'MAX_KM_PER_DAY' | 'DUPLICATE' | 'TEAM_DAY_OUTLIER';
 
 /** Why an entry was flagged: the rule, its limit and the value found, km. */
 export interface EntryFlagReason {
   rule: EntryModerationRule;
   /** km; null for DUPLICATE (no limit). */
   limit: number | null;
-  /** km: the entry's distance, or the participant's day sum for MAX_KM_PER_DAY. */
+  /**
+   * km: the entry's distance, the participant's day sum for MAX_KM_PER_DAY, or the team's km that
+   * day per member for TEAM_DAY_OUTLIER (its limit: factor × the other teams' percentile, per member).
+   */
   value: number;
   /** DUPLICATE only: the id of the live entry this one repeats. */
   duplicateOf?: number;

@@ -11,6 +11,7 @@
  * streamIndex; packages/commands/src/stream-index.ts).
  */
 import type pg from 'pg';
+import type { TeamDay } from '@sinilill/domain';
 
 /** Look-ups of schema `rm` (team-directory projection) by plain SQL. */
 export interface ReadModelLookups {
@@ -18,6 +19,11 @@ export interface ReadModelLookups {
   membersOfTeam(teamId: number): Promise<number[]>;
   /** Ids of the payment orders with the reference (rm.payment_orders; 8 upper-case hex digits). Issue 14. */
   ordersOfReference(reference: string): Promise<string[]>;
+  /**
+   * The participant's team's day for the TEAM_DAY_OUTLIER moderation rule (issue 20 item 1; see
+   * CommandServiceDependencies.teamDayOf): null when the participant is in no team.
+   */
+  teamDayOf(participantId: number, day: string, entryId: number): Promise<TeamDay | null>;
 }
 
 /** The look-ups on `pool` (the read models' database; schema `rm`). */
@@ -32,6 +38,22 @@ export function readModelLookups(pool: pg.Pool): ReadModelLookups {
       const { rows } = await pool.query<{ order_id: string }>(
         'SELECT order_id FROM rm.payment_orders WHERE reference = $1 ORDER BY order_id', [reference]);
       return rows.map((row) => row.order_id);
+    },
+    async teamDayOf(participantId, day, entryId) {
+      const { rows } = await pool.query<{ team_id: number | null; own: string | null; members: number | null; others: number[] | null }>(`
+        WITH t AS (SELECT team_id FROM rm.team_members WHERE participant_id = $1)
+        SELECT (SELECT team_id FROM t) AS team_id,
+          (SELECT sum(distance_hundredths) FROM rm.team_entries
+            WHERE team_id = (SELECT team_id FROM t) AND performed_at = $2::date AND entry_id <> $3
+              AND review_status IS DISTINCT FROM 'rejected') AS own,
+          (SELECT participants FROM rm.team_stats WHERE team_id = (SELECT team_id FROM t)) AS members,
+          ARRAY(SELECT d.distance_hundredths::float8 / 100 / s.participants FROM rm.team_daily_distance d
+            JOIN rm.team_stats s ON s.team_id = d.team_id
+            WHERE d.day = $2::date AND d.team_id <> (SELECT team_id FROM t) AND s.participants > 0 AND d.distance_hundredths > 0) AS others`,
+        [participantId, day, entryId]);
+      const row = rows[0];
+      if (!row || row.team_id === null) return null;
+      return { otherHundredths: Number(row.own ?? 0), members: Math.max(1, row.members ?? 1), othersPerMember: (row.others ?? []).map(Number) };
     },
   };
 }

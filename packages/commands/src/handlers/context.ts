@@ -12,6 +12,7 @@ import {
   type ActingUser,
   type DecisionContext,
   type ParticipantState,
+  type TeamDay,
   type TeamState,
 } from '@sinilill/domain';
 import type { EventStore } from '@sinilill/event-store';
@@ -66,6 +67,13 @@ export interface CommandServiceDependencies {
    * reference (issue 14); the order's own stream decides everything else.
    */
   ordersOfReference?: (reference: string) => Promise<string[]>;
+  /**
+   * The participant's team's day for the TEAM_DAY_OUTLIER moderation rule (issue 20 item 1): the
+   * team's other live entries of `day` (without `entryId`, hundredths), its members, and every other
+   * team's km per member that day (rm.team_entries, rm.team_stats, rm.team_daily_distance). A
+   * heuristic: as current as the read models; absent, the rule is not applied.
+   */
+  teamDayOf?: (participantId: number, day: string, entryId: number) => Promise<TeamDay | null>;
 }
 
 /**

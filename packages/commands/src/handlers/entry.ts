@@ -16,6 +16,7 @@ import {
   type EntryEdited,
   type EntrySource,
   type ModeratedEntry,
+  type TeamDay,
 } from '@sinilill/domain';
 import type { RecordedEvent } from '@sinilill/event-store';
 import { executeCommand } from '../handler/command-handler';
@@ -100,6 +101,7 @@ export async function addEntry(
   const entryId = input.entryId ?? (await deps.ids.next('entry'));
   const entryStream = streams.entry(entryId);
   const others = await otherEntryStreams(deps, participantId, entryId, request);
+  const teamDay = await teamDayOf(deps, participantId, input.performedAt, entryId);
   // The repeat check, the participant, the (new) entry stream and the switches' tail in one
   // round trip, then the append: two round trips (issue 15 item 2). The participant's stream is
   // part of the append as a revision check, so a deletion of the participant cannot slip in
@@ -121,6 +123,7 @@ export async function addEntry(
             entryId, teamId: participantTeamId, participantId, participantTeamId, distance: input.distance, entryType: input.entryType, performedAt: input.performedAt,
             ...(input.source ? { source: input.source } : {}),
             sameDay: liveEntriesOf(read, others, participantId),
+            ...(teamDay ? { teamDay } : {}),
           },
         }, read.fold(entryStream, entryDecider), ctx),
       };
@@ -141,6 +144,21 @@ export async function addEntry(
   });
   if (outcome.repeated) return { entry: await entryView(deps, idOfStream(outcome.prior!.stream)), position: outcome.position };
   return { entry: viewOfAdded(outcome.events[0] as EntryAdded), position: outcome.position };
+}
+
+/**
+ * The participant's team's day for TEAM_DAY_OUTLIER (issue 20 item 1), from the read models
+ * (CommandServiceDependencies.teamDayOf), without entry `entryId`; null when no look-up is wired,
+ * the date is not a YYYY-MM-DD, or the look-up fails: the rule is a heuristic and never stops an
+ * entry.
+ */
+async function teamDayOf(deps: CommandServiceDependencies, participantId: number, performedAt: unknown, entryId: number): Promise<TeamDay | null> {
+  if (!deps.teamDayOf || typeof performedAt !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(performedAt)) return null;
+  try {
+    return await deps.teamDayOf(participantId, performedAt, entryId);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -218,6 +236,7 @@ export async function editEntry(
   const participantId = input.participantId ?? current.participantId!;
   const participantStream = streams.participant(participantId);
   const others = await otherEntryStreams(deps, participantId, entryId, request);
+  const teamDay = await teamDayOf(deps, participantId, input.performedAt, entryId);
   const outcome = await executeCommand(store, {
     streams: [entryStream, participantStream, ...others],
     known: new Map([[entryStream, entryEvents]]),
@@ -234,6 +253,7 @@ export async function editEntry(
           data: {
             entryId, participantId, participantTeamId, distance: input.distance, entryType: input.entryType, performedAt: input.performedAt,
             sameDay: liveEntriesOf(read, others, participantId),
+            ...(teamDay ? { teamDay } : {}),
           },
         }, read.fold(entryStream, entryDecider), ctx),
       }];

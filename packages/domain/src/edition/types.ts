@@ -89,4 +89,10 @@ export interface ModerationRules {
   default: EntryTypeLimits;
   byType: Record<string, EntryTypeLimits>;
   duplicates: boolean;
+  /**
+   * A team's km on a day per member far above the other teams' (TEAM_DAY_OUTLIER): flagged when
+   * above `factor` × the `percentile` (0–1, nearest rank) of the other teams' km per member that
+   * day, once at least `minTeams` other teams have km that day. Absent: the rule is off.
+   */
+  teamDayOutlier?: { factor: number; percentile: number; minTeams: number };
 }

@@ -12,7 +12,7 @@ import type { Edition } from '../edition/types';
 import { currentEdition } from '../edition';
 import { DomainError } from '../errors';
 import { ACTIVITY_FILE_FORMATS, type EntryAdded, type EntryDeleted, type EntryEdited, type EntryEvent, type EntryFlagged, type EntryFlagReason, type EntrySource } from '../events';
-import { moderationReasons, type ModeratedEntry } from './moderation';
+import { moderationReasons, type ModeratedEntry, type TeamDay } from './moderation';
 import { requireId, requireText } from '../validation';
 
 /**
@@ -47,6 +47,8 @@ export interface AddEntry {
      * the moderation rules (issue 20 item 1); absent = none.
      */
     sameDay?: readonly ModeratedEntry[];
+    /** The team's day, read by the caller for TEAM_DAY_OUTLIER; absent = that rule not applied. */
+    teamDay?: TeamDay;
   };
 }
 
@@ -63,6 +65,8 @@ export interface EditEntry {
     performedAt: string;
     /** As AddEntry's: the participant's other live entries, for the moderation rules. */
     sameDay?: readonly ModeratedEntry[];
+    /** As AddEntry's. */
+    teamDay?: TeamDay;
   };
 }
 
@@ -193,7 +197,7 @@ function addEntry(command: AddEntry, state: EntryState, ctx: DecisionContext, ed
       source: validSource(c.source),
     },
   };
-  return [event, ...flagOf(event.data, c.sameDay, ctx, edition)];
+  return [event, ...flagOf(event.data, c.sameDay, ctx, edition, c.teamDay)];
 }
 
 /**
@@ -205,9 +209,10 @@ function flagOf(
   sameDay: readonly ModeratedEntry[] | undefined,
   ctx: DecisionContext,
   edition: Edition,
+  teamDay?: TeamDay,
 ): EntryFlagged[] {
   if (isPrivileged(ctx.actor)) return [];
-  const reasons = moderationReasons(edition.moderation, entry, sameDay ?? []);
+  const reasons = moderationReasons(edition.moderation, entry, sameDay ?? [], teamDay);
   if (reasons.length === 0) return [];
   const { entryId, teamId, participantId } = entry;
   return [{ type: 'EntryFlagged', data: { entryId, teamId, participantId, reasons, flaggedAt: ctx.now } }];
@@ -243,7 +248,7 @@ function editEntry(command: EditEntry, state: EntryState, ctx: DecisionContext, 
       editedAt: ctx.now,
     },
   };
-  return [event, ...flagOf(event.data, c.sameDay, ctx, edition)];
+  return [event, ...flagOf(event.data, c.sameDay, ctx, edition, c.teamDay)];
 }
 
 function reviewEntry(command: ReviewEntry, state: EntryState, ctx: DecisionContext): EntryEvent[] {

@@ -2,5 +2,5 @@ export { entryDecider, createEntryDecider, MAX_ENTRY_DISTANCE_KM, ENTRY_TYPE_MAX
 export type { AddEntry, EditEntry, DeleteEntry, EntryCommand, EntryReviewStatus, EntryState, EntryStatus, ReviewEntry } from './decider';
 export { activityFileDecider } from './activity-file';
 export type { ActivityFileCommand, ActivityFileState, UseActivityFile } from './activity-file';
-export { MODERATION_RULES, moderationReasons } from './moderation';
-export type { FlagReason, ModeratedEntry } from './moderation';
+export { MODERATION_RULES, moderationReasons, nearestRank, teamDayOutlierReason } from './moderation';
+export type { FlagReason, ModeratedEntry, TeamDay } from './moderation';

@@ -4,7 +4,7 @@ import type { EntryAdded, EntryFlagged } from '../events';
 import { adminActor, deciderSpec, participantActor, systemActor, testContext } from '../testing';
 import type { AddEntry, ReviewEntry } from './decider';
 import { entryDecider } from './decider';
-import { moderationReasons, type ModeratedEntry } from './moderation';
+import { moderationReasons, nearestRank, type ModeratedEntry, type TeamDay } from './moderation';
 
 const rules = edition2025.moderation;
 /** km rounded to hundredths, as entries carry them. */
@@ -132,5 +132,36 @@ describe('the entry decider and moderation', () => {
   it('refuses a bad decision or a long note', () => {
     given([added(60.01), flagged]).when({ type: 'ReviewEntry', data: { entryId: 100, decision: 'maybe' as never, note: '' } }, admin).then('INVALID_REQUEST');
     given([added(60.01), flagged]).when(review('reject', 'x'.repeat(501)), admin).then('VALUE_TOO_LONG');
+  });
+});
+
+describe('TEAM_DAY_OUTLIER: a team\'s day per member against the other teams\' (issue 20 item 1)', () => {
+  // 2025: factor 4 × the 90th percentile (nearest rank) of the other teams' km per member, from 10 teams.
+  const others = [1, 2, 2, 3, 3, 4, 4, 5, 6, 8]; // 90th percentile by nearest rank: 6 km → limit 24 km per member
+  const day = (overrides: Partial<TeamDay> = {}): TeamDay => ({ otherHundredths: 4000, members: 4, othersPerMember: others, ...overrides });
+
+  it('takes the percentile by nearest rank', () => {
+    expect(nearestRank(others, 0.9)).toBe(6);
+    expect(nearestRank([3], 0.9)).toBe(3);
+    expect(nearestRank([], 0.9)).toBeNull();
+  });
+
+  it('passes exactly at factor × percentile per member and flags 0.01 km per member over', () => {
+    // 40 km already, 4 members: a 56 km entry makes 96 km, 24 km per member: exactly the limit.
+    expect(moderationReasons(rules, entry({ distance: 56 }), [], day())).toEqual([]);
+    // 0.04 km more for the team is 0.01 km more per member.
+    expect(moderationReasons(rules, entry({ distance: 56.04 }), [], day())).toEqual([{ rule: 'TEAM_DAY_OUTLIER', limit: 24, value: 24.01 }]);
+  });
+
+  it('needs at least minTeams other teams with km that day', () => {
+    const nine = others.slice(1);
+    expect(moderationReasons(rules, entry({ distance: 59 }), [], day({ othersPerMember: nine }))).toEqual([]);
+    expect(moderationReasons(rules, entry({ distance: 59 }), [], day())).toEqual([{ rule: 'TEAM_DAY_OUTLIER', limit: 24, value: 24.75 }]);
+  });
+
+  it('is not applied without the team\'s day (no look-up), nor by an edition without the rule', () => {
+    expect(moderationReasons(rules, entry({ distance: 59 }), [])).toEqual([]);
+    const { teamDayOutlier: _off, ...without } = rules;
+    expect(moderationReasons(without, entry({ distance: 59 }), [], day())).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ import { useLang } from '../../../lib/use-lang';
 import { decideReview, getReviewQueue } from '../api/review';
 
 const STATUSES: readonly ReviewStatus[] = ['flagged', 'approved', 'rejected'];
-const RULES: readonly ModerationRule[] = ['MAX_KM_PER_ENTRY', 'MAX_KM_PER_DAY', 'DUPLICATE'];
+const RULES: readonly ModerationRule[] = ['MAX_KM_PER_ENTRY', 'MAX_KM_PER_DAY', 'DUPLICATE', 'TEAM_DAY_OUTLIER'];
 
 /** A flag's reason in words (the limit and value in km). */
 export function useReasonText(): (reason: FlagReason) => string {

@@ -100,8 +100,11 @@ export async function addEntry(
   // A new id for a repeat too (it is then not used): the repeat check is part of the first read.
   const entryId = input.entryId ?? (await deps.ids.next('entry'));
   const entryStream = streams.entry(entryId);
-  const others = await otherEntryStreams(deps, participantId, entryId, request);
-  const teamDay = await teamDayOf(deps, participantId, input.performedAt, entryId);
+  // Both for the moderation rules, independent of each other: one round trip's wait, not two.
+  const [others, teamDay] = await Promise.all([
+    otherEntryStreams(deps, participantId, entryId, request),
+    teamDayOf(deps, participantId, input.performedAt, entryId),
+  ]);
   // The repeat check, the participant, the (new) entry stream and the switches' tail in one
   // round trip, then the append: two round trips (issue 15 item 2). The participant's stream is
   // part of the append as a revision check, so a deletion of the participant cannot slip in
@@ -235,8 +238,11 @@ export async function editEntry(
   if (input.echoed) await assertEchoedEntry(deps, input.echoed, { id: entryId, teamId: current.teamId!, participantId: current.participantId!, createdAt: current.createdAt }, request);
   const participantId = input.participantId ?? current.participantId!;
   const participantStream = streams.participant(participantId);
-  const others = await otherEntryStreams(deps, participantId, entryId, request);
-  const teamDay = await teamDayOf(deps, participantId, input.performedAt, entryId);
+  // Both for the moderation rules, independent of each other: one round trip's wait, not two.
+  const [others, teamDay] = await Promise.all([
+    otherEntryStreams(deps, participantId, entryId, request),
+    teamDayOf(deps, participantId, input.performedAt, entryId),
+  ]);
   const outcome = await executeCommand(store, {
     streams: [entryStream, participantStream, ...others],
     known: new Map([[entryStream, entryEvents]]),

@@ -22,6 +22,11 @@ const EchoedEntryFields = {
   /** Admin rows (spec §3 "admin rows add participant (full_name) and team (team_name)"). */
   participant: Type.Optional(Type.Object({ full_name: Type.Union([Type.String({ maxLength: 200 }), Type.Null()]) }, { additionalProperties: false })),
   team: Type.Optional(Type.Object({ team_name: Type.Union([Type.String({ maxLength: 200 }), Type.Null()]) }, { additionalProperties: false })),
+  /**
+   * The team page's moderation state of the entry (issue 20, moderation.ts EntryReview), sent back
+   * with an entry as read: the server keeps it, so it is accepted and not compared.
+   */
+  review: Type.Optional(Type.Object({}, { additionalProperties: true })),
 };
 
 /** POST /api/entry: the distance, its type and day; optionally the member and the echoed §3 fields. */

@@ -8,7 +8,7 @@
  * Issue 12, "production build".
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -54,14 +54,55 @@ function newestSource() {
     newest(join(root, 'web/vite.config.ts')), newest(join(root, 'infra/build')), newest(join(root, 'package-lock.json')));
 }
 
-const built = existsSync(stamp) && existsSync(main) ? statSync(stamp).mtimeMs : 0;
+/** The time of the last build (0: none). */
+const builtAt = () => (existsSync(stamp) && existsSync(main) ? statSync(stamp).mtimeMs : 0);
+
+/**
+ * One build at a time per checkout: launchers started together (a test suite's services, two
+ * stacks) would otherwise build into the same folders at once, and the service worker's build
+ * step (a rename inside web/dist) fails when another build empties the folder under it. A
+ * directory made atomically is the lock; one older than the longest build is taken as left over
+ * by a killed build. Returns a release function.
+ */
+function buildLock() {
+  const lock = join(root, '.data/build.lock');
+  mkdirSync(join(root, '.data'), { recursive: true });
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      return () => rmSync(lock, { recursive: true, force: true });
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+    try {
+      if (Date.now() - statSync(lock).mtimeMs > 10 * 60_000) rmSync(lock, { recursive: true, force: true });
+    } catch {
+      // Released meanwhile: try again.
+    }
+    Atomics.wait(pause, 0, 0, 200);
+  }
+}
+
 const sources = newestSource();
 const canBuild = existsSync(join(root, 'node_modules/esbuild')) && existsSync(join(root, 'node_modules/tsx'));
-if (sources > built && sources > 0) {
+if (sources > builtAt() && sources > 0) {
+  const built = builtAt();
   if (canBuild) {
-    console.log(built ? '[build] sources changed since the last build: npm run build' : '[build] no build yet: npm run build');
-    const result = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'infra/build/build.ts')], { cwd: root, stdio: 'inherit' });
-    if (result.status !== 0) process.exit(result.status ?? 1);
+    const release = buildLock();
+    try {
+      // Another launcher may have built while this one waited for the lock.
+      if (newestSource() > builtAt()) {
+        console.log(built ? '[build] sources changed since the last build: npm run build' : '[build] no build yet: npm run build');
+        const result = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'infra/build/build.ts')], { cwd: root, stdio: 'inherit' });
+        if (result.status !== 0) {
+          release();
+          process.exit(result.status ?? 1);
+        }
+      }
+    } finally {
+      release();
+    }
   } else if (built) {
     console.log('[build] sources changed since the last build, but the build tools are not installed (npm ci --omit=dev): running the existing build');
   }

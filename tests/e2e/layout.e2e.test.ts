@@ -217,7 +217,7 @@ describe('360 px: the floating button, stat boxes, the empty table and wide tabl
         // Home: the four totals.
         await page.goto(stack.baseUrl);
         await page.getByTestId('stat-participants').waitFor();
-        expect(await checkStatBoxes(page.locator('section[aria-labelledby="stats-heading"]'), 'home')).toBe(4);
+        expect(await checkStatBoxes(page.locator('section[aria-labelledby="stats-heading"]'), 'home')).toBe(5); // distance, participants, teams, blue flowers and (issue 20) money raised
 
         // Team page: the three figures, the entries table that scrolls sideways.
         await page.goto(`${stack.baseUrl}/team`);

@@ -4,12 +4,15 @@
  * minimum. A check answers a FieldProblem or undefined.
  */
 import { currentEdition, textLength } from '@sinilill/domain';
+import type { DecimalProblem } from './parse-decimal';
 
 /** What is wrong with a field: a form-level reason, or a catalogue code of spec §8. */
 export type FieldProblem =
   | { kind: 'required' }
   | { kind: 'tooLong'; max: number }
-  | { kind: 'code'; code: string };
+  | { kind: 'code'; code: string }
+  /** A number field's text that parseDecimal refused: the message says what to type instead. */
+  | { kind: 'decimal'; problem: Exclude<DecimalProblem, 'empty'>; maxDecimals: number };
 
 export type FieldProblems<Field extends string> = Partial<Record<Field, FieldProblem>>;
 

@@ -11,6 +11,8 @@ export function problemText(t: TFunction, problem: FieldProblem): string {
       return t('form.tooLong', { ns: 'common', max: problem.max });
     case 'code':
       return errorText(t, problem.code);
+    case 'decimal':
+      return t(`form.decimal.${problem.problem}`, { ns: 'common', max: problem.maxDecimals });
   }
 }
 

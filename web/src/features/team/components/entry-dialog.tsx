@@ -4,6 +4,7 @@ import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ModalDialog } from '../../../components/ui/dialog/modal-dialog';
 import { ErrorAlert } from '../../../components/ui/form/alert';
+import { DecimalInput } from '../../../components/ui/form/decimal-input';
 import { FieldFrame } from '../../../components/ui/form/field';
 import { focusField } from '../../../components/ui/form/problem-text';
 import { formatDate } from '../../../lib/format-date';
@@ -15,12 +16,9 @@ import { addEntryOrQueue, type AddOutcome } from '../offline/entry-queue-store';
 import { useTeamStore } from '../stores/team-store';
 import {
   checkEntryForm,
-  DISTANCE_STEP,
   ENTRY_FORM_FIELDS,
   entryBody,
   initialEntryForm,
-  MAX_DISTANCE,
-  minDistance,
   type EntryFormField,
   type EntryFormMode,
   type EntryFormValues,
@@ -94,7 +92,7 @@ function EntryForm({ mode, entry, members, participantId, onSaved, onCancel }: E
   const memberIds = useMemo(() => members.map((member) => member.id), [members]);
   const [values, setValues] = useState<EntryFormValues>(() => {
     const defaultMember = participantId !== null && memberIds.includes(participantId) ? participantId : (memberIds[0] ?? null);
-    return initialEntryForm(entry, { participantId: defaultMember, today: localDate(new Date().toISOString(), edition.timeZone) }, edition);
+    return initialEntryForm(entry, { participantId: defaultMember, today: localDate(new Date().toISOString(), edition.timeZone), lang }, edition);
   });
   const [submitted, setSubmitted] = useState(false);
   const action = useAction(save);
@@ -121,17 +119,11 @@ function EntryForm({ mode, entry, members, participantId, onSaved, onCancel }: E
     <form ref={form} className={formStyles.form} onSubmit={(event) => void submit(event)} noValidate>
       <FieldFrame id="entry-distance" label={t('entry.distance')} problem={problems.distance} hint={t('entry.distanceHint')}>
         {(aria) => (
-          <input
+          <DecimalInput
             id="entry-distance"
             name="distance"
-            type="number"
-            inputMode="decimal"
-            step={DISTANCE_STEP}
-            min={minDistance(mode)}
-            max={MAX_DISTANCE}
-            className={formStyles.input}
             value={values.distance}
-            onChange={(event) => set('distance')(event.target.value)}
+            onChange={set('distance')}
             required
             data-autofocus
             {...aria}

@@ -7,6 +7,7 @@ const edition = currentEdition;
 const valid: EntryFormValues = { distance: '12.5', type: 'WALK', otherText: '', performedAt: '2025-04-12', participantId: '7' };
 const members = [7, 8];
 const invalidDistance = { kind: 'code', code: 'INVALID_DISTANCE' };
+const badDecimal = (problem: string) => ({ kind: 'decimal', problem, maxDecimals: 2 });
 
 describe('distance (spec §5: step 0.01, min 0.01; editing min 0)', () => {
   it('accepts up to two decimals, with a point or a comma', () => {
@@ -19,9 +20,17 @@ describe('distance (spec §5: step 0.01, min 0.01; editing min 0)', () => {
   });
 
   it('refuses more than two decimals, non-numbers, negatives and more than 1000 km', () => {
-    for (const text of ['1.234', '0.001', 'abc', '-1', '1e3', '12.5.1', '1000.01', 'Infinity']) {
-      expect(checkDistance(text, 'add')).toEqual(invalidDistance);
-    }
+    for (const text of ['1000.01', '1 000,5']) expect(checkDistance(text, 'add')).toEqual(invalidDistance);
+    expect(checkDistance('1.234', 'add')).toEqual(badDecimal('tooManyDecimals'));
+    expect(checkDistance('0.001', 'add')).toEqual(badDecimal('tooManyDecimals'));
+    for (const text of ['abc', '-1', '1e3', '12.5.1', 'Infinity']) expect(checkDistance(text, 'add')).toEqual(badDecimal('malformed'));
+  });
+
+  it('reads thousands grouped by a space and refuses what is ambiguous', () => {
+    expect(checkDistance('1 000', 'add')).toBeUndefined();
+    expect(checkDistance('4 20', 'add')).toEqual(badDecimal('grouping'));
+    expect(checkDistance('4,2.5', 'add')).toEqual(badDecimal('mixedSeparators'));
+    expect(entryBody({ ...valid, distance: '0,5' }).distance).toBe(0.5);
   });
 
   it('needs at least 0.01 km for a new entry but allows 0 when editing', () => {
@@ -72,7 +81,7 @@ describe('the whole form', () => {
   });
 
   it('reports every problem at once, and a member of another team', () => {
-    const problems = checkEntryForm({ distance: '0.001', type: '', otherText: '', performedAt: '2025-05-01', participantId: '99' }, 'add', edition, members);
+    const problems = checkEntryForm({ distance: '1000.01', type: '', otherText: '', performedAt: '2025-05-01', participantId: '99' }, 'add', edition, members);
     expect(problems).toEqual({
       distance: invalidDistance,
       type: { kind: 'required' },
@@ -99,12 +108,13 @@ describe('the whole form', () => {
       performed_at: '2025-04-03',
       created_at: '2025-04-03T10:00:00Z',
     };
-    expect(initialEntryForm(entry, { participantId: 8, today: '2025-04-20' }, edition)).toEqual({
+    expect(initialEntryForm(entry, { participantId: 8, today: '2025-04-20', lang: 'en' }, edition)).toEqual({
       distance: '4.2',
       type: 'OTHER',
       otherText: 'Jooga',
       performedAt: '2025-04-03',
       participantId: '7',
     });
+    expect(initialEntryForm(entry, { participantId: 8, today: '2025-04-20', lang: 'et' }, edition).distance).toBe('4,2');
   });
 });

@@ -14,12 +14,14 @@ import {
 } from '@sinilill/domain';
 import { REQUIRED, type FieldProblem, type FieldProblems } from '../../../lib/form-validation';
 import { entryTypeChoice, entryTypeValue, isPresetType } from '../../../lib/entry-type';
+import type { Lang } from '../../../lib/language';
+import { parseDecimal } from '../../../lib/parse-decimal';
 
 export type EntryFormMode = 'add' | 'edit';
 
 /** The form's values as the controls hold them (strings). */
 export interface EntryFormValues {
-  /** km as typed, "12.5" (a comma is read as the decimal separator too). */
+  /** km as typed: "12,5" or "12.5" in either language (parseDecimal). */
   distance: string;
   /** A preset key, or '' before a choice. */
   type: ActivityType | '';
@@ -47,23 +49,27 @@ export const DISTANCE_STEP = 0.01;
 /** Largest distance of one entry, km (the domain's MAX_ENTRY_DISTANCE_KM). */
 export const MAX_DISTANCE = MAX_ENTRY_DISTANCE_KM;
 
+/** Most digits after the decimal separator of a distance, km (spec §5: step 0.01). */
+export const DISTANCE_DECIMALS = 2;
+
 /**
- * The distance typed, checked: required; a plain decimal number (a comma counts as the decimal
- * point) with at most two decimals, at least minDistance(mode) and at most MAX_ENTRY_DISTANCE_KM
- * (1000) — otherwise INVALID_DISTANCE.
+ * The distance typed, checked: required; a number as parseDecimal reads it (a decimal comma or
+ * point, thousands grouped by a space; anything ambiguous is refused with a message saying what to
+ * type) with at most two decimals; at least minDistance(mode) and at most MAX_ENTRY_DISTANCE_KM
+ * (1000), else INVALID_DISTANCE.
  */
 export function checkDistance(text: string, mode: EntryFormMode): FieldProblem | undefined {
-  const trimmed = text.trim().replace(',', '.');
-  if (trimmed === '') return REQUIRED;
-  if (!/^\d+(\.\d*)?$|^\.\d+$/.test(trimmed)) return { kind: 'code', code: 'INVALID_DISTANCE' };
-  const km = Number(trimmed);
+  const parsed = parseDecimal(text, { maxDecimals: DISTANCE_DECIMALS });
+  if (!parsed.ok) return parsed.problem === 'empty' ? REQUIRED : { kind: 'decimal', problem: parsed.problem, maxDecimals: DISTANCE_DECIMALS };
+  const km = parsed.value;
   if (!hasAtMostTwoDecimals(km) || km < minDistance(mode) || km > MAX_ENTRY_DISTANCE_KM) return { kind: 'code', code: 'INVALID_DISTANCE' };
   return undefined;
 }
 
-/** The distance as a number of km (call after checkDistance passed). */
+/** The distance as a number of km (call after checkDistance passed; NaN otherwise). */
 export function parseDistance(text: string): number {
-  return Number(text.trim().replace(',', '.'));
+  const parsed = parseDecimal(text, { maxDecimals: DISTANCE_DECIMALS });
+  return parsed.ok ? parsed.value : Number.NaN;
 }
 
 /** The performed-at day: required, and within the edition's April, else INVALID_PERFORMED_AT. */
@@ -121,17 +127,18 @@ export function defaultPerformedAt(today: string, edition: Edition): string {
 
 /**
  * The form's starting values: a new entry for `participantId` on defaultPerformedAt(today), or
- * `entry` as stored (a free-text type opens as OTHER + its text).
+ * `entry` as stored (a free-text type opens as OTHER + its text; its distance written with the
+ * decimal separator of `defaults.lang`, Estonian's comma unless English is given).
  */
 export function initialEntryForm(
   entry: Entry | null,
-  defaults: { participantId: number | null; today: string },
+  defaults: { participantId: number | null; today: string; lang?: Lang },
   edition: Edition,
 ): EntryFormValues {
   if (entry) {
     const { choice, otherText } = entryTypeChoice(entry.entry_type);
     return {
-      distance: String(entry.distance),
+      distance: defaults.lang === 'en' ? String(entry.distance) : String(entry.distance).replace('.', ','),
       type: choice,
       otherText,
       performedAt: entry.performed_at,

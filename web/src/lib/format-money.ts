@@ -3,9 +3,9 @@ import type { Lang } from './language';
 
 /**
  * An amount of euro cents with two decimals and the euro sign (spec §9): "15,00 €" in Estonian,
- * "€15.00" in English; thousands separated by a plain space as everywhere (format-number.ts).
+ * "€15.00" in English; thousands separated by a no-break space as everywhere (format-number.ts).
  */
 export function formatEuros(cents: number, lang: Lang): string {
-  const amount = formatNumber(cents / 100, { decimals: 2, decimalSeparator: lang === 'en' ? '.' : ',' });
+  const amount = formatNumber(cents / 100, { decimals: 2, lang });
   return lang === 'en' ? `€${amount}` : `${amount} €`;
 }

@@ -1,13 +1,18 @@
 import { useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
-import { formatNumber } from './format-number';
+import { formatDistance, formatNumber } from './format-number';
+import { useLang } from './use-lang';
 
 /**
- * `formatNumber` bound to the page's language: a space between thousands in both languages,
- * a decimal comma in Estonian and a decimal point in English.
+ * `formatNumber` bound to the page's language: a no-break space between thousands in both
+ * languages, a decimal comma in Estonian and a decimal point in English.
  */
 export function useNumberFormat(): (value: number, decimals?: number) => string {
-  const { i18n } = useTranslation();
-  const decimalSeparator = i18n.language === 'en' ? '.' : ',';
-  return useCallback((value: number, decimals = 0) => formatNumber(value, { decimals, decimalSeparator }), [decimalSeparator]);
+  const lang = useLang();
+  return useCallback((value: number, decimals = 0) => formatNumber(value, { decimals, lang }), [lang]);
+}
+
+/** `formatDistance` (km, two decimals) bound to the page's language. */
+export function useDistanceFormat(): (km: number) => string {
+  const lang = useLang();
+  return useCallback((km: number) => formatDistance(km, lang), [lang]);
 }

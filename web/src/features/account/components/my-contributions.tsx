@@ -53,7 +53,7 @@ export function MyContributions({ participantId }: { participantId: number }) {
             <li key={row.entryId} className={styles.item} data-testid="my-contribution-row" data-entry-id={row.entryId}>
               <span className={styles.figures}>
                 <strong>{formatDate(row.performedAt, lang)}</strong>
-                <span>{t('contributions.km', { km: formatDistance(row.distance) })}</span>
+                <span>{t('contributions.km', { km: formatDistance(row.distance, lang) })}</span>
                 <span>{t('contributions.flowersGained', { value: signed(row.contribution.blueFlowers.gained) })}</span>
               </span>
               <span>

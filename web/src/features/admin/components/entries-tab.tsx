@@ -55,7 +55,7 @@ export function EntriesTab() {
         id: 'distance',
         header: t('entries.distance'),
         value: (row) => row.distance,
-        cell: (row) => formatDistance(row.distance),
+        cell: (row) => formatDistance(row.distance, lang),
         align: 'end',
         sortDescFirst: true,
       },
@@ -79,7 +79,7 @@ export function EntriesTab() {
 
   const rowLabel = useCallback(
     (row: EntryRow) =>
-      t('entries.select', { name: row.fullName ?? t('console.deleted'), distance: formatDistance(row.distance), date: formatDate(row.performedAt, lang) }),
+      t('entries.select', { name: row.fullName ?? t('console.deleted'), distance: formatDistance(row.distance, lang), date: formatDate(row.performedAt, lang) }),
     [t, lang],
   );
 

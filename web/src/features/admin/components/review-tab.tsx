@@ -18,9 +18,10 @@ const RULES: readonly ModerationRule[] = ['MAX_KM_PER_ENTRY', 'MAX_KM_PER_DAY', 
 /** A flag's reason in words (the limit and value in km). */
 export function useReasonText(): (reason: FlagReason) => string {
   const { t } = useTranslation('admin');
+  const lang = useLang();
   return (reason) => t(`review.reasons.${reason.rule}`, {
-    limit: reason.limit === null ? '' : formatDistance(reason.limit),
-    value: formatDistance(reason.value),
+    limit: reason.limit === null ? '' : formatDistance(reason.limit, lang),
+    value: formatDistance(reason.value, lang),
     other: reason.duplicateOf ?? '',
   });
 }
@@ -128,13 +129,13 @@ export function ReviewTab() {
                   <td className={tableStyles.cell}>
                     {awaiting && (
                       <input type="checkbox" checked={selected.has(r.entry_id)} onChange={() => toggle(r.entry_id)}
-                        aria-label={t('review.select', { member: r.full_name ?? '—', distance: formatDistance(r.distance), date: formatDate(r.performed_at, lang) })}
+                        aria-label={t('review.select', { member: r.full_name ?? '—', distance: formatDistance(r.distance, lang), date: formatDate(r.performed_at, lang) })}
                         data-testid={`review-select-${r.entry_id}`} />
                     )}
                   </td>
                   <td className={tableStyles.cell}>{r.full_name ?? '—'}</td>
                   <td className={tableStyles.cell}>{r.team_name ?? `#${r.team_id}`}</td>
-                  <td className={tableStyles.cell}>{formatDistance(r.distance)}</td>
+                  <td className={tableStyles.cell}>{formatDistance(r.distance, lang)}</td>
                   <td className={tableStyles.cell}>{entryTypeLabel(r.entry_type, (type) => tTeam(`entryTypes.${type}`))}</td>
                   <td className={tableStyles.cell}>{formatDate(r.performed_at, lang)}</td>
                   <td className={tableStyles.cell}>{r.reasons.map(reasonText).join('; ')}</td>

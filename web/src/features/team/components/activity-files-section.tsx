@@ -144,7 +144,7 @@ function FileRow({ item, onType, onConfirm, onDiscard }: { item: FileItem; onTyp
         {proposal && item.status !== 'added' && (
           <dl className={styles.facts}>
             <dt>{t('activityFiles.distance')}</dt>
-            <dd data-testid="activity-file-distance">{formatDistance(proposal.distance)} km</dd>
+            <dd data-testid="activity-file-distance">{formatDistance(proposal.distance, lang)} km</dd>
             <dt>{t('activityFiles.performedAt')}</dt>
             <dd data-testid="activity-file-date">{formatDate(proposal.performed_at, lang)}</dd>
           </dl>
@@ -173,7 +173,7 @@ function FileRow({ item, onType, onConfirm, onDiscard }: { item: FileItem; onTyp
           </>
         )}
         {item.status === 'added' && (
-          <Alert variant="success">{t('activityFiles.added', { distance: formatDistance(proposal?.distance ?? 0) })}</Alert>
+          <Alert variant="success">{t('activityFiles.added', { distance: formatDistance(proposal?.distance ?? 0, lang) })}</Alert>
         )}
         {item.code !== null && <Alert variant="error">{errorText(tCommon, item.code)}</Alert>}
         {(item.status === 'refused' || item.status === 'added' || alreadyUsed) && (

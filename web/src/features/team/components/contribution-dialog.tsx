@@ -13,14 +13,13 @@ import styles from './contribution-dialog.module.css';
 
 type Load = { status: 'loading' } | { status: 'done'; answer: ContributionAnswer } | { status: 'error'; code: string };
 
-/** A signed change: "+3", "−1.50", "0". */
+/** A signed change: "+3", "−1,50", "0". */
 function signed(value: number, format: (n: number) => string): string {
   if (value > 0) return `+${format(value)}`;
   if (value < 0) return `−${format(-value)}`;
   return format(0);
 }
 
-const whole = (n: number) => formatNumber(n);
 
 export interface ContributionDialogProps {
   /** The entry asked about; null while the dialog is closed. */
@@ -38,6 +37,7 @@ export interface ContributionDialogProps {
 export function ContributionDialog({ entry, onClose }: ContributionDialogProps) {
   const { t } = useTranslation('team');
   const lang = useLang();
+  const whole = (n: number) => formatNumber(n, { lang });
   const [load, setLoad] = useState<Load>({ status: 'loading' });
 
   useEffect(() => {
@@ -72,8 +72,8 @@ export function ContributionDialog({ entry, onClose }: ContributionDialogProps) 
               {load.answer.change === 'edited'
                 ? t('contributions.edited', {
                     date: formatDateTime(load.answer.at, lang),
-                    before: formatDistance(load.answer.entryDistance.before ?? 0),
-                    after: formatDistance(load.answer.entryDistance.after ?? 0),
+                    before: formatDistance(load.answer.entryDistance.before ?? 0, lang),
+                    after: formatDistance(load.answer.entryDistance.after ?? 0, lang),
                   })
                 : t(`contributions.${load.answer.change}`, { date: formatDateTime(load.answer.at, lang) })}
             </p>
@@ -90,9 +90,9 @@ export function ContributionDialog({ entry, onClose }: ContributionDialogProps) 
               <tbody>
                 <tr data-testid="contribution-distance">
                   <th scope="row">{t('contributions.distance')}</th>
-                  <td>{formatDistance(load.answer.distanceExact.before)}</td>
-                  <td>{formatDistance(load.answer.distanceExact.after)}</td>
-                  <td>{signed(load.answer.distanceExact.gained, formatDistance)}</td>
+                  <td>{formatDistance(load.answer.distanceExact.before, lang)}</td>
+                  <td>{formatDistance(load.answer.distanceExact.after, lang)}</td>
+                  <td>{signed(load.answer.distanceExact.gained, (km) => formatDistance(km, lang))}</td>
                 </tr>
                 <tr data-testid="contribution-rounded">
                   <th scope="row">{t('contributions.rounded')}</th>

@@ -7,7 +7,7 @@ import { PencilIcon, TrashIcon } from '../../../components/ui/icons';
 import { formatDate, formatDateTime } from '../../../lib/format-date';
 import { useAction } from '../../../lib/use-action';
 import { useLang } from '../../../lib/use-lang';
-import { formatDistance } from '../../../lib/format-number';
+import { distanceSearchText, formatDistance } from '../../../lib/format-number';
 import { deleteEntries } from '../api/delete-entries';
 import { ContributionDialog } from './contribution-dialog';
 import contributionStyles from './contribution-dialog.module.css';
@@ -59,10 +59,10 @@ export function EntriesSection({ entries, members, entriesOpen, onChanged }: Ent
     const names = new Map(members.map((member) => [member.id, member.full_name]));
     const memberName = (entry: Entry) => names.get(entry.participant_id) ?? t('members.deleted');
     const typeLabel = (entry: Entry) => entryTypeLabel(entry.entry_type, (type) => t(`entryTypes.${type}`));
-    const describe = (entry: Entry) => ({ member: memberName(entry), distance: formatDistance(entry.distance), date: formatDate(entry.performed_at, lang) });
+    const describe = (entry: Entry) => ({ member: memberName(entry), distance: formatDistance(entry.distance, lang), date: formatDate(entry.performed_at, lang) });
     const reasonText = (reason: FlagReason) => t(`review.reasons.${reason.rule}`, {
-      limit: reason.limit === null ? '' : formatDistance(reason.limit),
-      value: formatDistance(reason.value),
+      limit: reason.limit === null ? '' : formatDistance(reason.limit, lang),
+      value: formatDistance(reason.value, lang),
     });
     /** The review as words: "under review: <reasons>" or "rejected: <note, else reasons>". */
     const reviewText = (entry: TeamPageEntry) => {
@@ -78,8 +78,8 @@ export function EntriesSection({ entries, members, entriesOpen, onChanged }: Ent
         id: 'distance',
         header: t('entries.distance'),
         value: (entry) => entry.distance,
-        cell: (entry) => formatDistance(entry.distance),
-        searchText: (entry) => formatDistance(entry.distance),
+        cell: (entry) => formatDistance(entry.distance, lang),
+        searchText: (entry) => distanceSearchText(entry.distance, lang),
         align: 'end',
         sortDescFirst: true,
       },
@@ -156,7 +156,7 @@ export function EntriesSection({ entries, members, entriesOpen, onChanged }: Ent
     return (entry: TeamPageEntry) =>
       t('entries.select', {
         member: names.get(entry.participant_id) ?? t('members.deleted'),
-        distance: formatDistance(entry.distance),
+        distance: formatDistance(entry.distance, lang),
         date: formatDate(entry.performed_at, lang),
       });
   }, [t, lang, members]);

@@ -3,7 +3,8 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable, type DataTableColumn } from '../../../components/ui/data-table';
 import { CheckIcon, CrossIcon } from '../../../components/ui/icons';
-import { formatDistance } from '../../../lib/format-number';
+import { distanceSearchText, formatDistance } from '../../../lib/format-number';
+import { useLang } from '../../../lib/use-lang';
 import styles from './team-page.module.css';
 
 const memberId = (member: TeamMember) => String(member.id);
@@ -14,6 +15,7 @@ const memberId = (member: TeamMember) => String(member.id);
  */
 export function MembersTable({ members }: { members: readonly TeamMember[] }) {
   const { t } = useTranslation('team');
+  const lang = useLang();
   const columns = useMemo((): DataTableColumn<TeamMember>[] => {
     const name = (member: TeamMember) => member.full_name ?? t('members.deleted');
     return [
@@ -28,8 +30,8 @@ export function MembersTable({ members }: { members: readonly TeamMember[] }) {
         id: 'distance',
         header: t('members.distance'),
         value: (member) => member.distance,
-        cell: (member) => formatDistance(member.distance),
-        searchText: (member) => formatDistance(member.distance),
+        cell: (member) => formatDistance(member.distance, lang),
+        searchText: (member) => distanceSearchText(member.distance, lang),
         align: 'end',
         sortDescFirst: true,
       },
@@ -47,7 +49,7 @@ export function MembersTable({ members }: { members: readonly TeamMember[] }) {
         align: 'center',
       },
     ];
-  }, [t]);
+  }, [t, lang]);
 
   return (
     <section className={styles.section} aria-labelledby="members-heading">

@@ -64,7 +64,7 @@ export function QueuedEntries({ teamId, members, onSent }: QueuedEntriesProps) {
           <tbody>
             {entries.map((entry) => (
               <tr key={entry.key} data-testid="queued-entry-row">
-                <td className={styles.end}>{formatDistance(entry.body.distance)}</td>
+                <td className={styles.end}>{formatDistance(entry.body.distance, lang)}</td>
                 <td>{entryTypeLabel(entry.body.entry_type, (type) => t(`entryTypes.${type}`))}</td>
                 <td>{(entry.body.participant_id !== undefined ? names.get(entry.body.participant_id) : null) ?? t('members.deleted')}</td>
                 <td className={pageStyles.nowrap}>{formatDate(entry.body.performed_at, lang)}</td>

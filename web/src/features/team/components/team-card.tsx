@@ -1,16 +1,16 @@
 import type { TeamAnswer } from '@sinilill/contracts';
 import { currentEdition } from '@sinilill/domain';
-import { useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
+import { useCallback, useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FlowerIcon } from '../../../components/ui/flower-icon';
-import { ErrorAlert } from '../../../components/ui/form/alert';
+import { Alert } from '../../../components/ui/form/alert';
 import { CameraIcon, PencilIcon } from '../../../components/ui/icons';
 import { errorCodeOf } from '../../../lib/api-client';
 import { formatEuros } from '../../../lib/format-money';
 import { useLang } from '../../../lib/use-lang';
-import { useTimedValue } from '../../../lib/use-timed-value';
+import { errorText } from '../../../lib/errors/catalogue';
 import { updatePublicAttributes } from '../api/update-public-attributes';
-import { checkIconFile, ICON_ACCEPT, readAsDataUrl } from '../../../lib/icon-file';
+import { checkIconFile, ICON_ACCEPT, ICON_MAX_BYTES, readAsDataUrl } from '../../../lib/icon-file';
 import styles from './team-card.module.css';
 
 const DESCRIPTION_MAX = currentEdition.limits.descriptionMax;
@@ -24,17 +24,21 @@ export interface TeamCardProps {
 /**
  * The team card (spec §2): the icon (a button that uploads a new image), the name, the members,
  * the money the team raised (euros, issue 20 item 3; live with the page's change stream) and the
- * description (click or Enter to edit, saved on blur). Refusals show in a red alert for 2 s.
+ * description (click or Enter to edit, saved on blur). A refusal shows in a red alert that is
+ * announced and stays until the person closes it or tries again: a message that vanishes after
+ * two seconds cannot be read to the end, least of all with a screen reader. An icon refusal also
+ * says which files are taken (JPG, JPEG, PNG up to 5 MB).
  */
 export function TeamCard({ team, onChanged }: TeamCardProps) {
   const { t } = useTranslation('team');
   const lang = useLang();
-  const [error, showError] = useTimedValue<string>();
+  const [error, setError] = useState<string | null>(null);
+  const clearError = useCallback(() => setError(null), []);
 
   return (
     <article className={styles.card} aria-labelledby="team-heading" data-testid="team-card">
       <div className={styles.identity}>
-        <TeamIcon team={team} onChanged={onChanged} onError={showError} />
+        <TeamIcon team={team} onChanged={onChanged} onError={setError} onAttempt={clearError} />
         <div className={styles.text}>
           <h1 id="team-heading" className={styles.name} data-testid="team-name">
             {team.team_name}
@@ -45,8 +49,8 @@ export function TeamCard({ team, onChanged }: TeamCardProps) {
           </p>
         </div>
       </div>
-      <TeamDescription team={team} onChanged={onChanged} onError={showError} />
-      {error && <ErrorAlert code={error} />}
+      <TeamDescription team={team} onChanged={onChanged} onError={setError} onAttempt={clearError} />
+      {error && <CardError code={error} onDismiss={clearError} />}
     </article>
   );
 }
@@ -55,10 +59,32 @@ interface PartProps {
   team: TeamAnswer;
   onChanged: TeamCardProps['onChanged'];
   onError: (code: string) => void;
+  /** A new try starts: the previous refusal goes. */
+  onAttempt: () => void;
+}
+
+const ICON_CODES: readonly string[] = ['NOT_ALLOWED_FILE_TYPE', 'MAX_IMAGE_SIZE'];
+
+/** The card's refusal: the catalogue text (with the allowed files for an icon) and a close button. */
+function CardError({ code, onDismiss }: { code: string; onDismiss: () => void }) {
+  const { t } = useTranslation('team');
+  const { t: tc } = useTranslation();
+  const base = errorText(tc, code);
+  const rules = ICON_CODES.includes(code) ? `${/[.!?]$/.test(base) ? '' : '.'} ${t('card.iconRules', { size: Math.round(ICON_MAX_BYTES / (1024 * 1024)) })}` : '';
+  return (
+    <Alert variant="error">
+      <span className={styles.errorRow}>
+        <span data-testid="team-card-error">{base + rules}</span>
+        <button type="button" className={styles.errorClose} onClick={onDismiss} data-testid="team-card-error-dismiss">
+          {t('card.dismissError')}
+        </button>
+      </span>
+    </Alert>
+  );
 }
 
 /** The icon as a button: a hidden file input takes .jpg/.jpeg/.png up to 5 MB, checked first here. */
-function TeamIcon({ team, onChanged, onError }: PartProps) {
+function TeamIcon({ team, onChanged, onError, onAttempt }: PartProps) {
   const { t } = useTranslation('team');
   const input = useRef<HTMLInputElement>(null);
   const hintId = useId();
@@ -70,6 +96,7 @@ function TeamIcon({ team, onChanged, onError }: PartProps) {
     // Cleared, so that choosing the same file again fires another change.
     event.target.value = '';
     if (!file) return;
+    onAttempt();
     const problem = checkIconFile(file);
     if (problem) return onError(problem);
     setUploading(true);
@@ -133,7 +160,7 @@ function TeamIcon({ team, onChanged, onError }: PartProps) {
 }
 
 /** The description: text that becomes a textarea on click or Enter; saved when the textarea loses focus. */
-function TeamDescription({ team, onChanged, onError }: PartProps) {
+function TeamDescription({ team, onChanged, onError, onAttempt }: PartProps) {
   const { t } = useTranslation('team');
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
@@ -157,6 +184,7 @@ function TeamDescription({ team, onChanged, onError }: PartProps) {
     setEditing(false);
     const text = draft.trim();
     if (cancelled.current || text === team.description) return;
+    onAttempt();
     setSaving(text);
     try {
       const answer = await updatePublicAttributes(team.id, { description: text });

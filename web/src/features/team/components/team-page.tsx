@@ -9,6 +9,7 @@ import { LoadingPanel } from '../../../components/ui/spinner';
 import { useSessionStore } from '../../../lib/session-store';
 import { useSettingsStore } from '../../../lib/settings-store';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useMediaQuery } from '../../../lib/use-media-query';
 import { useTeamData } from '../api/use-team-data';
 import { useTeamLive } from '../api/use-team-live';
 import { useTeamStore } from '../stores/team-store';
@@ -24,6 +25,9 @@ import { TeamProgress } from './team-progress';
 import { TeamStats } from './team-stats';
 import formStyles from '../../../components/ui/form/form.module.css';
 import styles from './team-page.module.css';
+
+/** Phone widths, where the add-entry button sits in the page instead of floating (team-page.module.css). */
+const PHONE_QUERY = '(max-width: 600px)';
 
 /**
  * /team (spec §2 "Team page"): asks to log in, says when the account has no team, and otherwise
@@ -53,6 +57,7 @@ function TeamView({ teamId }: { teamId: number }) {
   const loadSettings = useSettingsStore((s) => s.load);
   const resetUi = useTeamStore((s) => s.reset);
   const { state, refresh, patchTeam } = useTeamData(teamId);
+  const phone = useMediaQuery(PHONE_QUERY);
   const reload = useCallback(() => refresh(), [refresh]);
   useTeamLive(teamId, refresh, reload);
 
@@ -88,6 +93,11 @@ function TeamView({ teamId }: { teamId: number }) {
         <TeamCard team={team} onChanged={onTeamChanged} />
         <JoinCodeBox teamId={teamId} onChanged={refresh} />
       </div>
+      {entriesOpen && phone && (
+        <div className={styles.addRow}>
+          <AddEntryButton />
+        </div>
+      )}
       <TeamStats team={team} />
       <TeamProgress team={team} />
       <MembersTable members={members} />
@@ -95,7 +105,7 @@ function TeamView({ teamId }: { teamId: number }) {
       {entriesOpen && participantId !== null && <ActivityFilesSection teamId={teamId} onSaved={refresh} />}
       <EntriesSection entries={entries} members={members} entriesOpen={entriesOpen} onChanged={refresh} />
       <CertificateBox teamId={teamId} participantId={participantId} />
-      <ActionBar entriesOpen={entriesOpen} />
+      <ActionBar withButton={entriesOpen && !phone} />
       {entriesOpen && <EntryDialog members={members} participantId={participantId} onSaved={refresh} />}
     </div>
   );
@@ -103,13 +113,13 @@ function TeamView({ teamId }: { teamId: number }) {
 
 /**
  * Sticks to the bottom of the window while the page scrolls: the one status line about entries
- * (added, changed, deleted — or why not) and, while entries are open, the add-entry button. The
- * status region is always on the page, so that each new message in it is announced.
+ * (added, changed, deleted — or why not) and, `withButton`, the add-entry button. The status
+ * region is always on the page, so that each new message in it is announced. On a phone the
+ * button is not here but in the page under the team card: a floating button covers a third of a
+ * 360 px screen's width, and with it the stat boxes and the tables' search fields.
  */
-function ActionBar({ entriesOpen }: { entriesOpen: boolean }) {
-  const { t } = useTranslation('team');
+function ActionBar({ withButton }: { withButton: boolean }) {
   const notice = useTeamStore((s) => s.notice);
-  const openAddEntry = useTeamStore((s) => s.openAddEntry);
   return (
     <div className={styles.actionBar}>
       <div className={styles.notice} role="status" data-testid="entries-status">
@@ -124,12 +134,24 @@ function ActionBar({ entriesOpen }: { entriesOpen: boolean }) {
           <ErrorAlert code={notice.code} />
         </div>
       )}
-      {entriesOpen && (
-        <button type="button" className={`${formStyles.button} ${styles.addButton}`} onClick={openAddEntry} data-testid="add-entry">
-          <PlusIcon size={20} />
-          {t('entry.add')}
-        </button>
-      )}
+      {withButton && <AddEntryButton floating />}
     </div>
+  );
+}
+
+/** Opens the add-entry dialog; `floating` gives it the shadow of a button above the page. */
+function AddEntryButton({ floating = false }: { floating?: boolean }) {
+  const { t } = useTranslation('team');
+  const openAddEntry = useTeamStore((s) => s.openAddEntry);
+  return (
+    <button
+      type="button"
+      className={`${formStyles.button} ${floating ? styles.addButton : styles.addButtonInline}`}
+      onClick={openAddEntry}
+      data-testid="add-entry"
+    >
+      <PlusIcon size={20} />
+      {t('entry.add')}
+    </button>
   );
 }

@@ -69,8 +69,8 @@ describe('entries from activity files', () => {
     const fitItem = item(page, fit.name);
     await expect.poll(() => gpxItem.getAttribute('data-status')).toBe('proposal');
     await expect.poll(() => fitItem.getAttribute('data-status')).toBe('proposal');
-    expect(text(await gpxItem.getByTestId('activity-file-distance').textContent())).toBe('2.00 km');
-    expect(text(await fitItem.getByTestId('activity-file-distance').textContent())).toBe('12.34 km');
+    expect(text(await gpxItem.getByTestId('activity-file-distance').textContent())).toBe('2,00 km');
+    expect(text(await fitItem.getByTestId('activity-file-distance').textContent())).toBe('12,34 km');
     expect(await gpxItem.getByTestId('activity-file-type').inputValue()).toBe('OUTDOOR_RUN');
     expect(await fitItem.getByTestId('activity-file-type').inputValue()).toBe('OUTDOOR_CYCLE');
     await expect.poll(() => gpxItem.getByTestId('activity-file-map').locator('path').getAttribute('d')).toMatch(/^M[\d.]+,[\d.]+L/);

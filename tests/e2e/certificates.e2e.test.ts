@@ -75,7 +75,7 @@ describe('certificates (issue 19 item 3)', () => {
     await visitor.page.goto(`${stack.baseUrl}/verify/${code}`);
     await visitor.page.getByTestId('verify-valid').waitFor();
     expect(await visitor.page.getByTestId('verify-participant').textContent()).toBe(person.fullName);
-    expect(await visitor.page.getByTestId('verify-distance').textContent()).toBe(`${me.distance.toFixed(2).replace('.', ',').replace(/\B(?=(\d{3})+(?!\d))/g, ' ')} km`);
+    expect(await visitor.page.getByTestId('verify-distance').textContent()).toBe(`${me.distance.toFixed(2).replace('.', ',').replace(/\B(?=(\d{3})+(?!\d))/g, '\u00a0')} km`);
     expect(await visitor.page.getByTestId('verify-code').textContent()).toBe(code);
     // One character changed: refused, and no name on the page.
     const wrong = `${code.slice(0, -1)}${code.endsWith('Z') ? 'Y' : 'Z'}`;

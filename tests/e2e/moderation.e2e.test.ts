@@ -69,7 +69,7 @@ describe('moderation', () => {
     const review = page.locator('[data-testid^="entry-review-"]');
     // The fixture's entries fill the first pages (10 a page, newest created first): search for the review.
     await page.getByTestId('entries-table-search').fill('Ülevaatusel');
-    await expect.poll(async () => review.first().textContent(), { timeout: 10_000 }).toMatch(/^Ülevaatusel: 70\.00 km ühe sooritusega, lubatud kuni 60\.00 km/);
+    await expect.poll(async () => review.first().textContent(), { timeout: 10_000 }).toMatch(/^Ülevaatusel: 70,00 km ühe sooritusega, lubatud kuni 60,00 km/);
     expect(await teamKm(token)).toBe(before + 70); // a flagged entry still counts
     const entryId = Number((await review.first().getAttribute('data-testid'))!.replace('entry-review-', ''));
     expect(await seriousViolations(page)).toEqual([]);

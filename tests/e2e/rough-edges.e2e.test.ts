@@ -103,7 +103,7 @@ describe('entries on the team page: one dialog and one status line for add, edit
   let entryIds: number[] = [];
 
   /** Adds an entry in the modal and returns the status line's text and the new row's id. */
-  async function addEntry(page: Page, distance: string): Promise<{ status: string; id: string }> {
+  async function addEntry(page: Page, lang: Lang, distance: string): Promise<{ status: string; id: string }> {
     await page.getByTestId('add-entry').click();
     await page.getByTestId('entry-dialog').waitFor();
     await page.fill('[data-testid="entry-distance"]', distance);
@@ -112,7 +112,7 @@ describe('entries on the team page: one dialog and one status line for add, edit
     await page.getByTestId('entry-submit').click();
     await page.getByTestId('entry-dialog').waitFor({ state: 'hidden' });
     const status = await page.getByTestId('entries-status').getByTestId('alert-success').textContent();
-    await expect.poll(async () => text(await page.getByTestId('entries-table-row').first().textContent())).toContain(Number(distance).toFixed(2));
+    await expect.poll(async () => text(await page.getByTestId('entries-table-row').first().textContent())).toContain(Number(distance).toFixed(2).replace('.', lang === 'est' ? ',' : '.'));
     const id = (await page.getByTestId('entries-table-row').first().getAttribute('data-row-id'))!;
     return { status: text(status), id };
   }
@@ -154,7 +154,7 @@ describe('entries on the team page: one dialog and one status line for add, edit
     await page.goto(`${stack.baseUrl}/team`);
     await page.getByTestId('team-card').waitFor();
 
-    const added = await addEntry(page, '12.34');
+    const added = await addEntry(page, 'est', '12.34');
     expect(added.status).toBe('Lisatud: 1 sooritus.');
     entryIds.push(Number(added.id));
     await deleteWithDialog(page, 'est', added.id);
@@ -184,7 +184,7 @@ describe('entries on the team page: one dialog and one status line for add, edit
     await page.waitForURL(/\/pay$/);
     await page.goto(`${stack.baseUrl}/team`);
     await page.getByTestId('team-card').waitFor();
-    const added = await addEntry(page, '5.5');
+    const added = await addEntry(page, 'eng', '5.5');
     expect(added.status).toBe('Added: 1 activity.');
     entryIds.push(Number(added.id));
     await deleteWithDialog(page, 'eng', added.id);

@@ -37,7 +37,8 @@ const people = fixturePeople();
 const membersOf = (teamId: number) => people.filter((p) => p.teamId === teamId);
 
 const text = (s: string | null) => (s ?? '').replace(/\s/g, ' ').trim();
-const km = (value: number) => value.toFixed(2);
+/** km as the Estonian pages write it: a decimal comma, thousands apart (text() makes the no-break space plain). */
+const km = (value: number) => value.toFixed(2).replace('.', ',').replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
 
 async function tokenOf(page: Page): Promise<string> {
   return await page.evaluate('window.localStorage.getItem("token")') as string;
@@ -103,7 +104,7 @@ describe('entries on the team page', () => {
     await expect.poll(async () => page.getByTestId('team-progress').getAttribute('aria-valuenow')).toBe(String(added.inLapDistance));
     expect(text(await page.getByTestId('team-stat-flowers').textContent())).toContain(String(added.blueFlowers));
     // The entries table's default sort is newest first: the new entry is the first row.
-    await expect.poll(async () => (await rows(page, 'entries-table'))[0] ?? '').toContain('40.25');
+    await expect.poll(async () => (await rows(page, 'entries-table'))[0] ?? '').toContain('40,25');
     expect((await rows(page, 'entries-table'))[0]).toContain(kaja!.fullName);
     await page.fill('[data-testid="members-table-search"]', kaja!.fullName);
     await expect.poll(async () => (await rows(page, 'members-table')).join('|')).toContain(km(kajaBefore + 40.25));
@@ -113,13 +114,13 @@ describe('entries on the team page', () => {
     // Edit: 25.50 km of free-text "Kepikõnd" (Other).
     await page.getByTestId(`entry-edit-${entryId}`).click();
     await dialog.waitFor();
-    expect(await page.getByTestId('entry-distance').inputValue()).toMatch(/^40\.25?$/);
+    expect(await page.getByTestId('entry-distance').inputValue()).toMatch(/^40,25?$/);
     await page.fill('[data-testid="entry-distance"]', '25.5');
     await page.selectOption('[data-testid="entry-type"]', 'OTHER');
     await page.fill('[data-testid="entry-type-other"]', 'Kepikõnd');
     await page.getByTestId('entry-submit').click();
     await dialog.waitFor({ state: 'hidden' });
-    await expect.poll(async () => (await rows(page, 'entries-table'))[0] ?? '').toContain('25.50');
+    await expect.poll(async () => (await rows(page, 'entries-table'))[0] ?? '').toContain('25,50');
     expect((await rows(page, 'entries-table'))[0]).toContain('Kepikõnd');
     await expect.poll(async () => (await rows(page, 'members-table')).join('|')).toContain(km(kajaBefore + 25.5));
     await expect.poll(async () => (await api<TeamAnswer>(`/team/${teamId}`, kajaToken)).body.distance).toBe(Math.round((exactBefore + 2550) / 100));
@@ -209,7 +210,8 @@ describe('the team icon', () => {
       const alert = page.getByTestId('alert-error');
       await alert.waitFor();
       expect(text(await alert.textContent()), name).toContain(expected.replace(/\s+/g, ' '));
-      await alert.waitFor({ state: 'hidden', timeout: 5_000 }); // red alert for 2 s (spec §2)
+      await page.getByTestId('team-card-error-dismiss').click(); // the refusal stays until closed
+      await alert.waitFor({ state: 'hidden' });
     }
     expect((await api<TeamAnswer>(`/team/${teamId}`, kajaToken)).body.icon).toBeNull();
   });

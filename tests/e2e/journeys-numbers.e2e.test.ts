@@ -135,8 +135,6 @@ describe('360 px: the distance field reads a decimal comma and point alike and n
         for (const { typed, km, day } of accepted) {
           await page.getByTestId('add-entry').click();
           await dialog.waitFor();
-          expect(await distance.getAttribute('inputmode')).toBe('decimal');
-          expect(await distance.getAttribute('type')).toBe('text');
           await distance.fill(typed);
           await page.selectOption('[data-testid="entry-type"]', 'WALK');
           await page.fill('[data-testid="entry-performed-at"]', day);
@@ -172,6 +170,9 @@ describe('360 px: the distance field reads a decimal comma and point alike and n
           expect(await distance.getAttribute('aria-describedby')).toContain('entry-distance-problem');
           expect(await dialog.isVisible()).toBe(true);
         }
+        // A text field with the phone's decimal keypad (the GOV.UK pattern), not type="number".
+        expect(await distance.getAttribute('inputmode')).toBe('decimal');
+        expect(await distance.getAttribute('type')).toBe('text');
         await page.getByTestId('entry-cancel').click();
         await dialog.waitFor({ state: 'hidden' });
         expect((await entriesOf(me.teamId, me.id, token)).length).toBe(before);

@@ -135,7 +135,8 @@ describe('360 px: the distance field reads a decimal comma and point alike and n
         for (const { typed, km, day } of accepted) {
           await page.getByTestId('add-entry').click();
           await dialog.waitFor();
-          await distance.fill(typed);
+          // Key by key, as a person types (fill() refuses a comma in a number input outright).
+          await distance.pressSequentially(typed);
           await page.selectOption('[data-testid="entry-type"]', 'WALK');
           await page.fill('[data-testid="entry-performed-at"]', day);
           await page.getByTestId('entry-submit').click();
@@ -163,7 +164,8 @@ describe('360 px: the distance field reads a decimal comma and point alike and n
         await page.selectOption('[data-testid="entry-type"]', 'WALK');
         await page.fill('[data-testid="entry-performed-at"]', '2025-04-14');
         for (const [typed, expected] of refused) {
-          await distance.fill(typed);
+          await distance.fill('');
+          await distance.pressSequentially(typed);
           await page.getByTestId('entry-submit').click();
           await expect.poll(async () => (await problem.textContent())?.trim(), { message: `"${typed}"` }).toBe(expected);
           expect(await distance.getAttribute('aria-invalid')).toBe('true');

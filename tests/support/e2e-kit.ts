@@ -107,6 +107,8 @@ export function e2eKit(stack: () => RunningStack, browser: () => Browser) {
     await page.selectOption('[name="birth_year"]', r.birthYear ?? '1985');
     await page.selectOption('[name="gender"]', 'FEMALE');
     await page.getByTestId('wizard-next').click();
+    // Step 1 may wait for the server's password check: the next step, or a marked field.
+    await page.locator('[data-testid="step-register-type"], [aria-invalid="true"]').first().waitFor();
     if (!(await page.getByTestId('step-register-type').isVisible())) return; // refused on step 1
     await page.check(`[name="type"][value="${r.type}"]`);
     await page.getByTestId('wizard-next').click();

@@ -18,6 +18,7 @@ export { accountMigrations } from './migrations';
 export type { AccountDirectoryOptions, JoinCodeRecord, TokenKind, TokenRecord } from './accounts/directory';
 export { AccountService, ADMIN_FULL_NAME } from './accounts/account-service';
 export type { AccountServiceDependencies, RegistrationInput, RegistrationResult, SessionIdentity } from './accounts/account-service';
+export { isStrongPassword, MIN_PASSWORD_SCORE, type PasswordOwner } from './accounts/password-strength';
 export { hashPassword, verifyPassword, newJoinCode, newToken, tokenHash } from './accounts/secrets';
 export * from './bulk';
 export { commitDraw, revealDraw, drawWinners, eligibleListHash, eligibleParticipants, sha256Hex, DRAW_MESSAGE_PREFIX } from './draw';

@@ -127,3 +127,25 @@ export const SettingsAnswer = Type.Object({
   entriesOpen: Type.Boolean(),
 });
 export type SettingsAnswer = Type.Static<typeof SettingsAnswer>;
+
+/**
+ * POST /api/passwordstrength (not in spec §7; added so that the forms refuse a weak password where
+ * it is typed): would the server take `password` as a new password of this person? `strong` is the
+ * server's PASSWORD_TOO_WEAK rule (zxcvbn score ≥ 2, judged with the e-mail, name and team name
+ * given); the length rules (PASSWORD_TOO_SHORT) are the client's own check. Rate-limited per
+ * address; the password is neither stored nor logged.
+ */
+export const PasswordStrengthBody = Type.Object(
+  {
+    password: SingleLine({ minLength: 1, maxLength: PASSWORD_MAX }),
+    email: Type.Optional(SingleLine({ maxLength: 264 })),
+    full_name: Type.Optional(SingleLine({ maxLength: 32 })),
+    team_name: Type.Optional(SingleLine({ maxLength: 50 })),
+  },
+  { additionalProperties: false },
+);
+export type PasswordStrengthBody = Type.Static<typeof PasswordStrengthBody>;
+
+/** The answer of POST /api/passwordstrength. */
+export const PasswordStrengthAnswer = Type.Object({ strong: Type.Boolean() });
+export type PasswordStrengthAnswer = Type.Static<typeof PasswordStrengthAnswer>;

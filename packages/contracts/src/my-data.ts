@@ -27,10 +27,21 @@ const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type
 
 /** GET /api/me/data: `format` json (default) or csv. */
 export const MyDataQuery = Type.Object(
-  { format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')])) },
+  {
+    format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')])),
+    /** The page's language (spec §1 `est`/`eng`): the file is named in it; default `est`. */
+    lang: Type.Optional(Type.Union([Type.Literal('est'), Type.Literal('eng')])),
+  },
   { additionalProperties: false },
 );
 export type MyDataQuery = Type.Static<typeof MyDataQuery>;
+
+/** GET /api/me/data.csv?lang=: the file named in the page's language (MyDataQuery's `lang`). */
+export const MyDataCsvQuery = Type.Object(
+  { lang: Type.Optional(Type.Union([Type.Literal('est'), Type.Literal('eng')])) },
+  { additionalProperties: false },
+);
+export type MyDataCsvQuery = Type.Static<typeof MyDataCsvQuery>;
 
 /** The account (stream user-{id}). */
 export const MyAccount = Type.Object({
@@ -137,7 +148,10 @@ export type EraseMyAccountBody = Type.Static<typeof EraseMyAccountBody>;
 export const EraseMyAccountAnswer = Type.Object({ success: Type.Literal(true), position: Type.Integer() });
 export type EraseMyAccountAnswer = Type.Static<typeof EraseMyAccountAnswer>;
 
-/** The download's file name for a date (YYYY-MM-DD, Europe/Tallinn) and format. */
-export function myDataFileName(date: string, format: 'json' | 'csv'): string {
-  return `sinilill-minu-andmed-${date}.${format}`;
+/**
+ * The download's file name for a date (YYYY-MM-DD, Europe/Tallinn), format and the page's
+ * language: sinilill-minu-andmed-… in Estonian (the default), sinilill-my-data-… in English.
+ */
+export function myDataFileName(date: string, format: 'json' | 'csv', lang: 'est' | 'eng' = 'est'): string {
+  return `sinilill-${lang === 'eng' ? 'my-data' : 'minu-andmed'}-${date}.${format}`;
 }

@@ -74,7 +74,7 @@ const OPERATIONS_PREFIXES: readonly string[] = ['/api/admin/replay', QUEUE_BOARD
  */
 const TAG_OF_SEGMENT: Readonly<Record<string, string>> = {
   login: 'accounts', registerteam: 'accounts', jointeam: 'accounts', requestpasswordreset: 'accounts',
-  resetpassword: 'accounts', confirmaccount: 'accounts', account: 'accounts', session: 'accounts',
+  resetpassword: 'accounts', confirmaccount: 'accounts', account: 'accounts', session: 'accounts', passwordstrength: 'accounts',
   entry: 'entries', strapi: 'news',
 };
 

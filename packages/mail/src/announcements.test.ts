@@ -20,7 +20,7 @@ describe('announcementMail', () => {
     const mail = announcementMail('mari@example.ee', content, 'est', { page: 'https://sinilill.test/unsubscribe/1.abc', oneClick: 'https://sinilill.test/api/unsubscribe/1.abc' });
     expect(mail.subject).toBe('Tere, liikujad!');
     expect(mail.text).toContain('Esimene lõik.\n\nTeine <lõik>.');
-    expect(mail.text).toContain('Loobu uudiskirjast: https://sinilill.test/unsubscribe/1.abc');
+    expect(mail.text).toContain('Loobu uudiskirjast: https://sinilill.test/unsubscribe/1.abc?lang=est');
     expect(mail.html).toContain('<p>Teine &lt;lõik&gt;.</p>');
     expect(mail.html).not.toContain('First');
     expect(mail.headers).toEqual({ 'List-Unsubscribe': '<https://sinilill.test/api/unsubscribe/1.abc>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
@@ -28,7 +28,7 @@ describe('announcementMail', () => {
   it('given English, then the English subject and body', () => {
     const mail = announcementMail('john@example.com', content, 'eng', { page: 'https://sinilill.test/unsubscribe/1.abc' });
     expect(mail.subject).toBe('Hello, movers!');
-    expect(mail.text).toContain('Unsubscribe from the newsletter: https://sinilill.test/unsubscribe/1.abc');
+    expect(mail.text).toContain('Unsubscribe from the newsletter: https://sinilill.test/unsubscribe/1.abc?lang=eng');
     expect(mail.html).not.toContain('Esimene');
   });
 });

@@ -11,7 +11,8 @@
  * personal data.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import type { MailLang, OutgoingMail } from './index';
+import type { OutgoingMail } from './index';
+import { withLang, type MailLang } from './links';
 
 /** What the administrator wrote: a subject and a plain-text body in each language. */
 export interface AnnouncementContent {
@@ -52,12 +53,13 @@ function escapeHtml(text: string): string {
 /**
  * One recipient's announcement mail: the subject and body of `lang` (`est` → the Estonian text),
  * the body's paragraphs (blank-line separated) as text and escaped HTML, a footer with the
- * unsubscribe link (`links.page`, the public page), and the RFC 8058 headers: List-Unsubscribe
+ * unsubscribe link (`links.page`, the public page, with `?lang=`), and the RFC 8058 headers: List-Unsubscribe
  * with `links.oneClick` (the address a mail client POSTs `List-Unsubscribe=One-Click` to; default
  * the page) and List-Unsubscribe-Post: List-Unsubscribe=One-Click.
  */
 export function announcementMail(to: string, content: AnnouncementContent, lang: MailLang, links: { page: string; oneClick?: string }): OutgoingMail {
-  const unsubscribeUrl = links.page;
+  // The page opens in the mail's language; the one-click address is for mail clients, not people.
+  const unsubscribeUrl = withLang(links.page, lang);
   const subject = lang === 'est' ? content.subject_et : content.subject_en;
   const body = lang === 'est' ? content.body_et : content.body_en;
   const footer = lang === 'est'

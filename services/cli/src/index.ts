@@ -18,3 +18,4 @@ export {
   type CopyLogOptions, type CopyLogResult, type CopyOrigin, type CopyProgress, type LogChecksum, type SubjectKeysCopy,
 } from './copy-log';
 export { parseCopyLogArgs, runCopyLog, type CopyLogArgs, type StoreAddress } from './copy-log-command';
+export { adminTool, runAdmin, type AdminToolContext } from './admin-command';

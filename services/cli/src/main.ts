@@ -3,13 +3,15 @@
  * events, in bulk; `import --synthetic <events>` a synthetic edition of that size), `replay`
  * (rebuild the read models), `migrate` (every schema to its latest migration), `backup [file]` and
  * `restore <file>` (issue 17 item 9: backup-commands.ts, docs/backup.md), `copy-log` (issue 18 item 5:
- * the event log into another store, copy-log-command.ts).
+ * the event log into another store, copy-log-command.ts), `admin add|remove EMAIL` and `admin list`
+ * (administrators; admin-command.ts).
  * Run through the npm scripts of the same names.
  */
 import pg from 'pg';
 import { loadConfig } from '@sinilill/config';
 import { WakeUpPublisher } from '@sinilill/messaging';
 import { openApplication } from './application';
+import { runAdmin } from './admin-command';
 import { runBackup, runRestore } from './backup-commands';
 import { runCopyLog } from './copy-log-command';
 import { importEdition, importRows, type ImportProgress, type ImportResult } from './import-edition';
@@ -106,6 +108,7 @@ const commands: Record<string, () => Promise<void>> = {
   start, import: runImport, replay: runReplay, migrate: runMigrate,
   backup: () => runBackup(process.argv.slice(3)), restore: () => runRestore(process.argv.slice(3)),
   'copy-log': () => runCopyLog(process.argv.slice(3)),
+  admin: () => runAdmin(process.argv.slice(3)),
 };
 const run = command ? commands[command] : undefined;
 if (!run) {

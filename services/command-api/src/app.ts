@@ -70,6 +70,8 @@ export interface CommandApiDependencies {
   redis?: RateLimitRedis | null;
   /** Key prefix of the counters in Redis, one per copy of the app (default `sinilill:rate-limit:`). */
   rateLimitPrefix?: string;
+  /** The clock of the in-process rate-limit counters, epoch ms (tests without Redis; default Date.now). */
+  rateLimitClock?: () => number;
   logger?: FastifyServerOptions['logger'];
   /**
    * The proxies whose X-Forwarded-For is believed (Fastify's trustProxy; config TRUST_PROXY): the
@@ -165,6 +167,7 @@ export function buildCommandApi(deps: CommandApiDependencies): FastifyInstance {
       const counters = new RateLimitCounters({
         redis: deps.redis ?? null,
         prefix: deps.rateLimitPrefix ?? 'sinilill:rate-limit:',
+        ...(deps.rateLimitClock ? { now: deps.rateLimitClock } : {}),
         onRedisState: (state, error) => (state === 'unavailable'
           ? app.log.warn({ err: error }, 'rate limits: Redis does not answer; each process counts alone until it does')
           : app.log.info('rate limits: Redis answers again; counting there')),

@@ -42,8 +42,15 @@ export interface RateLimits {
   loginFailuresPerAccount: Limit;
   /** The longest hold of the slow-down, milliseconds. */
   loginSlowDownMaxMs: number;
-  /** POST /registerteam and /jointeam together, per client address (each sends a mail). */
+  /**
+   * POST /registerteam and /jointeam together, per client address, in a short window (each sends
+   * a mail): what a script sending registrations one after another meets first.
+   */
+  registrationBurstPerAddress: Limit;
+  /** POST /registerteam and /jointeam together, per client address, in a long window (the budget). */
   registrationsPerAddress: Limit;
+  /** POST /passwordstrength per client address (each check costs the server a few milliseconds). */
+  passwordChecksPerAddress: Limit;
   /**
    * POST /requestpasswordreset per client address (it tells whether an address is registered,
    * spec §5, and sends a mail); POST /resetpassword has a counter of its own with the same limit.
@@ -64,8 +71,12 @@ const MINUTE = 60_000;
  * - 20 failures per account in 15 minutes before the slow-down (more than two addresses' worth),
  *   holds of at most 5 minutes (an owner waits minutes, not hours; a botnet gets ~12 guesses an
  *   hour at one account);
- * - registration: 20 per address in an hour (a company team registering together at a kick-off
- *   passes; 25 in 5 s does not);
+ * - registration: 10 per address in a minute and 100 in an hour. Filling the wizard takes a
+ *   person a minute or more, so even a class or an office registering together at a kick-off
+ *   (60 people behind one address within the hour, several finishing in the same minute) stays
+ *   under 10 a minute, while a script is stopped after 10 and then gets 10 a minute, at most 100
+ *   an hour (20 an hour stopped the groups; docs/decisions/0058);
+ * - password-strength checks: 60 per address in 10 minutes (a person checks on leaving a form);
  * - password reset: 10 requests (and 10 completions) per address in 15 minutes (40 addresses an
  *   hour is no sweep of the accounts).
  */
@@ -74,7 +85,9 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   loginFailuresPerAccountAndAddress: { max: 10, timeWindowMs: 15 * MINUTE },
   loginFailuresPerAccount: { max: 20, timeWindowMs: 15 * MINUTE },
   loginSlowDownMaxMs: 5 * MINUTE,
-  registrationsPerAddress: { max: 20, timeWindowMs: 60 * MINUTE },
+  registrationBurstPerAddress: { max: 10, timeWindowMs: MINUTE },
+  registrationsPerAddress: { max: 100, timeWindowMs: 60 * MINUTE },
+  passwordChecksPerAddress: { max: 60, timeWindowMs: 10 * MINUTE },
   passwordResetsPerAddress: { max: 10, timeWindowMs: 15 * MINUTE },
 };
 
@@ -84,7 +97,8 @@ export function rateLimitsWith(overrides: Partial<RateLimits> = {}, every?: Limi
     ? {
         ...DEFAULT_RATE_LIMITS,
         loginPerAddress: every, loginFailuresPerAccountAndAddress: every, loginFailuresPerAccount: every,
-        registrationsPerAddress: every, passwordResetsPerAddress: every,
+        registrationBurstPerAddress: every, registrationsPerAddress: every, passwordChecksPerAddress: every,
+        passwordResetsPerAddress: every,
       }
     : DEFAULT_RATE_LIMITS;
   return { ...base, ...overrides };
@@ -137,6 +151,11 @@ export interface RateLimitCountersOptions {
   redis?: RateLimitRedis | null;
   /** Key prefix, one per copy of the app sharing a Redis (e.g. `sinilill:rate-limit:`). */
   prefix: string;
+  /**
+   * The clock of the in-process counters, epoch milliseconds (default Date.now); tests drive the
+   * windows with it (without Redis, whose windows follow its own clock).
+   */
+  now?: () => number;
   /** Told when Redis stops answering (the counters fall back) and when it answers again. */
   onRedisState?: (state: 'unavailable' | 'available', error?: unknown) => void;
 }
@@ -151,12 +170,16 @@ export class RateLimitCounters {
   private readonly local = new Map<string, { current: number; expiresAt: number }>();
   private redisAvailable = true;
 
-  constructor(private readonly options: RateLimitCountersOptions) {}
+  private readonly now: () => number;
+
+  constructor(private readonly options: RateLimitCountersOptions) {
+    this.now = options.now ?? Date.now;
+  }
 
   /** Adds one to `key`'s counter (opening a window of `windowMs` on the first) and answers it. */
   increment(key: string, windowMs: number): Promise<Count> {
     return this.run(INCREMENT, key, [Math.max(1, Math.round(windowMs))], () => {
-      const now = Date.now();
+      const now = this.now();
       const entry = this.liveEntry(key, now) ?? { current: 0, expiresAt: now + windowMs };
       entry.current += 1;
       this.local.set(key, entry);
@@ -167,7 +190,7 @@ export class RateLimitCounters {
   /** `key`'s counter, unchanged ({0, 0} when there is none). */
   read(key: string): Promise<Count> {
     return this.run(READ, key, [], () => {
-      const now = Date.now();
+      const now = this.now();
       const entry = this.liveEntry(key, now);
       return entry ? { current: entry.current, ttl: entry.expiresAt - now } : { current: 0, ttl: 0 };
     });
@@ -176,7 +199,7 @@ export class RateLimitCounters {
   /** Sets `key` to 1 for `ms` milliseconds from now (a hold), replacing what it was. */
   hold(key: string, ms: number): Promise<Count> {
     return this.run(HOLD, key, [Math.max(1, Math.round(ms))], () => {
-      this.local.set(key, { current: 1, expiresAt: Date.now() + ms });
+      this.local.set(key, { current: 1, expiresAt: this.now() + ms });
       return { current: 1, ttl: ms };
     });
   }
@@ -236,7 +259,7 @@ export class RateLimitCounters {
       }
     }
     if (this.local.size > LOCAL_PRUNE_AT) {
-      const now = Date.now();
+      const now = this.now();
       for (const [name, entry] of this.local) if (entry.expiresAt <= now) this.local.delete(name);
     }
     return fallback();

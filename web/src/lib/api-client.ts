@@ -41,10 +41,18 @@ export class ApiError extends Error {
   constructor(
     readonly code: CatalogueCode,
     readonly status: number,
+    /** The answer's Retry-After in seconds (a 429 says when to try again), else null. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(code);
     this.name = 'ApiError';
   }
+}
+
+/** Retry-After in whole seconds (the form the APIs send), or null when absent or a date. */
+function retryAfterOf(response: Response): number | null {
+  const value = response.headers.get('retry-after');
+  return value !== null && /^\d+$/.test(value.trim()) ? Number(value) : null;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -188,7 +196,7 @@ export async function apiRequest<T>(method: HttpMethod, path: string, options: R
   if (!response.ok) {
     clearSessionOn(response.status);
     const message = (answer as { message?: unknown } | undefined)?.message;
-    throw new ApiError(toCatalogueCode(message, response.status), response.status);
+    throw new ApiError(toCatalogueCode(message, response.status), response.status, retryAfterOf(response));
   }
   return answer as T;
 }
@@ -236,7 +244,7 @@ export async function apiFetch(
     clearSessionOn(response.status);
     const body: unknown = await response.json().catch(() => undefined);
     const message = (body as { message?: unknown } | undefined)?.message;
-    throw new ApiError(toCatalogueCode(message, response.status), response.status);
+    throw new ApiError(toCatalogueCode(message, response.status), response.status, retryAfterOf(response));
   }
   return response;
 }

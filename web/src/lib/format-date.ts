@@ -71,3 +71,15 @@ export function formatDateTime(isoInstant: string, lang: Lang, timeZone = DISPLA
   const date = dayMonthYear(part('year'), Number(part('month')), part('day'), lang);
   return date === undefined ? isoInstant : `${date} ${part('hour')}:${part('minute')}`;
 }
+
+const clockFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** An instant's wall-clock time HH:mm in `timeZone` (default Europe/Tallinn; spec §9), e.g. "14:05". */
+export function formatClockTime(instant: Date, timeZone = DISPLAY_TIME_ZONE): string {
+  let formatter = clockFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    clockFormatters.set(timeZone, formatter);
+  }
+  return formatter.format(instant);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LANG_STORAGE_KEY, langFromStored, otherLang, readStoredLang, storedFromLang, writeStoredLang } from './language';
+import { LANG_STORAGE_KEY, langFromStored, takeLangFromAddress, otherLang, readStoredLang, storedFromLang, writeStoredLang } from './language';
 
 function memoryStorage(): Pick<Storage, 'getItem' | 'setItem'> & { data: Map<string, string> } {
   const data = new Map<string, string>();
@@ -33,5 +33,18 @@ describe('language', () => {
     const broken = { getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('denied'); } };
     expect(readStoredLang(broken)).toBe('et');
     expect(writeStoredLang('en', broken)).toBe(false);
+  });
+
+  it('takes ?lang= from the address once: stores it and removes it, keeping the rest', () => {
+    const storage = memoryStorage();
+    storage.setItem(LANG_STORAGE_KEY, 'est');
+    const replaced: string[] = [];
+    const history = { state: null, replaceState: (_: unknown, __: string, url?: string | URL | null) => void replaced.push(String(url)) };
+    expect(takeLangFromAddress({ href: 'https://sinilill.test/passwordreset/t/u?lang=eng&x=1#top' }, history, storage)).toBe('en');
+    expect(storage.data.get(LANG_STORAGE_KEY)).toBe('eng');
+    expect(replaced).toEqual(['/passwordreset/t/u?x=1#top']);
+    expect(takeLangFromAddress({ href: 'https://sinilill.test/login?lang=fr' }, history, storage)).toBeNull();
+    expect(takeLangFromAddress({ href: 'https://sinilill.test/login' }, history, storage)).toBeNull();
+    expect(replaced).toHaveLength(1);
   });
 });

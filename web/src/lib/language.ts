@@ -41,3 +41,29 @@ export function writeStoredLang(lang: Lang, storage: Pick<Storage, 'setItem'> | 
     return false;
   }
 }
+
+/** The query parameter by which a link (every link in a mail) names the page's language: `est` or `eng`. */
+export const LANG_QUERY_PARAM = 'lang';
+
+/**
+ * The language a link asks for (`?lang=est|eng`), stored as the device's choice and removed from
+ * the address (history.replaceState, so a reload or a copied address does not ask again); null
+ * when the address names none or an unknown value (the parameter is then left alone). The link's
+ * language wins once over the stored one: a mail in English opens English on a device that chose
+ * Estonian before, and from then on the device keeps English until the visitor switches back
+ * (docs/decisions/0057).
+ */
+export function takeLangFromAddress(
+  location: Pick<Location, 'href'> = window.location,
+  history: Pick<History, 'replaceState' | 'state'> = window.history,
+  storage: Pick<Storage, 'setItem'> | undefined = globalThis.localStorage,
+): Lang | null {
+  const url = new URL(location.href);
+  const asked = url.searchParams.get(LANG_QUERY_PARAM);
+  if (asked !== 'est' && asked !== 'eng') return null;
+  const lang = langFromStored(asked);
+  writeStoredLang(lang, storage);
+  url.searchParams.delete(LANG_QUERY_PARAM);
+  history.replaceState(history.state, '', `${url.pathname}${url.search}${url.hash}`);
+  return lang;
+}

@@ -67,8 +67,10 @@ export class AccountService {
   /**
    * Registers a new team with the person as its captain, and the person's account (spec §2
    * REGISTER_TEAM): handlers/registration.ts registerTeamWithCaptain.
+   * An address that already has an account creates nothing, answers alike (null ids) and gets a
+   * mail with a login and a reset link instead.
    * @throws DomainError REGISTRATION_DISABLED, PASSWORD_TOO_SHORT, PASSWORD_TOO_WEAK, INVALID_EMAIL,
-   *   INVALID_REQUEST, VALUE_TOO_LONG, TEAM_NAME_ALREADY_IN_USE, EMAIL_ALREADY_IN_USE.
+   *   INVALID_REQUEST, VALUE_TOO_LONG, TEAM_NAME_ALREADY_IN_USE.
    */
   registerTeam(input: RegistrationInput & { teamName: string; company?: boolean }, request: CommandRequest): Promise<RegistrationResult> {
     return this.keyed(request, () => registerTeamWithCaptain(this.deps, input, request));
@@ -128,7 +130,10 @@ export class AccountService {
     return sessions.session(this.deps, userId, sessionId);
   }
 
-  /** Mails a password-reset link (spec §2 forgot password). @throws DomainError('INVALID_EMAIL'). */
+  /**
+   * Mails a password-reset link (spec §2 forgot password); an unknown address answers alike and
+   * gets nothing. @throws DomainError('INVALID_EMAIL') for a malformed address only.
+   */
   requestPasswordReset(input: { email: string; lang: MailLanguage }, request: CommandRequest): Promise<{ position: number }> {
     return account.requestPasswordReset(this.deps, input, request);
   }
@@ -175,6 +180,14 @@ export class AccountService {
   /** Asks the projections to apply a parked event again (issue 13). @throws DomainError NOT_FOUND, FORBIDDEN, INVALID_REQUEST. */
   retryParkedEvent(input: { position: number; projection: string | null }, request: CommandRequest): Promise<{ position: number }> {
     return retryParkedEvent(this.deps, input, request);
+  }
+
+  /**
+   * Gives the account of `email` the role ADMIN or USER (`npm run admin`): handlers/account.ts
+   * setRoleOfEmail. @throws DomainError('NOT_FOUND') for an address without an account.
+   */
+  setRoleOfEmail(email: string, role: 'ADMIN' | 'USER', now: Date = this.deps.now()): Promise<{ userId: string; changed: boolean; position: number }> {
+    return account.setRoleOfEmail(this.deps, email, role, now);
   }
 
   /**

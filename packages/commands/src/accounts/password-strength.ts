@@ -119,6 +119,14 @@ export function passwordScore(password: string, ownWords: readonly string[] = []
 }
 
 /**
+ * Whether `password` is hard enough to guess (score ≥ MIN_PASSWORD_SCORE) for its owner: the rule
+ * assertStrongPassword enforces, for POST /api/passwordstrength (the forms check before sending).
+ */
+export function isStrongPassword(password: string, owner: PasswordOwner = {}): boolean {
+  return passwordScore(password, ownerWords(owner)) >= MIN_PASSWORD_SCORE;
+}
+
+/**
  * Refuses a password that is too easy to guess (score below MIN_PASSWORD_SCORE), judged with the
  * owner's e-mail, name and team name as words a guesser would try first. Call it after the
  * length check (PASSWORD_TOO_SHORT, VALUE_TOO_LONG come first).

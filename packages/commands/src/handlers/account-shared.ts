@@ -71,8 +71,14 @@ export interface RegistrationInput {
   lang: MailLanguage;
 }
 
-/** What a registration answers: the new ids and the position of its last event. */
+/**
+ * What a registration answers: the new ids and the position of its last event. When the address
+ * already had an account, `created` is false, nothing was appended, the ids are that account's
+ * (0 for a team or participant it has none of) and position is the log's head.
+ */
 export interface RegistrationResult {
+  /** False when the address already had an account (registrationOfKnownAddress). */
+  created: boolean;
   userId: string;
   teamId: number;
   participantId: number;

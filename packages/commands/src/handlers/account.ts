@@ -14,9 +14,11 @@ import {
   accountDecider,
   assertValidNewPassword,
   emailComparisonForm,
+  isPlausibleEmail,
   isPrivileged,
   isUserId,
   streams,
+  type AccountState,
   type DecisionContext,
   type MailLanguage,
 } from '@sinilill/domain';
@@ -51,16 +53,30 @@ export async function confirmAccount(deps: AccountDeps, input: { userId: string;
 /**
  * Mails a single-use password-reset link valid for resetValidHours (default 2) in `lang`
  * (spec §2 forgot password). Earlier reset links of the account stop working. Imported people
- * (no password yet) set their first password this way.
- * @throws DomainError('INVALID_EMAIL') when no account has this e-mail (spec §5 "valid known
- *   email for reset"); the mail's failure is thrown as it is (the person should try again).
+ * (no password yet) set their first password this way. An address without an account gets the
+ * same answer and no mail (spec §7 /requestpasswordreset: nobody learns which addresses are
+ * registered); the position is then the log's head.
+ * @throws DomainError('INVALID_EMAIL') for an address that is not one (spec §5); the mail's
+ *   failure is thrown as it is (the person should try again).
  */
 export async function requestPasswordReset(deps: AccountDeps, input: { email: string; lang: MailLanguage }, request: CommandRequest): Promise<{ position: number }> {
-  const { ctx, now } = await accountContext(deps, request);
+  if (!isPlausibleEmail(input.email.trim())) throw new DomainError('INVALID_EMAIL');
   const userId = await deps.directory.userIdOfEmail(input.email);
-  if (userId === null) throw new DomainError('INVALID_EMAIL');
+  const issued = userId === null ? null : await issueResetLink(deps, userId, request);
+  if (!issued) return { position: await deps.store.headPosition() };
+  await deps.mailer.send(passwordResetMail({ email: issued.account.email!, fullName: issued.account.fullName ?? '' }, issued.link, input.lang, deps.resetValidHours));
+  return { position: issued.position };
+}
+
+/**
+ * A new single-use reset link of an account (`{publicUrl}/passwordreset/{token}/{userId}`, valid
+ * resetValidHours; earlier reset links stop working), with the account and the position of the
+ * PasswordResetRequested event; null for an account that does not exist or has no e-mail.
+ */
+export async function issueResetLink(deps: AccountDeps, userId: string, request: CommandRequest): Promise<{ link: string; account: AccountState; position: number } | null> {
+  const { ctx, now } = await accountContext(deps, request);
   const account = await accountState(deps.store, userId);
-  if (!account.exists || !account.email) throw new DomainError('INVALID_EMAIL');
+  if (!account.exists || !account.email) return null;
   const reset = newToken();
   const expiresAt = hours(now, deps.resetValidHours);
   const result = await deps.directory.transaction(async (tx) => {
@@ -69,9 +85,7 @@ export async function requestPasswordReset(deps: AccountDeps, input: { email: st
     return handleCommand(deps.store, streams.user(userId), accountDecider,
       { type: 'RequestPasswordReset', data: { userId, expiresAt: expiresAt.toISOString() } }, ctx, request.metadata);
   });
-  const link = `${deps.publicUrl}/passwordreset/${reset.token}/${userId}`;
-  await deps.mailer.send(passwordResetMail({ email: account.email, fullName: account.fullName ?? '' }, link, input.lang, deps.resetValidHours));
-  return { position: result.position };
+  return { link: `${deps.publicUrl}/passwordreset/${reset.token}/${userId}`, account, position: result.position };
 }
 
 /**
@@ -216,6 +230,28 @@ export async function ensureAdmin(deps: AccountDeps, email: string, password: st
     if (handled.events.some((event) => event.type === 'UserRoleChanged' || event.type === 'PasswordChanged')) {
       await tx.raiseSessionVersion(userId, now);
     }
+    return handled;
+  });
+  return { userId, changed: result.events.length > 0, position: result.position };
+}
+
+/**
+ * The operator gives the account of `email` a role (`npm run admin -- add|remove EMAIL`): ADMIN
+ * (approved as well, as ADMIN_EMAIL's bootstrap leaves it) or USER again. The password stays; the
+ * account's sessions end when the role changes (a token carries the role). `changed` is false
+ * when the account already had the role.
+ * @throws DomainError NOT_FOUND for an address without a (live) account.
+ */
+export async function setRoleOfEmail(deps: AccountDeps, email: string, role: 'ADMIN' | 'USER', now: Date = deps.now()): Promise<{ userId: string; changed: boolean; position: number }> {
+  const userId = await deps.directory.userIdOfEmail(email);
+  if (userId === null) throw new DomainError('NOT_FOUND', `no account has the address ${email}`);
+  const settings = await readSettings(deps.store);
+  const ctx: DecisionContext = { now: now.toISOString(), actor: SYSTEM, entryInsertionEnabled: settings.entryInsertionEnabled };
+  const commandId = `set-role:${randomUUID()}`;
+  const result = await deps.directory.transaction(async (tx) => {
+    const handled = await handleCommand(deps.store, streams.user(userId), accountDecider,
+      { type: 'SetRole', data: { userId, role } }, ctx, { commandId, correlationId: commandId, causationId: null });
+    if (handled.events.some((event) => event.type === 'UserRoleChanged')) await tx.raiseSessionVersion(userId, now);
     return handled;
   });
   return { userId, changed: result.events.length > 0, position: result.position };

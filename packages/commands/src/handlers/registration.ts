@@ -22,14 +22,15 @@ import {
   type TeamState,
   type UserRegistered,
 } from '@sinilill/domain';
-import { confirmationMail } from '@sinilill/mail';
+import { confirmationMail, registrationAttemptMail } from '@sinilill/mail';
 import type { AccountTransaction } from '../accounts/directory';
 import { assertStrongPassword } from '../accounts/password-strength';
 import { hashPassword, newJoinCode, newToken } from '../accounts/secrets';
 import { executeCommand, type StreamReads, type StreamWrite } from '../handler/command-handler';
 import { foldStream, type CommandRequest } from '../handler/metadata';
 import { priorCommand } from '../handler/repeats';
-import { accountContext, confirmationLink, hours, trySend, type AccountDeps, type RegistrationInput, type RegistrationResult } from './account-shared';
+import { issueResetLink } from './account';
+import { accountContext, confirmationLink, hours, identityOf, trySend, type AccountDeps, type RegistrationInput, type RegistrationResult } from './account-shared';
 
 /** The ids a registration gives out (drawn before deciding, so that a retry keeps them). */
 interface NewIds {
@@ -41,11 +42,12 @@ interface NewIds {
 /**
  * Registers a new team with the person as its captain, and the person's account (spec §2
  * REGISTER_TEAM): TeamRegistered, ParticipantRegistered and UserRegistered in one atomic
- * append, then the confirmation mail in `input.lang`. `company` (default false) registers a
+ * append, then the confirmation mail in `input.lang`. An address that already has an account
+ * creates nothing and answers the same (registrationOfKnownAddress). `company` (default false) registers a
  * company team (issue 14 item 3: 15 EUR per person, the captain may pay for all).
  * @throws DomainError REGISTRATION_DISABLED, PASSWORD_TOO_SHORT, PASSWORD_TOO_WEAK (judged with
  *   the e-mail, name and team name; issue 13), INVALID_EMAIL, INVALID_REQUEST, VALUE_TOO_LONG,
- *   TEAM_NAME_ALREADY_IN_USE, EMAIL_ALREADY_IN_USE.
+ *   TEAM_NAME_ALREADY_IN_USE.
  */
 export async function registerTeamWithCaptain(
   deps: AccountDeps,
@@ -57,13 +59,14 @@ export async function registerTeamWithCaptain(
   const { directory, ids } = deps;
   // Early answers without spending ids; the transaction below is what holds under races.
   if ((await directory.teamOfName(input.teamName)) !== null) throw new DomainError('TEAM_NAME_ALREADY_IN_USE');
-  if ((await directory.userIdOfEmail(input.email)) !== null) throw new DomainError('EMAIL_ALREADY_IN_USE');
+  const existing = await directory.userIdOfEmail(input.email);
+  if (existing !== null) return registrationOfKnownAddress(deps, input, existing, request);
   let joinCode = newJoinCode();
   while ((await directory.joinCode(joinCode)) !== null) joinCode = newJoinCode();
   const newIds: NewIds = { teamId: await ids.next('team'), participantId: await ids.next('participant'), userId: randomUUID() };
   const { teamId } = newIds;
   const team = streams.team(teamId);
-  return register(deps, input, request, ctx, newIds, [team], (read, context) => ({
+  return neutralOnTakenEmail(deps, input, request, () => register(deps, input, request, ctx, newIds, [team], (read, context) => ({
     stream: team,
     events: teamDecider.decide({
       type: 'RegisterTeam',
@@ -72,7 +75,7 @@ export async function registerTeamWithCaptain(
   }), { isCaptain: true, registrationEnabled: settings.registrationEnabled, now }, async (tx) => {
     await tx.reserveTeamName(input.teamName, teamId);
     if (!(await tx.reserveJoinCode(joinCode, teamId, null, now))) throw new DomainError('CONCURRENCY_CONFLICT', 'join code drawn twice');
-  });
+  }));
 }
 
 /**
@@ -94,16 +97,66 @@ export async function joinTeam(
   const record = input.joinCode.trim() === '' ? null : await directory.joinCode(input.joinCode);
   const team = record ? foldStream(teamDecider, await store.readStream(streams.team(record.teamId))) : null;
   const teamId = teamOfJoinCode(input.joinCode, { record, teamJoinCode: liveJoinCode(team) }, ctx.now, deps.edition);
-  if ((await directory.userIdOfEmail(input.email)) !== null) throw new DomainError('EMAIL_ALREADY_IN_USE');
+  const existing = await directory.userIdOfEmail(input.email);
+  if (existing !== null) return registrationOfKnownAddress(deps, input, existing, request);
   const newIds: NewIds = { teamId, participantId: await ids.next('participant'), userId: randomUUID() };
   // The team's stream is part of the append as a revision check (zero events), and the code is
   // judged again on the team as the append reads it: a team deleted (or its code replaced) before
   // the append refuses the join, so no member joins a deleted team (issue 15 item 4).
   const teamStream = streams.team(teamId);
-  return register(deps, input, request, ctx, newIds, [teamStream], (read, context) => {
+  return neutralOnTakenEmail(deps, input, request, () => register(deps, input, request, ctx, newIds, [teamStream], (read, context) => {
     teamOfJoinCode(input.joinCode, { record, teamJoinCode: liveJoinCode(read.fold(teamStream, teamDecider)) }, context.now, deps.edition);
     return { stream: teamStream, events: [] };
-  }, { isCaptain: false, registrationEnabled: settings.registrationEnabled, now }, async () => undefined);
+  }, { isCaptain: false, registrationEnabled: settings.registrationEnabled, now }, async () => undefined));
+}
+
+/**
+ * Runs a registration; when the e-mail was taken between the early look-up and the append (the
+ * directory refuses it in the transaction), answers as for any registered address.
+ */
+async function neutralOnTakenEmail(
+  deps: AccountDeps,
+  input: RegistrationInput,
+  request: CommandRequest,
+  run: () => Promise<RegistrationResult>,
+): Promise<RegistrationResult> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.code !== 'EMAIL_ALREADY_IN_USE') throw error;
+    const existing = await deps.directory.userIdOfEmail(input.email);
+    if (existing === null) throw error;
+    return registrationOfKnownAddress(deps, input, existing, request);
+  }
+}
+
+/**
+ * A registration with an address that already has an account (spec §7 /registerteam, /jointeam):
+ * answered as a new registration is, so that nobody learns which addresses are registered; no
+ * team, participant or account is created. The address's owner gets a mail in the request's
+ * language with a login link and a password-reset link (a new reset token: issueResetLink), so
+ * that a returning participant, above all one imported without a password, gets in from there.
+ * The password is hashed and thrown away, so that the answer takes about as long as a real
+ * registration's. The answer's position is the log's head (nothing was appended).
+ */
+async function registrationOfKnownAddress(deps: AccountDeps, input: RegistrationInput, userId: string, request: CommandRequest): Promise<RegistrationResult> {
+  await hashPassword(input.password);
+  const issued = await issueResetLink(deps, userId, request);
+  const known = async (mailSent: boolean): Promise<RegistrationResult> => {
+    const identity = issued ? await identityOf(deps.store, issued.account) : null;
+    return {
+      created: false, userId, teamId: identity?.teamId ?? 0, participantId: identity?.participantId ?? 0,
+      position: await deps.store.headPosition(), mailSent,
+    };
+  };
+  if (!issued) return known(true);
+  const mail = registrationAttemptMail(
+    { email: issued.account.email!, fullName: issued.account.fullName ?? '' },
+    { login: `${deps.publicUrl}/login`, reset: issued.link },
+    input.lang,
+    { validHours: deps.resetValidHours, hasPassword: issued.account.hasPassword },
+  );
+  return known(await trySend(deps, mail, 'reset'));
 }
 
 /** The join code of a live team; null for an unknown or deleted team (its code joins nobody). */
@@ -177,10 +230,10 @@ async function register(
     }),
   });
   const registered = outcome.events.find((event): event is UserRegistered => event.type === 'UserRegistered');
-  if (!registered) return { userId, teamId, participantId, position: outcome.position, mailSent: false };
+  if (!registered) return { created: true, userId, teamId, participantId, position: outcome.position, mailSent: false };
   const to = { email: registered.data.email!, fullName: registered.data.fullName! };
   const mailSent = await trySend(deps, confirmationMail(to, confirmationLink(deps, confirmation.token, userId), input.lang), 'confirmation');
-  return { userId, teamId, participantId, position: outcome.position, mailSent };
+  return { created: true, userId, teamId, participantId, position: outcome.position, mailSent };
 }
 
 /**
@@ -202,6 +255,7 @@ export async function repeatedRegistration(deps: AccountDeps, request: CommandRe
   if (!participant || !user) return null;
   const participantData = participant.data as { participantId: number; teamId: number };
   return {
+    created: true,
     userId: (user.data as { userId: string }).userId,
     teamId: participantData.teamId,
     participantId: participantData.participantId,

@@ -252,6 +252,27 @@ describe('EnsureAdmin', () => {
   });
 });
 
+describe('SetRole', () => {
+  const setRole = (role: 'ADMIN' | 'USER'): AccountCommand => ({ type: 'SetRole', data: { userId, role } });
+  const promoted: AccountEvent = { type: 'UserRoleChanged', data: { userId, role: 'ADMIN', changedAt: now } };
+
+  it('given a participant, when the system makes them ADMIN, then the role changes (and an unconfirmed one is approved)', () => {
+    given([registered(), confirmed]).when(setRole('ADMIN'), system).then([promoted]);
+    given([registered()]).when(setRole('ADMIN'), system).then([promoted, { type: 'UserApproved', data: { userId, approvedBy: null, approvedAt: now } }]);
+  });
+
+  it('given an administrator, then ADMIN again is nothing and USER changes the role back', () => {
+    given([registered(), confirmed, promoted]).when(setRole('ADMIN'), system).then([]);
+    given([registered(), confirmed, promoted]).when(setRole('USER'), system).then([{ type: 'UserRoleChanged', data: { userId, role: 'USER', changedAt: now } }]);
+  });
+
+  it('is the system\'s only, and needs a live account', () => {
+    given([registered(), confirmed]).when(setRole('ADMIN'), admin).then('FORBIDDEN');
+    given([]).when(setRole('ADMIN'), system).then('NOT_FOUND');
+    given([registered(), { type: 'UserDeleted', data: { userId, deletedAt: now } }]).when(setRole('ADMIN'), system).then('NOT_FOUND');
+  });
+});
+
 describe('isUserId', () => {
   it('accepts lower-case UUIDs only', () => {
     expect(isUserId(userId)).toBe(true);

@@ -104,7 +104,17 @@ export interface DeleteUser {
   data: { userId: string; ownPasswordValid?: boolean };
 }
 
+/**
+ * The operator makes an account an administrator or a participant again (`npm run admin -- add|remove
+ * EMAIL`, SYSTEM only): the role ADMIN_EMAIL's bootstrap gives, without touching the password.
+ */
+export interface SetRole {
+  type: 'SetRole';
+  data: { userId: string; role: Role };
+}
+
 export type AccountCommand =
+  | SetRole
   | ResetPasswordAsAdmin
   | DeleteUser
   | RegisterUser
@@ -288,6 +298,19 @@ function ensureAdmin(command: EnsureAdmin, state: AccountState, ctx: DecisionCon
   return events;
 }
 
+function setRole(command: SetRole, state: AccountState, ctx: DecisionContext): AccountEvent[] {
+  const userId = requireUserId(command.data.userId);
+  const { role } = command.data;
+  if (ctx.actor.role !== 'SYSTEM') throw new DomainError('FORBIDDEN', 'roles are set by the operator');
+  if (role !== 'ADMIN' && role !== 'USER') throw new DomainError('INVALID_REQUEST', `role ${String(role)}`);
+  requireLiveAccount(state, userId);
+  const events: AccountEvent[] = [];
+  if (state.role !== role) events.push({ type: 'UserRoleChanged', data: { userId, role, changedAt: ctx.now } });
+  // An administrator logs in as ADMIN_EMAIL's does: approved (as after EnsureAdmin).
+  if (role === 'ADMIN' && !state.approved) events.push({ type: 'UserApproved', data: { userId, approvedBy: null, approvedAt: ctx.now } });
+  return events;
+}
+
 function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
   return match(event)
     .with({ type: 'UserRegistered' }, ({ data }) => ({
@@ -346,6 +369,8 @@ function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
  *   INVALID_RESET_TOKEN; the new password as for ChangePassword.
  * - EnsureAdmin (SYSTEM only) → [AdminRegistered] for a new account, else whichever of
  *   UserRoleChanged, UserApproved, PasswordChanged is needed ([] when all is as wanted).
+ * - SetRole (SYSTEM only, else FORBIDDEN) → [UserRoleChanged] when the role differs, plus
+ *   [UserApproved] for a new ADMIN not yet approved; unknown or deleted account → NOT_FOUND.
  * - ResetPasswordAsAdmin → [PasswordChanged] (spec §2 admin reset password); ADMIN/SYSTEM only
  *   (FORBIDDEN); unknown or deleted account → NOT_FOUND; the new password 6..128 characters
  *   (PASSWORD_TOO_SHORT, VALUE_TOO_LONG).
@@ -373,6 +398,7 @@ export function createAccountDecider(edition: Edition): Decider<AccountCommand, 
         .with({ type: 'EnsureAdmin' }, (c) => ensureAdmin(c, state, ctx, edition))
         .with({ type: 'ResetPasswordAsAdmin' }, (c) => resetPasswordAsAdmin(c, state, ctx, edition))
         .with({ type: 'DeleteUser' }, (c) => deleteUser(c, state, ctx))
+        .with({ type: 'SetRole' }, (c) => setRole(c, state, ctx))
         .exhaustive(),
     evolve: evolveAccount,
   };

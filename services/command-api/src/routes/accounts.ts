@@ -5,11 +5,16 @@
  * Bodies are the contracts' strict TypeBox schemas (unknown fields, wrong types and over-long
  * strings → 400 INVALID_REQUEST); rules beyond shape are the AccountService's and the deciders'.
  * `company: true` registers a company team (issue 14 item 3) and is INVALID_REQUEST on /jointeam.
+ * A registration with an address that has an account answers as a new one does and mails the
+ * owner instead; /requestpasswordreset answers an unknown address as a known one: neither tells
+ * which addresses are registered. POST /passwordstrength (not in spec §7) answers whether a
+ * candidate password passes the server's PASSWORD_TOO_WEAK rule, for the forms.
  *
  * Rate limits (issue 13, D24; rate-limits.ts), answered 429 `{ message: 'TOO_MANY_REQUESTS' }`
- * with Retry-After (seconds): per client address on /login, /registerteam + /jointeam (one
- * budget), /requestpasswordreset and /resetpassword, counted by @fastify/rate-limit after
- * validation (malformed bodies cost nothing); per account on /login, failures only (LoginThrottle):
+ * with Retry-After (seconds): per client address on /login, /requestpasswordreset,
+ * /resetpassword and /passwordstrength, counted by @fastify/rate-limit after validation
+ * (malformed bodies cost nothing), and on /registerteam + /jointeam (one short burst window and
+ * one hourly budget, both shared by the two routes) counted in a preHandler the same way; per account on /login, failures only (LoginThrottle):
  * an address that failed too often at an account waits, and an account failed at from many
  * addresses is slowed down for everyone, at most minutes. A completed reset clears the account's.
  *
@@ -22,7 +27,7 @@
 import type {} from '@fastify/jwt';
 import rateLimit, { type RateLimitOptions as RouteRateLimit } from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import {
   ChangePasswordBody,
@@ -30,13 +35,15 @@ import {
   ErrorAnswer,
   LoginAnswer,
   LoginBody,
+  PasswordStrengthAnswer,
+  PasswordStrengthBody,
   RegistrationBody,
   RequestPasswordResetBody,
   ResetPasswordBody,
   SuccessAnswer,
   genderName,
 } from '@sinilill/contracts';
-import type { AccountService, CommandRequest } from '@sinilill/commands';
+import { isStrongPassword, type AccountService, type CommandRequest } from '@sinilill/commands';
 import { DomainError, type ActingUser } from '@sinilill/domain';
 import { commandRequest } from '../command-request';
 import { LoginThrottle, addressKey, type Limit, type RateLimitCounters, type RateLimits } from '../rate-limits';
@@ -95,7 +102,25 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
   const perAddress = (rule: string, limit: Limit): { rateLimit: RouteRateLimit } => ({
     rateLimit: { max: limit.max, timeWindow: limit.timeWindowMs, keyGenerator: (request) => `${rule}:${addressKey(request.ip)}` },
   });
-  const registrations = perAddress('registration', limits.registrationsPerAddress);
+  /**
+   * Counts the request against each rule for the client's address, in order, until one is over:
+   * then 429 with Retry-After (seconds until that rule's window ends). Later rules are not
+   * counted for a refused request, so a burst spends nothing of a longer budget after its limit.
+   */
+  const perAddressAll = (rules: readonly { rule: string; limit: Limit }[]) => async (request: FastifyRequest, reply: FastifyReply) => {
+    for (const { rule, limit } of rules) {
+      const count = await counters.increment(`${rule}:${addressKey(request.ip)}`, limit.timeWindowMs);
+      if (count.current > limit.max) {
+        reply.header('retry-after', Math.max(1, Math.ceil(count.ttl / 1000)));
+        throw new DomainError('TOO_MANY_REQUESTS', `${rule} limit of ${request.ip}`);
+      }
+    }
+  };
+  // A short window stops scripts, a long one bounds them; a group behind one address fits both (D24, decision 0058).
+  const registrations = perAddressAll([
+    { rule: 'registration-burst', limit: limits.registrationBurstPerAddress },
+    { rule: 'registration', limit: limits.registrationsPerAddress },
+  ]);
 
   const registration = (type: 'REGISTER_TEAM' | 'JOIN_TEAM') => async (request: FastifyRequest<{ Body: RegistrationBody }>) => {
     const body = request.body;
@@ -111,12 +136,22 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
     const result = type === 'REGISTER_TEAM'
       ? await accounts.registerTeam({ ...person, teamName: body.team_name ?? '', company: body.company === true }, command)
       : await accounts.joinTeam({ ...person, joinCode: body.team_join_code ?? '' }, command);
-    if (!result.mailSent) request.log.error({ userId: result.userId }, 'confirmation mail not sent; the next login attempt sends one');
+    if (!result.mailSent) request.log.error({ userId: result.userId }, 'registration mail not sent');
+    // The same answer whether or not the address had an account (spec §7; registrationOfKnownAddress).
     return { success: true, position: result.position };
   };
 
-  app.post('/registerteam', { schema: { body: RegistrationBody, response: { 200: SuccessAnswer, ...errors } }, config: registrations }, registration('REGISTER_TEAM'));
-  app.post('/jointeam', { schema: { body: RegistrationBody, response: { 200: SuccessAnswer, ...errors } }, config: registrations }, registration('JOIN_TEAM'));
+  app.post('/registerteam', { schema: { body: RegistrationBody, response: { 200: SuccessAnswer, ...errors } }, preHandler: (request, reply) => registrations(request, reply) }, registration('REGISTER_TEAM'));
+  app.post('/jointeam', { schema: { body: RegistrationBody, response: { 200: SuccessAnswer, ...errors } }, preHandler: (request, reply) => registrations(request, reply) }, registration('JOIN_TEAM'));
+
+  // The password is judged and forgotten: neither the body nor the password is logged.
+  app.post('/passwordstrength', {
+    schema: { body: PasswordStrengthBody, response: { 200: PasswordStrengthAnswer, ...errors } },
+    config: perAddress('password-check', limits.passwordChecksPerAddress),
+  }, async (request) => {
+    const { password, email, full_name: fullName, team_name: teamName } = request.body;
+    return { strong: isStrongPassword(password, { email: email ?? null, fullName: fullName ?? null, teamName: teamName ?? null }) };
+  });
 
   app.post('/login', {
     schema: { body: LoginBody, response: { 200: LoginAnswer, ...errors } }, config: perAddress('login', limits.loginPerAddress),

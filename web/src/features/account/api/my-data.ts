@@ -7,17 +7,19 @@
 import { myDataFileName, type EraseMyAccountAnswer } from '@sinilill/contracts';
 import { ApiError, apiFetch, apiPost } from '../../../lib/api-client';
 import { filenameFromDisposition, saveBlob } from '../../../lib/download';
+import type { StoredLang } from '../../../lib/language';
 
 export type MyDataFormat = 'json' | 'csv';
 
 /**
  * Fetches the caller's data as `format` with the session's token and saves it as the file the
- * server names (sinilill-minu-andmed-YYYY-MM-DD.json|csv).
+ * server names in the page's language `lang` (sinilill-minu-andmed-… / sinilill-my-data-…
+ * YYYY-MM-DD.json|csv).
  * @throws ApiError with the answer's catalogue code (a 401 or 403 clears the session, spec §4);
  *   GENERIC_ERROR (status 0) when the network failed or the download broke off.
  */
-export async function downloadMyData(format: MyDataFormat): Promise<void> {
-  const response = await apiFetch('GET', `/me/data${format === 'csv' ? '.csv' : ''}`, { accept: format === 'csv' ? 'text/csv' : 'application/json' });
+export async function downloadMyData(format: MyDataFormat, lang: StoredLang): Promise<void> {
+  const response = await apiFetch('GET', `/me/data${format === 'csv' ? '.csv' : ''}?lang=${lang}`, { accept: format === 'csv' ? 'text/csv' : 'application/json' });
   let blob: Blob;
   try {
     blob = await response.blob();
@@ -26,7 +28,7 @@ export async function downloadMyData(format: MyDataFormat): Promise<void> {
     throw new ApiError('GENERIC_ERROR', response.status);
   }
   const today = new Date().toISOString().slice(0, 10);
-  saveBlob(blob, filenameFromDisposition(response.headers.get('content-disposition'), myDataFileName(today, format)));
+  saveBlob(blob, filenameFromDisposition(response.headers.get('content-disposition'), myDataFileName(today, format, lang)));
 }
 
 /**

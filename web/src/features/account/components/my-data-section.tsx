@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ui/form/alert';
 import formStyles from '../../../components/ui/form/form.module.css';
+import { storedFromLang } from '../../../lib/language';
 import { useSessionStore } from '../../../lib/session-store';
+import { useLang } from '../../../lib/use-lang';
 import { useAction } from '../../../lib/use-action';
 import { downloadMyData, type MyDataFormat } from '../api/my-data';
 import dialogStyles from '../../../components/ui/dialog/modal-dialog.module.css';
@@ -17,6 +19,7 @@ import { EraseAccountDialog } from './erase-account-dialog';
  */
 export function MyDataSection() {
   const { t } = useTranslation('account');
+  const lang = useLang();
   const [eraseOpen, setEraseOpen] = useState(false);
   const download = useAction(downloadMyData);
   const [format, setFormat] = useState<MyDataFormat | null>(null);
@@ -25,7 +28,7 @@ export function MyDataSection() {
 
   const start = (next: MyDataFormat) => {
     setFormat(next);
-    void download.run(next);
+    void download.run(next, storedFromLang(lang));
   };
 
   return (

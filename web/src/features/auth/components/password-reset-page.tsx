@@ -8,6 +8,7 @@ import { focusField } from '../../../components/ui/form/problem-text';
 import formStyles from '../../../components/ui/form/form.module.css';
 import { Panel } from '../../../components/ui/panel';
 import { checkConfirmation, checkNewPassword, type FieldProblems, limits, problemFields } from '../../../lib/form-validation';
+import { isStrongPassword } from '../../../lib/password-strength';
 import { useAction } from '../../../lib/use-action';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { resetPassword } from '../api/reset-password';
@@ -56,7 +57,18 @@ export function PasswordResetPage({ token, id, success }: PasswordResetPageProps
       focusField(formRef.current, first);
       return;
     }
+    // The server's strength rule before sending (it judges again, with the account's name and e-mail).
+    if ((await isStrongPassword({ password: values.password })) === false) {
+      setProblems({ password: { kind: 'code', code: 'PASSWORD_TOO_WEAK' } });
+      focusField(formRef.current, 'password');
+      return;
+    }
     const outcome = await action.run({ userId: id, token, newPassword: values.password });
+    if (!outcome.ok && outcome.code === 'PASSWORD_TOO_WEAK') {
+      action.reset();
+      setProblems({ password: { kind: 'code', code: 'PASSWORD_TOO_WEAK' } });
+      focusField(formRef.current, 'password');
+    }
     if (outcome.ok) {
       setValues({ password: '', password_confirmation: '' });
       // The success view has an address of its own (spec §2: `type=success`); a reload keeps it.

@@ -1,14 +1,18 @@
 import { currentEdition } from '@sinilill/domain';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import type { RegistrationBody } from '@sinilill/contracts';
 import { useTranslation } from 'react-i18next';
-import { ErrorAlert } from '../../../components/ui/form/alert';
+import { Alert, ErrorAlert } from '../../../components/ui/form/alert';
 import { SubmitButton } from '../../../components/ui/form/submit-button';
 import { RadioGroup, SelectField, SwitchField, TextField } from '../../../components/ui/form/field';
 import { focusField } from '../../../components/ui/form/problem-text';
 import formStyles from '../../../components/ui/form/form.module.css';
 import { formatEuros } from '../../../lib/format-money';
+import { ApiError } from '../../../lib/api-client';
+import { formatClockTime } from '../../../lib/format-date';
 import { limits, problemFields } from '../../../lib/form-validation';
+import { isStrongPassword } from '../../../lib/password-strength';
 import { storedFromLang } from '../../../lib/language';
 import { useAction } from '../../../lib/use-action';
 import { useLang } from '../../../lib/use-lang';
@@ -29,11 +33,15 @@ import styles from './registration.module.css';
 
 const YEAR_OPTIONS = BIRTH_YEARS.map((year) => ({ value: String(year), label: String(year) }));
 
+const WEAK: { kind: 'code'; code: string } = { kind: 'code', code: 'PASSWORD_TOO_WEAK' };
+
 /**
  * The three-step registration of spec §2: user-information, register-type, team-infromation.
- * Back on every step but the first; Next opens the next step once this one passes its checks;
- * the last step's button registers. Success goes to /success; a refusal shows its catalogue
- * message in a red alert.
+ * Back on every step but the first; Next opens the next step once this one passes its checks
+ * (the first step's password also the server's strength rule, POST /api/passwordstrength); the
+ * last step's button registers. Success goes to /success; a refusal shows its catalogue message in
+ * a red alert, a refused password goes back to the first step with the field marked, and a rate
+ * limit says when to try again (Retry-After, Tallinn time).
  */
 export function RegistrationWizard() {
   const { t } = useTranslation('registration');
@@ -45,12 +53,28 @@ export function RegistrationWizard() {
   const [draft, setDraft] = useState<RegistrationDraft>(EMPTY_DRAFT);
   // Steps the visitor tried to leave: from then on their problems follow every keystroke.
   const [attempted, setAttempted] = useState<ReadonlySet<number>>(new Set());
-  const submission = useAction(register);
+  // The password the server's rule found too easy to guess (cleared by any change to it).
+  const [weakPassword, setWeakPassword] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
+  // When a rate limit lets this address register again (from Retry-After).
+  const [retryAt, setRetryAt] = useState<Date | null>(null);
+  const send = useCallback(async (body: RegistrationBody) => {
+    setRetryAt(null);
+    try {
+      return await register(body);
+    } catch (error) {
+      if (error instanceof ApiError && error.retryAfterSeconds !== null) setRetryAt(new Date(Date.now() + error.retryAfterSeconds * 1000));
+      throw error;
+    }
+  }, []);
+  const submission = useAction(send);
   const movedRef = useRef(false);
 
   const step = STEPS[stepIndex] ?? STEPS[0];
   const isLast = stepIndex === STEPS.length - 1;
-  const problems = attempted.has(stepIndex) ? checkStep(step, draft) : lengthProblems(step, draft);
+  const checked = attempted.has(stepIndex) ? checkStep(step, draft) : lengthProblems(step, draft);
+  const weak = step === 'user-information' && weakPassword !== null && weakPassword === draft.password && !checked.password;
+  const problems = weak ? { ...checked, password: WEAK } : checked;
 
   // A new step: the focus goes to its heading, so keyboard and screen-reader users start there.
   useEffect(() => {
@@ -74,6 +98,17 @@ export function RegistrationWizard() {
       focusField(formRef.current, first);
       return;
     }
+    if (step === 'user-information') {
+      if (checking) return;
+      setChecking(true);
+      const strong = await isStrongPassword({ password: draft.password, email: draft.email.trim(), full_name: draft.full_name.trim() });
+      setChecking(false);
+      if (strong === false) {
+        setWeakPassword(draft.password);
+        focusField(formRef.current, 'password');
+        return;
+      }
+    }
     if (!isLast) {
       goTo(stepIndex + 1);
       return;
@@ -89,6 +124,13 @@ export function RegistrationWizard() {
     }
     const outcome = await submission.run(toRegistrationBody(draft, storedFromLang(lang)));
     if (outcome.ok) void navigate({ to: '/success' });
+    else if (outcome.code === 'PASSWORD_TOO_WEAK') {
+      // Judged with the team name too, or the rule changed since step one: back to the field.
+      submission.reset();
+      setWeakPassword(draft.password);
+      setAttempted((current) => new Set(current).add(0));
+      goTo(0);
+    }
   };
 
   const problem = (field: DraftField) => problems[field];
@@ -110,7 +152,11 @@ export function RegistrationWizard() {
         ))}
       </ol>
 
-      {submission.state.status === 'error' && <ErrorAlert code={submission.state.code} />}
+      {submission.state.status === 'error' && (submission.state.code === 'TOO_MANY_REQUESTS' && retryAt ? (
+        <Alert variant="error">
+          {t('tooMany', { time: formatClockTime(retryAt), count: Math.max(1, Math.ceil((retryAt.getTime() - Date.now()) / 60_000)) })}
+        </Alert>
+      ) : <ErrorAlert code={submission.state.code} />)}
 
       <section id={step} className={styles.step} data-testid={`step-${step}`} data-step={step}>
         <p className={styles.stepOf}>{t('stepOf', { current: stepIndex + 1, total: STEPS.length })}</p>
@@ -234,7 +280,7 @@ export function RegistrationWizard() {
             {t('submit')}
           </SubmitButton>
         ) : (
-          <button type="submit" className={`${formStyles.button} ${formStyles.pushRight}`} data-testid="wizard-next">
+          <button type="submit" className={`${formStyles.button} ${formStyles.pushRight}`} data-testid="wizard-next" aria-busy={checking || undefined}>
             {t('next')}
           </button>
         )}

@@ -409,6 +409,7 @@ const ROUTES: Record<'visitor' | 'unpaid' | 'paid' | 'admin', RouteCase[]> = {
     { path: '/news', ready: shows('news-story', 'news-empty', 'news-error') },
     { path: '/privacy', ready: shows('privacy-data') },
     { path: '/success', ready: shows('registration-success') },
+    { path: '/verify', ready: shows('verify-form') },
     // The logged-in routes as a visitor sees them: "please log in" and "forbidden".
     { path: '/team', ready: shows('login-required') },
     { path: '/admin', ready: shows('admin-forbidden') },

@@ -136,6 +136,17 @@ const verifyRoute = createRoute({
   pendingComponent: RoutePending,
 });
 
+// The same page with no code yet: a field to type the one printed on a certificate.
+const verifyFormRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/verify',
+  loader: () => loadPageNamespace('certificates'),
+  component: lendPreload(function VerifyFormRoute() {
+    return <VerifyPage />;
+  }, VerifyPage),
+  pendingComponent: RoutePending,
+});
+
 const payRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/pay',
@@ -272,6 +283,7 @@ const routeTree = rootRoute.addChildren([
   accountRoute,
   teamRoute,
   verifyRoute,
+  verifyFormRoute,
   payRoute,
   paymentResultRoute,
   historyRoute,

@@ -131,7 +131,8 @@ const verifyRoute = createRoute({
   loader: () => loadPageNamespace('certificates'),
   component: lendPreload(function VerifyRoute() {
     const { code } = verifyRoute.useParams();
-    return <VerifyPage code={code} />;
+    // Another code is another page: nothing of the last answer may stay on it.
+    return <VerifyPage key={code} code={code} />;
   }, VerifyPage),
   pendingComponent: RoutePending,
 });

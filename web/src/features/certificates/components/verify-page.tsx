@@ -25,8 +25,8 @@ export function VerifyPage({ code }: { code?: string }) {
   useDocumentTitle(t('verify.title'));
   return (
     <Panel heading={t('verify.title')} headingId="verify-heading" testId="verify-page" wide>
-      {code === undefined ? <p>{t('verify.intro')}</p> : <Verdict key={code} code={code} />}
-      <CodeForm key={code ?? ''} code={code ?? ''} />
+      {code === undefined ? <p>{t('verify.intro')}</p> : <Verdict code={code} />}
+      <CodeForm code={code ?? ''} />
       <p>
         <Link to="/">{t('verify.home')}</Link>
       </p>
@@ -40,7 +40,7 @@ function Verdict({ code }: { code: string }) {
   const fetcher = useCallback((signal: AbortSignal) => verifyCertificate(code, signal), [code]);
   const state = useFetched(fetcher);
   return (
-    <>
+    <div>
       {state.status === 'loading' && <Spinner label={t('verify.loading')} color="var(--brand)" />}
       {state.status === 'error' && (
         <div data-testid="verify-refused">
@@ -55,7 +55,7 @@ function Verdict({ code }: { code: string }) {
         </div>
       )}
       {state.status === 'ready' && <Certified figures={state.data} />}
-    </>
+    </div>
   );
 }
 

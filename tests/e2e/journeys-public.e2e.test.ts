@@ -14,6 +14,9 @@
  *   the draw takes place (1440 px).
  * - The participants table's page and sort live in the address: a reload and the back button
  *   show the same rows.
+ * - Figures say one thing each: the home page's missing-flowers box has one flower figure and
+ *   no "1 + 24" sum (1440 px); the share page of a team past its first lap names the lap its
+ *   missions belong to, in its text and its image's alternative text (360 px).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,7 +24,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Locator } from 'playwright-core';
 import { repoRoot } from '@sinilill/config';
 import { certificateCode } from '@sinilill/certificates';
-import type { NewsAnswer } from '@sinilill/contracts';
+import type { NewsAnswer, StatsAnswer } from '@sinilill/contracts';
+import { currentEdition, teamProgress } from '@sinilill/domain';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, message, type Lang } from '../support/e2e-kit';
 import { startStack, type RunningStack } from '../support/stack';
@@ -246,6 +250,54 @@ describe('the participants table\'s page and sort are in the address (1440 px)',
       await shared.page.getByTestId('teams-table-row').first().waitFor();
       await poll(() => shownIds(shared.page.getByTestId('teams-table-row'), 'data-row-id')).toEqual(second.ids);
       await shared.context.close();
+      await context.close();
+    });
+  }
+});
+
+describe('figures that say one thing each', () => {
+  for (const lang of LANGS) {
+    test(`the missing-flowers box has one flower figure, not the total beside another "collected" (1440 px, ${lang})`, async () => {
+      const stats = (await api<StatsAnswer>('/stats')).body;
+      const { context, page } = await kit.newPage(lang, 1440);
+      await page.goto(`${stack.baseUrl}/`);
+      const box = page.getByTestId('missing-flowers');
+      await page.getByTestId('missing-flowers-count').waitFor();
+      const said = text(await box.textContent());
+      const missing = Number(text(await page.getByTestId('missing-flowers-count').textContent()).replace(/\D/g, ''));
+      expect(said).not.toMatch(/\d\s*\+\s*\d/);
+      // The community's total counts every lap; this box counts the current laps only.
+      if (stats.totalBlueFlowers !== missing) expect(said.replace(/\D+/g, ' ')).not.toContain(` ${stats.totalBlueFlowers} `);
+      const perLap = currentEdition.flowers.base + currentEdition.route.missions.length;
+      expect(text(await page.getByTestId('missing-flowers-per-lap').textContent()))
+        .toBe(locale('features/home/locales', 'missing.perLap_other', lang, { count: String(perLap), missions: String(currentEdition.route.missions.length) }));
+      await context.close();
+    });
+
+    test(`the share page of a team on a later lap names the lap its missions belong to (360 px, ${lang})`, async () => {
+      const stats = (await api<StatsAnswer>('/stats')).body;
+      const team = stats.teams.find((t) => t.prestige >= 1 && teamProgress(t.distance, currentEdition).missionsCompleted > 0)!;
+      expect(team).toBeDefined();
+      const progress = teamProgress(team.distance, currentEdition);
+      const lap = progress.prestige + 1;
+      const total = currentEdition.route.missions.length;
+      const { context, page } = await kit.newPage(lang, 360);
+      await page.goto(`${stack.baseUrl}/api/share/team/${team.team.id}${lang === 'eng' ? '?lang=en' : ''}`);
+      const image = page.locator('img');
+      await image.evaluate((img: HTMLImageElement) => img.decode());
+      const description = text(await page.locator('p').first().textContent());
+      const alt = (await image.getAttribute('alt')) ?? '';
+      if (lang === 'est') {
+        expect(description).toContain(`Teekonna ${lap}. ringil on läbitud ${progress.missionsCompleted} missiooni ${total}-st`);
+        expect(alt).toContain(`${lap}. ringil ${progress.missionsCompleted}/${total} missiooni`);
+      } else {
+        expect(description).toContain(`On lap ${lap} of the route it has completed ${progress.missionsCompleted} of ${total} missions`);
+        expect(alt).toContain(`lap ${lap}: ${progress.missionsCompleted}/${total} missions`);
+      }
+      // The image fits the phone (drawn ≤ 360 px wide from its 1200 px: its type is sized for that, share.test.ts).
+      const box = await image.boundingBox();
+      expect(box!.width).toBeLessThanOrEqual(360);
+      expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1200);
       await context.close();
     });
   }

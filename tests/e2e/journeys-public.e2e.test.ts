@@ -302,3 +302,53 @@ describe('figures that say one thing each', () => {
     });
   }
 });
+
+/** Two boxes overlap (by more than half a pixel: rounding of transforms is not an overlap). */
+const overlaps = (a: Box, b: Box) =>
+  Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) > 0.5 && Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) > 0.5;
+interface Box { x: number; y: number; width: number; height: number }
+
+describe('the mission map on a phone (360 px)', () => {
+  for (const lang of LANGS) {
+    test(`no two markers or badges overlap, each is a 24 px target, and a tapped mission's details come into view (${lang})`, async () => {
+      const { context, page } = await kit.newPage(lang, 360);
+      await page.goto(`${stack.baseUrl}/`);
+      const markers = page.getByTestId('route-map-markers').locator('button');
+      await page.getByTestId('route-map-mission-1').waitFor();
+      await poll(() => markers.count()).toBeGreaterThan(10);
+      const shapes = await markers.evaluateAll((buttons) => buttons.map((button) => {
+        const box = (element: Element) => {
+          const r = element.getBoundingClientRect();
+          return { x: r.x, y: r.y, width: r.width, height: r.height };
+        };
+        const badge = button.querySelector('[data-testid^="route-map-badge-"]');
+        return { id: button.getAttribute('data-testid') ?? '', button: box(button), badge: badge ? box(badge) : null };
+      }));
+      for (const shape of shapes) {
+        expect(shape.button.width, shape.id).toBeGreaterThanOrEqual(24);
+        expect(shape.button.height, shape.id).toBeGreaterThanOrEqual(24);
+      }
+      const clashes: string[] = [];
+      for (const [i, a] of shapes.entries()) {
+        for (const b of shapes.slice(i + 1)) {
+          const partsA = [a.button, ...(a.badge ? [a.badge] : [])];
+          const partsB = [b.button, ...(b.badge ? [b.badge] : [])];
+          if (partsA.some((p) => partsB.some((q) => overlaps(p, q)))) clashes.push(`${a.id} × ${b.id}`);
+        }
+      }
+      expect(clashes).toEqual([]);
+
+      // A tap on a mission with teams: its details are on screen without scrolling by hand.
+      const withTeams = shapes.find((shape) => shape.badge !== null) ?? shapes[0]!;
+      const id = withTeams.id.replace('route-map-mission-', '');
+      await page.getByTestId(withTeams.id).click();
+      const details = page.getByTestId('route-map-details');
+      await poll(() => details.getAttribute('data-mission-id')).toBe(id);
+      await poll(() => details.evaluate((element) => {
+        const r = element.getBoundingClientRect();
+        return r.top >= 0 && r.top < window.innerHeight - 48 && r.bottom > 0;
+      })).toBe(true);
+      await context.close();
+    });
+  }
+});

@@ -249,11 +249,14 @@ describe('360 px: the floating button, stat boxes, the empty table and wide tabl
         await settle(page);
         await expectRowClear(page, last, 'last row reached with Tab');
 
-        // No entry matches: the message is whole, inside the visible part of the table.
+        // No entry matches: the message (what was searched, and a button to clear it) is whole,
+        // inside the visible part of the table.
         await page.fill('[data-testid="entries-table-search"]', 'ei-leidu-midagi-xyz');
         const empty = page.getByTestId('entries-table-empty');
         await empty.waitFor();
-        expect((await empty.textContent())!.trim()).toBe(text('app/locales', 'table.empty', lang));
+        expect((await page.getByTestId('entries-table-empty-search').textContent())!.trim())
+          .toBe(text('app/locales', 'table.noMatch', lang).replace('{{search}}', 'ei-leidu-midagi-xyz'));
+        expect((await page.getByTestId('entries-table-clear-search').textContent())!.trim()).toBe(text('app/locales', 'table.clearSearch', lang));
         await empty.scrollIntoViewIfNeeded();
         const [message, scroller] = await Promise.all([contentBox(empty), box(page.getByTestId('entries-table-scroller'))]);
         expect(inside(message, scroller), `the empty message ${JSON.stringify(message)} is cut off by its table ${JSON.stringify(scroller)}`).toBe(true);
@@ -409,6 +412,7 @@ const ROUTES: Record<'visitor' | 'unpaid' | 'paid' | 'admin', RouteCase[]> = {
     { path: '/news', ready: shows('news-story', 'news-empty', 'news-error') },
     { path: '/privacy', ready: shows('privacy-data') },
     { path: '/success', ready: shows('registration-success') },
+    { path: '/verify', ready: shows('verify-form') },
     // The logged-in routes as a visitor sees them: "please log in" and "forbidden".
     { path: '/team', ready: shows('login-required') },
     { path: '/admin', ready: shows('admin-forbidden') },

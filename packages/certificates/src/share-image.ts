@@ -35,7 +35,8 @@ export interface ShareFigures {
 const PADDING = 64;
 const BORDER = 16;
 
-type Node = { type: string; props: Record<string, unknown> };
+/** A satori element: its type and props (style, children). */
+export type Node = { type: string; props: Record<string, unknown> };
 
 /** A satori element (the shape React.createElement makes), without React. */
 function h(type: string, style: Record<string, unknown>, ...children: (Node | string)[]): Node {
@@ -63,34 +64,46 @@ function interFonts(): Promise<Font[]> {
   return fonts;
 }
 
-/** The image as SVG (satori), 1200×630; exported for the tests. */
-export async function shareSvg(figures: ShareFigures, lang: Language): Promise<string> {
+/**
+ * The smallest type on the image, px. Shared links are mostly seen on phones, where the image is
+ * about 360 px wide (0.3 of its size): 40 px draws as 12 px there, the least that stays readable.
+ */
+export const SHARE_IMAGE_MIN_FONT_PX = 40;
+
+/** The image's layout (satori's element tree); exported for the tests. */
+export function shareTree(figures: ShareFigures, lang: Language): Node {
   const t = TEXTS[lang];
   const percent = Math.max(0, Math.min(100, figures.lapFraction * 100));
-  const stat = (value: string, label: string) => h('div', { display: 'flex', flexDirection: 'column', marginRight: 64 },
-    h('div', { fontSize: 64, fontWeight: 700, color: '#0b1f44' }, value),
-    h('div', { fontSize: 28, color: '#46506a' }, label));
-  const tree = h('div', {
+  const small = SHARE_IMAGE_MIN_FONT_PX;
+  const stat = (value: string, label: string, last = false) => h('div', { display: 'flex', flexDirection: 'column', marginRight: last ? 0 : 56 },
+    h('div', { fontSize: 84, fontWeight: 700, color: '#0b1f44', lineHeight: 1.05 }, value),
+    h('div', { fontSize: small, color: '#2e3850' }, label));
+  return h('div', {
     // satori sizes the content box: the padding and the border come on top.
     width: SHARE_IMAGE_WIDTH - 2 * PADDING, height: SHARE_IMAGE_HEIGHT - 2 * PADDING - BORDER, display: 'flex', flexDirection: 'column',
     justifyContent: 'space-between', padding: PADDING, backgroundColor: '#f3f7ff', fontFamily: 'Inter',
     borderTop: `${BORDER}px solid #006edd`,
   },
   h('div', { display: 'flex', flexDirection: 'column' },
-    h('div', { fontSize: 30, fontWeight: 700, color: '#006edd' }, `Sinilill ${figures.year}`),
-    h('div', { fontSize: 64, fontWeight: 700, color: '#0b1f44', marginTop: 12, maxHeight: 160, overflow: 'hidden' }, figures.teamName)),
-  h('div', { display: 'flex' },
+    h('div', { fontSize: small, fontWeight: 700, color: '#0058b0' }, `Sinilill ${figures.year}`),
+    h('div', { fontSize: 72, fontWeight: 700, color: '#0b1f44', lineHeight: 1.1, maxHeight: 160, overflow: 'hidden' }, figures.teamName)),
+  // Three figures, each one thing: the team's km, its flowers, and the missions of the lap it is on.
+  h('div', { display: 'flex', flexWrap: 'wrap' },
     stat(formatCount(figures.distance, lang), t.kmShort),
     stat(formatCount(figures.blueFlowers, lang), t.flowersShort),
-    stat(String(figures.missionsInLap), t.missionsShort(figures.missionsPerLap))),
+    stat(`${figures.missionsInLap}/${figures.missionsPerLap}`, t.missionsShort(figures.laps + 1), true)),
   h('div', { display: 'flex', flexDirection: 'column' },
-    h('div', { display: 'flex', width: '100%', height: 36, backgroundColor: '#d5e3fb', borderRadius: 18 },
-      h('div', { display: 'flex', width: `${percent}%`, height: 36, backgroundColor: '#006edd', borderRadius: 18 })),
-    h('div', { display: 'flex', justifyContent: 'space-between', fontSize: 24, color: '#46506a', marginTop: 10 },
+    h('div', { display: 'flex', width: '100%', height: 28, backgroundColor: '#d5e3fb', borderRadius: 14 },
+      h('div', { display: 'flex', width: `${percent}%`, height: 28, backgroundColor: '#006edd', borderRadius: 14 })),
+    h('div', { display: 'flex', justifyContent: 'space-between', fontSize: small, color: '#2e3850', marginTop: 8 },
       h('div', {}, t.lap(figures.laps + 1)),
       h('div', {}, `${Math.floor(percent)}%`))));
-  // satori's parameter is a ReactNode; the element above is exactly what React would make.
-  return satori(tree as unknown as Parameters<typeof satori>[0], { width: SHARE_IMAGE_WIDTH, height: SHARE_IMAGE_HEIGHT, fonts: await interFonts() });
+}
+
+/** The image as SVG (satori), 1200×630; exported for the tests. */
+export async function shareSvg(figures: ShareFigures, lang: Language): Promise<string> {
+  // satori's parameter is a ReactNode; the element is exactly what React would make.
+  return satori(shareTree(figures, lang) as unknown as Parameters<typeof satori>[0], { width: SHARE_IMAGE_WIDTH, height: SHARE_IMAGE_HEIGHT, fonts: await interFonts() });
 }
 
 /** The team's share image in `lang`: PNG bytes, 1200×630. */

@@ -57,7 +57,7 @@ export function progressPageHtml(content: ProgressPageContent): string {
   const flowers = formatCount(figures.blueFlowers, lang);
   const missions = String(figures.missionsInLap);
   const title = t.progressTitle(figures.teamName);
-  const description = t.progressDescription(km, flowers, missions, figures.missionsPerLap);
+  const description = t.progressDescription(km, flowers, missions, figures.missionsPerLap, figures.laps + 1);
   const meta = (attribute: 'property' | 'name', key: string, value: string) =>
     `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`;
   return [
@@ -78,14 +78,14 @@ export function progressPageHtml(content: ProgressPageContent): string {
     meta('property', 'og:image:type', 'image/png'),
     meta('property', 'og:image:width', String(SHARE_IMAGE_WIDTH)),
     meta('property', 'og:image:height', String(SHARE_IMAGE_HEIGHT)),
-    meta('property', 'og:image:alt', t.imageAlt(figures.teamName, km, flowers, missions, figures.missionsPerLap)),
+    meta('property', 'og:image:alt', t.imageAlt(figures.teamName, km, flowers, missions, figures.missionsPerLap, figures.laps + 1)),
     meta('name', 'twitter:card', 'summary_large_image'),
     `<style>${STYLE}</style>`,
     '</head>',
     '<body>',
     '<main>',
     `<h1>${escapeHtml(figures.teamName)}</h1>`,
-    `<img src="${escapeHtml(content.imageUrl)}" width="${SHARE_IMAGE_WIDTH}" height="${SHARE_IMAGE_HEIGHT}" alt="${escapeHtml(t.imageAlt(figures.teamName, km, flowers, missions, figures.missionsPerLap))}">`,
+    `<img src="${escapeHtml(content.imageUrl)}" width="${SHARE_IMAGE_WIDTH}" height="${SHARE_IMAGE_HEIGHT}" alt="${escapeHtml(t.imageAlt(figures.teamName, km, flowers, missions, figures.missionsPerLap, figures.laps + 1))}">`,
     `<p>${escapeHtml(description)}</p>`,
     '<nav>',
     `<a href="${escapeHtml(content.homeUrl)}">${escapeHtml(t.home)}</a>`,

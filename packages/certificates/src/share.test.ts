@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, test } from 'vitest';
-import { shareImagePng, type ShareFigures } from './share-image';
+import { SHARE_IMAGE_MIN_FONT_PX, SHARE_IMAGE_WIDTH, shareImagePng, shareTree, type Node, type ShareFigures } from './share-image';
 import { escapeHtml, progressPageHtml, PROGRESS_PAGE_CSP } from './share-page';
 import { formatCount, formatDates, formatKm } from './texts';
 
@@ -13,6 +13,21 @@ describe('the share image', () => {
     const png = await shareImagePng(FIGURES, 'et');
     const meta = await sharp(png).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['png', 1200, 630]);
+  });
+
+  test('its smallest type is at least 12 px when a phone shows it 360 px wide', () => {
+    const sizes: number[] = [];
+    const walk = (node: Node | string) => {
+      if (typeof node === 'string') return;
+      const style = node.props.style as { fontSize?: number } | undefined;
+      if (style?.fontSize !== undefined) sizes.push(style.fontSize);
+      const children = node.props.children as Node | string | (Node | string)[] | undefined;
+      for (const child of Array.isArray(children) ? children : children === undefined ? [] : [children]) walk(child);
+    };
+    walk(shareTree({ ...FIGURES, laps: 2 }, 'et'));
+    expect(sizes.length).toBeGreaterThan(5);
+    expect(Math.min(...sizes)).toBe(SHARE_IMAGE_MIN_FONT_PX);
+    expect((Math.min(...sizes) * 360) / SHARE_IMAGE_WIDTH).toBeGreaterThanOrEqual(12);
   });
 
   test('shows the progress: a longer bar makes a different picture', async () => {
@@ -37,6 +52,9 @@ describe('the team-progress page', () => {
     expect(html).toContain('<meta property="og:title" content="Tom &amp; &lt;Jerry&gt; – Sinilill">');
     expect(html).toContain('kogunud 17 sinililleõit');
     expect(page('en')).toContain('collected 17 blue flowers');
+    // The missions are the current lap's, and the lap is named.
+    expect(html).toContain('Teekonna 1. ringil on läbitud 16 missiooni 24-st');
+    expect(page('en')).toContain('On lap 1 of the route it has completed 16 of 24 missions');
     expect(html).not.toContain('<Jerry>');
   });
 

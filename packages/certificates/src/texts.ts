@@ -61,14 +61,16 @@ export interface Texts {
   code: string;
   /** The progress page. */
   progressTitle: (team: string) => string;
-  progressDescription: (km: string, flowers: string, missions: string, total: number) => string;
-  imageAlt: (team: string, km: string, flowers: string, missions: string, total: number) => string;
+  /** `missions` of `total` are the missions passed on the team's current lap, `lap` (1 for the first). */
+  progressDescription: (km: string, flowers: string, missions: string, total: number, lap: number) => string;
+  imageAlt: (team: string, km: string, flowers: string, missions: string, total: number, lap: number) => string;
   home: string;
   otherLanguage: string;
   flowersShort: string;
   kmShort: string;
   lap: (n: number) => string;
-  missionsShort: (total: number) => string;
+  /** The missions stat's label under "4/24": the lap they belong to. */
+  missionsShort: (lap: number) => string;
 }
 
 export const TEXTS: Record<Language, Texts> = {
@@ -86,15 +88,15 @@ export const TEXTS: Record<Language, Texts> = {
     verify: 'Tunnistuse ehtsust saab kontrollida aadressil',
     code: 'Kood',
     progressTitle: (team) => `${team} – Sinilill`,
-    progressDescription: (km, flowers, missions, total) =>
-      `Tiim on läbinud ${km} km, kogunud ${flowers} sinililleõit ja läbinud ${missions} missiooni ${total}-st. Liigu kaasa, toetame veterane!`,
-    imageAlt: (team, km, flowers, missions, total) => `${team}: ${km} km, ${flowers} sinililleõit, ${missions}/${total} missiooni`,
+    progressDescription: (km, flowers, missions, total, lap) =>
+      `Tiim on läbinud ${km} km ja kogunud ${flowers} sinililleõit. Teekonna ${lap}. ringil on läbitud ${missions} missiooni ${total}-st. Liigu kaasa, toetame veterane!`,
+    imageAlt: (team, km, flowers, missions, total, lap) => `${team}: ${km} km, ${flowers} sinililleõit, ${lap}. ringil ${missions}/${total} missiooni`,
     home: 'Sinilille avalehele',
     otherLanguage: 'In English',
     flowersShort: 'sinililleõit',
-    kmShort: 'km läbitud',
+    kmShort: 'km',
     lap: (n) => `Teekonna ${n}. ring`,
-    missionsShort: (total) => `missiooni ${total}-st`,
+    missionsShort: (lap) => `missiooni, ${lap}. ring`,
   },
   en: {
     certificate: 'Certificate',
@@ -110,14 +112,14 @@ export const TEXTS: Record<Language, Texts> = {
     verify: 'Check that this certificate is genuine at',
     code: 'Code',
     progressTitle: (team) => `${team} – Sinilill`,
-    progressDescription: (km, flowers, missions, total) =>
-      `The team has covered ${km} km, collected ${flowers} blue flowers and completed ${missions} of ${total} missions. Move with us in support of veterans!`,
-    imageAlt: (team, km, flowers, missions, total) => `${team}: ${km} km, ${flowers} blue flowers, ${missions}/${total} missions`,
+    progressDescription: (km, flowers, missions, total, lap) =>
+      `The team has covered ${km} km and collected ${flowers} blue flowers. On lap ${lap} of the route it has completed ${missions} of ${total} missions. Move with us in support of veterans!`,
+    imageAlt: (team, km, flowers, missions, total, lap) => `${team}: ${km} km, ${flowers} blue flowers, lap ${lap}: ${missions}/${total} missions`,
     home: 'To the Sinilill home page',
     otherLanguage: 'Eesti keeles',
     flowersShort: 'blue flowers',
-    kmShort: 'km covered',
+    kmShort: 'km',
     lap: (n) => `Lap ${n} of the route`,
-    missionsShort: (total) => `of ${total} missions`,
+    missionsShort: (lap) => `missions, lap ${lap}`,
   },
 };

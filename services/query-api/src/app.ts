@@ -193,7 +193,7 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
     await api.register(teamRoutes, { db: deps.db, changes: deps.changes, keepAliveMs: deps.liveKeepAliveMs });
     await api.register(settingsRoutes, { db: deps.db, now: deps.now, answers });
     if (deps.media) await api.register(imageRoutes, { media: deps.media });
-    await api.register(newsRoutes, deps.news ?? {});
+    await api.register(newsRoutes, { ...deps.news, now: deps.now });
     await api.register(adminRoutes, { db: deps.db });
     await api.register(reviewRoutes, { db: deps.db });
     await api.register(paymentRoutes, { db: deps.db, ...(deps.bankTransfer ? { bankTransfer: deps.bankTransfer } : {}) });

@@ -131,7 +131,19 @@ const verifyRoute = createRoute({
   loader: () => loadPageNamespace('certificates'),
   component: lendPreload(function VerifyRoute() {
     const { code } = verifyRoute.useParams();
-    return <VerifyPage code={code} />;
+    // Another code is another page: nothing of the last answer may stay on it.
+    return <VerifyPage key={code} code={code} />;
+  }, VerifyPage),
+  pendingComponent: RoutePending,
+});
+
+// The same page with no code yet: a field to type the one printed on a certificate.
+const verifyFormRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/verify',
+  loader: () => loadPageNamespace('certificates'),
+  component: lendPreload(function VerifyFormRoute() {
+    return <VerifyPage />;
   }, VerifyPage),
   pendingComponent: RoutePending,
 });
@@ -272,6 +284,7 @@ const routeTree = rootRoute.addChildren([
   accountRoute,
   teamRoute,
   verifyRoute,
+  verifyFormRoute,
   payRoute,
   paymentResultRoute,
   historyRoute,

@@ -4,6 +4,10 @@
  * command API. Public. The locale may be et/en or the stored est/eng (spec §1); anything else
  * answers 400 INVALID_REQUEST. When the source fails (Strapi down, slow, or answering nonsense),
  * 502 NEWS_UNAVAILABLE.
+ *
+ * A story is served from its `publishedAt` on, by the app's clock (`now`; the simulated clock in
+ * tests and demos): content written ahead ("the final results are in") stays out until its time,
+ * and a story whose time cannot be read is not served (when it may appear is unknown).
  */
 import { join } from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -23,6 +27,14 @@ export interface NewsOptions {
   cacheMs?: number;
   /** Strapi request timeout, ms; default 5000. */
   timeoutMs?: number;
+  /** The app's clock: stories published after it are not served yet. Default: the system's. */
+  now?: () => Date;
+}
+
+/** The stories of `answer` published at or before `now` (their order kept: newest first). */
+export function publishedBy(answer: NewsAnswer, now: Date): NewsAnswer {
+  const limit = now.getTime();
+  return { ...answer, stories: answer.stories.filter((story) => Date.parse(story.publishedAt) <= limit) };
 }
 
 /** The stories' source the options describe. */
@@ -37,10 +49,11 @@ export function newsSource(options: NewsOptions): NewsSource {
 
 export const newsRoutes: FastifyPluginAsyncTypebox<NewsOptions> = async (app, options) => {
   const source = newsSource(options);
+  const now = options.now ?? (() => new Date());
   app.post('/strapi/story', { schema: { body: NewsRequest, response: { 200: NewsAnswer } } }, async (request) => {
     const locale = newsContentLocale(request.body.locale);
     try {
-      return await source(locale);
+      return publishedBy(await source(locale), now());
     } catch (error) {
       request.log.warn({ err: error, locale }, 'news source failed');
       throw new DomainError('NEWS_UNAVAILABLE', error instanceof Error ? error.message : String(error));

@@ -1,6 +1,7 @@
 /**
  * What the server-paged tables share (issue 16 item 5; the contract is @sinilill/contracts
- * pages.ts): the page window a query string asks for, the search pattern, the Estonian collation
+ * pages.ts): the page window a query string asks for, the search pattern (folding case and
+ * diacritics), the Estonian collation
  * of names, and the CSV download streamed from a server-side cursor. The tables themselves are in
  * admin-pages.ts (the admin console's users, teams and entries tabs) and public-pages.ts (the
  * participants table).
@@ -41,9 +42,20 @@ export function searchPattern(q: string | undefined): string | null {
   return `%${text.slice(0, SEARCH_MAX).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** `col COLLATE "et-x-icu" ILIKE pattern`: ICU lower-cases both sides, so Š matches š whatever the database's locale. */
+/** `public.unaccent(text)` with its dictionary named, so it works whatever the session's search_path (read-model migration 2026-011). */
+function unaccent(text: Expression<string | null> | RawBuilder<string | null> | string): RawBuilder<string | null> {
+  const value = typeof text === 'string' ? sql`${text}::text` : text;
+  return sql<string | null>`public.unaccent('public.unaccent'::regdictionary, ${value})`;
+}
+
+/**
+ * `unaccent(col) COLLATE "et-x-icu" ILIKE unaccent(pattern)`: a search that folds case and
+ * diacritics, so people who type without them ("voru", "sokolaad") find "Võru" and "Šokolaad".
+ * ICU lower-cases both sides whatever the database's locale; unaccent leaves '%', '_' and '\'
+ * (the pattern's escapes) as they are.
+ */
 export function ilike(column: Expression<string | null> | RawBuilder<string | null>, pattern: string): RawBuilder<boolean> {
-  return sql<boolean>`${estonian(column)} ILIKE ${pattern}`;
+  return sql<boolean>`${estonian(unaccent(column))} ILIKE ${unaccent(pattern)}`;
 }
 
 /** A sort key's expression and whether it can be NULL (only those get NULLS LAST, which stops a backward index scan). */

@@ -11,7 +11,8 @@
  *
  * Test ids, from `testId`: the root `testId`; `${testId}-search`; `${testId}-row` per body row
  * (with `data-row-id`); `${testId}-sort-${columnId}`; `${testId}-page-${n}` (n from 1),
- * `${testId}-prev`, `${testId}-next`; `${testId}-empty`; `${testId}-select-${rowId}` and
+ * `${testId}-prev`, `${testId}-next`; `${testId}-empty` (with `${testId}-empty-search` and
+ * `${testId}-clear-search` when a search found nothing); `${testId}-select-${rowId}` and
  * `${testId}-select-all` when rows are selectable; `${testId}-page-size` when sizes are offered;
  * `${testId}-row-number` per row number cell; `${testId}-expand-${rowId}` (the toggle) and
  * `${testId}-detail-${rowId}` (the open detail row) when rows expand; `${testId}-scroller` (the
@@ -470,7 +471,24 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
                 <tr>
                   <td colSpan={columnCount} className={styles.empty} data-testid={`${testId}-empty`}>
                     {/* Centred in the visible part of the box, not across the whole (wider) table. */}
-                    <div className={styles.emptyMessage}>{props.emptyText ?? t('table.empty')}</div>
+                    {globalFilter.trim() === '' ? (
+                      <div className={styles.emptyMessage}>{props.emptyText ?? t('table.empty')}</div>
+                    ) : (
+                      // A search that found nothing says what was searched and the way out.
+                      <div className={styles.emptyMessage}>
+                        <p className={styles.emptySearch} data-testid={`${testId}-empty-search`}>
+                          {t('table.noMatch', { search: globalFilter.trim() })}
+                        </p>
+                        <button
+                          type="button"
+                          className={styles.clearSearch}
+                          onClick={() => table.setGlobalFilter('')}
+                          data-testid={`${testId}-clear-search`}
+                        >
+                          {t('table.clearSearch')}
+                        </button>
+                      </div>
+                    )}
                   </td>
                 </tr>
               ) : (

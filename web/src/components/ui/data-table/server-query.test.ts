@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageQueryString, searchOf, toPageQuery, withPage, withPageSize, withSearch, withSort, type ServerTableQuery } from './server-query';
+import { addressWithQuery, pageQueryString, queryFromAddress, searchOf, toPageQuery, withPage, withPageSize, withSearch, withSort, type ServerTableQuery } from './server-query';
 
 const SORTS = ['team_name', 'distance', 'participants', 'blueFlowers'] as const;
 const start: ServerTableQuery = { pageIndex: 0, pageSize: 50, sort: 'distance', desc: true, search: '' };
@@ -52,5 +52,26 @@ describe('the paged calls’ query', () => {
 
   it('leaves out page and size for an export, and q without a search', () => {
     expect(pageQueryString(toPageQuery(onPage4, SORTS, 'distance'), false)).toBe('?sort=distance&order=desc');
+  });
+});
+
+describe('the table state in the address', () => {
+  const sizes = [10, 25, 50, 100];
+
+  it('writes only what differs from the defaults, keeping the other keys', () => {
+    expect(addressWithQuery('?tab=teams', start, start)).toBe('?tab=teams');
+    const moved = { ...start, pageIndex: 1, sort: 'team_name', desc: false, search: 'Võru' };
+    expect(addressWithQuery('?tab=teams&page=9', moved, start)).toBe('?tab=teams&page=2&sort=team_name&order=asc&q=V%C3%B5ru');
+    expect(addressWithQuery('', start, start)).toBe('');
+  });
+
+  it('reads back what it wrote', () => {
+    const moved = { ...start, pageIndex: 1, pageSize: 25, sort: 'team_name', desc: false, search: 'Võru' };
+    expect(queryFromAddress(addressWithQuery('', moved, start), start, sizes)).toEqual(moved);
+  });
+
+  it('ignores what is malformed', () => {
+    expect(queryFromAddress('?page=0&size=7&order=up&q=%20%20', start, sizes)).toEqual(start);
+    expect(queryFromAddress('?page=1.5&sort=', start, sizes)).toEqual(start);
   });
 });

@@ -75,3 +75,50 @@ export function pageQueryString(query: PageQuery, paged = true): string {
   // encodeURIComponent, not URLSearchParams: a space is %20, never a '+' left to the parser's reading.
   return `?${params.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&')}`;
 }
+
+/** The address's query-string keys of a server-paged table's state (reload, back and a shared link keep them). */
+const ADDRESS_KEYS = ['page', 'size', 'sort', 'order', 'q'] as const;
+
+/** A 1-based page number as an address writes it: plain digits, no leading zero. */
+const PLAIN_PAGE = /^[1-9][0-9]{0,6}$/;
+
+/**
+ * The table state an address's query string (`location.search`, with or without '?') asks for:
+ * `page` (1-based), `size` (one of `sizes`), `sort`, `order` (asc/desc) and `q`, each in place
+ * of `defaults`' when present and well-formed; anything else is ignored (a mistyped link opens
+ * the table as usual rather than failing). An unknown `sort` is kept: toPageQuery falls back.
+ */
+export function queryFromAddress(search: string, defaults: ServerTableQuery, sizes: readonly number[]): ServerTableQuery {
+  const params = new URLSearchParams(search);
+  const page = params.get('page');
+  const size = Number(params.get('size'));
+  const sort = params.get('sort');
+  const order = params.get('order');
+  const q = searchOf(params.get('q') ?? '');
+  return {
+    pageIndex: page !== null && PLAIN_PAGE.test(page) ? Number(page) - 1 : defaults.pageIndex,
+    pageSize: sizes.includes(size) ? size : defaults.pageSize,
+    sort: sort !== null && sort !== '' ? sort : defaults.sort,
+    desc: order === 'asc' ? false : order === 'desc' ? true : defaults.desc,
+    search: q !== '' ? q : defaults.search,
+  };
+}
+
+/**
+ * The query string (with its '?', or '' when empty) of `search` with `query` written in it:
+ * the other keys (e.g. the console's `tab`) kept, and only what differs from `defaults` written,
+ * so the table's plain address stays plain.
+ */
+export function addressWithQuery(search: string, query: ServerTableQuery, defaults: ServerTableQuery): string {
+  const params = new URLSearchParams(search);
+  for (const key of ADDRESS_KEYS) params.delete(key);
+  if (query.pageIndex !== defaults.pageIndex) params.set('page', String(query.pageIndex + 1));
+  if (query.pageSize !== defaults.pageSize) params.set('size', String(query.pageSize));
+  if (query.sort !== defaults.sort || query.desc !== defaults.desc) {
+    params.set('sort', query.sort);
+    params.set('order', query.desc ? 'desc' : 'asc');
+  }
+  if (query.search !== '') params.set('q', query.search);
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}

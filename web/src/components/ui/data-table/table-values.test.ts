@@ -19,6 +19,13 @@ describe('search', () => {
     expect(normalizeSearchText('  Mari   MAASIKAS ', 'et')).toBe('mari maasikas');
   });
 
+  it('folds diacritics, so a search typed without them finds the names written with them', () => {
+    const needle = normalizeSearchText('voru', 'et');
+    expect(matchesSearch('Võru Jooksjad', needle, 'et')).toBe(true);
+    expect(matchesSearch('ŠOKOLAAD', normalizeSearchText('sokolaad', 'et'), 'et')).toBe(true);
+    expect(matchesSearch('Võru', normalizeSearchText('VÕRU', 'et'), 'et')).toBe(true);
+  });
+
   it('matches a part of the text; an empty search matches everything', () => {
     const needle = normalizeSearchText('maasi', 'et');
     expect(matchesSearch('Mari Maasikas', needle, 'et')).toBe(true);

@@ -28,9 +28,13 @@ export function compareValues(a: Exclude<SortValue, null | undefined>, b: Exclud
   return collator(locale).compare(String(a), String(b));
 }
 
-/** Text as the search compares it: lower case (by `locale`), spaces collapsed, trimmed. */
+/**
+ * Text as the search compares it: lower case (by `locale`), diacritics dropped (canonical
+ * decomposition, combining marks removed: "Võru" and "voru" are the same search, as on the
+ * server's folded ILIKE), spaces collapsed, trimmed.
+ */
 export function normalizeSearchText(text: string, locale: string): string {
-  return text.toLocaleLowerCase(locale).replace(/\s+/g, ' ').trim();
+  return text.toLocaleLowerCase(locale).normalize('NFD').replace(/\p{M}+/gu, '').replace(/\s+/g, ' ').trim();
 }
 
 /** True when `haystack` contains the (already normalized) `needle`; an empty needle matches all. */

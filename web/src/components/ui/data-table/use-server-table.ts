@@ -5,10 +5,17 @@
  * one page (GET /api/admin/users?…, /api/stats/teams?…); this hook calls it whenever the request
  * or `load` itself changes (the admin console makes a new `load` for each command position it
  * must reflect), cancelling a read still under way.
+ *
+ * The page, its size, the sort, the order and the search live in the address's query string
+ * (`?page=2&sort=team_name&order=asc&q=…`, only what differs from the defaults): the table opens
+ * on what the address says, and every change replaces the address (no history entry per click),
+ * so a reload, the back button and a shared link show the same rows.
  */
+import { useRouter } from '@tanstack/react-router';
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { PAGE_SIZES } from '@sinilill/contracts';
 import type { DataTableServer, TableSort } from './data-table';
-import { withPage, withPageSize, withSearch, withSort, type ServerTableQuery } from './server-query';
+import { addressWithQuery, queryFromAddress, withPage, withPageSize, withSearch, withSort, type ServerTableQuery } from './server-query';
 
 /** Quiet time after the last keystroke before a search is sent (the search box types freely). */
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -57,8 +64,20 @@ export interface ServerTable<T> {
 
 /** See the module's comment. */
 export function useServerTable<T>({ load, initialSort, pageSize, searchMaxLength, debounceMs = SEARCH_DEBOUNCE_MS }: ServerTableOptions<T>): ServerTable<T> {
-  const [query, setQuery] = useState<ServerTableQuery>(() => ({ pageIndex: 0, pageSize, sort: initialSort.id, desc: initialSort.desc, search: '' }));
-  const [typed, setTyped] = useState('');
+  const router = useRouter();
+  const defaults = useMemo(
+    (): ServerTableQuery => ({ pageIndex: 0, pageSize, sort: initialSort.id, desc: initialSort.desc, search: '' }),
+    [pageSize, initialSort.id, initialSort.desc],
+  );
+  const [query, setQuery] = useState<ServerTableQuery>(() => queryFromAddress(window.location.search, defaults, PAGE_SIZES));
+  const [typed, setTyped] = useState(() => query.search);
+
+  // The address follows the table (replaced, not pushed: back leaves the page, not the last click).
+  useEffect(() => {
+    const { pathname, search, hash } = window.location;
+    const next = addressWithQuery(search, query, defaults);
+    if (next !== search) router.history.replace(`${pathname}${next}${hash}`, router.history.location.state);
+  }, [router, query, defaults]);
   const [page, setPage] = useState<ServerPage<T> | null>(null);
   const [loading, setLoading] = useState(true);
   const [failure, setFailure] = useState<unknown>(null);

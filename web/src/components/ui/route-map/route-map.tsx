@@ -3,6 +3,7 @@ import {
   type PointerEvent,
   type ReactNode,
   useCallback,
+  useEffect,
   useId,
   useLayoutEffect,
   useMemo,
@@ -196,6 +197,20 @@ export function RouteMap({ atlas, missions, labels, renderDetails, showProgress 
 
   const toggle = (id: number) => setSelectedId((current) => (current === id ? null : id));
 
+  // On a narrow screen the details sit below the map and its legend, out of sight: a chosen
+  // mission brings its details into view (only when they are not already there, and without
+  // animation for people who asked for less motion).
+  const detailsRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = detailsRef.current;
+    if (selectedId === null || !element) return;
+    const box = element.getBoundingClientRect();
+    const visible = box.top >= 0 && box.top < window.innerHeight - 48;
+    if (visible) return;
+    const calm = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    element.scrollIntoView({ block: 'nearest', behavior: calm ? 'auto' : 'smooth' });
+  }, [selectedId]);
+
   // The markers on the map are one Tab stop (roving tabindex): the last one focused, else the
   // first; the arrow keys, Home and End move between them in mission order.
   const markerButtons = useRef(new Map<number, HTMLButtonElement>());
@@ -287,7 +302,7 @@ export function RouteMap({ atlas, missions, labels, renderDetails, showProgress 
       <span className="sr-only">{mission.label}</span>
       <span aria-hidden="true">{mission.id}</span>
       {showProgress && mission.teamCount > 0 && (
-        <span className={styles.badge} aria-hidden="true">
+        <span className={styles.badge} aria-hidden="true" data-testid={`route-map-badge-${mission.id}`}>
           {mission.teamCount}
         </span>
       )}
@@ -453,7 +468,7 @@ export function RouteMap({ atlas, missions, labels, renderDetails, showProgress 
           </div>
         </div>
 
-        <div id={detailsId} className={styles.details} aria-live="polite" data-testid="route-map-details" data-mission-id={selected?.id}>
+        <div ref={detailsRef} id={detailsId} className={styles.details} aria-live="polite" data-testid="route-map-details" data-mission-id={selected?.id}>
           {selected ? renderDetails(selected.id) : <p className={styles.detailsEmpty}>{labels.detailsEmpty}</p>}
         </div>
       </div>

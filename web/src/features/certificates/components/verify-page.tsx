@@ -1,6 +1,6 @@
 import type { CertificateAnswer } from '@sinilill/contracts';
-import { Link } from '@tanstack/react-router';
-import { useCallback } from 'react';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useCallback, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, ErrorAlert } from '../../../components/ui/form/alert';
 import { Panel } from '../../../components/ui/panel';
@@ -13,18 +13,34 @@ import formStyles from '../../../components/ui/form/form.module.css';
 import styles from './verify-page.module.css';
 
 /**
- * /verify/{code} (issue 19 item 3), public: where a certificate's QR code leads. Says whether the
- * code is genuine and shows what it certifies, recomputed now (name, team, km, the team's blue
- * flowers and missions, the edition's dates); a forged, mistyped or erased person's code gets the
- * catalogue's CERTIFICATE_NOT_VALID and no name.
+ * /verify and /verify/{code} (issue 19 item 3), public: where a certificate's QR code leads, and
+ * where a code read off a printed certificate is typed. Says whether the code is genuine and shows
+ * what it certifies, recomputed now (name, team, km, the team's blue flowers and missions, the
+ * edition's dates); a forged, mistyped or erased person's code gets the catalogue's
+ * CERTIFICATE_NOT_VALID and no name. A labelled field (with the code of the address in it, to
+ * correct) checks another code by going to its address, so a result can be shared as a link.
  */
-export function VerifyPage({ code }: { code: string }) {
+export function VerifyPage({ code }: { code?: string }) {
   const { t } = useTranslation('certificates');
   useDocumentTitle(t('verify.title'));
+  return (
+    <Panel heading={t('verify.title')} headingId="verify-heading" testId="verify-page" wide>
+      {code === undefined ? <p>{t('verify.intro')}</p> : <Verdict code={code} />}
+      <CodeForm code={code ?? ''} />
+      <p>
+        <Link to="/">{t('verify.home')}</Link>
+      </p>
+    </Panel>
+  );
+}
+
+/** What the server says of `code`: the figures, or why not. */
+function Verdict({ code }: { code: string }) {
+  const { t } = useTranslation('certificates');
   const fetcher = useCallback((signal: AbortSignal) => verifyCertificate(code, signal), [code]);
   const state = useFetched(fetcher);
   return (
-    <Panel heading={t('verify.title')} headingId="verify-heading" testId="verify-page" wide>
+    <div>
       {state.status === 'loading' && <Spinner label={t('verify.loading')} color="var(--brand)" />}
       {state.status === 'error' && (
         <div data-testid="verify-refused">
@@ -39,10 +55,60 @@ export function VerifyPage({ code }: { code: string }) {
         </div>
       )}
       {state.status === 'ready' && <Certified figures={state.data} />}
-      <p>
-        <Link to="/">{t('verify.home')}</Link>
-      </p>
-    </Panel>
+    </div>
+  );
+}
+
+/** The code field and its button: an empty field says where the code is; anything else goes to /verify/{code}. */
+function CodeForm({ code }: { code: string }) {
+  const { t } = useTranslation('certificates');
+  const navigate = useNavigate();
+  const id = useId();
+  const [value, setValue] = useState(code);
+  const [missing, setMissing] = useState(false);
+  const problemId = `${id}-problem`;
+  const hintId = `${id}-hint`;
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    // Spaces are how people copy a code in groups; the server reads it without them.
+    const typed = value.replace(/\s+/g, '');
+    if (typed === '') {
+      setMissing(true);
+      return;
+    }
+    setMissing(false);
+    void navigate({ to: '/verify/$code', params: { code: typed } });
+  };
+  return (
+    <form className={styles.form} onSubmit={submit} noValidate data-testid="verify-form">
+      <div className={formStyles.field}>
+        <label htmlFor={id} className={formStyles.label}>
+          {code === '' ? t('verify.field') : t('verify.fieldAnother')}
+        </label>
+        <input
+          id={id}
+          name="code"
+          className={`${formStyles.input} ${styles.codeInput}`}
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          aria-invalid={missing}
+          aria-describedby={missing ? `${problemId} ${hintId}` : hintId}
+          data-testid="verify-input"
+        />
+        <p id={hintId} className={formStyles.hint}>{t('verify.fieldHint')}</p>
+        {missing && (
+          <p id={problemId} className={formStyles.problem} data-testid="verify-missing">
+            {t('verify.fieldMissing')}
+          </p>
+        )}
+      </div>
+      <button type="submit" className={formStyles.button} data-testid="verify-submit">
+        {t('verify.submit')}
+      </button>
+    </form>
   );
 }
 

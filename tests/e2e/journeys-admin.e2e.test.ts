@@ -12,9 +12,11 @@
  * - the history (1440 px) lists the newest event first, jumps to a page, and labels the changed
  *   fields in words.
  */
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { EntryAnswer, ReviewQueueAnswer } from '@sinilill/contracts';
+import { repoRoot } from '@sinilill/config';
 import { fixturePeople } from '../support/app';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, type Lang } from '../support/e2e-kit';
@@ -28,6 +30,7 @@ const PARTICIPANT_PASSWORD = 'Sinilill liige 2025 parool!';
 const PHONE = 360;
 const DESKTOP = 1440;
 const people = fixturePeople();
+const artifacts = join(repoRoot, 'test-results');
 
 const text = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim();
 
@@ -131,6 +134,7 @@ describe('the review queue on a phone: one readable card per flagged entry', () 
           pageScrollsSideways: document.documentElement.scrollWidth > viewport,
         };
       });
+      await row.screenshot({ path: join(artifacts, `review-card-${lang}.png`) });
       expect(measured.viewport).toBe(PHONE);
       expect(measured.cut).toEqual([]);
       expect(measured.scrollsSideways).toBe(false);

@@ -169,7 +169,7 @@ describe('the admin console', () => {
     }
   });
 
-  test('paid and approved toggles change on screen only after the server confirms', async () => {
+  test('paid and approved toggles ask first and change on screen only after the server confirms', async () => {
     const page = adminPage;
     await openTab(page, 'users');
     const anuUser = (await userOf(anu.email))!;
@@ -187,6 +187,7 @@ describe('the admin console', () => {
       await route.continue();
     });
     await paid.click();
+    await page.getByTestId('admin-toggle-confirm-yes').click();
     await page.waitForTimeout(300);
     expect(await paid.getAttribute('aria-pressed')).toBe('true');
     release();
@@ -196,22 +197,27 @@ describe('the admin console', () => {
     await page.getByTestId('alert-success').waitFor();
 
     await paid.click();
+    await page.getByTestId('admin-toggle-confirm-yes').click();
     await expect.poll(() => paid.getAttribute('aria-pressed')).toBe('true');
     await expect.poll(async () => (await userOf(anu.email))!.participant!.is_paid).toBe(true);
 
-    // A refused change leaves the toggle as it was and shows a red alert.
+    // A refused change leaves the toggle as it was and shows a red alert in the confirmation.
     await page.route('**/api/admin/user/**', (route) => route.fulfill({ status: 400, contentType: 'application/json', body: '{"message":"INVALID_REQUEST"}' }));
     const approved = row.getByTestId('admin-toggle-approved');
     expect(await approved.getAttribute('aria-pressed')).toBe('true');
     await approved.click();
-    await page.getByTestId('alert-error').waitFor();
+    await page.getByTestId('admin-toggle-confirm-yes').click();
+    await page.getByTestId('admin-toggle-confirm').getByTestId('alert-error').waitFor();
     expect(await approved.getAttribute('aria-pressed')).toBe('true');
+    await page.getByTestId('admin-toggle-confirm-cancel').click();
     await page.unroute('**/api/admin/user/**');
 
     await approved.click();
+    await page.getByTestId('admin-toggle-confirm-yes').click();
     await expect.poll(() => approved.getAttribute('aria-pressed')).toBe('false');
     await expect.poll(async () => (await userOf(anu.email))!.is_approved).toBe(false);
     await approved.click();
+    await page.getByTestId('admin-toggle-confirm-yes').click();
     await expect.poll(() => approved.getAttribute('aria-pressed')).toBe('true');
     await expect.poll(async () => (await userOf(anu.email))!.is_approved).toBe(true);
   });

@@ -118,7 +118,7 @@ describe('the review queue on a phone: one readable card per flagged entry', () 
       const measured = await row.evaluate((element) => {
         const viewport = document.documentElement.clientWidth;
         const box = element.getBoundingClientRect();
-        const cut = [element, ...element.querySelectorAll('*')]
+        const cut = [element, ...Array.from(element.querySelectorAll('*'))]
           .map((e) => ({ e, r: e.getBoundingClientRect() }))
           .filter(({ r }) => r.width > 0 && (r.left < -0.5 || r.right > viewport + 0.5))
           .map(({ e }) => e.outerHTML.slice(0, 80));
@@ -168,12 +168,76 @@ describe('the review table on a desktop: headers stand apart', () => {
           range.selectNodeContents(th);
           return range.getBoundingClientRect();
         };
-        const headers = [...table.querySelectorAll('thead th')].filter((th) => (th.textContent ?? '').trim() !== '');
+        const headers = Array.from(table.querySelectorAll('thead th')).filter((th) => (th.textContent ?? '').trim() !== '');
         return headers.slice(1).map((th, i) => ({ header: th.textContent, gap: textBox(th).left - textBox(headers[i]!).right }));
       });
       expect(gaps.length).toBeGreaterThan(4);
       for (const { header, gap } of gaps) expect(gap, `before ${header}`).toBeGreaterThanOrEqual(12);
       await page.context().close();
     }, 60_000);
+  }
+});
+
+describe('the users table: fits a desktop, and its ticks ask first', () => {
+  const CONSEQUENCE = { est: 'logitakse kohe välja', eng: 'will be logged out' } as const;
+  for (const lang of ['est', 'eng'] as const) {
+    test(`${lang}: no sideways scrolling at ${DESKTOP} px; approved asks, cancel keeps, confirm changes`, async () => {
+      const person = people.find((p) => p.teamId === (lang === 'est' ? 6 : 8))!;
+      const userId = await userIdOf(person.id);
+      const approvedNow = async () => (await api<{ users: { id: string; is_approved: boolean }[] }>('/admin/userdata', await adminToken()))
+        .body.users.find((u) => u.id === userId)!.is_approved;
+      expect(await approvedNow()).toBe(true);
+
+      const page = await adminPage(lang, DESKTOP, 'users');
+      const table = page.getByTestId('admin-users-table');
+      await table.getByTestId('admin-row').first().waitFor();
+      const widths = await table.getByTestId('admin-scroller').evaluate((s) => ({ scroll: s.scrollWidth, client: s.clientWidth }));
+      expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+      expect(await table.getByTestId('admin-scroll-hint').count()).toBe(0);
+
+      await page.locator('[role="tabpanel"] [data-testid="admin-search"]').fill(person.email);
+      const row = table.locator(`[data-testid="admin-row"][data-id="${userId}"]`);
+      await row.waitFor();
+      await table.screenshot({ path: join(artifacts, `admin-users-${lang}.png`) });
+      const approved = row.getByTestId('admin-toggle-approved');
+      expect(await approved.getAttribute('aria-pressed')).toBe('true');
+      const sent: string[] = [];
+      page.on('request', (request) => {
+        if (request.method() === 'PUT' && request.url().includes('/api/admin/user/')) sent.push(request.url());
+      });
+
+      // Cancel: nothing is sent, nothing changes.
+      const dialog = page.getByTestId('admin-toggle-confirm');
+      await approved.click();
+      await dialog.waitFor();
+      await page.screenshot({ path: join(artifacts, `admin-users-confirm-${lang}.png`) });
+      const question = text(await dialog.textContent());
+      expect(question).toContain(person.fullName);
+      expect(question).toContain(CONSEQUENCE[lang]);
+      await page.getByTestId('admin-toggle-confirm-cancel').click();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(sent).toEqual([]);
+      expect(await approved.getAttribute('aria-pressed')).toBe('true');
+      expect(await approvedNow()).toBe(true);
+
+      // Confirm: the approval is revoked, on screen once the server accepted it.
+      await approved.click();
+      await dialog.waitFor();
+      await page.getByTestId('admin-toggle-confirm-yes').click();
+      await dialog.waitFor({ state: 'hidden' });
+      await expect.poll(() => approved.getAttribute('aria-pressed')).toBe('false');
+      await expect.poll(approvedNow).toBe(false);
+      expect(sent).toHaveLength(1);
+
+      // The paid tick asks too; approving again restores the person.
+      await row.getByTestId('admin-toggle-paid').click();
+      await dialog.waitFor();
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      await approved.click();
+      await page.getByTestId('admin-toggle-confirm-yes').click();
+      await expect.poll(approvedNow).toBe(true);
+      await page.context().close();
+    }, 90_000);
   }
 });

@@ -241,3 +241,102 @@ describe('the users table: fits a desktop, and its ticks ask first', () => {
     }, 90_000);
   }
 });
+
+/** Recipients of an audience straight from the event store: accounts of participants not erased (for `newsletter`, opted in and not unsubscribed). */
+async function audienceInDatabase(audience: 'all' | 'newsletter'): Promise<number> {
+  return kit.withDatabase(async (db) => {
+    const found = await db.query<{ n: number }>(`
+      SELECT count(*)::int AS n FROM es.events u
+      JOIN es.events p ON p.type = 'ParticipantRegistered' AND p.data->>'participantId' = u.data->>'participantId'
+      WHERE u.type = 'UserRegistered'
+        AND ($1 = 'all' OR ((p.data->>'newsletter')::boolean AND NOT EXISTS (SELECT 1 FROM es.events n WHERE n.stream = 'newsletter-' || (u.data->>'participantId'))))
+        AND NOT EXISTS (SELECT 1 FROM es.events d WHERE d.type = 'UserDeleted' AND d.stream = 'user-' || (u.data->>'userId'))
+        AND NOT EXISTS (SELECT 1 FROM es.events d WHERE d.type = 'ParticipantDeleted' AND d.stream = 'participant-' || (u.data->>'participantId'))`, [audience]);
+    return found.rows[0]!.n;
+  });
+}
+
+async function announcementsPublished(subjectPart: string): Promise<number> {
+  return kit.withDatabase(async (db) => (await db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM es.events WHERE type = 'AnnouncementPublished' AND data->>'subject_en' LIKE $1", [`%${subjectPart}%`])).rows[0]!.n);
+}
+
+/** Every mail in the stack's MailDev inbox whose subject contains `part`. */
+async function mailsWith(part: string): Promise<{ subject: string; to: { address: string }[] }[]> {
+  const inbox = /mail inbox \(MailDev\): (\S+)/.exec(stack.output())![1]!;
+  const mails = await (await fetch(`${inbox}/email`)).json() as { subject: string; to: { address: string }[] }[];
+  return mails.filter((m) => m.subject.includes(part));
+}
+
+const digits = (s: string | null) => (s ?? '').replace(/[\s\u00a0\u202f]/g, '');
+
+describe('announcements: the count, a preview and a test before a confirmed send', () => {
+  for (const lang of ['est', 'eng'] as const) {
+    test(`${lang}: the server's count is shown and confirmed, the test reaches only the admin, cancel sends nothing, confirm sends`, async () => {
+      const tag = `${lang}-${Date.now()}`;
+      const subscriber = { email: `uudis-${tag}@example.ee`, full_name: lang === 'est' ? 'Ülle Uudis' : 'Nora News', lang, team_name: `Uudistajad ${tag}` };
+      const registered = await api('/registerteam', null, { method: 'POST', body: JSON.stringify({
+        ...subscriber, gender: 'FEMALE', birth_year: 1985, password: PARTICIPANT_PASSWORD, newsletter: true, type: 'REGISTER_TEAM' }) });
+      expect(registered.status).toBe(200);
+      const text_ = {
+        subject_et: `Teade ${tag}`, body_et: 'Tere!\n\nSinilill algab 1. aprillil.',
+        subject_en: `Notice ${tag}`, body_en: 'Hello!\n\nSinilill starts on 1 April.',
+      };
+      const page = await adminPage(lang, DESKTOP, 'announcements');
+      await page.getByTestId('announcements').waitFor();
+      await page.getByTestId('announcement-subject-et').fill(text_.subject_et);
+      await page.getByTestId('announcement-body-et').fill(text_.body_et);
+      await page.getByTestId('announcement-subject-en').fill(text_.subject_en);
+      await page.getByTestId('announcement-body-en').fill(text_.body_en);
+
+      // Everyone: the count is the database's, in the page's number format.
+      await page.check('[name="audience"][value="all"]');
+      const everyone = await audienceInDatabase('all');
+      expect(everyone).toBeGreaterThan(1000);
+      const recipients = page.getByTestId('announcement-recipients');
+      await expect.poll(() => recipients.getAttribute('data-total')).toBe(String(everyone));
+      expect(digits(await recipients.textContent())).toContain(String(everyone));
+      expect(text(await recipients.textContent())).toContain(lang === 'est' ? 'eesti keeles' : 'in Estonian');
+
+      // The preview shows both languages as the mail sets them.
+      expect(await page.getByTestId('announcement-preview-et-subject').textContent()).toBe(text_.subject_et);
+      expect(text(await page.getByTestId('announcement-preview-en-body').textContent())).toContain('Sinilill starts on 1 April.');
+      expect(await page.getByTestId('announcement-preview-en-body').locator('p').count()).toBe(2);
+
+      // The test goes to the administrator alone, marked as a test, once per language.
+      await page.getByTestId('announcement-test').click();
+      await page.getByTestId('alert-success').waitFor();
+      await kit.mailTo(ADMIN.email, new RegExp(`^\\[PROOV\\] Teade ${tag}$`));
+      await kit.mailTo(ADMIN.email, new RegExp(`^\\[TEST\\] Notice ${tag}$`));
+      const tests = await mailsWith(tag);
+      expect(tests).toHaveLength(2);
+      expect(tests.flatMap((m) => m.to.map((t) => t.address))).toEqual([ADMIN.email, ADMIN.email]);
+      expect(await announcementsPublished(tag)).toBe(0);
+
+      // Send asks first, naming the count; cancel records and sends nothing.
+      const dialog = page.getByTestId('announcement-confirm');
+      await page.getByTestId('announcement-send').click();
+      await dialog.waitFor();
+      expect(digits(await dialog.getByRole('heading').textContent())).toContain(String(everyone));
+      expect(text(await dialog.getByRole('heading').textContent())).toMatch(lang === 'est' ? /^Kas saata teade .+ osalejale\?$/ : /^Send to .+ participants\?$/);
+      await page.getByTestId('announcement-confirm-cancel').click();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(await announcementsPublished(tag)).toBe(0);
+      expect(await mailsWith(tag)).toHaveLength(2);
+
+      // The newsletter: confirmed, it is recorded and reaches the subscriber.
+      await page.check('[name="audience"][value="newsletter"]');
+      const subscribers = await audienceInDatabase('newsletter');
+      expect(subscribers).toBeGreaterThan(0);
+      await expect.poll(() => recipients.getAttribute('data-total')).toBe(String(subscribers));
+      await page.getByTestId('announcement-send').click();
+      await dialog.waitFor();
+      expect(digits(await dialog.getByRole('heading').textContent())).toContain(String(subscribers));
+      await page.getByTestId('announcement-confirm-yes').click();
+      await dialog.waitFor({ state: 'hidden' });
+      await expect.poll(() => announcementsPublished(tag)).toBe(1);
+      await kit.mailTo(subscriber.email, lang === 'est' ? new RegExp(`^Teade ${tag}$`) : new RegExp(`^Notice ${tag}$`));
+      await page.context().close();
+    }, 90_000);
+  }
+});

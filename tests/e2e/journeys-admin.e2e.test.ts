@@ -79,15 +79,19 @@ async function adminPage(lang: Lang, width: number, tab: string): Promise<Page> 
   return page;
 }
 
+/** A fixture participant's token, after the administrator set their password. */
+async function participantToken(person: (typeof people)[number]): Promise<string> {
+  const reset = await api('/admin/resetpassword', await adminToken(), { method: 'POST', body: JSON.stringify({ userId: await userIdOf(person.id), newPassword: PARTICIPANT_PASSWORD }) });
+  expect(reset.status).toBe(200);
+  return tokenFor(person.email, PARTICIPANT_PASSWORD);
+}
+
 /**
  * A walk of 70 km (a walk may have at most 60) logged by `person` through the API: moderation flags
  * it. The person's password is set by the administrator first. Answers the entry's id.
  */
 async function flaggedEntry(person: (typeof people)[number]): Promise<number> {
-  const admin = await adminToken();
-  const reset = await api('/admin/resetpassword', admin, { method: 'POST', body: JSON.stringify({ userId: await userIdOf(person.id), newPassword: PARTICIPANT_PASSWORD }) });
-  expect(reset.status).toBe(200);
-  const token = await tokenFor(person.email, PARTICIPANT_PASSWORD);
+  const token = await participantToken(person);
   const added = await api<EntryAnswer>('/entry', token, { method: 'POST', body: JSON.stringify({ distance: 70, entry_type: 'WALK', performed_at: '2025-04-19' }) });
   expect(added.status).toBe(200);
   return added.body.entry.id;
@@ -336,6 +340,67 @@ describe('announcements: the count, a preview and a test before a confirmed send
       await dialog.waitFor({ state: 'hidden' });
       await expect.poll(() => announcementsPublished(tag)).toBe(1);
       await kit.mailTo(subscriber.email, lang === 'est' ? new RegExp(`^Teade ${tag}$`) : new RegExp(`^Notice ${tag}$`));
+      await page.context().close();
+    }, 90_000);
+  }
+});
+
+describe('the history: newest first, numbered pages, fields in words', () => {
+  const LABELS = { est: { type: 'Tüüp', distance: 'Distants' }, eng: { type: 'Type', distance: 'Distance' } } as const;
+  const newestPositions = (offset: number) => kit.withDatabase(async (db) => (await db.query<{ p: string }>(
+    'SELECT global_position AS p FROM es.events ORDER BY global_position DESC LIMIT 1 OFFSET $1', [offset])).rows[0]!.p);
+
+  for (const lang of ['est', 'eng'] as const) {
+    test(`${lang}: the newest event comes first, page buttons and a page number open other pages, a diff names its fields`, async () => {
+      // An entry whose type and distance change: the timeline's diff to read.
+      const person = people.find((p) => p.teamId === (lang === 'est' ? 9 : 10))!;
+      const token = await participantToken(person);
+      const added = await api<EntryAnswer>('/entry', token, { method: 'POST', body: JSON.stringify({ distance: 5, entry_type: 'WALK', performed_at: '2025-04-18' }) });
+      expect(added.status).toBe(200);
+      const entryId = added.body.entry.id;
+      const edited = await api(`/entry/${entryId}/edit`, token, { method: 'PUT', body: JSON.stringify({ distance: 6.5, entry_type: 'Kepikõnd', performed_at: '2025-04-18' }) });
+      expect(edited.status).toBe(200);
+
+      const before = Number(await newestPositions(0));
+      const page = await adminPage(lang, DESKTOP, 'history');
+      const rows = page.getByTestId('history-event');
+      await rows.first().waitFor();
+      const after = Number(await newestPositions(0));
+      const shown = (await rows.evaluateAll((nodes) => nodes.map((n) => Number(n.getAttribute('data-position')))));
+      expect(shown[0]).toBeGreaterThanOrEqual(before);
+      expect(shown[0]).toBeLessThanOrEqual(after);
+      expect(shown).toEqual([...shown].sort((a, b) => b - a));
+      expect(shown).toHaveLength(50);
+
+      // A numbered page: page 3 starts with the 101st newest event.
+      await page.getByTestId('history-page-3').click();
+      await expect.poll(() => page.getByTestId('history-page-3').getAttribute('aria-current')).toBe('page');
+      await expect.poll(async () => Number(await rows.first().getAttribute('data-position'))).toBe(Number(await newestPositions(100)));
+      // A page number typed in.
+      await page.getByTestId('history-goto-page').fill('5');
+      await page.getByTestId('history-goto-page-submit').click();
+      await expect.poll(async () => Number(await rows.first().getAttribute('data-position'))).toBe(Number(await newestPositions(200)));
+      await page.screenshot({ path: join(artifacts, `admin-history-${lang}.png`), fullPage: true });
+      expect(text(await page.getByTestId('history-page-info').textContent())).toMatch(lang === 'est' ? /^Lehekülg 5 \/ / : /^Page 5 of /);
+      // Oldest first on request.
+      await page.getByTestId('history-order').selectOption('asc');
+      await expect.poll(async () => Number(await rows.first().getAttribute('data-position'))).toBe(1);
+
+      // The edited entry's timeline names the changed fields in words.
+      await page.locator('[name="stream"]').fill(`entry-${entryId}`);
+      await page.getByTestId('history-apply').click();
+      await expect.poll(() => rows.count()).toBe(2);
+      const summary = text(await rows.first().textContent());
+      expect(summary).toContain(`${LABELS[lang].distance}: 5`);
+      expect(summary).not.toContain('entryType');
+      await rows.first().getByTestId('history-stream-link').click();
+      const timeline = page.getByTestId('history-timeline');
+      await timeline.waitFor();
+      // The edit is the timeline's last step (the first, EntryAdded, sets every field from nothing).
+      const typeDiff = timeline.locator('[data-testid="timeline-diff"][data-field="entryType"]').last();
+      await typeDiff.waitFor();
+      expect(text(await typeDiff.textContent())).toBe(`${LABELS[lang].type}: WALK → Kepikõnd`);
+      expect(text(await timeline.locator('[data-testid="timeline-diff"][data-field="distance"]').last().textContent())).toBe(`${LABELS[lang].distance}: 5 → 6.5`);
       await page.context().close();
     }, 90_000);
   }

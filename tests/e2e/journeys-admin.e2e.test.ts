@@ -121,14 +121,15 @@ describe('the review queue on a phone: one readable card per flagged entry', () 
       const row = page.getByTestId(`review-row-${entryId}`);
       await row.waitFor();
 
-      const measured = await row.evaluate((element) => {
+      const measured = await row.evaluate((element, reasonPart) => {
         const viewport = document.documentElement.clientWidth;
         const box = element.getBoundingClientRect();
         const cut = [element, ...Array.from(element.querySelectorAll('*'))]
           .map((e) => ({ e, r: e.getBoundingClientRect() }))
           .filter(({ r }) => r.width > 0 && (r.left < -0.5 || r.right > viewport + 0.5))
           .map(({ e }) => e.outerHTML.slice(0, 80));
-        const reason = element.querySelector<HTMLElement>('[data-testid^="review-reasons-"]')!;
+        // The cell that holds the flag's reason, found by its words.
+        const reason = Array.from(element.querySelectorAll<HTMLElement>('td')).find((td) => (td.textContent ?? '').includes(reasonPart))!;
         const reasonBox = reason.getBoundingClientRect();
         const scroller = element.closest('table')!.parentElement!;
         return {
@@ -139,7 +140,7 @@ describe('the review queue on a phone: one readable card per flagged entry', () 
           scrollsSideways: scroller.scrollWidth > scroller.clientWidth + 1,
           pageScrollsSideways: document.documentElement.scrollWidth > viewport,
         };
-      });
+      }, REASON[lang]);
       await row.screenshot({ path: join(artifacts, `review-card-${lang}.png`) });
       expect(measured.viewport).toBe(PHONE);
       expect(measured.cut).toEqual([]);

@@ -14,6 +14,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import type { EntryAnswer, ReviewQueueAnswer } from '@sinilill/contracts';
 import { repoRoot } from '@sinilill/config';
@@ -33,6 +34,14 @@ const people = fixturePeople();
 const artifacts = join(repoRoot, 'test-results');
 
 const text = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim();
+
+/** axe-core's serious and critical violations (WCAG 2.0–2.2 A/AA), as layout.e2e.test.ts checks them. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).setLegacyMode(true).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([
@@ -150,6 +159,7 @@ describe('the review queue on a phone: one readable card per flagged entry', () 
       expect(text(measured.reasonText)).toContain(REASON[lang]);
       expect(measured.height).toBeLessThan(300);
       expect(measured.height).toBeGreaterThan(40);
+      expect(await seriousViolations(page)).toEqual([]);
 
       // The card's own buttons decide it: Estonian approves, English rejects.
       const decision = lang === 'est' ? 'approve' : 'reject';
@@ -221,6 +231,7 @@ describe('the users table: fits a desktop, and its ticks ask first', () => {
       const question = text(await dialog.textContent());
       expect(question).toContain(person.fullName);
       expect(question).toContain(CONSEQUENCE[lang]);
+      expect(await seriousViolations(page)).toEqual([]);
       await page.getByTestId('admin-toggle-confirm-cancel').click();
       await dialog.waitFor({ state: 'hidden' });
       expect(sent).toEqual([]);
@@ -326,6 +337,7 @@ describe('announcements: the count, a preview and a test before a confirmed send
       await dialog.waitFor();
       expect(digits(await dialog.getByRole('heading').textContent())).toContain(String(everyone));
       expect(text(await dialog.getByRole('heading').textContent())).toMatch(lang === 'est' ? /^Kas saata teade .+ osalejale\?$/ : /^Send to .+ participants\?$/);
+      expect(await seriousViolations(page)).toEqual([]);
       await page.getByTestId('announcement-confirm-cancel').click();
       await dialog.waitFor({ state: 'hidden' });
       expect(await announcementsPublished(tag)).toBe(0);
@@ -384,6 +396,7 @@ describe('the history: newest first, numbered pages, fields in words', () => {
       await page.getByTestId('history-goto-page-submit').click();
       await expect.poll(async () => Number(await rows.first().getAttribute('data-position'))).toBe(Number(await newestPositions(200)));
       await page.getByTestId('history-events').screenshot({ path: join(artifacts, `admin-history-${lang}.png`) });
+      expect(await seriousViolations(page)).toEqual([]);
       expect(text(await page.getByTestId('history-page-info').textContent())).toMatch(lang === 'est' ? /^Lehekülg 5 \/ / : /^Page 5 of /);
       // Oldest first on request.
       await page.getByTestId('history-order').selectOption('asc');

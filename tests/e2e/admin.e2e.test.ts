@@ -169,7 +169,7 @@ describe('the admin console', () => {
     }
   });
 
-  test('paid and approved toggles change on screen only after the server confirms', async () => {
+  test('paid and approved toggles ask first and change on screen only after the server confirms', async () => {
     const page = adminPage;
     await openTab(page, 'users');
     const anuUser = (await userOf(anu.email))!;
@@ -187,6 +187,7 @@ describe('the admin console', () => {
       await route.continue();
     });
     await paid.click();
+    await page.getByTestId('admin-toggle-confirm-yes').click();
     await page.waitForTimeout(300);
     expect(await paid.getAttribute('aria-pressed')).toBe('true');
     release();
@@ -196,22 +197,27 @@ describe('the admin console', () => {
     await page.getByTestId('alert-success').waitFor();
 
     await paid.click();
+    await page.getByTestId('admin-toggle-confirm-yes').click();
     await expect.poll(() => paid.getAttribute('aria-pressed')).toBe('true');
     await expect.poll(async () => (await userOf(anu.email))!.participant!.is_paid).toBe(true);
 
-    // A refused change leaves the toggle as it was and shows a red alert.
+    // A refused change leaves the toggle as it was and shows a red alert in the confirmation.
     await page.route('**/api/admin/user/**', (route) => route.fulfill({ status: 400, contentType: 'application/json', body: '{"message":"INVALID_REQUEST"}' }));
     const approved = row.getByTestId('admin-toggle-approved');
     expect(await approved.getAttribute('aria-pressed')).toBe('true');
     await approved.click();
-    await page.getByTestId('alert-error').waitFor();
+    await page.getByTestId('admin-toggle-confirm-yes').click();
+    await page.getByTestId('admin-toggle-confirm').getByTestId('alert-error').waitFor();
     expect(await approved.getAttribute('aria-pressed')).toBe('true');
+    await page.getByTestId('admin-toggle-confirm-cancel').click();
     await page.unroute('**/api/admin/user/**');
 
     await approved.click();
+    await page.getByTestId('admin-toggle-confirm-yes').click();
     await expect.poll(() => approved.getAttribute('aria-pressed')).toBe('false');
     await expect.poll(async () => (await userOf(anu.email))!.is_approved).toBe(false);
     await approved.click();
+    await page.getByTestId('admin-toggle-confirm-yes').click();
     await expect.poll(() => approved.getAttribute('aria-pressed')).toBe('true');
     await expect.poll(async () => (await userOf(anu.email))!.is_approved).toBe(true);
   });
@@ -351,12 +357,13 @@ describe('the admin console', () => {
       expect(text(await item.getByTestId('timeline-actor').textContent())).toContain(kaja.email);
     }
     const firstDiff = text(await first.getByTestId('timeline-diff').allTextContents().then((t) => t.join(' | ')));
-    expect(firstDiff).toMatch(/distance: 40[.,]25 → 30/);
+    // The fields are named in the page's language (Estonian here), not by their names in the log.
+    expect(firstDiff).toMatch(/Distants: 40[.,]25 → 30/);
     const secondDiff = text(await second.getByTestId('timeline-diff').allTextContents().then((t) => t.join(' | ')));
-    expect(secondDiff).toMatch(/distance: 30 → 25[.,]5/);
-    expect(secondDiff).toMatch(/entry_?[tT]ype: WALK → Kepikõnd/);
-    expect(secondDiff).toMatch(/performed_?[aA]t: 2025-04-29 → 2025-04-28/);
-    expect(firstDiff).not.toMatch(/entry_?[tT]ype/);
+    expect(secondDiff).toMatch(/Distants: 30 → 25[.,]5/);
+    expect(secondDiff).toMatch(/Tüüp: WALK → Kepikõnd/);
+    expect(secondDiff).toMatch(/Soorituse kuupäev: 2025-04-29 → 2025-04-28/);
+    expect(firstDiff).not.toMatch(/Tüüp/);
 
     // The export button downloads the filtered events.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('history-export-ndjson').click()]);

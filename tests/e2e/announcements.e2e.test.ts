@@ -59,6 +59,7 @@ describe('announcements', () => {
     await page.getByTestId('announcement-subject-en').fill('Spring notice');
     await page.getByTestId('announcement-body-en').fill('Hello!\n\nSinilill starts on 1 April.');
     await page.getByTestId('announcement-send').click();
+    await page.getByTestId('announcement-confirm-yes').click();
     await page.getByTestId('alert-success').waitFor();
     await eventually(async () => (await page.getByTestId('announcement-sent').first().textContent()) === '2', 20_000);
     expect(await page.getByTestId('announcement-queued').first().textContent()).toBe('2');

@@ -125,6 +125,32 @@ describe('announcements', () => {
     expect(bad.statusCode).toBe(400);
   });
 
+  test('before sending, only an administrator counts the recipients per language and mails a test to themself', async () => {
+    const recipients = (audience: string, token = adminToken) => commandApi.inject({
+      url: `/api/admin/queues/announcements/recipients?audience=${audience}`, headers: { authorization: token },
+    });
+    expect((await recipients('newsletter', mari.token)).json()).toEqual({ message: 'FORBIDDEN' });
+    expect((await recipients('newsletter', '')).statusCode).toBe(401);
+    expect((await recipients('everyone')).statusCode).toBe(400);
+    // Mari (est), John (eng) and Kati (est) asked for the newsletter; Peeter (est) did not.
+    expect((await recipients('newsletter')).json()).toEqual({ audience: 'newsletter', total: 3, est: 2, eng: 1 });
+    expect((await recipients('all')).json()).toEqual({ audience: 'all', total: 4, est: 3, eng: 1 });
+
+    const test = (token: string) => commandApi.inject({
+      method: 'POST', url: '/api/admin/announcements/test', headers: { authorization: token },
+      payload: { subject_et: 'Proovin teadet', body_et: 'Tere!', subject_en: 'Trying a notice', body_en: 'Hello!', audience: 'all' },
+    });
+    expect((await test(mari.token)).json()).toEqual({ message: 'FORBIDDEN' });
+    expect((await test('')).statusCode).toBe(401);
+    const sent = await test(adminToken);
+    expect(sent.json(), sent.body).toEqual({ sent: 2 });
+    await eventually(async () => (await inboxOf('admin@example.ee', '[PROOV] Proovin teadet')) === 1 && (await inboxOf('admin@example.ee', '[TEST] Trying a notice')) === 1);
+    for (const person of [mari, john, kati]) expect(await inboxOf(person.email, 'Proovin teadet') + await inboxOf(person.email, 'Trying a notice')).toBe(0);
+    // Nothing was recorded or queued: the progress list has no such announcement.
+    const list = await commandApi.inject({ url: '/api/admin/queues/announcements', headers: { authorization: adminToken } });
+    expect(list.json<{ announcements: AnnouncementProgress[] }>().announcements.some((a) => a.subject_en.includes('Trying a notice'))).toBe(false);
+  });
+
   test('the newsletter audience gets it in their language; the erased and those who did not opt in get nothing', async () => {
     const response = await publish('newsletter', 'A');
     expect(response.statusCode, response.body).toBe(200);

@@ -129,6 +129,28 @@ describe('the event history for administrators (issue 6)', () => {
       expect([...first.events, ...second.events, ...third.events]).toEqual(all.events);
     });
 
+    test('newest first: keyset pages walk down, numbered pages carry the total, a moment finds its page', async () => {
+      const all = (await page('limit=500')).events;
+      const newest = [...all].reverse();
+      const first = await page('limit=5&order=desc');
+      expect(first.events).toEqual(newest.slice(0, 5));
+      const second = await page(`limit=5&order=desc&after=${first.next}`);
+      expect(second.events).toEqual(newest.slice(5, 10));
+
+      const numbered = await page('limit=5&order=desc&page=3');
+      expect(numbered).toMatchObject({ total: 12, page: 3, next: null });
+      expect(numbered.events).toEqual(newest.slice(10));
+      expect((await page('limit=5&page=2')).events).toEqual(all.slice(5, 10));
+      expect((await page('limit=5&page=9')).events).toEqual([]);
+
+      // The page of a moment: newest first, the first event recorded at or before it.
+      const moment = all[3]!.recordedAt;
+      const found = await page(`limit=5&order=desc&at=${moment}`);
+      const listed = newest.findIndex((e) => e.recordedAt <= moment);
+      expect(found.page).toBe(Math.floor(listed / 5) + 1);
+      expect(found.events).toContainEqual(newest[listed]);
+    });
+
     test('filters: stream, entity, type, team, participant, actor and time range', async () => {
       const types = (p: HistoryPage) => p.events.map((e) => e.type);
       expect(types(await page(`stream=entry-${edited}`))).toEqual(['EntryAdded', 'EntryEdited', 'EntryEdited']);
@@ -148,7 +170,8 @@ describe('the event history for administrators (issue 6)', () => {
     });
 
     test('a malformed or oversized query is refused', async () => {
-      for (const query of ['limit=501', 'limit=0', 'entity=planet', 'from=yesterday', 'after=-1', 'unknown=1']) {
+      for (const query of ['limit=501', 'limit=0', 'entity=planet', 'from=yesterday', 'after=-1', 'unknown=1', 'order=up', 'page=0', 'page=2&after=3',
+        'page=1&at=2025-03-01T08:00:00Z', 'at=soon']) {
         const response = await get(`/api/admin/history?${query}`, admin());
         expect(response.statusCode, query).toBe(400);
         expect(response.json()).toEqual({ message: 'INVALID_REQUEST' });

@@ -6,6 +6,11 @@
  *   (`newsletter`: participants who opted in and have not unsubscribed; `all`: every participant,
  *   for operational notices). Answers the new announcement's id; the mails go out through the
  *   `mail` queue, each in the recipient's stored language.
+ * - GET /api/admin/queues/announcements/recipients?audience=: how many an announcement would
+ *   reach now, per language (asked before sending; under /admin/queues so the command API, which
+ *   chooses the recipients, answers it).
+ * - POST /api/admin/announcements/test: the announcement once in each language to the calling
+ *   administrator only, its subject marked as a test.
  * - GET /api/admin/queues/announcements: the latest announcements with their progress (the
  *   command API answers: the counts live with the mail queue in Redis; the gateway and nginx send
  *   /api/admin/queues* there for every method).
@@ -31,6 +36,41 @@ export const AnnouncementRequest = Type.Object({
   audience: AnnouncementAudienceSchema,
 }, { additionalProperties: false });
 export type AnnouncementRequest = Type.Static<typeof AnnouncementRequest>;
+
+/** Query of GET /api/admin/queues/announcements/recipients: the audience to count. */
+export const AnnouncementRecipientsQuery = Type.Object({ audience: AnnouncementAudienceSchema }, { additionalProperties: false });
+export type AnnouncementRecipientsQuery = Type.Static<typeof AnnouncementRecipientsQuery>;
+
+/**
+ * Answer of GET /api/admin/queues/announcements/recipients: how many would get the announcement
+ * if it were sent now (`total`), and of them how many in Estonian (`est`) and in English (`eng`),
+ * their accounts' stored language. The sending counts again when it starts.
+ */
+export const AnnouncementRecipients = Type.Object({
+  audience: AnnouncementAudienceSchema,
+  total: Type.Integer({ minimum: 0 }),
+  est: Type.Integer({ minimum: 0 }),
+  eng: Type.Integer({ minimum: 0 }),
+});
+export type AnnouncementRecipients = Type.Static<typeof AnnouncementRecipients>;
+
+/**
+ * Body of POST /api/admin/announcements/test: the text as written (the audience is not needed).
+ * The test goes only to the calling administrator's own address, once in each language, its
+ * subject marked as a test.
+ */
+export const AnnouncementTestRequest = Type.Object({
+  subject_et: SingleLine({ minLength: 1, maxLength: 200 }),
+  body_et: MultiLine({ minLength: 1, maxLength: 20_000 }),
+  subject_en: SingleLine({ minLength: 1, maxLength: 200 }),
+  body_en: MultiLine({ minLength: 1, maxLength: 20_000 }),
+  audience: Type.Optional(AnnouncementAudienceSchema),
+}, { additionalProperties: false });
+export type AnnouncementTestRequest = Type.Static<typeof AnnouncementTestRequest>;
+
+/** Answer of POST /api/admin/announcements/test: the number of test mails sent (one per language). */
+export const AnnouncementTestSent = Type.Object({ sent: Type.Integer({ minimum: 0 }) });
+export type AnnouncementTestSent = Type.Static<typeof AnnouncementTestSent>;
 
 /** Answer of POST /api/admin/announcements. */
 export const AnnouncementCreated = Type.Object({ announcementId: Type.String() });

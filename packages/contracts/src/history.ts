@@ -47,11 +47,26 @@ export const HistoryFilterProperties = {
   to: Type.Optional(Instant),
 };
 
+/** The history's listing order by global position; `asc` (oldest first) when not given. */
+export const HistoryOrder = Type.Union([Type.Literal('asc'), Type.Literal('desc')]);
+export type HistoryOrder = Type.Static<typeof HistoryOrder>;
+
 /** Query of GET /api/admin/history. */
 export const HistoryQuery = Type.Object({
   ...HistoryFilterProperties,
-  /** Keyset: events with a global position strictly greater than this (a page's `next`). */
+  /**
+   * Keyset: the events listed after this global position (a page's `next`): greater than it in
+   * `asc` order, smaller in `desc`. Not together with `page` or `at`.
+   */
   after: Type.Optional(Digits),
+  order: Type.Optional(HistoryOrder),
+  /** Numbered paging: this page (from 1) of `limit` events; the answer then has `total` and `page`. */
+  page: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,6}$' })),
+  /**
+   * Numbered paging from a moment: the page holding the first event listed at `at` (recorded at
+   * or before it, newest first; at or after it, oldest first); the answer's `page` says which.
+   */
+  at: Type.Optional(Instant),
   /** Page size, 1..HISTORY_MAX_LIMIT, default HISTORY_DEFAULT_LIMIT. */
   limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,2}$' })),
 }, { additionalProperties: false });
@@ -91,10 +106,15 @@ export const HistoryEvent = Type.Object({
 });
 export type HistoryEvent = Type.Static<typeof HistoryEvent>;
 
-/** GET /api/admin/history: a page in global order; `next` is the `after` of the next page, null at the end. */
+/**
+ * GET /api/admin/history: a page in the asked order; `next` is the `after` of the next page, null
+ * at the end. With `page` or `at`: `total` events match the filters and this is page `page`.
+ */
 export const HistoryPage = Type.Object({
   events: Type.Array(HistoryEvent),
   next: Type.Union([Type.Integer(), Type.Null()]),
+  total: Type.Optional(Type.Integer({ minimum: 0 })),
+  page: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 export type HistoryPage = Type.Static<typeof HistoryPage>;
 

@@ -27,7 +27,7 @@ import { Redis } from 'ioredis';
 import type { AnnouncementAudience, AnnouncementProgress, AnnouncementRequest } from '@sinilill/contracts';
 import { DomainError, SCHEMA_VERSIONS, announcementStreams, streams, type AnnouncementPublished, type MailLanguage } from '@sinilill/domain';
 import type { Actor, EventStore } from '@sinilill/event-store';
-import { announcementMail, verifyUnsubscribeToken, unsubscribeToken, type Mailer } from '@sinilill/mail';
+import { announcementMail, verifyUnsubscribeToken, unsubscribeToken, type AnnouncementContent, type Mailer } from '@sinilill/mail';
 import { MAIL_QUEUE, createMailQueue, createMailWorker, type Job, type Queue, type Worker } from '@sinilill/messaging';
 
 export { MAIL_QUEUE };
@@ -69,7 +69,7 @@ export interface AnnouncementsOptions {
  * newsletter true and without a NewsletterUnsubscribed; deleted accounts and participants left out.
  */
 const AUDIENCE_SQL = `
-  SELECT u.data->>'userId' AS user_id, (u.data->>'participantId')::int AS participant_id
+  SELECT u.data->>'userId' AS user_id, (u.data->>'participantId')::int AS participant_id, u.data->>'lang' AS lang
   FROM es.events u
   JOIN es.events p ON p.type = 'ParticipantRegistered' AND p.data->>'participantId' = u.data->>'participantId'
   WHERE u.type = 'UserRegistered'
@@ -115,6 +115,44 @@ export class Announcements {
       .exec();
     await this.queue.add('expand', { kind: 'expand', announcementId }, { jobId: `expand-${announcementId}` });
     return { announcementId };
+  }
+
+  /**
+   * How many an announcement to `audience` would reach if sent now, and how many of them read
+   * Estonian and English (the account's stored language; an account without one reads Estonian,
+   * as its mails do). The same query the sending runs, so the count shown is the count queued
+   * unless someone registers, unsubscribes or is erased in between.
+   */
+  async recipients(audience: AnnouncementAudience): Promise<{ audience: AnnouncementAudience; total: number; est: number; eng: number }> {
+    const rows = await this.options.query(
+      `SELECT count(*)::int AS total, count(*) FILTER (WHERE lang = 'eng')::int AS eng FROM (${AUDIENCE_SQL}) recipients`, [audience]);
+    const total = Number(rows[0]?.total ?? 0);
+    const eng = Number(rows[0]?.eng ?? 0);
+    return { audience, total, est: total - eng, eng };
+  }
+
+  /**
+   * Sends the announcement to the calling administrator only, once in each language, the subject
+   * prefixed "[PROOV]" / "[TEST]"; nothing is recorded or queued. The address is the account's
+   * own (UserRegistered or AdminRegistered, read through the personal-data decorator).
+   * NOT_FOUND when the account has no address (erased). Answers the number of mails sent (2).
+   */
+  async sendTest(content: AnnouncementContent, actor: Actor): Promise<{ sent: number }> {
+    if (actor.userId === null) throw new DomainError('FORBIDDEN', 'a test goes to an account');
+    const events = await this.options.store.readStream(streams.user(actor.userId));
+    const registered = events.find((e) => e.type === 'UserRegistered' || e.type === 'AdminRegistered')?.data as
+      { email: string | null; participantId?: number } | undefined;
+    if (!registered?.email || events.some((e) => e.type === 'UserDeleted')) throw new DomainError('NOT_FOUND', 'the account has no address');
+    // An administrator without a participant has no newsletter to leave: the link opens the page.
+    const links = registered.participantId === undefined
+      ? { page: `${this.options.publicUrl}/unsubscribe` }
+      : this.unsubscribeLinks(registered.participantId);
+    const marked: AnnouncementContent = {
+      subject_et: `[PROOV] ${content.subject_et}`, body_et: content.body_et,
+      subject_en: `[TEST] ${content.subject_en}`, body_en: content.body_en,
+    };
+    for (const lang of ['est', 'eng'] as const) await this.options.mailer.send(announcementMail(registered.email, marked, lang, links));
+    return { sent: 2 };
   }
 
   /** The latest `limit` announcements with their progress, newest first. */

@@ -72,14 +72,40 @@ export class HistoryReader {
   ) {}
 
   /**
-   * Events matching `filter` with a global position > `after`, ascending, at most `limit`,
-   * personal data decrypted (null once erased).
+   * Events matching `filter` listed after global position `after` in `order` (ascending: greater
+   * than it; descending: smaller, 0 meaning from the newest), at most `limit`, personal data
+   * decrypted (null once erased).
    */
-  async page(filter: HistoryFilter, after: number, limit: number): Promise<RecordedEvent[]> {
-    const where = [sql`global_position > ${after}`, ...conditions(filter)];
-    const { rows } = await sql<EventRow>`SELECT ${COLUMNS} FROM es.events WHERE ${sql.join(where, sql` AND `)}
-      ORDER BY global_position LIMIT ${limit}`.execute(this.db);
+  async page(filter: HistoryFilter, after: number, limit: number, order: 'asc' | 'desc' = 'asc'): Promise<RecordedEvent[]> {
+    const bound = order === 'asc' ? [sql`global_position > ${after}`] : after > 0 ? [sql`global_position < ${after}`] : [];
+    const where = [...bound, ...conditions(filter)];
+    const direction = sql.raw(order === 'asc' ? 'ASC' : 'DESC');
+    const { rows } = await sql<EventRow>`SELECT ${COLUMNS} FROM es.events WHERE ${where.length > 0 ? sql.join(where, sql` AND `) : sql`TRUE`}
+      ORDER BY global_position ${direction} LIMIT ${limit}`.execute(this.db);
     return revealPersonalData(this.store, rows.map(toRecordedEvent));
+  }
+
+  /**
+   * Events matching `filter` in `order`, skipping the first `offset`, at most `limit` (numbered
+   * pages: the log is some tens of thousands of events, which OFFSET walks in milliseconds).
+   */
+  async pageAt(filter: HistoryFilter, order: 'asc' | 'desc', offset: number, limit: number): Promise<RecordedEvent[]> {
+    const where = conditions(filter);
+    const direction = sql.raw(order === 'asc' ? 'ASC' : 'DESC');
+    const { rows } = await sql<EventRow>`SELECT ${COLUMNS} FROM es.events WHERE ${where.length > 0 ? sql.join(where, sql` AND `) : sql`TRUE`}
+      ORDER BY global_position ${direction} LIMIT ${limit} OFFSET ${offset}`.execute(this.db);
+    return revealPersonalData(this.store, rows.map(toRecordedEvent));
+  }
+
+  /**
+   * How many events match `filter`; with `listedBefore`, only those listed before the moment in
+   * `order` (newest first: recorded after it; oldest first: recorded before it).
+   */
+  async count(filter: HistoryFilter, listedBefore?: { at: Date; order: 'asc' | 'desc' }): Promise<number> {
+    const where = conditions(filter);
+    if (listedBefore) where.push(listedBefore.order === 'desc' ? sql`recorded_at > ${listedBefore.at}` : sql`recorded_at < ${listedBefore.at}`);
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM es.events WHERE ${where.length > 0 ? sql.join(where, sql` AND `) : sql`TRUE`}`.execute(this.db);
+    return Number(rows[0]?.n ?? 0);
   }
 
   /** One stream's events in revision order, decrypted (the store's own read). */

@@ -3,6 +3,10 @@
  *
  * - POST /admin/announcements (ADMIN; 401/403 otherwise): records and starts sending an
  *   announcement, answers `{ announcementId }`.
+ * - GET /admin/queues/announcements/recipients?audience= (ADMIN): how many the audience has now,
+ *   per language, for the console to show before sending.
+ * - POST /admin/announcements/test (ADMIN): the text once in each language to the caller's own
+ *   address only, marked as a test; nothing recorded or queued.
  * - GET /admin/queues/announcements (ADMIN): the latest announcements and their progress, from
  *   the mail queue's counts in Redis (the gateway and nginx send /api/admin/queues* here).
  * - POST /unsubscribe `{ token }` (no login; the public page) and POST /unsubscribe/{token} (no
@@ -14,7 +18,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   AnnouncementCreated,
   AnnouncementList,
+  AnnouncementRecipients,
+  AnnouncementRecipientsQuery,
   AnnouncementRequest,
+  AnnouncementTestRequest,
+  AnnouncementTestSent,
   ErrorAnswer,
   UnsubscribeParams,
   UnsubscribeRequest,
@@ -38,6 +46,16 @@ export const announcementRoutes: FastifyPluginAsyncTypebox<AnnouncementRouteOpti
   }, async (request) => {
     return announcements.publish(request.body, { userId: request.actor.userId, role: 'ADMIN' });
   });
+
+  app.get('/admin/queues/announcements/recipients', {
+    ...adminOnly,
+    schema: { querystring: AnnouncementRecipientsQuery, response: { 200: AnnouncementRecipients, ...errors } },
+  }, async (request) => announcements.recipients(request.query.audience));
+
+  app.post('/admin/announcements/test', {
+    ...adminOnly,
+    schema: { body: AnnouncementTestRequest, response: { 200: AnnouncementTestSent, ...errors, 404: ErrorAnswer } },
+  }, async (request) => announcements.sendTest(request.body, { userId: request.actor.userId, role: 'ADMIN' }));
 
   app.get('/admin/queues/announcements', {
     ...adminOnly,

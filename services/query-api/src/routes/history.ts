@@ -3,7 +3,8 @@
  * audit is (docs/architecture.md D16). Every route authenticates (401 UNAUTHORIZED) and answers
  * only an administrator (403 FORBIDDEN).
  *
- * - GET /admin/history: filtered events in global order, keyset-paged by `after`;
+ * - GET /admin/history: filtered events in global order (oldest or newest first), keyset-paged by
+ *   `after`, or numbered: `page`, or the page of a moment `at`, with the total;
  * - GET /admin/history/timeline?stream=: one stream's events with the fields each changed;
  * - GET /admin/history/team/{id}/as-of?at=: the team's figures folded from its events up to `at`
  *   (recording time: what the system knew then, not when the activity happened);
@@ -96,13 +97,27 @@ export const historyRoutes: FastifyPluginAsyncTypebox<HistoryRouteOptions> = asy
     ...guard,
     schema: { querystring: HistoryQuery, response: { 200: HistoryPage, ...refusals } },
   }, async (request) => {
-    const { after, limit, ...filters } = request.query;
+    const { after, limit, order = 'asc', page, at, ...filters } = request.query;
     const size = limit === undefined ? HISTORY_DEFAULT_LIMIT : Number(limit);
     if (size > HISTORY_MAX_LIMIT) throw new DomainError('INVALID_REQUEST', `limit above ${HISTORY_MAX_LIMIT}`);
+    const filter = filterOf(filters);
+    if (page !== undefined || at !== undefined) {
+      if (after !== undefined) throw new DomainError('INVALID_REQUEST', 'after is a cursor; page and at number the pages');
+      if (page !== undefined && at !== undefined) throw new DomainError('INVALID_REQUEST', 'page or at, not both');
+      const moment = instant(at);
+      const [total, before] = await Promise.all([
+        reader.count(filter),
+        moment === undefined ? Promise.resolve((Number(page) - 1) * size) : reader.count(filter, { at: moment, order }),
+      ]);
+      const number = Math.floor(before / size) + 1;
+      const events = await reader.pageAt(filter, order, (number - 1) * size, size + 1);
+      const shown = events.slice(0, size);
+      return { events: shown.map(toHistoryEvent), next: events.length > size ? (shown.at(-1)?.globalPosition ?? null) : null, total, page: number };
+    }
     // One more than asked tells whether a next page exists without a second query.
-    const events = await reader.page(filterOf(filters), after === undefined ? 0 : Number(after), size + 1);
-    const page = events.slice(0, size);
-    return { events: page.map(toHistoryEvent), next: events.length > size ? (page.at(-1)?.globalPosition ?? null) : null };
+    const events = await reader.page(filter, after === undefined ? 0 : Number(after), size + 1, order);
+    const shown = events.slice(0, size);
+    return { events: shown.map(toHistoryEvent), next: events.length > size ? (shown.at(-1)?.globalPosition ?? null) : null };
   });
 
   app.get('/admin/history/timeline', {

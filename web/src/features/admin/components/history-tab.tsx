@@ -1,11 +1,11 @@
-import type { HistoryPage } from '@sinilill/contracts';
+import type { HistoryOrder, HistoryPage } from '@sinilill/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ui/form/alert';
 import { focusField } from '../../../components/ui/form/problem-text';
 import { Spinner } from '../../../components/ui/spinner';
 import { AccountEmailsProvider, useLoadAccountEmails } from '../audit/api/account-emails';
-import { getHistoryPage, HISTORY_PAGE_SIZE } from '../audit/api/history';
+import { getHistoryPage, HISTORY_PAGE_SIZE, type HistoryPlace } from '../audit/api/history';
 import { lastData, useLoad } from '../audit/api/use-load';
 import { AuditSection } from '../audit/components/audit-section';
 import { ExportButtons } from '../audit/components/export-buttons';
@@ -23,17 +23,19 @@ import {
   type HistoryFilterQuery,
   type HistoryFilterValues,
 } from '../audit/utils/history-filters';
-import { currentAfter, FIRST_PAGE, nextPage, pageNumber, previousPage, type PageTrail } from '../audit/utils/paging';
 import { participantStream, teamStream } from '../audit/utils/streams';
 import styles from '../audit/components/audit.module.css';
+
+/** A new filter, order or page size opens the first page. */
+const FIRST_PAGE: HistoryPlace = { page: 1 };
 
 /**
  * The event history tab (issue 6): the global event log for an audit, read by administrators
  * only (the server answers anyone else 403).
  *
  * - Filters (stream, entity type, team, participant, event type, actor, a Europe/Tallinn time
- *   range) → GET /api/admin/history, paged forward by global position with the answer's `next`
- *   cursor; "previous" walks back the cursors already seen.
+ *   range) → GET /api/admin/history, newest first unless oldest first is chosen, in numbered
+ *   pages (the server counts the matches), with a page number or a moment to go to.
  * - A stream's timeline (a row's stream link, or the team / participant number typed in):
  *   actor, time, correlation id and "field: before → after" per event.
  * - A team's figures as of a past moment, folded from its events by the server.
@@ -45,7 +47,8 @@ export function HistoryTab() {
   const [values, setValues] = useState<HistoryFilterValues>(EMPTY_FILTERS);
   const [problems, setProblems] = useState<Partial<Record<FilterField, ShownProblem>>>({});
   const [applied, setApplied] = useState<HistoryFilterQuery>({});
-  const [trail, setTrail] = useState<PageTrail>(FIRST_PAGE);
+  const [order, setOrder] = useState<HistoryOrder>('desc');
+  const [place, setPlace] = useState<HistoryPlace>(FIRST_PAGE);
   const [pageSize, setPageSize] = useState(HISTORY_PAGE_SIZE);
   const [timeline, setTimeline] = useState<string | null>(null);
   const timelineOpener = useRef<HTMLElement | null>(null);
@@ -53,8 +56,8 @@ export function HistoryTab() {
   const accountEmails = useLoadAccountEmails();
 
   useEffect(() => {
-    void load((signal) => getHistoryPage(applied, currentAfter(trail), pageSize, signal));
-  }, [applied, trail, pageSize, load]);
+    void load((signal) => getHistoryPage(applied, order, place, pageSize, signal));
+  }, [applied, order, place, pageSize, load]);
 
   /** The filters as typed, or null after marking the fields in error and focusing the first. */
   const checkedFilters = useCallback((): HistoryFilterQuery | null => {
@@ -73,14 +76,14 @@ export function HistoryTab() {
     if (query === null) return;
     // A new object even for the same filters: applying again reloads the first page.
     setApplied(query);
-    setTrail(FIRST_PAGE);
+    setPlace(FIRST_PAGE);
   };
 
   const clear = () => {
     setValues(EMPTY_FILTERS);
     setProblems({});
     setApplied({});
-    setTrail(FIRST_PAGE);
+    setPlace(FIRST_PAGE);
   };
 
   const change = (field: FilterField, value: string) => {
@@ -148,17 +151,19 @@ export function HistoryTab() {
           {page ? (
             <HistoryEventsTable
               events={page.events}
-              page={pageNumber(trail)}
-              hasPrevious={trail.length > 1}
-              hasNext={page.next !== null}
-              onPrevious={() => setTrail(previousPage)}
-              onNext={() => {
-                if (page.next !== null) setTrail(nextPage(trail, page.next));
+              page={page.page ?? 1}
+              total={page.total ?? page.events.length}
+              onPage={(number) => setPlace({ page: number })}
+              onMoment={(at) => setPlace({ at })}
+              order={order}
+              onOrderChange={(next) => {
+                setOrder(next);
+                setPlace(FIRST_PAGE);
               }}
               pageSize={pageSize}
               onPageSizeChange={(size) => {
                 setPageSize(size);
-                setTrail(FIRST_PAGE);
+                setPlace(FIRST_PAGE);
               }}
               onOpenStream={openTimeline}
               busy={state.status === 'loading'}

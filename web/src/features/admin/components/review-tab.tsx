@@ -11,6 +11,7 @@ import { formatDistance } from '../../../lib/format-number';
 import { useAction } from '../../../lib/use-action';
 import { useLang } from '../../../lib/use-lang';
 import { decideReview, getReviewQueue } from '../api/review';
+import styles from './review.module.css';
 
 const STATUSES: readonly ReviewStatus[] = ['flagged', 'approved', 'rejected'];
 const RULES: readonly ModerationRule[] = ['MAX_KM_PER_ENTRY', 'MAX_KM_PER_DAY', 'DUPLICATE', 'TEAM_DAY_OUTLIER'];
@@ -72,9 +73,9 @@ export function ReviewTab() {
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.entry_id));
   const awaiting = (filters.status ?? 'flagged') === 'flagged';
 
-  async function run(decision: 'approve' | 'reject') {
-    if (selected.size === 0) return;
-    const outcome = await decide.run({ ids: [...selected], decision, note });
+  async function run(decision: 'approve' | 'reject', ids: readonly number[] = [...selected]) {
+    if (ids.length === 0 || decide.pending) return;
+    const outcome = await decide.run({ ids: [...ids], decision, note });
     if (!outcome.ok) return;
     setDone({ decision, count: outcome.result.count });
     setSelected(new Set());
@@ -104,45 +105,57 @@ export function ReviewTab() {
       <p aria-live="polite" data-testid="review-total">{t('review.total', { count: page?.total ?? 0 })}</p>
       {rows.length > 0 && (
         <div className={tableStyles.scroller}>
-          <table className={tableStyles.table} data-testid="review-table">
+          <table className={`${tableStyles.table} ${styles.cards}`} data-testid="review-table">
             <caption className="sr-only">{t('review.caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">
+                <th scope="col" className={tableStyles.headerCell}>
                   {awaiting && (
                     <input type="checkbox" checked={allSelected} aria-label={t('review.selectAll')}
                       onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((r) => r.entry_id)))} />
                   )}
                 </th>
-                <th scope="col">{t('review.member')}</th>
-                <th scope="col">{t('review.team')}</th>
-                <th scope="col">{t('review.distance')}</th>
-                <th scope="col">{t('review.type')}</th>
-                <th scope="col">{t('review.performedAt')}</th>
-                <th scope="col">{t('review.reasonsHeader')}</th>
-                <th scope="col">{t('review.decision')}</th>
+                <th scope="col" className={tableStyles.headerCell}>{t('review.member')}</th>
+                <th scope="col" className={tableStyles.headerCell}>{t('review.team')}</th>
+                <th scope="col" className={tableStyles.headerCell}>{t('review.distance')}</th>
+                <th scope="col" className={tableStyles.headerCell}>{t('review.type')}</th>
+                <th scope="col" className={tableStyles.headerCell}>{t('review.performedAt')}</th>
+                <th scope="col" className={tableStyles.headerCell}>{t('review.reasonsHeader')}</th>
+                <th scope="col" className={tableStyles.headerCell}>{t('review.decision')}</th>
               </tr>
             </thead>
             <tbody>
               {rows.map((r) => (
                 <tr key={r.entry_id} data-testid={`review-row-${r.entry_id}`}>
-                  <td className={tableStyles.cell}>
+                  <td className={`${tableStyles.cell} ${styles.select}`}>
                     {awaiting && (
                       <input type="checkbox" checked={selected.has(r.entry_id)} onChange={() => toggle(r.entry_id)}
                         aria-label={t('review.select', { member: r.full_name ?? '—', distance: formatDistance(r.distance, lang), date: formatDate(r.performed_at, lang) })}
                         data-testid={`review-select-${r.entry_id}`} />
                     )}
                   </td>
-                  <td className={tableStyles.cell}>{r.full_name ?? '—'}</td>
-                  <td className={tableStyles.cell}>{r.team_name ?? `#${r.team_id}`}</td>
-                  <td className={tableStyles.cell}>{formatDistance(r.distance, lang)}</td>
-                  <td className={tableStyles.cell}>{entryTypeLabel(r.entry_type, (type) => tTeam(`entryTypes.${type}`))}</td>
-                  <td className={tableStyles.cell}>{formatDate(r.performed_at, lang)}</td>
-                  <td className={tableStyles.cell}>{r.reasons.map(reasonText).join('; ')}</td>
-                  <td className={tableStyles.cell}>
+                  <td className={`${tableStyles.cell} ${styles.name}`}>{r.full_name ?? '—'}</td>
+                  <td className={`${tableStyles.cell} ${styles.wide}`} data-label={t('review.team')}>{r.team_name ?? `#${r.team_id}`}</td>
+                  <td className={tableStyles.cell} data-label={t('review.distance')}>{formatDistance(r.distance, lang)}</td>
+                  <td className={tableStyles.cell} data-label={t('review.type')}>{entryTypeLabel(r.entry_type, (type) => tTeam(`entryTypes.${type}`))}</td>
+                  <td className={tableStyles.cell} data-label={t('review.performedAt')}>{formatDate(r.performed_at, lang)}</td>
+                  <td className={`${tableStyles.cell} ${styles.wide} ${styles.reason}`} data-label={t('review.reasonsHeader')} data-testid={`review-reasons-${r.entry_id}`}>
+                    {r.reasons.map(reasonText).join('; ')}
+                  </td>
+                  <td className={`${tableStyles.cell} ${styles.wide}`} data-label={t('review.decision')}>
                     {t(`review.statuses.${r.status}`)}
                     {r.decided_at && ` · ${formatDateTime(r.decided_at, lang)}`}
                     {r.note && ` · ${r.note}`}
+                    {r.status === 'flagged' && (
+                      <span className={styles.rowActions}>
+                        <button type="button" className={formStyles.buttonSecondary} aria-disabled={decide.pending}
+                          aria-label={t('review.approveOne', { member: r.full_name ?? '—', distance: formatDistance(r.distance) })}
+                          onClick={() => void run('approve', [r.entry_id])} data-testid={`review-approve-${r.entry_id}`}>{t('review.approveShort')}</button>
+                        <button type="button" className={`${formStyles.buttonSecondary} ${formStyles.dangerButton}`} aria-disabled={decide.pending}
+                          aria-label={t('review.rejectOne', { member: r.full_name ?? '—', distance: formatDistance(r.distance) })}
+                          onClick={() => void run('reject', [r.entry_id])} data-testid={`review-reject-${r.entry_id}`}>{t('review.rejectShort')}</button>
+                      </span>
+                    )}
                   </td>
                 </tr>
               ))}

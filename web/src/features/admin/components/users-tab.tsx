@@ -1,7 +1,8 @@
-import { useCallback, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_SORT, USER_SORTS } from '@sinilill/contracts';
 import type { DataTableColumn } from '../../../components/ui/data-table';
+import { ConfirmDialog } from '../../../components/ui/dialog/confirm-dialog';
 import { TextField } from '../../../components/ui/form/field';
 import { focusField } from '../../../components/ui/form/problem-text';
 import { errorCodeOf } from '../../../lib/api-client';
@@ -37,6 +38,25 @@ const USERS: ConsoleTable<UserRow, UserSort> = {
 
 type ToggleField = 'isPaid' | 'isApproved';
 
+/** A toggle clicked and waiting for the administrator's yes in the confirmation. */
+interface PendingToggle {
+  row: UserRow;
+  field: ToggleField;
+}
+
+/** The confirmation's texts for a toggle, by what it is about to do. */
+const TOGGLE_TEXTS = {
+  approve: { title: 'users.confirm.approveTitle', body: 'users.confirm.approveBody', button: 'users.confirm.approveButton' },
+  revoke: { title: 'users.confirm.revokeTitle', body: 'users.confirm.revokeBody', button: 'users.confirm.revokeButton' },
+  paid: { title: 'users.confirm.paidTitle', body: 'users.confirm.paidBody', button: 'users.confirm.paidButton' },
+  unpaid: { title: 'users.confirm.unpaidTitle', body: 'users.confirm.unpaidBody', button: 'users.confirm.unpaidButton' },
+} as const;
+
+function toggleTexts(field: ToggleField, next: boolean): (typeof TOGGLE_TEXTS)[keyof typeof TOGGLE_TEXTS] {
+  if (field === 'isApproved') return next ? TOGGLE_TEXTS.approve : TOGGLE_TEXTS.revoke;
+  return next ? TOGGLE_TEXTS.paid : TOGGLE_TEXTS.unpaid;
+}
+
 /**
  * The users tab (spec §2 "Admin" → Users; §3 "User (admin view)"): every account with full name,
  * e-mail, team, paid and approved toggles, created at (the participant's registration, DD-MMM-YYYY
@@ -55,11 +75,12 @@ export function UsersTab() {
   const tab = useConsoleTab(USERS);
   const { patch } = tab.list;
   const { changed } = tab;
-  const { failure } = tab.notice;
   const [pending, setPending] = useState<ReadonlySet<string>>(() => new Set());
   const { clear } = tab.notice;
   const [editing, setEditing] = useState<UserRow | null>(null);
   const [payments, setPayments] = useState<PaymentsTarget | null>(null);
+  const [confirming, setConfirming] = useState<PendingToggle | null>(null);
+  const [confirmError, setConfirmError] = useState<string | null>(null);
   const edit = useCallback(
     (row: UserRow) => {
       clear();
@@ -68,20 +89,22 @@ export function UsersTab() {
     [clear],
   );
 
+  /** Sends the toggle's new state; answers null on success, else the refusal's catalogue code. */
   const toggle = useCallback(
-    async (row: UserRow, field: ToggleField) => {
+    async (row: UserRow, field: ToggleField): Promise<string | null> => {
       const key = `${row.id}:${field}`;
       const next = !row[field];
       const { participantId } = row;
       const send = field === 'isApproved' ? () => setApproval(row.id, next) : participantId !== null ? () => setPaid(participantId, next) : null;
-      if (!send) return;
+      if (!send) return null;
       setPending((previous) => new Set(previous).add(key));
       try {
         const answer = await send();
         patch((rows) => rows.map((user) => (user.id === row.id ? { ...user, [field]: next } : user)));
         changed(t('success.user'), answer.position);
+        return null;
       } catch (error) {
-        failure(errorCodeOf(error));
+        return errorCodeOf(error);
       } finally {
         setPending((previous) => {
           const rest = new Set(previous);
@@ -90,8 +113,15 @@ export function UsersTab() {
         });
       }
     },
-    [patch, changed, failure, t],
+    [patch, changed, t],
   );
+
+  const confirmToggle = async () => {
+    if (!confirming) return;
+    const code = await toggle(confirming.row, confirming.field);
+    if (code === null) setConfirming(null);
+    else setConfirmError(code);
+  };
 
   const columns = useMemo((): DataTableColumn<UserRow>[] => {
     // An account without a participant (an administrator) has no name; an erased person's is null.
@@ -104,7 +134,11 @@ export function UsersTab() {
         pressed={row[field] === true}
         pending={pending.has(`${row.id}:${field}`)}
         label={label}
-        onToggle={() => void toggle(row, field)}
+        onToggle={() => {
+          clear();
+          setConfirmError(null);
+          setConfirming({ row, field });
+        }}
         testId={testId}
       />
     );
@@ -113,11 +147,11 @@ export function UsersTab() {
         id: 'full_name',
         header: t('users.fullName'),
         value: (row) => row.fullName,
-        cell: (row) => (row.participantId === null ? <OrDash value={null} /> : <PersonName name={row.fullName} />),
+        cell: (row) => (row.participantId === null ? <OrDash value={null} /> : <Clipped text={row.fullName}><PersonName name={row.fullName} /></Clipped>),
         rowHeader: true,
       },
-      { id: 'email', header: t('users.email'), value: (row) => row.email, cell: (row) => <OrDash value={row.email} /> },
-      { id: 'team_name', header: t('users.team'), value: (row) => row.teamName, cell: (row) => <OrDash value={row.teamName} /> },
+      { id: 'email', header: t('users.email'), value: (row) => row.email, cell: (row) => <Clipped text={row.email} narrow><OrDash value={row.email} /></Clipped> },
+      { id: 'team_name', header: t('users.team'), value: (row) => row.teamName, cell: (row) => <Clipped text={row.teamName} narrow><OrDash value={row.teamName} /></Clipped> },
       {
         id: 'is_paid',
         header: t('users.paid'),
@@ -136,7 +170,7 @@ export function UsersTab() {
         id: 'participant_created_at',
         header: t('users.createdAt'),
         value: (row) => row.createdMs,
-        cell: (row) => <span className={styles.nowrap}>{formatAuditTime(row.createdAt, lang)}</span>,
+        cell: (row) => <DateOverTime text={formatAuditTime(row.createdAt, lang)} />,
         sortDescFirst: true,
       },
       {
@@ -167,7 +201,7 @@ export function UsersTab() {
         },
       },
     ];
-  }, [t, lang, pending, toggle, edit, clear]);
+  }, [t, lang, pending, edit, clear]);
 
   const rowLabel = useCallback((row: UserRow) => t('users.select', { name: row.email ?? row.fullName ?? t('console.deleted') }), [t]);
   const ids = tab.selectedRows.filter((row) => row.id !== ownId).map(userId);
@@ -213,8 +247,73 @@ export function UsersTab() {
           />
         )}
       </EditDialog>
+      <ToggleConfirmation
+        pendingToggle={confirming}
+        pending={confirming !== null && pending.has(`${confirming.row.id}:${confirming.field}`)}
+        errorCode={confirmError}
+        onCancel={() => setConfirming(null)}
+        onConfirm={() => void confirmToggle()}
+      />
       <PaymentsDialog target={payments} onClose={() => setPayments(null)} onRefunded={(position) => changed(t('success.refund'), position)} />
     </ConsoleTabFrame>
+  );
+}
+
+/** A long name, e-mail or team on one line, cut with an ellipsis; the whole text on hover. */
+function Clipped({ text, narrow = false, children }: { text: string | null; narrow?: boolean; children: ReactNode }) {
+  return (
+    <span className={narrow ? styles.clipNarrow : styles.clip} title={text ?? undefined}>
+      {children}
+    </span>
+  );
+}
+
+/** "13-Mar-2025 23:41:00" as the date above the time, each on one line (a narrower column). */
+function DateOverTime({ text }: { text: string }) {
+  const at = text.lastIndexOf(' ');
+  if (at < 0) return <span className={styles.nowrap}>{text}</span>;
+  return (
+    <span className={styles.dateTime}>
+      <span>{text.slice(0, at)}</span> <span>{text.slice(at + 1)}</span>
+    </span>
+  );
+}
+
+interface ToggleConfirmationProps {
+  pendingToggle: PendingToggle | null;
+  pending: boolean;
+  errorCode: string | null;
+  onCancel: () => void;
+  onConfirm: () => void;
+}
+
+/**
+ * The question before a paid or approved toggle changes anything: names the person and what
+ * follows (revoking approval logs them out), in the site's own modal. Nothing is sent until yes.
+ */
+function ToggleConfirmation({ pendingToggle, pending, errorCode, onCancel, onConfirm }: ToggleConfirmationProps) {
+  const { t } = useTranslation('admin');
+  const row = pendingToggle?.row;
+  const next = pendingToggle ? !pendingToggle.row[pendingToggle.field] : false;
+  const texts = toggleTexts(pendingToggle?.field ?? 'isApproved', next);
+  const name = row ? (row.fullName ?? row.email ?? t('console.deleted')) : '';
+  const revoking = pendingToggle?.field === 'isApproved' && !next;
+  return (
+    <ConfirmDialog
+      open={pendingToggle !== null}
+      onCancel={onCancel}
+      onConfirm={onConfirm}
+      title={t(texts.title, { name })}
+      confirmLabel={t(texts.button)}
+      cancelLabel={t('users.confirm.cancel')}
+      pending={pending}
+      pendingLabel={t('users.confirm.saving')}
+      errorCode={errorCode}
+      danger={revoking}
+      testId="admin-toggle-confirm"
+    >
+      <p>{t(texts.body, { name })}</p>
+    </ConfirmDialog>
   );
 }
 

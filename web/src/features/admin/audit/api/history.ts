@@ -3,7 +3,7 @@
  * API's routes/history.ts). All answer only an administrator (401/403 otherwise) and throw
  * ApiError with a catalogue code; INVALID_REQUEST for a filter the server refuses.
  */
-import type { HistoryPage, TeamAsOfAnswer, TimelineAnswer } from '@sinilill/contracts';
+import type { HistoryOrder, HistoryPage, TeamAsOfAnswer, TimelineAnswer } from '@sinilill/contracts';
 import { apiGet } from '../../../../lib/api-client';
 import { fallbackExportName, type ExportFormat } from '../utils/download';
 import { historySearch, type HistoryFilterQuery } from '../utils/history-filters';
@@ -14,14 +14,18 @@ export const HISTORY_PAGE_SIZES = [25, 50, 100] as const;
 /** Page size the tab starts with (spec §2: the admin tables show 50 per page). */
 export const HISTORY_PAGE_SIZE = 50;
 
+/** Which numbered page of the history to read: a page number (from 1), or the page of a moment. */
+export type HistoryPlace = { page: number } | { at: string };
+
 /**
- * GET /api/admin/history: the events matching `filters` with a global position greater than
- * `after` (0: from the start), at most `limit`, in global order; `next` is the following page's
- * `after`, null at the end.
+ * GET /api/admin/history with numbered pages: the events matching `filters` in `order` (newest or
+ * oldest first), `limit` a page, on page `place.page` or on the page holding the moment
+ * `place.at` (an ISO instant); the answer's `total` and `page` say how many match and which page
+ * this is.
  */
-export function getHistoryPage(filters: HistoryFilterQuery, after: number, limit: number, signal?: AbortSignal): Promise<HistoryPage> {
-  const page = historySearch(filters, { after: after > 0 ? String(after) : undefined, limit: String(limit) });
-  return apiGet<HistoryPage>(`/admin/history${page}`, { signal });
+export function getHistoryPage(filters: HistoryFilterQuery, order: HistoryOrder, place: HistoryPlace, limit: number, signal?: AbortSignal): Promise<HistoryPage> {
+  const where = 'at' in place ? { at: place.at } : { page: String(place.page) };
+  return apiGet<HistoryPage>(`/admin/history${historySearch(filters, { ...where, order, limit: String(limit) })}`, { signal });
 }
 
 /**

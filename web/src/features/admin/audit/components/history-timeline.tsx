@@ -8,6 +8,7 @@ import { useLang } from '../../../../lib/use-lang';
 import { getTimeline } from '../api/history';
 import { useLoad } from '../api/use-load';
 import { formatChange } from '../utils/diff';
+import { useFieldLabel } from '../utils/use-field-label';
 import { formatAuditTime } from '../utils/tallinn-time';
 import { ActorText } from './actor-text';
 import { AuditSection } from './audit-section';
@@ -28,6 +29,7 @@ export interface HistoryTimelineProps {
 export function HistoryTimeline({ stream, onClose }: HistoryTimelineProps) {
   const { t } = useTranslation('adminAudit');
   const lang = useLang();
+  const fieldLabel = useFieldLabel();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const { state, load } = useLoad<TimelineAnswer>();
 
@@ -81,7 +83,7 @@ export function HistoryTimeline({ stream, onClose }: HistoryTimelineProps) {
                 <ul className={styles.diffs} aria-label={t('history.timeline.changes')}>
                   {step.changes.map((change) => (
                     <li key={change.field} className={styles.mono} data-testid="timeline-diff" data-field={change.field}>
-                      {formatChange(change)}
+                      {formatChange(change, fieldLabel)}
                     </li>
                   ))}
                 </ul>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actorView, formatChange, formatValue, MAX_VALUE_LENGTH, NO_VALUE, summarizeData } from './diff';
+import { actorView, formatChange, formatValue, humanizeField, MAX_VALUE_LENGTH, NO_VALUE, summarizeData } from './diff';
 
 describe('formatValue', () => {
   it('writes numbers, booleans and strings as the log holds them', () => {
@@ -29,6 +29,21 @@ describe('formatChange', () => {
     expect(formatChange({ field: 'distance', before: 40.25, after: 25.5 })).toBe('distance: 40.25 → 25.5');
     expect(formatChange({ field: 'distance', before: null, after: 5 })).toBe('distance: — → 5');
     expect(formatChange({ field: 'description', before: 'Old', after: '' })).toBe('description: Old → ""');
+  });
+});
+
+describe('field labels', () => {
+  it('a label function names the fields of a change and a summary', () => {
+    const label = (field: string) => ({ distance: 'Distants', entryType: 'Tüüp' })[field] ?? humanizeField(field);
+    expect(formatChange({ field: 'entryType', before: 'WALK', after: 'Kepikõnd' }, label)).toBe('Tüüp: WALK → Kepikõnd');
+    expect(summarizeData({ distance: 5, entryType: 'WALK', someNewField: 1 }, 160, label)).toBe('Distants: 5 · Tüüp: WALK · Some new field: 1');
+  });
+
+  it('an untranslated field reads as words', () => {
+    expect(humanizeField('entryType')).toBe('Entry type');
+    expect(humanizeField('entry_type')).toBe('Entry type');
+    expect(humanizeField('subject_et')).toBe('Subject et');
+    expect(humanizeField('x')).toBe('X');
   });
 });
 

@@ -1,8 +1,9 @@
 /**
- * Readable texts for the audit (issue 6): a field change of a timeline ("distance: 40.25 → 25.5")
- * and a one-line summary of an event's data for the history table. Values appear as the log
- * holds them (km as numbers with a decimal point, instants ISO-8601 UTC), not translated or
- * reformatted: an audit shows what was written.
+ * Readable texts for the audit (issue 6): a field change of a timeline ("Distance: 40.25 → 25.5")
+ * and a one-line summary of an event's data for the history table. The fields are named in the
+ * page's language (a FieldLabel); values appear as the log holds them (km as numbers with a
+ * decimal point, instants ISO-8601 UTC), not translated or reformatted: an audit shows what was
+ * written.
  */
 import type { FieldChange, HistoryActor } from '@sinilill/contracts';
 
@@ -33,22 +34,39 @@ export function formatValue(value: unknown, max: number = MAX_VALUE_LENGTH): str
   return cut(json ?? String(value), max);
 }
 
-/** A field change as "field: before → after" ("distance: 5 → 7.5"; a new field "distance: — → 5"). */
-export function formatChange(change: FieldChange): string {
-  return `${change.field}: ${formatValue(change.before)} → ${formatValue(change.after)}`;
+/** A field's name as a person reads it ("entryType" → "Type"); by default the name itself. */
+export type FieldLabel = (field: string) => string;
+
+const rawName: FieldLabel = (field) => field;
+
+/**
+ * A field's name in words when no translation names it: "entryType" and "entry_type" → "Entry
+ * type". Better than the raw name for a field added later, still recognisable in the log.
+ */
+export function humanizeField(field: string): string {
+  const words = field.replace(/_/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').trim().toLowerCase();
+  return words === '' ? field : words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * A field change as "label: before → after" ("Distance: 5 → 7.5"; a new field "Distance: — → 5");
+ * `label` names the field (default: its raw name).
+ */
+export function formatChange(change: FieldChange, label: FieldLabel = rawName): string {
+  return `${label(change.field)}: ${formatValue(change.before)} → ${formatValue(change.after)}`;
 }
 
 /** Longest summary of an event's data in the history table. */
 export const MAX_SUMMARY_LENGTH = 160;
 
 /**
- * An event's data in one line, "field: value" pairs joined by " · " in the data's own order,
+ * An event's data in one line, "label: value" pairs joined by " · " in the data's own order,
  * each value cut as formatValue does and the whole cut to `max` characters. Data that is not an
  * object is shown as one value; an empty object as "—".
  */
-export function summarizeData(data: unknown, max: number = MAX_SUMMARY_LENGTH): string {
+export function summarizeData(data: unknown, max: number = MAX_SUMMARY_LENGTH, label: FieldLabel = rawName): string {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return formatValue(data, max);
-  const pairs = Object.entries(data as Record<string, unknown>).map(([field, value]) => `${field}: ${formatValue(value, 40)}`);
+  const pairs = Object.entries(data as Record<string, unknown>).map(([field, value]) => `${label(field)}: ${formatValue(value, 40)}`);
   return pairs.length === 0 ? NO_VALUE : cut(pairs.join(' · '), max);
 }
 

@@ -101,9 +101,13 @@ function dropUndefined<T extends object>(value: T): T {
 
 /**
  * A query string ("?entity=team&after=40", or "" when there is nothing to send) for a history
- * call: the filters plus the page's keyset `after` and `limit`, or an export's `format`.
+ * call: the filters plus the page's keyset `after` or number `page` (or moment `at`), `order`
+ * and `limit`, or an export's `format`.
  */
-export function historySearch(filters: HistoryFilterQuery, extra: Pick<HistoryQuery, 'after' | 'limit'> | Pick<HistoryExportQuery, 'format'> = {}): string {
+export function historySearch(
+  filters: HistoryFilterQuery,
+  extra: Pick<HistoryQuery, 'after' | 'limit' | 'order' | 'page' | 'at'> | Pick<HistoryExportQuery, 'format'> = {},
+): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries({ ...filters, ...extra })) {
     if (typeof value === 'string' && value !== '') params.set(key, value);

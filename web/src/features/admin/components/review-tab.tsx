@@ -149,10 +149,10 @@ export function ReviewTab() {
                     {r.status === 'flagged' && (
                       <span className={styles.rowActions}>
                         <button type="button" className={formStyles.buttonSecondary} aria-disabled={decide.pending}
-                          aria-label={t('review.approveOne', { member: r.full_name ?? '—', distance: formatDistance(r.distance) })}
+                          aria-label={t('review.approveOne', { member: r.full_name ?? '—', distance: formatDistance(r.distance, lang) })}
                           onClick={() => void run('approve', [r.entry_id])} data-testid={`review-approve-${r.entry_id}`}>{t('review.approveShort')}</button>
                         <button type="button" className={`${formStyles.buttonSecondary} ${formStyles.dangerButton}`} aria-disabled={decide.pending}
-                          aria-label={t('review.rejectOne', { member: r.full_name ?? '—', distance: formatDistance(r.distance) })}
+                          aria-label={t('review.rejectOne', { member: r.full_name ?? '—', distance: formatDistance(r.distance, lang) })}
                           onClick={() => void run('reject', [r.entry_id])} data-testid={`review-reject-${r.entry_id}`}>{t('review.rejectShort')}</button>
                       </span>
                     )}

@@ -21,6 +21,7 @@ import * as paymentOrders from './2026-007-payment-orders';
 import * as companyFees from './2026-008-company-fees';
 import * as tablePages from './2026-009-table-pages';
 import * as entryReview from './2026-010-entry-review';
+import * as raisedUnknown from './2026-011-raised-unknown';
 
 interface SchemaScopedMigration {
   up(db: Kysely<unknown>): Promise<void>;
@@ -38,6 +39,7 @@ const MIGRATIONS: Readonly<Record<string, SchemaScopedMigration>> = {
   '2026-008-company-fees': companyFees,
   '2026-009-table-pages': tablePages,
   '2026-010-entry-review': entryReview,
+  '2026-011-raised-unknown': raisedUnknown,
 };
 
 /**

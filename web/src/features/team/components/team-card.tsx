@@ -6,8 +6,7 @@ import { FlowerIcon } from '../../../components/ui/flower-icon';
 import { ErrorAlert } from '../../../components/ui/form/alert';
 import { CameraIcon, PencilIcon } from '../../../components/ui/icons';
 import { errorCodeOf } from '../../../lib/api-client';
-import { formatEuros } from '../../../lib/format-money';
-import { useLang } from '../../../lib/use-lang';
+import { useMoneyRaised } from '../../../lib/use-money-raised';
 import { useTimedValue } from '../../../lib/use-timed-value';
 import { updatePublicAttributes } from '../api/update-public-attributes';
 import { checkIconFile, ICON_ACCEPT, readAsDataUrl } from '../../../lib/icon-file';
@@ -28,7 +27,7 @@ export interface TeamCardProps {
  */
 export function TeamCard({ team, onChanged }: TeamCardProps) {
   const { t } = useTranslation('team');
-  const lang = useLang();
+  const raised = useMoneyRaised()(team.raised_cents, team.raised_unknown_count);
   const [error, showError] = useTimedValue<string>();
 
   return (
@@ -40,8 +39,8 @@ export function TeamCard({ team, onChanged }: TeamCardProps) {
             {team.team_name}
           </h1>
           <p className={styles.members}>{t('card.members', { count: team.participant_count })}</p>
-          <p className={styles.members} data-testid="team-raised">
-            {t('card.raised', { amount: formatEuros(team.raised_cents ?? 0, lang) })}
+          <p className={styles.members} data-testid="team-raised" title={raised.note}>
+            {t('card.raised', { amount: raised.text })}
           </p>
         </div>
       </div>

@@ -99,7 +99,8 @@ describe('the participation fee and donations through the sandbox', () => {
     const options = await page.locator('[data-testid="pay-country"] option').evaluateAll((nodes) => nodes.map((n) => (n as HTMLOptionElement).value));
     expect(options).toEqual(setup.countries.map((c) => c.country).reverse());
     expect(await page.getByTestId('pay-country').inputValue()).toBe('EE');
-    expect(await page.getByTestId('pay-amount').inputValue()).toBe('15.00');
+    // The amount as Estonian writes it (a decimal comma); "15.00" is accepted as typed too.
+    expect(await page.getByTestId('pay-amount').inputValue()).toBe('15,00');
     expect(amountIn(await page.getByTestId('pay-total').textContent())).toBe(1500);
     expect(await page.locator('[data-testid="pay-method"] img').count()).toBeGreaterThan(0);
 
@@ -157,7 +158,7 @@ describe('the participation fee and donations through the sandbox', () => {
     const form = page.getByTestId('pay-donation-form');
     await form.waitFor();
     expect(await page.getByTestId('pay-fee-form').count()).toBe(0);
-    expect(await page.getByTestId('donation-amount').inputValue()).toBe('5.00');
+    expect(await page.getByTestId('donation-amount').inputValue()).toBe('5,00');
     expect(amountIn(await page.getByTestId('fundraising-total').textContent())).toBe(eurosInCents(before.total));
 
     // Under 1 EUR is refused.

@@ -72,8 +72,11 @@ async function payThroughSandbox(page: Page, outcome: 'succeed' | 'fail', amount
 const cents = (euros: string) => Math.round(Number(euros.replace(',', '.')) * 100);
 /** An answer's EUR (issue 14: 15, 7.5) in cents. */
 const eurosInCents = (euros: number) => Math.round(euros * 100);
-/** "15,00" in a formatted Estonian or English amount ("15,00 €", "€15.00"). */
-const amountIn = (s: string | null) => cents(/(\d+[.,]\d{2})/.exec(text(s))![1]!);
+/**
+ * The amount in a formatted Estonian or English amount ("15,00 €", "€15.00", "13 975,00 €": the
+ * total counts the import's fees since they are assumed paid, so it has thousands).
+ */
+const amountIn = (s: string | null) => cents(/(\d[\d ]*[.,]\d{2})/.exec(text(s))![1]!.replace(/ /g, ''));
 
 const captain = { email: 'maksja@example.ee', fullName: 'Mari Maksja', password: 'maksja-parool-1', teamName: 'Maksjate Tiim' };
 let captainPage: Page;

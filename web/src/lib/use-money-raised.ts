@@ -7,6 +7,10 @@ import { useLang } from './use-lang';
 export interface MoneyRaisedText {
   /** "13 960,00 €", or "vähemalt 13 960,00 €" / "at least €13 960.00" when some amounts are unknown. */
   text: string;
+  /** The amount alone, "13 960,00 €" (for a layout that writes "at least" apart). */
+  amount: string;
+  /** "vähemalt" / "at least" when the figure is a lower bound; undefined when it is complete. */
+  atLeast: string | undefined;
   /** Why the figure is a lower bound (a tooltip); undefined when it is complete. */
   note: string | undefined;
 }
@@ -22,7 +26,9 @@ export function useMoneyRaised(): (cents: number | undefined, unknownCount: numb
   return useCallback((cents, unknownCount) => {
     const amount = formatEuros(cents ?? 0, lang);
     const unknown = unknownCount ?? 0;
-    if (unknown <= 0) return { text: amount, note: undefined };
-    return { text: t('moneyRaised.atLeast', { amount }), note: t('moneyRaised.unknown', { count: unknown }) };
+    if (unknown <= 0) return { text: amount, amount, atLeast: undefined, note: undefined };
+    return {
+      text: t('moneyRaised.atLeast', { amount }), amount, atLeast: t('moneyRaised.atLeastWord'), note: t('moneyRaised.unknown', { count: unknown }),
+    };
   }, [lang, t]);
 }

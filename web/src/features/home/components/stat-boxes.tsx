@@ -28,11 +28,17 @@ export function StatBoxes({ stats }: { stats: StatsAnswer }) {
   const format = useNumberFormat();
   const moneyRaised = useMoneyRaised();
   const raised = moneyRaised(stats.raised_cents, stats.raised_unknown_count);
-  const boxes: { id: string; label: string; value: string; icon: ReactNode; className?: string; note?: string }[] = [
+  const raisedValue = raised.atLeast ? (
+    <>
+      <span className={styles.atLeast}>{raised.atLeast}</span>
+      {raised.amount}
+    </>
+  ) : raised.amount;
+  const boxes: { id: string; label: string; value: ReactNode; icon: ReactNode; className?: string; note?: string }[] = [
     { id: 'participants', label: t('stats.participants'), value: format(stats.totalParticipants), icon: <PeopleIcon /> },
     { id: 'teams', label: t('stats.teams'), value: format(stats.teams.length), icon: <TeamsIcon /> },
     { id: 'distance', label: t('stats.distance'), value: format(stats.totalDistance), icon: <RouteIcon /> },
-    { id: 'raised', label: t('stats.raised'), value: raised.text, note: raised.note, icon: <EuroIcon />, className: styles.moneyValue },
+    { id: 'raised', label: t('stats.raised'), value: raisedValue, note: raised.note, icon: <EuroIcon />, className: styles.moneyValue },
     { id: 'flowers', label: t('stats.flowers'), value: format(stats.totalBlueFlowers), icon: <FlowerStatIcon /> },
   ];
   return (

@@ -7,8 +7,8 @@
  *   the configured bank transfer in Estonian, the description naming her participant id;
  * - a member born 2012 joins and, in English, sees the company fee (15 EUR, not the child's 5) and
  *   the same bank transfer in English with his own id;
- * - the captain sees the team total for the unpaid members and pays it once through the sandbox;
- *   everyone is paid;
+ * - the captain chooses, in the one fee form, to pay for herself and her unpaid teammate (named,
+ *   with the sum) and pays it once through the sandbox; everyone is paid;
  * - the administrator finds the team fee among the captain's payments in the console and records
  *   its refund in full, after the site's confirmation: both members are unpaid again.
  * The server's rules (amounts, refunds, permissions) are tested in tests/int/payments.int.test.ts.
@@ -146,23 +146,26 @@ describe('a company team on /pay', () => {
     });
   });
 
-  test('the captain sees the team total for both unpaid members and pays it once; both are paid', async () => {
+  test('the captain chooses to pay for herself and her unpaid teammate, in the one fee form, and pays once; both are paid', async () => {
     const page = captainPage;
     await page.goto(`${stack.baseUrl}/pay`);
-    const team = page.getByTestId('pay-team-fee');
-    await team.waitFor();
-    expect(text(await page.getByTestId('pay-team-unpaid').textContent())).toContain('2 liikmel');
-    expect(text(await page.getByTestId('pay-team-summary').textContent())).toBe('Tiimi eest kokku: 2 × 15,00 € = 30,00 €');
-    expect(text(await page.getByTestId('pay-team-total').textContent())).toBe('30,00 €');
-    expect(await page.getByTestId('pay-team-amount').inputValue()).toBe('30.00');
-    // Her own fee form is still there below it.
-    await page.getByTestId('pay-fee-form').waitFor();
+    const form = page.getByTestId('pay-fee-form');
+    await form.waitFor();
+    // One form: the team's fee is a choice in it, not a second form.
+    expect(await page.getByTestId('pay-team-fee').count()).toBe(0);
+    const forTeam = form.locator('input[name="pay-for"][value="team"]');
+    const teamChoice = form.locator('label').filter({ has: page.locator('input[name="pay-for"][value="team"]') });
+    expect(text(await teamChoice.textContent())).toContain('Enda ja 1 maksmata tiimikaaslase osalustasu: 30,00 €');
+    expect(text(await teamChoice.textContent())).toContain('Mikk Noor');
+    expect(text(await page.getByTestId('pay-total').textContent())).toBe('15,00 €');
+    await forTeam.check();
+    expect(text(await page.getByTestId('pay-total').textContent())).toBe('30,00 €');
+    expect(await page.getByTestId('pay-amount').inputValue()).toBe('30,00');
     await page.getByTestId('bank-account').waitFor();
-    for (const part of ['[data-testid="pay-team-fee"]', '[data-testid="bank-transfer"]']) expect(await seriousViolations(page, part), part).toEqual([]);
+    for (const part of ['[data-testid="pay-fee-form"]', '[data-testid="bank-transfer"]']) expect(await seriousViolations(page, part), part).toEqual([]);
 
-    const form = page.getByTestId('pay-team-form');
     await form.getByTestId('pay-method').first().click();
-    await page.getByTestId('pay-team-submit').click();
+    await page.getByTestId('pay-submit').click();
     await page.getByTestId('sandbox-succeed').waitFor();
     await page.getByTestId('sandbox-succeed').click();
     await page.waitForURL(/\/payment\/success/);

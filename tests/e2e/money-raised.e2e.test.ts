@@ -1,7 +1,7 @@
 /**
  * The money raised in view (issue 20 item 3), in headless Chromium against `npm start` with the
- * sandbox payment provider (the 2025 import carries paid marks but no money: imported marks
- * count nothing), so the fee is paid through the sandbox as payments.e2e.test.ts does:
+ * sandbox payment provider (the 2025 import's paid marks count the fees they assume, but a new
+ * team starts from nothing), so the fee is paid through the sandbox as payments.e2e.test.ts does:
  *
  * - Estonian: a new team's page, open while its captain pays in another tab, shows the 15 EUR fee
  *   without a reload (the page's live stream); the home page shows the total beside the distance

@@ -72,8 +72,11 @@ async function payThroughSandbox(page: Page, outcome: 'succeed' | 'fail', amount
 const cents = (euros: string) => Math.round(Number(euros.replace(',', '.')) * 100);
 /** An answer's EUR (issue 14: 15, 7.5) in cents. */
 const eurosInCents = (euros: number) => Math.round(euros * 100);
-/** "15,00" in a formatted Estonian or English amount ("15,00 €", "€15.00"). */
-const amountIn = (s: string | null) => cents(/(\d+[.,]\d{2})/.exec(text(s))![1]!);
+/**
+ * The amount in a formatted Estonian or English amount ("15,00 €", "€15.00", "13 975,00 €": the
+ * total counts the import's fees since they are assumed paid, so it has thousands).
+ */
+const amountIn = (s: string | null) => cents(/(\d[\d ]*[.,]\d{2})/.exec(text(s))![1]!.replace(/ /g, ''));
 
 const captain = { email: 'maksja@example.ee', fullName: 'Mari Maksja', password: 'maksja-parool-1', teamName: 'Maksjate Tiim' };
 let captainPage: Page;
@@ -99,7 +102,8 @@ describe('the participation fee and donations through the sandbox', () => {
     const options = await page.locator('[data-testid="pay-country"] option').evaluateAll((nodes) => nodes.map((n) => (n as HTMLOptionElement).value));
     expect(options).toEqual(setup.countries.map((c) => c.country).reverse());
     expect(await page.getByTestId('pay-country').inputValue()).toBe('EE');
-    expect(await page.getByTestId('pay-amount').inputValue()).toBe('15.00');
+    // The amount as Estonian writes it (a decimal comma); "15.00" is accepted as typed too.
+    expect(await page.getByTestId('pay-amount').inputValue()).toBe('15,00');
     expect(amountIn(await page.getByTestId('pay-total').textContent())).toBe(1500);
     expect(await page.locator('[data-testid="pay-method"] img').count()).toBeGreaterThan(0);
 
@@ -157,7 +161,7 @@ describe('the participation fee and donations through the sandbox', () => {
     const form = page.getByTestId('pay-donation-form');
     await form.waitFor();
     expect(await page.getByTestId('pay-fee-form').count()).toBe(0);
-    expect(await page.getByTestId('donation-amount').inputValue()).toBe('5.00');
+    expect(await page.getByTestId('donation-amount').inputValue()).toBe('5,00');
     expect(amountIn(await page.getByTestId('fundraising-total').textContent())).toBe(eurosInCents(before.total));
 
     // Under 1 EUR is refused.

@@ -18,7 +18,7 @@ const EXPECTED = {
   event: ['0001-event-log', '0002-append-batch'],
   accounts: ['0001-id-sequences', '0002-account-tables', '0003-session-tables', '0004-stream-index'],
   media: ['0001-images'],
-  readModels: ['2025-001-initial', '2025-002-settings', '2026-003-team-page', '2026-004-admin', '2026-005-payments', '2026-006-parked-events', '2026-007-payment-orders', '2026-008-company-fees', '2026-009-table-pages', '2026-010-entry-review', '2026-011-search-folding'],
+  readModels: ['2025-001-initial', '2025-002-settings', '2026-003-team-page', '2026-004-admin', '2026-005-payments', '2026-006-parked-events', '2026-007-payment-orders', '2026-008-company-fees', '2026-009-table-pages', '2026-010-entry-review', '2026-011-search-folding', '2026-012-raised-unknown'],
 };
 
 /** Every table and sequence the application uses (relation names for to_regclass). */
@@ -111,7 +111,7 @@ describe('migrateToLatest', () => {
       { name: 'event store', schema: 'es', adopted: [], applied: EXPECTED.event, latest: '0002-append-batch' },
       { name: 'accounts', schema: 'app', adopted: [], applied: EXPECTED.accounts, latest: '0004-stream-index' },
       { name: 'media', schema: 'media', adopted: [], applied: EXPECTED.media, latest: '0001-images' },
-      { name: 'read models', schema: 'rm', adopted: [], applied: EXPECTED.readModels, latest: '2026-011-search-folding' },
+      { name: 'read models', schema: 'rm', adopted: [], applied: EXPECTED.readModels, latest: '2026-012-raised-unknown' },
     ]);
     expect(await missing(fresh)).toEqual([]);
     expect(describeMigrations(reports)[0]).toBe('event store (es): ran 0001-event-log, 0002-append-batch');
@@ -136,7 +136,7 @@ describe('migrateToLatest', () => {
       'event store (es): up to date (0002-append-batch)',
       'accounts (app): up to date (0004-stream-index)',
       'media (media): up to date (0001-images)',
-      'read models (rm): up to date (2026-011-search-folding)',
+      'read models (rm): up to date (2026-012-raised-unknown)',
     ]);
     expect(await Promise.all(['es', 'app', 'media', 'rm'].map((schema) => recorded(fresh, schema)))).toEqual(before);
   });

@@ -405,7 +405,7 @@ describe('payments through the gateway', () => {
     expect(cents(after.donations) - cents(before.donations)).toBe(donation);
     expect(after.fees).toBe(before.fees);
     expect(cents(after.total)).toBe(cents(after.fees) + cents(after.donations));
-    expect(after.teams.find((t) => t.teamId === who.teamId)).toEqual({ teamId: who.teamId, fees: 15, donations: 7.5, total: 22.5 });
+    expect(after.teams.find((t) => t.teamId === who.teamId)).toEqual({ teamId: who.teamId, fees: 15, donations: 7.5, total: 22.5, unknownCount: 0 });
     expect((await call('GET', bank.location)).location).toBe(`/payment/success?amount=${(donation / 100).toFixed(2)}&code=${orderReference(orderId)}`);
   });
 

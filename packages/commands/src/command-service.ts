@@ -99,7 +99,7 @@ export class CommandService {
 
   /** Registers a team (importer): handlers/team.ts registerTeam. @throws DomainError TEAM_NAME_ALREADY_IN_USE, INVALID_JOIN_CODE, the team decider's codes. */
   registerTeam(
-    input: { teamId?: number; teamName: string; description: string; joinCode: string; icon: string | null },
+    input: { teamId?: number; teamName: string; description: string; joinCode: string; icon: string | null; company?: boolean },
     request: CommandRequest,
   ): Promise<{ teamId: number; position: number }> {
     return registerTeam(this.deps, input, request);

@@ -197,8 +197,18 @@ export const FundraisingAnswer = Type.Object({
   fees: Euros,
   donations: Euros,
   total: Euros,
+  /**
+   * Paid fees whose amount is unknown (imported from the old system without the facts that set
+   * the fee): above 0, `fees` and `total` are lower bounds ("at least"). Optional: absent or 0
+   * means the figures are complete.
+   */
+  unknownCount: Type.Optional(Type.Integer({ minimum: 0 })),
   teams: Type.Array(
-    Type.Object({ teamId: Type.Integer(), fees: Euros, donations: Euros, total: Euros }),
+    Type.Object({
+      teamId: Type.Integer(), fees: Euros, donations: Euros, total: Euros,
+      /** As the answer's unknownCount, for the team. */
+      unknownCount: Type.Optional(Type.Integer({ minimum: 0 })),
+    }),
   ),
 });
 export type FundraisingAnswer = Type.Static<typeof FundraisingAnswer>;

@@ -31,6 +31,12 @@ export const TeamStat = Type.Object({
    * model, issue 20 item 3). Optional: added after spec §7's contract.
    */
   raised_cents: Type.Optional(Type.Integer()),
+  /**
+   * How many of the team's paid fees have an unknown amount (imported from the old system without
+   * the facts that set the fee): when above 0, raised_cents is a lower bound ("at least"), not the
+   * whole. Optional: absent or 0 means raised_cents is complete.
+   */
+  raised_unknown_count: Type.Optional(Type.Integer({ minimum: 0 })),
 });
 export type TeamStat = Type.Static<typeof TeamStat>;
 
@@ -46,6 +52,8 @@ export const StatsAnswer = Type.Object({
    * included (as GET /api/fundraising's total; issue 20 item 3). Optional: added after spec §7.
    */
   raised_cents: Type.Optional(Type.Integer()),
+  /** Paid fees of unknown amount overall (see TeamStat.raised_unknown_count): above 0, raised_cents is "at least". Optional. */
+  raised_unknown_count: Type.Optional(Type.Integer({ minimum: 0 })),
   /** The simulated or real "today" the daily distances refer to, YYYY-MM-DD (Europe/Tallinn). */
   today: Type.String(),
 });
@@ -71,6 +79,8 @@ export const TeamAnswer = Type.Object({
   blueFlowers: Type.Integer(),
   /** Money the team raised, EUR cents, as TeamStat.raised_cents (issue 20 item 3). Optional. */
   raised_cents: Type.Optional(Type.Integer()),
+  /** As TeamStat.raised_unknown_count: above 0, raised_cents is "at least". Optional. */
+  raised_unknown_count: Type.Optional(Type.Integer({ minimum: 0 })),
 });
 export type TeamAnswer = Type.Static<typeof TeamAnswer>;
 

@@ -61,7 +61,7 @@ export type JoinCodeAnswer = Type.Static<typeof JoinCodeAnswer>;
  * as identity — id (the path's), team_name and join_code (changed only by an admin and by
  * "new code"), created_at (compared as a moment) — are compared with the stored team: different
  * answers 409 FIELD_MISMATCH with `field`. The figures (participant_count, distance, prestige,
- * inLapDistance, blueFlowers, and raised_cents since issue 20) are read-model results that move
+ * inLapDistance, blueFlowers, raised_cents and raised_unknown_count) are read-model results that move
  * with every entry or payment: accepted as numbers and not compared, and nothing here can change them.
  */
 export const EchoedTeamFields = {
@@ -75,6 +75,7 @@ export const EchoedTeamFields = {
   inLapDistance: Type.Optional(Type.Number({ minimum: 0 })),
   blueFlowers: Type.Optional(Type.Integer({ minimum: 0 })),
   raised_cents: Type.Optional(Type.Integer({ minimum: 0 })),
+  raised_unknown_count: Type.Optional(Type.Integer({ minimum: 0 })),
 };
 
 /**

@@ -145,9 +145,10 @@ export interface ParticipantPaymentMarked {
      * Who set it: 'admin' (the admin console: a payment verified by hand, e.g. a bank transfer),
      * 'payment' (a succeeded fee order, with `orderId`), 'refund' (issue 14: the fee order
      * `orderId` that had paid it was refunded in full; isPaid false). Absent on the importer's
-     * marks and on every mark recorded before issue 7.
+     * marks and on every mark recorded before issue 7. 'import': a paid mark of an imported
+     * participant (who paid in the old system), whose amount the import assumes (`assumedCents`).
      */
-    source?: 'admin' | 'payment' | 'refund';
+    source?: 'admin' | 'payment' | 'refund' | 'import';
     /** The fee order (stream payment-{orderId}) that set or took back the flag; with source 'payment' or 'refund'. */
     orderId?: string;
     /**
@@ -160,6 +161,14 @@ export interface ParticipantPaymentMarked {
      * pre-issue-14 marks count nothing).
      */
     manualCents?: number;
+    /**
+     * With source 'import' and isPaid true: the fee the import assumes the participant paid in the
+     * old system, EUR cents (participantFee for the edition: the company fee, else 15/5 EUR by
+     * birth year; spec §9), which the fundraising totals count as a fee. Absent when the fee
+     * cannot be known (no birth year): the payment's amount is unknown, and every total it feeds
+     * is known to be incomplete.
+     */
+    assumedCents?: number;
   };
 }
 /** An administrator corrected the participant's name (spec §2 admin users tab; at most 32). */

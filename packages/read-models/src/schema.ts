@@ -184,6 +184,8 @@ export interface FundraisingTeamsTable {
   fees_cents: number;
   donations_cents: number;
   deleted: boolean;
+  /** Paid marks of the team whose amount is unknown (2026-011): its money raised is at least the cents. */
+  unknown_count: number;
 }
 
 /**
@@ -211,6 +213,8 @@ export interface FundraisingTotalsTable {
   id: number;
   fees_cents: number;
   donations_cents: number;
+  /** Paid marks whose amount is unknown (2026-011): the money raised is at least the cents. */
+  unknown_count: number;
 }
 
 /**

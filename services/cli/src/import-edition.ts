@@ -20,6 +20,10 @@
  *   command handled already and appends nothing.
  * - Text is imported as written: quotes, emoji, markup-like text and Estonian letters are data.
  * - Imported people have no password (they set one through forgot-password, issue 3).
+ * - The old system kept paid flags, not amounts: a paid mark becomes a fee assumed paid
+ *   (ParticipantPaymentMarked source 'import', `assumedCents`: the company fee when the export
+ *   says the team is one, else 15/5 EUR by birth year, spec §9), or a payment of unknown amount
+ *   when the birth year is missing; `assumedFees` in the result says what was assumed.
  * - The id sequences are moved past the imported ids after each phase.
  */
 import { readFileSync } from 'node:fs';
@@ -34,11 +38,14 @@ import {
   type CommandService,
   type IdAllocator,
 } from '@sinilill/commands';
-import type { ActingUser, Gender } from '@sinilill/domain';
+import { currentEdition, participantFee, type ActingUser, type Edition, type Gender } from '@sinilill/domain';
 import type { EventStore } from '@sinilill/event-store';
 
-/** A teams.csv row (strings as in the file; created_at ISO-8601). */
-export interface TeamRow { id: string; team_name: string; description: string; join_code: string; created_at: string }
+/**
+ * A teams.csv row (strings as in the file; created_at ISO-8601). `company` 'true' / 'false' when
+ * the export has the column (the 2025 export does not: no team is a company team).
+ */
+export interface TeamRow { id: string; team_name: string; description: string; join_code: string; created_at: string; company?: string }
 /** A participants.csv row; is_paid and is_captain 'true' / 'false'. */
 export interface ParticipantRow {
   id: string; full_name: string; email: string; gender: string; birth_year: string; team_id: string;
@@ -78,6 +85,51 @@ export interface ImportResult {
   events?: number;
   /** Bulk path only: where the time went. */
   timings?: BulkTimings;
+  /** What the import assumed of the paid marks (see assumedFees). */
+  assumedFees: AssumedFees;
+}
+
+/** The fees an import assumes were paid in the old system, which kept paid flags but no amounts. */
+export interface AssumedFees {
+  /** Paid marks whose fee is known from the export (birth year, company team). */
+  known: number;
+  /** Their sum, EUR cents. */
+  knownCents: number;
+  /** Paid marks whose fee cannot be known (no birth year): amount unknown. */
+  unknown: number;
+}
+
+/** A participant row's birth year, or null when the export has none (or not a year). */
+function birthYearOf(row: ParticipantRow): number | null {
+  const year = Number(row.birth_year);
+  return row.birth_year.trim() !== '' && Number.isInteger(year) && year > 0 ? year : null;
+}
+
+/**
+ * What importing `rows` assumes of their paid marks, by the same rule as the participant decider
+ * (participantFee for `edition`: the company fee in a team the export calls a company, else 15/5
+ * EUR by birth year; spec §9).
+ */
+export function assumedFees(rows: Pick<EditionRows, 'teams' | 'participants'>, edition: Edition = currentEdition): AssumedFees {
+  const companies = new Set(rows.teams.filter((team) => team.company === 'true').map((team) => team.id));
+  const result: AssumedFees = { known: 0, knownCents: 0, unknown: 0 };
+  for (const row of rows.participants) {
+    if (row.is_paid !== 'true') continue;
+    const birthYear = birthYearOf(row);
+    if (birthYear === null) result.unknown += 1;
+    else {
+      result.known += 1;
+      result.knownCents += participantFee(birthYear, companies.has(row.team_id), edition);
+    }
+  }
+  return result;
+}
+
+/** One line for an operator: what the import assumed of the paid marks. */
+export function describeAssumedFees(fees: AssumedFees): string {
+  const euros = (fees.knownCents / 100).toFixed(2);
+  return `paid marks: ${fees.known} assumed as fees paid in the old system (${euros} EUR by the edition's fee rules)` +
+    (fees.unknown > 0 ? `, ${fees.unknown} of unknown amount (no birth year): money raised is shown as at least ${euros} EUR` : '');
 }
 
 /** The callbacks and ids both paths share. */
@@ -144,12 +196,15 @@ export async function importEdition(options: ImportCallbacks & Partial<BulkImpor
 function teamCommand(prefix: string, row: TeamRow, index: number): BulkCommand {
   return {
     type: 'RegisterTeam', label: `team ${row.id}`, commandId: `${prefix}:team:${row.id}`, at: row.created_at, row: index + 1,
-    data: { teamId: Number(row.id), teamName: row.team_name, description: row.description, joinCode: row.join_code, icon: null },
+    data: {
+      teamId: Number(row.id), teamName: row.team_name, description: row.description, joinCode: row.join_code, icon: null,
+      ...(row.company === 'true' ? { company: true } : {}),
+    },
   };
 }
 
 /** The bulk commands of a participant row: registration (+ account) and, when paid, the paid flag. */
-function* participantCommands(prefix: string, rows: readonly ParticipantRow[]): Generator<BulkCommand> {
+function* participantCommands(prefix: string, rows: readonly ParticipantRow[], companies: ReadonlySet<string>): Generator<BulkCommand> {
   for (const [index, row] of rows.entries()) {
     const participantId = Number(row.id);
     yield {
@@ -162,7 +217,7 @@ function* participantCommands(prefix: string, rows: readonly ParticipantRow[]): 
     if (row.is_paid === 'true') {
       yield {
         type: 'MarkPayment', label: `payment of participant ${row.id}`, commandId: `${prefix}:participant-paid:${row.id}`,
-        at: row.created_at, row: index + 1, data: { participantId, isPaid: true },
+        at: row.created_at, row: index + 1, data: { participantId, isPaid: true, ...(companies.has(row.team_id) ? { company: true } : {}) },
       };
     }
   }
@@ -220,7 +275,8 @@ export async function importRows(rows: EditionRows, options: ImportCallbacks & B
   await options.ids.reserveThrough('team', maxId(teams));
   await options.onPhaseDone?.(position);
 
-  await phase('participants', participants.length, participantCommands(prefix, participants));
+  const companies = new Set(teams.filter((team) => team.company === 'true').map((team) => team.id));
+  await phase('participants', participants.length, participantCommands(prefix, participants, companies));
   await options.ids.reserveThrough('participant', maxId(participants));
   await options.onPhaseDone?.(position);
 
@@ -230,7 +286,7 @@ export async function importRows(rows: EditionRows, options: ImportCallbacks & B
 
   return {
     teams: teams.length, participants: participants.length, entries: rows.entryCount,
-    position, milliseconds: performance.now() - started, events, timings: { ...importer.timings },
+    position, milliseconds: performance.now() - started, events, timings: { ...importer.timings }, assumedFees: assumedFees(rows),
   };
 }
 
@@ -278,7 +334,10 @@ async function importCommandByCommand(rows: EditionRows, options: ImportCallback
   let done = 0;
   await inParallel(teams, concurrency, async (row) => {
     const result = await commands.registerTeam(
-      { teamId: Number(row.id), teamName: row.team_name, description: row.description, joinCode: row.join_code, icon: null },
+      {
+        teamId: Number(row.id), teamName: row.team_name, description: row.description, joinCode: row.join_code, icon: null,
+        ...(row.company === 'true' ? { company: true } : {}),
+      },
       request(`${prefix}:team:${row.id}`, row.created_at),
     ).catch((error: unknown) => fail(`team ${row.id}`, error));
     track(result);
@@ -322,6 +381,6 @@ async function importCommandByCommand(rows: EditionRows, options: ImportCallback
 
   return {
     teams: teams.length, participants: participants.length, entries: entries.length,
-    position, milliseconds: performance.now() - started,
+    position, milliseconds: performance.now() - started, assumedFees: assumedFees(rows),
   };
 }

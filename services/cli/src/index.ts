@@ -1,8 +1,8 @@
 export { migrateAll, openApplication, type Application } from './application';
 export { MIGRATION_SETS, describeMigrations, migrateToLatest } from './migrate';
 export {
-  importEdition, importRows, readEditionCsv,
-  type BulkImportTarget, type EditionRows, type EntryRow, type ImportProgress, type ImportResult, type ParticipantRow, type TeamRow,
+  assumedFees, describeAssumedFees, importEdition, importRows, readEditionCsv,
+  type AssumedFees, type BulkImportTarget, type EditionRows, type EntryRow, type ImportProgress, type ImportResult, type ParticipantRow, type TeamRow,
 } from './import-edition';
 export { prng, syntheticEdition, type SyntheticEdition, type SyntheticEditionOptions } from './synthetic-edition';
 export { parseImportFlags } from './import-flags';

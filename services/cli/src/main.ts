@@ -14,7 +14,7 @@ import { openApplication } from './application';
 import { runAdmin } from './admin-command';
 import { runBackup, runRestore } from './backup-commands';
 import { runCopyLog } from './copy-log-command';
-import { importEdition, importRows, type ImportProgress, type ImportResult } from './import-edition';
+import { describeAssumedFees, importEdition, importRows, type ImportProgress, type ImportResult } from './import-edition';
 import { parseImportFlags } from './import-flags';
 import { openInfrastructure } from './infra';
 import { describeMigrations, migrateToLatest } from './migrate';
@@ -60,6 +60,7 @@ async function runImport(): Promise<void> {
     log(`imported ${result.teams} teams, ${result.participants} participants, ${result.entries} entries ` +
       `from ${source} in ${seconds.toFixed(1)} s; ` +
       `events appended: ${appended} (${Math.round(appended / seconds)} events/s; log head ${headAfter})`);
+    log(describeAssumedFees(result.assumedFees));
     if (result.timings) {
       const { loadMs, decideMs, reserveMs, appendMs } = result.timings;
       const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;

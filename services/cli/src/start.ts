@@ -26,7 +26,7 @@ import { ensureSystemPart, waitForPort } from '@sinilill/local-infra';
 import { WakeUpPublisher } from '@sinilill/messaging';
 import { waitForPosition } from '@sinilill/read-models';
 import { openApplication } from './application';
-import { importEdition } from './import-edition';
+import { describeAssumedFees, importEdition } from './import-edition';
 import { openInfrastructure } from './infra';
 import { progressBar } from './progress';
 import { Supervisor } from './supervisor';
@@ -147,6 +147,7 @@ export async function start(): Promise<void> {
       bar.stop();
       await publisher.close();
       log(`imported ${result.teams} teams, ${result.participants} participants, ${result.entries} entries in ${(result.milliseconds / 1000).toFixed(1)} s`);
+      log(describeAssumedFees(result.assumedFees));
       // "ready" means the first page shows the whole import, not a projection still catching up.
       await waitForPosition(app.db, await app.store.headPosition(), 120_000, 100);
     }

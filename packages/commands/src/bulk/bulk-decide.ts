@@ -155,7 +155,13 @@ export class BulkDecider {
       }
       case 'MarkPayment':
         this.decideOn(decided, streams.participant(command.data.participantId), command.commandId,
-          { type: 'MarkPayment', data: { participantId: command.data.participantId, isPaid: command.data.isPaid } }, context, overlay);
+          {
+            type: 'MarkPayment',
+            data: {
+              participantId: command.data.participantId, isPaid: command.data.isPaid, source: 'import',
+              ...(command.data.company === true ? { company: true } : {}),
+            },
+          }, context, overlay);
         break;
       case 'AddEntry': {
         const { data } = command;

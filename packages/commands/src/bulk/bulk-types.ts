@@ -39,10 +39,13 @@ export interface BulkRegisterParticipant extends BulkCommandBase {
   };
 }
 
-/** A paid flag as markPayment (the system's: no source) sets it. */
+/**
+ * A paid flag as markPayment sets it for the importer (source 'import': the fee assumed paid);
+ * `company` when the export says the participant's team is a company team (default false).
+ */
 export interface BulkMarkPayment extends BulkCommandBase {
   type: 'MarkPayment';
-  data: { participantId: number; isPaid: boolean };
+  data: { participantId: number; isPaid: boolean; company?: boolean };
 }
 
 /** An entry as addEntry takes it; its team is the participant's (from the participant's stream). */

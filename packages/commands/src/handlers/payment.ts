@@ -255,20 +255,26 @@ export class PaymentCommands {
    * (ParticipantPaymentMarked.source 'admin') and, issue 14, records the money verified by hand:
    * marking paid, the fee due (the company fee when the participant's team is a company team, else
    * by birth year) as `manualCents`, counted in the fundraising totals; unmarking, the manual
-   * payment the standing mark had recorded, taken back. The importer's mark carries no source.
+   * payment the standing mark had recorded, taken back. The importer's paid mark (the system
+   * acting with `imported` metadata) says so (source 'import') and records the fee it assumes was
+   * paid in the old system (`assumedCents`: the company fee in a company team, else by birth year).
    * @throws DomainError FORBIDDEN (not an administrator or the system), NOT_FOUND (unknown or
    *   deleted participant), INVALID_REQUEST.
    */
   async markPayment(participantId: number, isPaid: boolean, request: PaymentCommandRequest): Promise<{ position: number }> {
     const admin = request.actor.role === 'ADMIN';
+    const imported = !admin && request.actor.role === 'SYSTEM' && request.metadata.imported === true;
     let company = false;
-    if (admin && isPaid) {
+    if ((admin || imported) && isPaid) {
       const participant = foldStream(participantDecider, await this.deps.store.readStream(streams.participant(participantId)));
       company = participant.exists && participant.teamId !== null && (await this.isCompanyTeam(participant.teamId));
     }
     const result = await handleCommand(this.deps.store, streams.participant(participantId), participantDecider, {
       type: 'MarkPayment',
-      data: { participantId, isPaid, ...(admin ? { source: 'admin' as const } : {}), ...(company ? { company } : {}) },
+      data: {
+        participantId, isPaid, ...(admin ? { source: 'admin' as const } : imported ? { source: 'import' as const } : {}),
+        ...(company ? { company } : {}),
+      },
     }, this.context(request), request.metadata);
     return { position: result.position };
   }

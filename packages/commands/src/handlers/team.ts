@@ -30,7 +30,7 @@ export interface AdminTeamView {
  */
 export async function registerTeam(
   deps: CommandServiceDependencies,
-  input: { teamId?: number; teamName: string; description: string; joinCode: string; icon: string | null },
+  input: { teamId?: number; teamName: string; description: string; joinCode: string; icon: string | null; company?: boolean },
   request: CommandRequest,
 ): Promise<{ teamId: number; position: number }> {
   const previous = await priorCommand(deps.store, request.metadata);
@@ -39,7 +39,7 @@ export async function registerTeam(
     : input.teamId ?? (await deps.ids.next('team'));
   const context = await decisionContext(deps, request);
   const register = () => handleCommand(deps.store, streams.team(teamId), teamDecider,
-    { type: 'RegisterTeam', data: { teamId, teamName: input.teamName, description: input.description, joinCode: input.joinCode, icon: input.icon } },
+    { type: 'RegisterTeam', data: { teamId, teamName: input.teamName, description: input.description, joinCode: input.joinCode, icon: input.icon, ...(input.company === true ? { company: true } : {}) } },
     context, request.metadata, { previous });
   const { directory } = deps;
   const result = !directory ? await register() : await directory.transaction(async (tx) => {

@@ -58,11 +58,11 @@ export interface MarkPayment {
     participantId: number;
     isPaid: boolean;
     /** Copied into the event when given (ParticipantPaymentMarked.source). */
-    source?: 'admin' | 'payment' | 'refund';
+    source?: 'admin' | 'payment' | 'refund' | 'import';
     /** The succeeded fee order (source 'payment'), or the refunded one (source 'refund'). */
     orderId?: string;
     /**
-     * With source 'admin': whether the participant's team is a company team (the caller reads the
+     * With source 'admin' or 'import': whether the participant's team is a company team (the caller reads the
      * team stream), so that an administrator's mark records the fee due as the manual payment
      * (participantFee; issue 14). Default false.
      */
@@ -194,6 +194,10 @@ function markPayment(command: MarkPayment, state: ParticipantState, ctx: Decisio
   const manualCents = source !== 'admin' ? 0
     : isPaid ? participantFee(state.birthYear, command.data.company === true, edition)
       : (state.manualCents ?? 0);
+  // An imported paid mark stands for a fee paid in the old system, which kept no amounts: the
+  // fee the participant owed is assumed, unless their birth year is unknown (then so is the fee).
+  const assumedCents = source === 'import' && isPaid && state.birthYear !== null
+    ? participantFee(state.birthYear, command.data.company === true, edition) : 0;
   return [{
     type: 'ParticipantPaymentMarked',
     data: {
@@ -201,6 +205,7 @@ function markPayment(command: MarkPayment, state: ParticipantState, ctx: Decisio
       ...(source !== undefined ? { source } : {}),
       ...(orderId !== undefined ? { orderId } : {}),
       ...(manualCents > 0 ? { manualCents } : {}),
+      ...(assumedCents > 0 ? { assumedCents } : {}),
     },
   }];
 }
@@ -251,7 +256,9 @@ function evolveParticipant(state: ParticipantState, event: ParticipantEvent): Pa
       ...state,
       isPaid: data.isPaid,
       paidOrderId: data.isPaid && data.source === 'payment' ? data.orderId : undefined,
-      manualCents: data.isPaid && data.source === 'admin' && data.manualCents ? data.manualCents : undefined,
+      // An assumed import fee is taken back by an administrator's unmark like a manual payment.
+      manualCents: data.isPaid && data.source === 'admin' && data.manualCents ? data.manualCents
+        : data.isPaid && data.source === 'import' && data.assumedCents ? data.assumedCents : undefined,
     }))
     .with({ type: 'ParticipantRenamed' }, ({ data }) => ({ ...state, fullName: data.fullName }))
     .with({ type: 'ParticipantDeleted' }, () => ({ ...state, deleted: true, fullName: null, email: null, birthYear: null }))
@@ -273,7 +280,9 @@ function evolveParticipant(state: ParticipantState, event: ParticipantEvent): Pa
  * the optional source and orderId are copied into the event. An administrator's mark (source
  * 'admin', issue 14) records the money verified by hand as `manualCents`: marking paid, the fee due
  * (participantFee: the company fee when `company`, else by birth year); unmarking, the manual
- * payment the standing mark had recorded (none when the flag came from a provider's payment). Only
+ * payment the standing mark had recorded (none when the flag came from a provider's payment). An
+ * imported paid mark (source 'import') records the fee assumed paid in the old system as
+ * `assumedCents` (participantFee as above), none when the birth year is unknown. Only
  * ADMIN or SYSTEM (the payment callback) may mark (FORBIDDEN); unknown participant → NOT_FOUND.
  *
  * RenameParticipant → [ParticipantRenamed] (renamedAt = ctx.now, name trimmed), [] when unchanged;

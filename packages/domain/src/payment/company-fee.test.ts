@@ -194,4 +194,31 @@ describe('a company team and its members', () => {
       });
     expect(state.manualCents).toBeUndefined();
   });
+
+  it('records an imported paid mark as the fee assumed paid in the old system, which an administrator\'s unmark takes back', () => {
+    const participants = deciderSpec(createParticipantDecider(edition2025));
+    const registered = (birthYear: number | null) => ({
+      type: 'ParticipantRegistered' as const,
+      data: {
+        participantId: 4, teamId: 7, fullName: 'Mia', email: 'mia@example.ee', birthYear, gender: 'FEMALE' as const,
+        isCaptain: false, newsletter: false, registeredAt: now,
+      },
+    });
+    const system = testContext({ now, actor: systemActor });
+    const imported = (company?: boolean) => ({
+      type: 'MarkPayment' as const, data: { participantId: 4, isPaid: true, source: 'import' as const, ...(company ? { company } : {}) },
+    });
+    participants.given([registered(2012)]).when(imported(), system)
+      .then([{ type: 'ParticipantPaymentMarked', data: { participantId: 4, isPaid: true, source: 'import', assumedCents: childCents } }]);
+    participants.given([registered(2010)]).when(imported(), system)
+      .then([{ type: 'ParticipantPaymentMarked', data: { participantId: 4, isPaid: true, source: 'import', assumedCents: adultCents } }]);
+    participants.given([registered(2012)]).when(imported(true), system)
+      .then([{ type: 'ParticipantPaymentMarked', data: { participantId: 4, isPaid: true, source: 'import', assumedCents: companyPerPersonCents } }]);
+    // No birth year: the fee cannot be known, so no amount is assumed.
+    participants.given([registered(null)]).when(imported(), system)
+      .then([{ type: 'ParticipantPaymentMarked', data: { participantId: 4, isPaid: true, source: 'import' } }]);
+    const importedMark = { type: 'ParticipantPaymentMarked' as const, data: { participantId: 4, isPaid: true, source: 'import' as const, assumedCents: 500 } };
+    participants.given([registered(2012), importedMark]).when({ type: 'MarkPayment', data: { participantId: 4, isPaid: false, source: 'admin' } }, admin)
+      .then([{ type: 'ParticipantPaymentMarked', data: { participantId: 4, isPaid: false, source: 'admin', manualCents: 500 } }]);
+  });
 });

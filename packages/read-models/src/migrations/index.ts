@@ -22,6 +22,7 @@ import * as companyFees from './2026-008-company-fees';
 import * as tablePages from './2026-009-table-pages';
 import * as entryReview from './2026-010-entry-review';
 import * as searchFolding from './2026-011-search-folding';
+import * as raisedUnknown from './2026-012-raised-unknown';
 
 interface SchemaScopedMigration {
   up(db: Kysely<unknown>): Promise<void>;
@@ -40,6 +41,7 @@ const MIGRATIONS: Readonly<Record<string, SchemaScopedMigration>> = {
   '2026-009-table-pages': tablePages,
   '2026-010-entry-review': entryReview,
   '2026-011-search-folding': searchFolding,
+  '2026-012-raised-unknown': raisedUnknown,
 };
 
 /**

@@ -34,19 +34,36 @@ describe('payments', () => {
 
   test('fees and donations add up per team and overall', () => {
     const set = fold([paid(1, 7, 1500), paid(2, 8, 500), donated(1, 7, 700)]);
-    expect(set.teams.get(7)).toEqual({ teamId: 7, feesCents: 1500, donationsCents: 700, deleted: false });
-    expect(set.teams.get(8)).toEqual({ teamId: 8, feesCents: 500, donationsCents: 0, deleted: false });
-    expect(set.totals).toEqual({ feesCents: 2000, donationsCents: 700 });
+    expect(set.teams.get(7)).toEqual({ teamId: 7, feesCents: 1500, donationsCents: 700, deleted: false, unknownCount: 0 });
+    expect(set.teams.get(8)).toEqual({ teamId: 8, feesCents: 500, donationsCents: 0, deleted: false, unknownCount: 0 });
+    expect(set.totals).toEqual({ feesCents: 2000, donationsCents: 700, unknownCount: 0 });
   });
 
   test('a deleted team is hidden but its money, and money confirmed later, stays in the totals', () => {
     const set = fold([paid(1, 7, 1500), recorded('TeamDeleted', { teamId: 7, deletedAt: at }), donated(1, 7, 300)]);
-    expect(set.teams.get(7)).toEqual({ teamId: 7, feesCents: 1500, donationsCents: 300, deleted: true });
-    expect(set.totals).toEqual({ feesCents: 1500, donationsCents: 300 });
+    expect(set.teams.get(7)).toEqual({ teamId: 7, feesCents: 1500, donationsCents: 300, deleted: true, unknownCount: 0 });
+    expect(set.totals).toEqual({ feesCents: 1500, donationsCents: 300, unknownCount: 0 });
   });
 
   test('folds on top of loaded totals', () => {
-    expect(fold([donated(1, 7, 100)], emptyPaymentsWorkingSet({ feesCents: 5000, donationsCents: 200 })).totals).toEqual({ feesCents: 5000, donationsCents: 300 });
+    expect(fold([donated(1, 7, 100)], emptyPaymentsWorkingSet({ feesCents: 5000, donationsCents: 200, unknownCount: 0 })).totals).toEqual({ feesCents: 5000, donationsCents: 300, unknownCount: 0 });
+  });
+
+  test('an imported paid mark adds its assumed fee; one of unknown amount makes the totals it feeds incomplete', () => {
+    const set = fold([
+      registered(1, 7, 1980), registered(2, 7, 2012), registered(3, 8, 1990),
+      recorded('ParticipantPaymentMarked', { participantId: 1, isPaid: true, source: 'import', assumedCents: 1500 }),
+      recorded('ParticipantPaymentMarked', { participantId: 2, isPaid: true, source: 'import', assumedCents: 500 }),
+      recorded('ParticipantPaymentMarked', { participantId: 3, isPaid: true, source: 'import' }),
+    ]);
+    expect(set.teams.get(7)).toEqual({ teamId: 7, feesCents: 2000, donationsCents: 0, deleted: false, unknownCount: 0 });
+    expect(set.teams.get(8)).toEqual({ teamId: 8, feesCents: 0, donationsCents: 0, deleted: false, unknownCount: 1 });
+    expect(set.totals).toEqual({ feesCents: 2000, donationsCents: 0, unknownCount: 1 });
+  });
+
+  test('a paid mark imported before fees were assumed (no source) adds nothing', () => {
+    const set = fold([registered(1, 7, 1980), recorded('ParticipantPaymentMarked', { participantId: 1, isPaid: true })]);
+    expect(set.totals).toEqual({ feesCents: 0, donationsCents: 0, unknownCount: 0 });
   });
 
   test('issue 14: an order is pending, then failed or paid, and paid is final; ids and cents only', () => {

@@ -12,7 +12,10 @@
  *
  * The overall totals keep everything ever raised: a deleted team's row is hidden (`deleted`), not
  * dropped, and money confirmed for it later still counts, both in its hidden row and overall.
- * Imported participants marked paid (they paid in the old system) show as paid but add no money.
+ * Imported participants marked paid (they paid in the old system, which kept no amounts) add the
+ * fee the import assumed (ParticipantPaymentMarked.assumedCents, source 'import'); a mark whose fee
+ * could not be known adds to `unknownCount` instead, so that the totals it feeds read as "at
+ * least". Marks imported before the import assumed fees carry neither and add nothing.
  */
 import type { RecordedEvent } from '@sinilill/event-store';
 import { isChild, orderReference, participantFee, type DomainEvent, type Edition } from '@sinilill/domain';
@@ -38,6 +41,8 @@ export interface FundraisingTeam {
   donationsCents: number;
   /** True once the team is deleted: left out of the public list, still in the totals. */
   deleted: boolean;
+  /** Paid marks of unknown amount: the team raised at least fees + donations. */
+  unknownCount: number;
 }
 
 /** rm.payment_orders: one order (ids and cents only). */
@@ -62,7 +67,7 @@ export interface PaymentOrderRow {
 export interface PaymentsWorkingSet {
   info: Map<number, PaymentInfo | null>;
   teams: Map<number, FundraisingTeam>;
-  totals: { feesCents: number; donationsCents: number };
+  totals: { feesCents: number; donationsCents: number; unknownCount: number };
   /** Orders by order id (those this batch's events name, as loaded). */
   orders: Map<string, PaymentOrderRow>;
   /**
@@ -93,7 +98,7 @@ export const PAYMENTS_EVENTS = [
 ] as const;
 
 /** A working set with nothing loaded and the given totals. */
-export function emptyPaymentsWorkingSet(totals = { feesCents: 0, donationsCents: 0 }): PaymentsWorkingSet {
+export function emptyPaymentsWorkingSet(totals = { feesCents: 0, donationsCents: 0, unknownCount: 0 }): PaymentsWorkingSet {
   return {
     info: new Map(), teams: new Map(), totals: { ...totals }, orders: new Map(), companyTeams: new Map(), newCompanyTeams: new Set(),
     changedInfo: new Set(), changedTeams: new Set(), changedOrders: new Set(), totalsChanged: false,
@@ -103,7 +108,7 @@ export function emptyPaymentsWorkingSet(totals = { feesCents: 0, donationsCents:
 function team(set: PaymentsWorkingSet, teamId: number): FundraisingTeam {
   let row = set.teams.get(teamId);
   if (!row) {
-    row = { teamId, feesCents: 0, donationsCents: 0, deleted: false };
+    row = { teamId, feesCents: 0, donationsCents: 0, deleted: false, unknownCount: 0 };
     set.teams.set(teamId, row);
   }
   set.changedTeams.add(teamId);
@@ -160,6 +165,15 @@ export function evolvePayments(set: PaymentsWorkingSet, recorded: RecordedEvent,
       // Issue 14: money an administrator verified by hand counts as a fee; an unmark takes it back.
       const manual = event.data.source === 'admin' ? (event.data.manualCents ?? 0) : 0;
       if (manual > 0) count(set, row.teamId, 'fee', event.data.isPaid ? manual : -manual);
+      if (event.data.source === 'import' && event.data.isPaid) {
+        const assumed = event.data.assumedCents ?? 0;
+        if (assumed > 0) count(set, row.teamId, 'fee', assumed);
+        else {
+          team(set, row.teamId).unknownCount += 1;
+          set.totals.unknownCount += 1;
+          set.totalsChanged = true;
+        }
+      }
       return;
     }
     case 'ParticipantDeleted':

@@ -20,7 +20,9 @@ const anyInt = (ids: Iterable<number>) => sql<number>`any(${[...ids]}::int[])`;
 
 async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEvent[]): Promise<PaymentsWorkingSet> {
   const totals = await db.selectFrom('fundraising_totals').selectAll().where('id', '=', 1).executeTakeFirst();
-  const set = emptyPaymentsWorkingSet({ feesCents: totals?.fees_cents ?? 0, donationsCents: totals?.donations_cents ?? 0 });
+  const set = emptyPaymentsWorkingSet({
+    feesCents: Number(totals?.fees_cents ?? 0), donationsCents: Number(totals?.donations_cents ?? 0), unknownCount: totals?.unknown_count ?? 0,
+  });
   const participantIds = new Set<number>();
   const teamIds = new Set<number>();
   const orderIds = new Set<string>();
@@ -48,8 +50,10 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
   // An administrator's manual payment counts for the participant's team (issue 14): load its row
   // (a team registered in this batch is among teamIds already).
   for (const event of events) {
-    const data = event.data as { participantId?: unknown; manualCents?: unknown };
-    if (event.type !== 'ParticipantPaymentMarked' || typeof data.manualCents !== 'number' || typeof data.participantId !== 'number') continue;
+    const data = event.data as { participantId?: unknown; manualCents?: unknown; source?: unknown };
+    // An imported mark counts too: its assumed fee, or its unknown amount.
+    const money = typeof data.manualCents === 'number' || data.source === 'import';
+    if (event.type !== 'ParticipantPaymentMarked' || !money || typeof data.participantId !== 'number') continue;
     const row = set.info.get(data.participantId);
     if (row) teamIds.add(row.teamId);
   }
@@ -60,7 +64,9 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
   if (teamIds.size > 0) {
     const rows = await db.selectFrom('fundraising_teams').selectAll().where('team_id', '=', anyInt(teamIds)).execute();
     for (const row of rows) {
-      set.teams.set(row.team_id, { teamId: row.team_id, feesCents: row.fees_cents, donationsCents: row.donations_cents, deleted: row.deleted });
+      set.teams.set(row.team_id, {
+        teamId: row.team_id, feesCents: row.fees_cents, donationsCents: row.donations_cents, deleted: row.deleted, unknownCount: row.unknown_count,
+      });
     }
   }
   if (orderIds.size > 0) {
@@ -104,12 +110,13 @@ async function save(db: Kysely<ReadModelDatabase>, set: PaymentsWorkingSet): Pro
   if (removed.length > 0) await db.deleteFrom('payment_info').where('participant_id', '=', anyInt(removed)).execute();
   const teams = [...set.changedTeams].map((id) => {
     const row = set.teams.get(id)!;
-    return { team_id: row.teamId, fees_cents: row.feesCents, donations_cents: row.donationsCents, deleted: row.deleted };
+    return { team_id: row.teamId, fees_cents: row.feesCents, donations_cents: row.donationsCents, deleted: row.deleted, unknown_count: row.unknownCount };
   });
-  for (const part of chunk(teams, 4)) {
+  for (const part of chunk(teams, 5)) {
     await db.insertInto('fundraising_teams').values(part)
       .onConflict((oc) => oc.column('team_id').doUpdateSet((eb) => ({
         fees_cents: eb.ref('excluded.fees_cents'), donations_cents: eb.ref('excluded.donations_cents'), deleted: eb.ref('excluded.deleted'),
+        unknown_count: eb.ref('excluded.unknown_count'),
       }))).execute();
   }
   const orders = [...set.changedOrders].map((id) => {
@@ -127,7 +134,7 @@ async function save(db: Kysely<ReadModelDatabase>, set: PaymentsWorkingSet): Pro
   }
   if (set.totalsChanged) {
     await db.updateTable('fundraising_totals').where('id', '=', 1)
-      .set({ fees_cents: set.totals.feesCents, donations_cents: set.totals.donationsCents }).execute();
+      .set({ fees_cents: set.totals.feesCents, donations_cents: set.totals.donationsCents, unknown_count: set.totals.unknownCount }).execute();
   }
 }
 

@@ -6,7 +6,7 @@
  * | GET /payment/info (authenticated) | PaymentInfoAnswer {isPaid, isChild, fee (EUR), feeCents, company; a company captain's unpaidMembers, teamFee (EUR)} |
  * | GET /payment/order/{reference} (authenticated) | PaymentOrderStatusAnswer {reference, status, amount (EUR), kind, refunded?}: the caller's own order, else 404 |
  * | GET /payment/banktransfer (authenticated) | BankTransferAnswer {accountName, iban, description, amount (EUR), example}: issue 14 |
- * | GET /fundraising (public) | FundraisingAnswer: money raised in EUR, overall and per team |
+ * | GET /fundraising (public) | FundraisingAnswer: money raised in EUR, overall and per team (unknownCount: fees of unknown amount) |
  * | GET /admin/participant/{id}/payments (administrators) | AdminParticipantPaymentsAnswer: the orders the console may refund (issue 14) |
  *
  * Amounts are decimal EUR in every answer (issue 14; spec §3/§9 "two decimals"), written from the
@@ -161,7 +161,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
       rm.selectFrom('fundraising_totals').selectAll().where('id', '=', 1).executeTakeFirst(),
       rm.selectFrom('fundraising_teams').selectAll()
         .where('deleted', '=', false)
-        .where((eb) => eb(eb('fees_cents', '+', eb.ref('donations_cents')), '>', 0))
+        .where((eb) => eb.or([eb(eb('fees_cents', '+', eb.ref('donations_cents')), '>', 0), eb('unknown_count', '>', 0)]))
         .orderBy((eb) => eb('fees_cents', '+', eb.ref('donations_cents')), 'desc').orderBy('team_id')
         .execute(),
     ]);
@@ -171,11 +171,13 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
       fees: centsToEuros(feesCents),
       donations: centsToEuros(donationsCents),
       total: centsToEuros(feesCents + donationsCents),
+      unknownCount: totals?.unknown_count ?? 0,
       teams: teams.map((t) => ({
         teamId: t.team_id,
         fees: centsToEuros(Number(t.fees_cents)),
         donations: centsToEuros(Number(t.donations_cents)),
         total: centsToEuros(Number(t.fees_cents) + Number(t.donations_cents)),
+        unknownCount: t.unknown_count,
       })),
     };
   });

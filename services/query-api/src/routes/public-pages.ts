@@ -39,7 +39,8 @@ export function teamStatRows(rm: QueryCreator<ReadModelDatabase>, today: string)
     .leftJoin('fundraising_teams as f', 'f.team_id', 't.team_id')
     .select(['t.team_id', 't.team_name', 't.icon', 't.description', 't.distance', 't.participants', 't.prestige',
       't.in_lap_distance', 't.blue_flowers', 'd.distance_hundredths as daily'])
-    .select(sql<string | number | null>`f.fees_cents + f.donations_cents`.as('raised'));
+    .select(sql<string | number | null>`f.fees_cents + f.donations_cents`.as('raised'))
+    .select('f.unknown_count as raised_unknown');
 }
 type TeamStatRow = Awaited<ReturnType<ReturnType<typeof teamStatRows>['executeTakeFirstOrThrow']>>;
 
@@ -55,6 +56,7 @@ export function toTeamStat(t: TeamStatRow): TeamStat {
     blueFlowers: t.blue_flowers,
     // bigint: pg answers a string.
     raised_cents: Number(t.raised ?? 0),
+    raised_unknown_count: t.raised_unknown ?? 0,
   };
 }
 

@@ -4,7 +4,8 @@
  * rows). dailyDistance is the km performed on the clock's current local day (Europe/Tallinn).
  *
  * raised_cents (issue 20 item 3): the money raised, EUR cents, overall and per team, from the
- * payments projection's tables joined here.
+ * payments projection's tables joined here; raised_unknown_count says how many paid fees it lacks
+ * (amount unknown), so that a client shows the figure as "at least".
  *
  * Public and the same for everyone: cached per position of the projections it reads (team-stats
  * and payments, so a payment refreshes it) and per local day (issue 16 item 2, answer-cache.ts),
@@ -49,7 +50,7 @@ async function statsAnswer(db: Kysely<ReadModelDatabase>, today: string) {
   const [teams, totals, money] = await Promise.all([
     teamStatRows(rm, today).orderBy('t.distance', 'desc').orderBy('t.team_id').execute(),
     rm.selectFrom('stats_totals').selectAll().where('id', '=', 1).executeTakeFirst(),
-    rm.selectFrom('fundraising_totals').select(['fees_cents', 'donations_cents']).where('id', '=', 1).executeTakeFirst(),
+    rm.selectFrom('fundraising_totals').select(['fees_cents', 'donations_cents', 'unknown_count']).where('id', '=', 1).executeTakeFirst(),
   ]);
   return {
     teams: teams.map(toTeamStat),
@@ -58,6 +59,7 @@ async function statsAnswer(db: Kysely<ReadModelDatabase>, today: string) {
     totalBlueFlowers: totals?.blue_flowers ?? 0,
     // bigint columns: pg answers strings.
     raised_cents: Number(money?.fees_cents ?? 0) + Number(money?.donations_cents ?? 0),
+    raised_unknown_count: money?.unknown_count ?? 0,
     today,
   };
 }

@@ -68,6 +68,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
       .leftJoin('fundraising_teams', 'fundraising_teams.team_id', 'team_stats.team_id')
       .selectAll('team_stats').select('team_join_codes.join_code')
       .select(sql<string | number | null>`fundraising_teams.fees_cents + fundraising_teams.donations_cents`.as('raised'))
+      .select('fundraising_teams.unknown_count as raised_unknown')
       .where('team_stats.team_id', '=', teamId).executeTakeFirst();
     if (!row) throw new DomainError('NOT_FOUND', `team ${teamId}`);
     return {
@@ -84,6 +85,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
       blueFlowers: row.blue_flowers,
       // EUR cents (bigint: pg answers a string).
       raised_cents: Number(row.raised ?? 0),
+      raised_unknown_count: row.raised_unknown ?? 0,
     };
   });
 

@@ -3,8 +3,7 @@ import type { CSSProperties, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FlowerStatIcon, PeopleIcon, RouteIcon, TeamsIcon } from '../../../components/ui/stat-boxes';
 import boxStyles from '../../../components/ui/stat-boxes.module.css';
-import { formatEuros } from '../../../lib/format-money';
-import { useLang } from '../../../lib/use-lang';
+import { useMoneyRaised } from '../../../lib/use-money-raised';
 import { useNumberFormat } from '../../../lib/use-number-format';
 import styles from './home.module.css';
 
@@ -20,18 +19,26 @@ function EuroIcon() {
 
 /**
  * The totals of spec §2 "Home", each number with a space between thousands, and the money raised
- * (fees and donations, issue 20 item 3) beside the distance, in euros ("1 234,50 €", "€1 234.50").
+ * (fees and donations, issue 20 item 3) beside the distance, in euros ("1 234,50 €", "€1 234.50"),
+ * "at least" while some paid fees' amounts are unknown (useMoneyRaised).
  * The markup and look of the shared figure boxes (components/ui/stat-boxes), with one text figure.
  */
 export function StatBoxes({ stats }: { stats: StatsAnswer }) {
   const { t } = useTranslation('home');
   const format = useNumberFormat();
-  const lang = useLang();
-  const boxes: { id: string; label: string; value: string; icon: ReactNode; className?: string }[] = [
+  const moneyRaised = useMoneyRaised();
+  const raised = moneyRaised(stats.raised_cents, stats.raised_unknown_count);
+  const raisedValue = raised.atLeast ? (
+    <>
+      <span className={styles.atLeast}>{raised.atLeast}</span>
+      {raised.amount}
+    </>
+  ) : raised.amount;
+  const boxes: { id: string; label: string; value: ReactNode; icon: ReactNode; className?: string; note?: string }[] = [
     { id: 'participants', label: t('stats.participants'), value: format(stats.totalParticipants), icon: <PeopleIcon /> },
     { id: 'teams', label: t('stats.teams'), value: format(stats.teams.length), icon: <TeamsIcon /> },
     { id: 'distance', label: t('stats.distance'), value: format(stats.totalDistance), icon: <RouteIcon /> },
-    { id: 'raised', label: t('stats.raised'), value: formatEuros(stats.raised_cents ?? 0, lang), icon: <EuroIcon />, className: styles.moneyValue },
+    { id: 'raised', label: t('stats.raised'), value: raisedValue, note: raised.note, icon: <EuroIcon />, className: styles.moneyValue },
     { id: 'flowers', label: t('stats.flowers'), value: format(stats.totalBlueFlowers), icon: <FlowerStatIcon /> },
   ];
   return (
@@ -46,7 +53,7 @@ export function StatBoxes({ stats }: { stats: StatsAnswer }) {
               <span className={boxStyles.icon}>{box.icon}</span>
               <span>{box.label}</span>
             </dt>
-            <dd className={`${boxStyles.value} ${box.className ?? ''}`} data-testid={`stat-${box.id}`}>
+            <dd className={`${boxStyles.value} ${box.className ?? ''}`} data-testid={`stat-${box.id}`} title={box.note}>
               {box.value}
             </dd>
           </div>

@@ -1,8 +1,7 @@
 import type { TeamStat } from '@sinilill/contracts';
 import { useTranslation } from 'react-i18next';
 import { FlowerIcon } from '../../../components/ui/flower-icon';
-import { formatEuros } from '../../../lib/format-money';
-import { useLang } from '../../../lib/use-lang';
+import { useMoneyRaised } from '../../../lib/use-money-raised';
 import { useNumberFormat } from '../../../lib/use-number-format';
 import { sortFigure, type SortOrder } from '../utils/sort-teams';
 import { TeamIcon } from '../../../components/ui/team-icon';
@@ -20,7 +19,7 @@ export interface TeamCardProps {
 export function TeamCard({ team, rank, order, goldFrom }: TeamCardProps) {
   const { t } = useTranslation('home');
   const format = useNumberFormat();
-  const lang = useLang();
+  const raised = useMoneyRaised()(team.raised_cents, team.raised_unknown_count);
   const gold = team.blueFlowers >= goldFrom;
   const flowersText = t('topTeams.flowers', { count: team.blueFlowers, formatted: format(team.blueFlowers) });
 
@@ -37,8 +36,8 @@ export function TeamCard({ team, rank, order, goldFrom }: TeamCardProps) {
         <div className={styles.cardTitle}>
           <h3 className={styles.teamName}>{team.team.team_name}</h3>
           <p className={styles.members}>{t('topTeams.members', { count: team.participants })}</p>
-          <p className={styles.members} data-testid="top-team-raised">
-            {t('topTeams.raised', { amount: formatEuros(team.raised_cents ?? 0, lang) })}
+          <p className={styles.members} data-testid="top-team-raised" title={raised.note}>
+            {t('topTeams.raised', { amount: raised.text })}
           </p>
         </div>
       </header>

@@ -3,8 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { DataTable, type DataTableColumn, type DataTableServer } from '../../../components/ui/data-table';
 import { FlowerIcon } from '../../../components/ui/flower-icon';
 import { TeamIcon } from '../../../components/ui/team-icon';
-import { formatEuros } from '../../../lib/format-money';
-import { useLang } from '../../../lib/use-lang';
+import { useMoneyRaised } from '../../../lib/use-money-raised';
 import { useNumberFormat } from '../../../lib/use-number-format';
 import type { TeamRow } from '../utils/team-rows';
 import styles from './participants.module.css';
@@ -21,7 +20,7 @@ const rowId = (row: TeamRow) => row.id;
 export function TeamsTable({ rows, server }: { rows: readonly TeamRow[]; server: DataTableServer }) {
   const { t } = useTranslation('participants');
   const format = useNumberFormat();
-  const lang = useLang();
+  const moneyRaised = useMoneyRaised();
   const columns = useMemo((): DataTableColumn<TeamRow>[] => {
     const figure = (id: 'distance' | 'participants' | 'blueFlowers', header: string): DataTableColumn<TeamRow> => ({
       id,
@@ -63,11 +62,14 @@ export function TeamsTable({ rows, server }: { rows: readonly TeamRow[]; server:
       {
         id: 'raised',
         header: t('table.raised'),
-        cell: (row) => <span className={styles.figure} data-testid="team-raised">{formatEuros(row.raised, lang)}</span>,
+        cell: (row) => {
+          const raised = moneyRaised(row.raised, row.raisedUnknown);
+          return <span className={styles.figure} data-testid="team-raised" title={raised.note}>{raised.text}</span>;
+        },
         align: 'end',
       },
     ];
-  }, [t, format, lang]);
+  }, [t, format, moneyRaised]);
 
   return (
     <DataTable

@@ -13,8 +13,8 @@ describe('teamRows', () => {
       stat({ id: 3, team_name: 'Pärnu Pääsukesed', icon: null, description: '' }, { distance: 40, participants: 3, blueFlowers: 2 }),
     ];
     expect(teamRows(teams)).toEqual([
-      { id: '7', name: 'Tartu Tammed', icon: '/api/images/a.webp', description: 'Jookseme igal hommikul.', distance: 1894, participants: 12, blueFlowers: 101, raised: 123_450 },
-      { id: '3', name: 'Pärnu Pääsukesed', icon: null, description: '', distance: 40, participants: 3, blueFlowers: 2, raised: 0 },
+      { id: '7', name: 'Tartu Tammed', icon: '/api/images/a.webp', description: 'Jookseme igal hommikul.', distance: 1894, participants: 12, blueFlowers: 101, raised: 123_450, raisedUnknown: 0 },
+      { id: '3', name: 'Pärnu Pääsukesed', icon: null, description: '', distance: 40, participants: 3, blueFlowers: 2, raised: 0, raisedUnknown: 0 },
     ]);
   });
 

@@ -16,6 +16,8 @@ export interface TeamRow {
   blueFlowers: number;
   /** Money the team raised, EUR cents (fees and donations; 0 when the answer has none). */
   raised: number;
+  /** Paid fees of unknown amount: above 0, `raised` is "at least". */
+  raisedUnknown: number;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface TeamRow {
  * counts as none.
  */
 export function teamRows(teams: readonly TeamStat[]): TeamRow[] {
-  return teams.map(({ team, distance, participants, blueFlowers, raised_cents }) => ({
+  return teams.map(({ team, distance, participants, blueFlowers, raised_cents, raised_unknown_count }) => ({
     id: String(team.id),
     name: team.team_name,
     icon: team.icon === null || team.icon.trim() === '' ? null : team.icon,
@@ -33,5 +35,6 @@ export function teamRows(teams: readonly TeamStat[]): TeamRow[] {
     participants,
     blueFlowers,
     raised: raised_cents ?? 0,
+    raisedUnknown: raised_unknown_count ?? 0,
   }));
 }

@@ -23,7 +23,7 @@ export function DonationForm() {
   const lang = useLang();
   const { donationDefaultCents, donationMinCents } = currentEdition.fees;
   const country = usePayChoiceStore((s) => s.country) ?? DEFAULT_COUNTRY;
-  const [amount, setAmount] = useState(() => amountInputText(donationDefaultCents));
+  const [amount, setAmount] = useState(() => amountInputText(donationDefaultCents, lang));
   const order = usePlaceOrder();
   const amountInput = useRef<HTMLInputElement>(null);
 

@@ -24,8 +24,8 @@ import styles from './pay.module.css';
  * (GET /api/payment/info). Not paid: the fee form (fee-form.tsx), the fees by birth year, the
  * manual bank transfer's details from the server (bank-transfer.tsx) and the event registration
  * site when configured (lib/organisation.ts). Paid: a thank-you and the donation form. The captain
- * of a company team whose members have not all paid is offered the team's fee first, paid or not
- * (issue 14 item 3). Either way the money raised so far. While the info cannot be loaded the page
+ * of a company team whose members have not all paid is offered their fees (issue 14 item 3): in
+ * the one fee form while their own is unpaid, else in the team fee form above the donation. Either way the money raised so far. While the info cannot be loaded the page
  * says so and offers to try again, keeping the bank transfer details in view.
  */
 export function PayPage() {
@@ -67,9 +67,9 @@ export function PayPage() {
             {t('paid')}
           </p>
         )}
-        {teamOffer && <TeamFeeForm offer={teamOffer} />}
+        {teamOffer && paid && <TeamFeeForm offer={teamOffer} />}
         {paid && <DonationForm />}
-        {info && !info.isPaid && <FeeForm info={info} />}
+        {info && !info.isPaid && <FeeForm info={info} offer={teamOffer} />}
         <FundraisingTotals />
 
         {unpaid && (

@@ -18,15 +18,25 @@ describe('amountCents', () => {
 });
 
 describe('amountInputText', () => {
-  it('writes cents as euros with two decimals and a point, as the inputs start', () => {
-    expect(amountInputText(1500)).toBe('15.00');
-    expect(amountInputText(500)).toBe('5.00');
-    expect(amountInputText(29)).toBe('0.29');
-    expect(amountInputText(123450)).toBe('1234.50');
+  it('writes cents as euros with two decimals in the page\'s language: a comma in Estonian, a point in English', () => {
+    expect(amountInputText(1500, 'et')).toBe('15,00');
+    expect(amountInputText(500, 'et')).toBe('5,00');
+    expect(amountInputText(29, 'et')).toBe('0,29');
+    expect(amountInputText(123450, 'et')).toBe('1234,50');
+    expect(amountInputText(1500, 'en')).toBe('15.00');
+    expect(amountInputText(123450, 'en')).toBe('1234.50');
   });
 
-  it('is read back by amountInputCents', () => {
-    for (const cents of [0, 1, 29, 100, 550, 1500, 99999]) expect(amountInputCents(amountInputText(cents))).toBe(cents);
+  it('is read back by amountInputCents in either language', () => {
+    for (const lang of ['et', 'en'] as const) {
+      for (const cents of [0, 1, 29, 100, 550, 1500, 99999]) expect(amountInputCents(amountInputText(cents, lang))).toBe(cents);
+    }
+  });
+
+  it('reads "15,50" and "15.50" alike, never as another magnitude', () => {
+    expect(amountInputCents('15,50')).toBe(1550);
+    expect(amountInputCents('15.50')).toBe(1550);
+    expect(amountInputCents('1.234,50')).toBeNull();
   });
 });
 

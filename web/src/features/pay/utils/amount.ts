@@ -1,3 +1,5 @@
+import type { Lang } from '../../../lib/language';
+
 /**
  * Euro amounts as people type and read them, and exact integer EUR cents as the API takes them
  * (house style: money in integer cents; spec §9: two decimals).
@@ -23,11 +25,13 @@ export function amountCents(value: string | number | undefined): number | null {
 }
 
 /**
- * The text of an amount input for `cents`: euros with two decimals and a point, no euro sign
- * and no grouping ("15.00", "1234.50") — what the inputs start with and what amountInputCents reads.
+ * The text of an amount input for `cents` in the page's language: euros with two decimals, a
+ * decimal comma in Estonian and a point in English, no euro sign and no grouping ("15,00",
+ * "1234.50") — what the inputs start with; amountInputCents reads either separator back.
  */
-export function amountInputText(cents: number): string {
-  return (cents / 100).toFixed(2);
+export function amountInputText(cents: number, lang: Lang): string {
+  const text = (cents / 100).toFixed(2);
+  return lang === 'en' ? text : text.replace('.', ',');
 }
 
 /**

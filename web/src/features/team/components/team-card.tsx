@@ -6,9 +6,8 @@ import { FlowerIcon } from '../../../components/ui/flower-icon';
 import { Alert } from '../../../components/ui/form/alert';
 import { CameraIcon, PencilIcon } from '../../../components/ui/icons';
 import { errorCodeOf } from '../../../lib/api-client';
-import { formatEuros } from '../../../lib/format-money';
-import { useLang } from '../../../lib/use-lang';
 import { errorText } from '../../../lib/errors/catalogue';
+import { useMoneyRaised } from '../../../lib/use-money-raised';
 import { updatePublicAttributes } from '../api/update-public-attributes';
 import { checkIconFile, ICON_ACCEPT, ICON_MAX_BYTES, readAsDataUrl } from '../../../lib/icon-file';
 import styles from './team-card.module.css';
@@ -31,7 +30,7 @@ export interface TeamCardProps {
  */
 export function TeamCard({ team, onChanged }: TeamCardProps) {
   const { t } = useTranslation('team');
-  const lang = useLang();
+  const raised = useMoneyRaised()(team.raised_cents, team.raised_unknown_count);
   const [error, setError] = useState<string | null>(null);
   const clearError = useCallback(() => setError(null), []);
 
@@ -44,8 +43,8 @@ export function TeamCard({ team, onChanged }: TeamCardProps) {
             {team.team_name}
           </h1>
           <p className={styles.members}>{t('card.members', { count: team.participant_count })}</p>
-          <p className={styles.members} data-testid="team-raised">
-            {t('card.raised', { amount: formatEuros(team.raised_cents ?? 0, lang) })}
+          <p className={styles.members} data-testid="team-raised" title={raised.note}>
+            {t('card.raised', { amount: raised.text })}
           </p>
         </div>
       </div>

@@ -109,7 +109,7 @@ describe('offline', () => {
     const row = page.getByTestId('queued-entry-row');
     await row.waitFor();
     expect(await row.count()).toBe(1);
-    expect(text(await row.textContent())).toContain('13.57');
+    expect(text(await row.textContent())).toContain('13,57');
     expect(text(await row.textContent())).toContain('Ootab saatmist');
     const queue = JSON.parse(await page.evaluate(() => window.localStorage.getItem('sinilill-entry-queue')) ?? '[]') as { key: string }[];
     expect(queue).toHaveLength(1);

@@ -212,21 +212,7 @@ describe('one payment form on /pay', () => {
 
 /** Walks the wizard with the company checkbox, confirms from the inbox, logs in and waits for /pay. */
 async function registerCompanyTeam(page: Page, who: { email: string; fullName: string; password: string; teamName: string }): Promise<void> {
-  await page.goto(`${stack.baseUrl}/register`);
-  await page.getByTestId('step-user-information').waitFor();
-  await page.fill('[name="email"]', who.email);
-  await page.fill('[name="full_name"]', who.fullName);
-  await page.fill('[name="password"]', who.password);
-  await page.fill('[name="password_confirmation"]', who.password);
-  await page.selectOption('[name="birth_year"]', '1982');
-  await page.selectOption('[name="gender"]', 'FEMALE');
-  await page.getByTestId('wizard-next').click();
-  await page.check('[name="type"][value="REGISTER_TEAM"]');
-  await page.getByTestId('wizard-next').click();
-  await page.getByTestId('step-team-infromation').waitFor();
-  await page.fill('[name="team_name"]', who.teamName);
-  await page.check('[name="company"]');
-  await page.getByTestId('wizard-submit').click();
+  await kit.register(page, { ...who, type: 'REGISTER_TEAM', birthYear: '1982', company: true });
   await page.waitForURL(/\/success$/);
   await kit.confirmFromMail(page, who.email);
   await kit.login(page, who.email, who.password);

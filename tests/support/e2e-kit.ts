@@ -31,6 +31,8 @@ export interface Mail { subject: string; text: string; to: { address: string }[]
 export interface Registration {
   email: string; fullName: string; password: string; confirmation?: string; birthYear?: string;
   type: 'REGISTER_TEAM' | 'JOIN_TEAM'; teamName?: string; joinCode?: string;
+  /** Ticks the company-team box of the last step (REGISTER_TEAM only). */
+  company?: boolean;
 }
 
 /** Helpers bound to one running stack and browser. */
@@ -115,6 +117,7 @@ export function e2eKit(stack: () => RunningStack, browser: () => Browser) {
     await page.getByTestId('step-team-infromation').waitFor();
     if (r.type === 'REGISTER_TEAM') await page.fill('[name="team_name"]', r.teamName!);
     else await page.fill('[name="team_join_code"]', r.joinCode!);
+    if (r.company) await page.check('[name="company"]');
     await page.getByTestId('wizard-submit').click();
   }
 

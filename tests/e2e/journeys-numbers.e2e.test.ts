@@ -157,7 +157,7 @@ describe('360 px: the distance field reads a decimal comma and point alike and n
           ['neli', localeText('app/locales', 'form.decimal.malformed', lang)],
           ['4,255', localeText('app/locales', 'form.decimal.tooManyDecimals', lang, { max: '2' })],
           // 4200 km, not 4.2: over the limit of one entry.
-          ['4 200', message(lang, 'INVALID_DISTANCE')],
+          ['4 200', message(lang, 'INVALID_DISTANCE', { maxKm: '1000' })],
         ];
         await page.getByTestId('add-entry').click();
         await dialog.waitFor();

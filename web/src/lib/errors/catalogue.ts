@@ -3,7 +3,7 @@
  * (`{ message: CODE }`) has a text in both languages, in the `errors` namespace. Unknown codes
  * show GENERIC_ERROR.
  */
-import { currentEdition, ERROR_CODES, type ErrorCode } from '@sinilill/domain';
+import { currentEdition, ERROR_CODES, MAX_ENTRY_DISTANCE_KM, type ErrorCode } from '@sinilill/domain';
 import type { TFunction } from 'i18next';
 import type errorsEt from './locales/et.json';
 
@@ -46,10 +46,11 @@ export const MAX_IMAGE_SIZE_LABEL = `${Math.round(currentEdition.limits.imageMax
 /**
  * The text shown for `code` in `t`'s language (any unknown code: GENERIC_ERROR's text).
  * MAX_IMAGE_SIZE's text is followed by the limit ("… is 5MB", spec §5); PASSWORD_TOO_SHORT
- * names the minimum length.
+ * names the minimum length, and INVALID_DISTANCE the largest entry (the entry decider's limit, km),
+ * so that "4 200" typed for 4,2 is told what is allowed rather than only that it is not.
  */
 export function errorText(t: TFunction, code: string): string {
   const known = toCatalogueCode(code);
-  const text = t(known, { ns: 'errors', min: currentEdition.limits.passwordMin });
+  const text = t(known, { ns: 'errors', min: currentEdition.limits.passwordMin, maxKm: MAX_ENTRY_DISTANCE_KM });
   return known === 'MAX_IMAGE_SIZE' ? `${text} ${MAX_IMAGE_SIZE_LABEL}` : text;
 }

@@ -156,7 +156,8 @@ describe('a company team on /pay', () => {
     const forTeam = form.locator('input[name="pay-for"][value="team"]');
     const teamChoice = form.locator('label').filter({ has: page.locator('input[name="pay-for"][value="team"]') });
     expect(text(await teamChoice.textContent())).toContain('Enda ja 1 maksmata tiimikaaslase osalustasu: 30,00 €');
-    expect(text(await teamChoice.textContent())).toContain('Mikk Noor');
+    // The names follow with the team's members, a read of their own after the offer.
+    await expect.poll(async () => text(await teamChoice.textContent())).toContain('Mikk Noor');
     expect(text(await page.getByTestId('pay-total').textContent())).toBe('15,00 €');
     await forTeam.check();
     expect(text(await page.getByTestId('pay-total').textContent())).toBe('30,00 €');

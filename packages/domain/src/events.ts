@@ -145,7 +145,7 @@ export interface ParticipantPaymentMarked {
      * Who set it: 'admin' (the admin console: a payment verified by hand, e.g. a bank transfer),
      * 'payment' (a succeeded fee order, with `orderId`), 'refund' (issue 14: the fee order
      * `orderId` that had paid it was refunded in full; isPaid false). Absent on the importer's
-     * marks and on every mark recorded before issue 7. 'import': a paid mark of an imported
+     * marks and on every mark recorded before fee payments existed. 'import': a paid mark of an imported
      * participant (who paid in the old system), whose amount the import assumes (`assumedCents`).
      */
     source?: 'admin' | 'payment' | 'refund' | 'import';

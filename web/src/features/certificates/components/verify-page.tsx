@@ -13,7 +13,7 @@ import formStyles from '../../../components/ui/form/form.module.css';
 import styles from './verify-page.module.css';
 
 /**
- * /verify and /verify/{code} (issue 19 item 3), public: where a certificate's QR code leads, and
+ * /verify and /verify/{code}, public: where a certificate's QR code leads, and
  * where a code read off a printed certificate is typed. Says whether the code is genuine and shows
  * what it certifies, recomputed now (name, team, km, the team's blue flowers and missions, the
  * edition's dates); a forged, mistyped or erased person's code gets the catalogue's

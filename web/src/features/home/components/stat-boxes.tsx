@@ -19,7 +19,7 @@ function EuroIcon() {
 
 /**
  * The totals of spec §2 "Home", each number with a space between thousands, and the money raised
- * (fees and donations, issue 20 item 3) beside the distance, in euros ("1 234,50 €", "€1 234.50"),
+ * (fees and donations) beside the distance, in euros ("1 234,50 €", "€1 234.50"),
  * "at least" while some paid fees' amounts are unknown (useMoneyRaised).
  * The markup and look of the shared figure boxes (components/ui/stat-boxes), with one text figure.
  */

@@ -26,8 +26,7 @@ import styles from './pay.module.css';
 /**
  * The participation fee by bank link (spec §2 "Payment", not paid), as one form: first what to
  * pay for — shown only to the captain of a company team whose other members have not all paid
- * (`offer`): their own fee, or theirs and their unpaid teammates' (named, with the sum; issue 14
- * item 3) — then the country of the bank (the provider's countries in reverse order, EE first
+ * (`offer`): their own fee, or theirs and their unpaid teammates' (named, with the sum) — then the country of the bank (the provider's countries in reverse order, EE first
  * chosen), the bank buttons, the amount (the fee or the team's sum, or more: a custom amount may
  * not undercut it), the total and the pay button, which sends the browser to the provider's
  * checkout. The payer's fee is `info.feeCents` (EUR cents: 15 € born 2010 or earlier, 5 € born
@@ -97,8 +96,8 @@ function PayForChoice(props: { feeCents: number; offer: TeamFeeOffer; teammates:
 }
 
 /**
- * A company team's fee for every unpaid member at once (spec §9 "company team 15 EUR per person";
- * issue 14 item 3), offered to the team's captain once their own fee is paid (before that the
+ * A company team's fee for every unpaid member at once (spec §9 "company team 15 EUR per person"),
+ * offered to the team's captain once their own fee is paid (before that the
  * fee form offers it): how many members have not paid and the
  * total (15 € each), then the same bank form as the fee's, which orders with `forTeam`. The
  * server works out whom it covers and marks them all paid when the bank confirms.

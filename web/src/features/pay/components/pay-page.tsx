@@ -24,7 +24,7 @@ import styles from './pay.module.css';
  * (GET /api/payment/info). Not paid: the fee form (fee-form.tsx), the fees by birth year, the
  * manual bank transfer's details from the server (bank-transfer.tsx) and the event registration
  * site when configured (lib/organisation.ts). Paid: a thank-you and the donation form. The captain
- * of a company team whose members have not all paid is offered their fees (issue 14 item 3): in
+ * of a company team whose members have not all paid is offered their fees (spec §9 company fee): in
  * the one fee form while their own is unpaid, else in the team fee form above the donation. Either way the money raised so far. While the info cannot be loaded the page
  * says so and offers to try again, keeping the bank transfer details in view.
  */

@@ -1,5 +1,5 @@
 /**
- * Readable texts for the audit (issue 6): a field change of a timeline ("Distance: 40.25 → 25.5")
+ * Readable texts for the audit: a field change of a timeline ("Distance: 40.25 → 25.5")
  * and a one-line summary of an event's data for the history table. The fields are named in the
  * page's language (a FieldLabel); values appear as the log holds them (km as numbers with a
  * decimal point, instants ISO-8601 UTC), not translated or reformatted: an audit shows what was

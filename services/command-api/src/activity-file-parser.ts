@@ -1,16 +1,21 @@
 /**
- * Reads activity files off the event loop (issue 19 item 1): each file is read by
- * @sinilill/activity-files in a worker thread of its own (activity-file-worker.ts), one at a time
- * per process, with its own heap limit (ACTIVITY_FILE_HEAP_MB). A GPX or TCX is parsed into a whole
- * XML document, about 70 bytes of memory per byte of file (a 17 MB GPX took 6 s and 1 GB on the
- * main thread): in a worker the API keeps answering meanwhile, a file too large for the limit ends
- * only its worker (ACTIVITY_FILE_TOO_LARGE), and the memory goes back when the worker ends.
+ * Reads activity files off the event loop: each file is read by @sinilill/activity-files in a
+ * child process of its own (activity-file-worker.ts), one at a time per command API process, with
+ * its own heap limit (ACTIVITY_FILE_HEAP_MB, as --max-old-space-size). A GPX or TCX is parsed into
+ * a whole XML document, about 70 bytes of memory per byte of file (a 17 MB GPX took 6 s and 1 GB
+ * on the main thread): apart, the API keeps answering meanwhile, a file too large for the limit
+ * ends only its reader (ACTIVITY_FILE_TOO_LARGE), and the memory goes back when the reader ends.
  *
- * The worker's file sits next to this module: `dist/activity-file-worker.js` in the bundled
+ * A process, not a worker thread: a worker's resourceLimits are best-effort, and a worker that
+ * runs out of heap can abort the whole process (nodejs/node#47224, #65019); one did abort the
+ * integration suite's process here with SIGABRT on a 64 MB heap. An aborted child costs one file.
+ *
+ * The reader's file sits next to this module: `dist/activity-file-worker.js` in the bundled
  * service (infra/build/build.ts compiles it as an entry of its own), the `.ts` source under tsx
  * or vitest (run with tsx's loader).
  */
-import { Worker } from 'node:worker_threads';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { ActivityFileProposal } from '@sinilill/activity-files';
 import { DomainError, ERROR_CODES, type ErrorCode } from '@sinilill/domain';
 
@@ -24,7 +29,13 @@ export const ACTIVITY_FILE_WORKER_HEAP_MB = 512;
 export const ACTIVITY_FILE_QUEUE_LIMIT = 16;
 
 const bundled = import.meta.url.endsWith('.js');
-const workerUrl = new URL(bundled ? './activity-file-worker.js' : './activity-file-worker.ts', import.meta.url);
+const workerPath = fileURLToPath(new URL(bundled ? './activity-file-worker.js' : './activity-file-worker.ts', import.meta.url));
+
+/** What V8 writes to stderr when a heap runs out (the reader then aborts). */
+const OUT_OF_MEMORY = /heap out of memory|Allocation failed|Reached heap limit/i;
+
+/** The last bytes of the reader's stderr kept for the error message, at most. */
+const STDERR_KEPT = 4096;
 
 let running = false;
 const waiting: (() => void)[] = [];
@@ -47,13 +58,16 @@ function done(): void {
 
 function readInWorker(bytes: Uint8Array, fileName: string, heapMb: number): Promise<ActivityFileProposal> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(workerUrl, {
-      workerData: { bytes, fileName },
-      execArgv: bundled ? [] : ['--import', 'tsx'],
-      resourceLimits: { maxOldGenerationSizeMb: heapMb },
+    const child = fork(workerPath, [], {
+      execArgv: [...(bundled ? [] : ['--import', 'tsx']), `--max-old-space-size=${heapMb}`],
+      // Structured clone: the file's bytes travel as a Uint8Array, not as JSON.
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     let answered = false;
-    worker.once('message', (message: { proposal?: ActivityFileProposal; error?: { code: string; message: string } }) => {
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-STDERR_KEPT); });
+    child.once('message', (message: { proposal?: ActivityFileProposal; error?: { code: string; message: string } }) => {
       answered = true;
       if (message.proposal) resolve(message.proposal);
       else {
@@ -61,22 +75,26 @@ function readInWorker(bytes: Uint8Array, fileName: string, heapMb: number): Prom
         reject(code === 'GENERIC_ERROR' ? new Error(message.error!.message) : new DomainError(code, message.error!.message));
       }
     });
-    worker.once('error', (error: Error & { code?: string }) => {
+    child.once('error', (error) => {
+      if (answered) return;
       answered = true;
-      reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+      reject(error);
+    });
+    child.once('close', (exitCode, signal) => {
+      if (answered) return;
+      answered = true;
+      reject(OUT_OF_MEMORY.test(stderr)
         ? new DomainError('ACTIVITY_FILE_TOO_LARGE', `reading ${fileName} needs more than ${heapMb} MB`)
-        : error);
+        : new Error(`the activity file reader ended (exit ${exitCode ?? signal}) without an answer: ${stderr.trim()}`));
     });
-    worker.once('exit', (exitCode) => {
-      if (!answered) reject(new Error(`the activity file worker ended (exit ${exitCode}) without an answer`));
-    });
+    child.send({ bytes, fileName });
   });
 }
 
 /**
- * The proposal of one activity file, read in a worker thread with a heap of `heapMb` MB (module docs).
+ * The proposal of one activity file, read in a child process with a heap of `heapMb` MB (module docs).
  * @throws DomainError with the activity-file codes of readActivityFile (ACTIVITY_FILE_TOO_LARGE
- *   also when the file's document outgrows the worker's heap), SERVICE_UNAVAILABLE when more than
+ *   also when the file's document outgrows the reader's heap), SERVICE_UNAVAILABLE when more than
  *   ACTIVITY_FILE_QUEUE_LIMIT files wait.
  */
 export async function readActivityFileOffThread(bytes: Uint8Array, fileName: string, heapMb = ACTIVITY_FILE_WORKER_HEAP_MB): Promise<ActivityFileProposal> {

@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, ErrorAlert } from '../../../components/ui/form/alert';
 import { SubmitButton } from '../../../components/ui/form/submit-button';
+import { parseDecimal } from '../../../lib/parse-decimal';
 import { useAction } from '../../../lib/use-action';
 import { commitDraw, newSeed, revealDraw, sha256Hex } from '../../draw/api/draw';
 import formStyles from '../../../components/ui/form/form.module.css';
@@ -9,6 +10,20 @@ import formStyles from '../../../components/ui/form/form.module.css';
 /** Sends only the seed's SHA-256: the seed itself stays with the administrator until the draw. */
 async function commit(input: { seed: string; drawAt: string; winners: number }) {
   return commitDraw({ commitment: await sha256Hex(input.seed), drawAt: input.drawAt, winners: input.winners });
+}
+
+/** The draw's bounds on the number of winners (the server's commit schema takes 1 to 100). */
+const WINNERS_MIN = 1;
+const WINNERS_MAX = 100;
+
+/**
+ * The number of winners typed, or null when it is not a whole number from WINNERS_MIN to
+ * WINNERS_MAX: a text field read by parseDecimal, as every number field of the site is, so that a
+ * browser's number input never turns what was typed into something else.
+ */
+function winnerCount(text: string): number | null {
+  const parsed = parseDecimal(text, { maxDecimals: 0 });
+  return parsed.ok && parsed.value >= WINNERS_MIN && parsed.value <= WINNERS_MAX ? parsed.value : null;
 }
 
 /**
@@ -24,15 +39,16 @@ export function DrawTab() {
   const { t } = useTranslation('admin');
   const [seed, setSeed] = useState('');
   const [drawAt, setDrawAt] = useState('2025-05-05T17:00');
-  const [winners, setWinners] = useState(10);
+  const [winnersText, setWinnersText] = useState('10');
+  const winners = winnerCount(winnersText);
   const [revealSeed, setRevealSeed] = useState('');
   const committing = useAction(commit);
   const revealing = useAction(revealDraw);
-  const ids = { seed: useId(), at: useId(), winners: useId(), reveal: useId() };
+  const ids = { seed: useId(), at: useId(), winners: useId(), winnersProblem: useId(), reveal: useId() };
 
   const onCommit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (seed === '') return;
+    if (seed === '' || winners === null) return;
     void committing.run({ seed, drawAt: `${drawAt}:00+03:00`, winners });
   };
   const onReveal = (event: FormEvent<HTMLFormElement>) => {
@@ -64,8 +80,10 @@ export function DrawTab() {
         </div>
         <div className={formStyles.field}>
           <label htmlFor={ids.winners} className={formStyles.label}>{t('draw.winners')}</label>
-          <input id={ids.winners} type="number" min={1} max={100} className={formStyles.input} value={winners}
-            onChange={(e) => setWinners(Number(e.target.value))} data-testid="admin-draw-winners" />
+          <input id={ids.winners} type="text" inputMode="numeric" autoComplete="off" className={formStyles.input} value={winnersText}
+            aria-invalid={winners === null} aria-describedby={winners === null ? ids.winnersProblem : undefined}
+            onChange={(e) => setWinnersText(e.target.value)} data-testid="admin-draw-winners" />
+          {winners === null && <p id={ids.winnersProblem} className={formStyles.problem}>{t('draw.winnersRange', { min: WINNERS_MIN, max: WINNERS_MAX })}</p>}
         </div>
         <div className={formStyles.actions}>
           <SubmitButton pending={committing.pending} testId="admin-draw-commit">{t('draw.commit')}</SubmitButton>

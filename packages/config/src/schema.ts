@@ -123,7 +123,7 @@ export const ConfigSchema = Type.Object({
   }),
   SWEEP_INTERVAL_MS: integer(100, 3_600_000, { description: "projectors' periodic catch-up in ms (covers a lost wake-up)", default: 5000 }),
   READ_YOUR_WRITES_TIMEOUT_MS: integer(0, 3_600_000, { description: 'how long a query waits for x-min-position, in ms', default: 3000 }),
-  ACTIVITY_FILE_HEAP_MB: integer(64, 8192, { description: 'heap of the worker thread that reads one activity file, in MB (a GPX or TCX needs about 70 times its size)', default: 512 }),
+  ACTIVITY_FILE_HEAP_MB: integer(64, 8192, { description: 'heap of the child process that reads one activity file, in MB (a GPX or TCX needs about 70 times its size)', default: 512 }),
 
   FIXTURE_DIR: text({ description: 'the 2025 export imported on first start', default: join(repoRoot, 'infra/seed/edition-2025') }),
   IMPORT_ON_START: flag({ description: 'import FIXTURE_DIR on first start (an empty event log)', default: 'true' }),

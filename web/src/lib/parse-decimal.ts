@@ -1,6 +1,6 @@
 /**
  * Reads a decimal number as a person types it on an Estonian or English page (the GOV.UK
- * pattern: a text field with inputmode="decimal" and a parser, never type="number", which drops
+ * pattern: a text field with inputmode="decimal" and a parser, never a number input (type=number), which drops
  * a decimal comma in some browsers and changes the magnitude without a word).
  *
  * Accepted in both languages: a decimal comma or point ("4,2", "4.2" → 4.2), and thousands

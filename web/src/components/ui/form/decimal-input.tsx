@@ -11,7 +11,7 @@ export type DecimalInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'typ
 
 /**
  * A number field as GOV.UK builds one: a text input with inputmode="decimal" (a phone shows its
- * number pad with the locale's separator), never type="number", which some browsers empty or read
+ * number pad with the locale's separator), never a number input, which some browsers empty or read
  * without its decimal comma. The text is kept as typed; parseDecimal judges it on submit and the
  * surrounding FieldFrame shows what to type instead.
  */

@@ -27,7 +27,14 @@
  * readAll never ends a batch between two events of equal position (were the server to give the
  * events of one transaction one commit position, a checkpoint between them would skip the rest).
  *
- * Not implemented here (optional in the interface): appendToStreamsIf (its condition is SQL).
+ * **Filtered reads** (readEvents, countEvents) read `$all` filtered on the server by event type
+ * (or the named streams, when the selector names them) and apply the rest of the selector here
+ * (event-selector.ts): the cost is the events of those types in the range, not the whole log.
+ *
+ * **Conditional appends** (appendToStreamsIf) check the condition with a filtered read of what
+ * was committed after its position, then append atomically. KurrentDB has no lock to hold across
+ * the two, so an event committed within that round trip is not seen: the guarantee is weaker than
+ * PostgreSQL's (docs/event-store-engines.md, decision 0071).
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -52,6 +59,7 @@ import type {
   ResolvedEvent,
 } from '@kurrent/kurrentdb-client';
 import { planAppend } from './append-plan';
+import { checkSelector, matchesSelector } from './event-selector';
 import {
   actualRevision,
   eventIdIndexStream,
@@ -68,14 +76,18 @@ import {
   translateWrongExpectedVersion,
 } from './kurrentdb-mapping';
 import {
+  AppendConditionFailedError,
   DuplicateEventIdError,
   WrongExpectedRevisionError,
+  type AppendCondition,
   type AppendRequest,
   type AppendResult,
   type EventData,
+  type EventSelector,
   type EventStore,
   type ExpectedRevision,
   type ReadAllOptions,
+  type ReadEventsOptions,
   type ReadStreamOptions,
   type RecordedEvent,
   type SubscribeOptions,
@@ -128,12 +140,30 @@ export class KurrentDbEventStore implements EventStore {
 
   /**
    * See EventStore.appendToStreams and the module's comment. Each request is idempotent on its
-   * own (its expected revision is checked only when it is not a repeat). Every request's
-   * `position` is the position the server reports for the whole atomic append.
+   * own (its expected revision is checked only when it is not a repeat). A request's `position`
+   * is that of its own last event (one extra read per stream when several are written).
    */
   async appendToStreams(requests: AppendRequest[]): Promise<AppendResult[]> {
     this.assertOpen();
     planAppend(requests); // the same validation (TypeError) as PostgreSQL
+    return this.appendOnce(requests, true);
+  }
+
+  /**
+   * See EventStore.appendToStreamsIf: each selector read for one event after `noneAfter`, then the
+   * append as appendToStreams does it (atomic). Not serialised against other appends: an event
+   * committed between the read and the append is not seen (module docs).
+   * @throws AppendConditionFailedError when a selector picks an event after `noneAfter`.
+   */
+  async appendToStreamsIf(requests: AppendRequest[], condition: AppendCondition): Promise<AppendResult[]> {
+    this.assertOpen();
+    planAppend(requests);
+    if (!Number.isSafeInteger(condition.noneAfter) || condition.noneAfter < 0) throw new TypeError(`appendToStreamsIf: invalid noneAfter ${String(condition.noneAfter)}`);
+    for (const selector of condition.selectors) {
+      const after = Math.max(selector.after ?? 0, condition.noneAfter);
+      const [found] = await this.readEvents({ ...selector, after }, { maxCount: 1 });
+      if (found) throw new AppendConditionFailedError(requests.map((r) => r.stream));
+    }
     return this.appendOnce(requests, true);
   }
 
@@ -154,7 +184,10 @@ export class KurrentDbEventStore implements EventStore {
       if (request.events.length === 0) return this.checkOnly(request);
       const revision = revisions.get(request.stream);
       if (revision === undefined) throw new Error(`KurrentDB answered no revision for stream ${request.stream}`);
-      return { nextExpectedRevision: revision, position, repeated: false };
+      if (written.length === 1) return { nextExpectedRevision: revision, position, repeated: false };
+      // Several streams: each request answers the position of its own last event (read by its revision).
+      const [last] = await this.readStream(request.stream, { fromRevision: revision, maxCount: 1 });
+      return { nextExpectedRevision: revision, position: last?.globalPosition ?? position, repeated: false };
     }));
   }
 
@@ -202,9 +235,11 @@ export class KurrentDbEventStore implements EventStore {
     if (fresh.length > 0 && !mayRetry) throw this.conflictError(error);
     const freshResults = fresh.length > 0 ? await this.appendOnce(fresh, false) : [];
     let next = 0;
-    return statuses.map((status) => {
+    // A repeat answers the stream's current revision (it may have moved on) and its own last event's position, as PostgreSQL does.
+    const current = await Promise.all(requests.map((r, i) => (statuses[i]!.kind === 'repeat' ? this.lastEvent(r.stream) : Promise.resolve(null))));
+    return statuses.map((status, i) => {
       if (status.kind === 'fresh') return freshResults[next++]!;
-      return { nextExpectedRevision: status.last.revision, position: status.last.globalPosition, repeated: true };
+      return { nextExpectedRevision: current[i]?.revision ?? status.last.revision, position: status.last.globalPosition, repeated: true };
     });
   }
 
@@ -230,10 +265,10 @@ export class KurrentDbEventStore implements EventStore {
     if (request.events.length === 0) return { kind: 'fresh' };
     const stored = await Promise.all(request.events.map((e) => this.findEvent(e.id)));
     if (stored.every((s) => s === null)) return { kind: 'fresh' };
-    request.events.forEach((event, i) => {
-      const found = stored[i];
-      if (!found || found.stream !== request.stream) throw new DuplicateEventIdError(event.id);
-    });
+    // Name a stored id, as PostgreSQL does: one stored elsewhere first, else one of those stored here.
+    const elsewhere = stored.find((found) => found !== null && found.stream !== request.stream);
+    if (elsewhere) throw new DuplicateEventIdError(elsewhere.id);
+    if (stored.some((found) => found === null)) throw new DuplicateEventIdError(stored.find((found) => found !== null)!.id);
     return { kind: 'repeat', last: stored.reduce((a, b) => (b!.revision > a!.revision ? b : a))! };
   }
 
@@ -307,6 +342,71 @@ export class KurrentDbEventStore implements EventStore {
       filter: eventTypeFilter({ regex: eventTypeRegex(types) }),
     });
     return takeBatch(read, after, maxCount, metadata);
+  }
+
+  /**
+   * See EventStore.readEvents: the named streams read whole, or `$all` read from the selector's
+   * bound (forwards from `after`, backwards from `before`) with the type filter on the server;
+   * the rest of the selector applied here. Stops reading once the page is full or the read has
+   * passed the selector's other bound.
+   */
+  async readEvents(selector: EventSelector, options: ReadEventsOptions = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    checkSelector(selector, options);
+    const events: RecordedEvent[] = [];
+    let skip = options.skip ?? 0;
+    const maxCount = options.maxCount ?? Number.POSITIVE_INFINITY;
+    for await (const event of this.candidates(selector, options.direction ?? 'forwards')) {
+      if (!matchesSelector(event, selector)) continue;
+      if (skip > 0) {
+        skip -= 1;
+        continue;
+      }
+      events.push(event);
+      if (events.length >= maxCount) break;
+    }
+    return events;
+  }
+
+  /** See EventStore.countEvents: readEvents' scan, counted (KurrentDB has no count). */
+  async countEvents(selector: EventSelector): Promise<number> {
+    this.assertOpen();
+    checkSelector(selector);
+    let count = 0;
+    for await (const event of this.candidates(selector, 'forwards')) if (matchesSelector(event, selector)) count += 1;
+    return count;
+  }
+
+  /**
+   * The events readEvents filters, in position order of `direction`: the named streams' events
+   * merged, or `$all` filtered by type on the server, ending once past the selector's far bound.
+   */
+  private async *candidates(selector: EventSelector, direction: 'forwards' | 'backwards'): AsyncGenerator<RecordedEvent> {
+    if (selector.types && selector.types.length === 0) return;
+    const forwards = direction === 'forwards';
+    if (selector.streams) {
+      const read = (await Promise.all([...new Set(selector.streams)].map((stream) => this.readStream(stream)))).flat();
+      read.sort((a, b) => (forwards ? a.globalPosition - b.globalPosition : b.globalPosition - a.globalPosition));
+      yield* read;
+      return;
+    }
+    const start = forwards
+      ? (selector.after ?? 0) > 0 ? fromGlobalPosition(selector.after!) : START
+      : selector.before !== undefined ? fromGlobalPosition(selector.before) : END;
+    const read = this.client.readAll({
+      fromPosition: start,
+      direction: forwards ? FORWARDS : BACKWARDS,
+      filter: eventTypeFilter({ regex: eventTypeRegex(selector.types) }),
+    });
+    for await (const resolved of read) {
+      const stored = resolved.event;
+      if (!stored || isHidden(stored)) continue;
+      const event = toRecordedEvent(stored);
+      const position = event.globalPosition;
+      if (forwards && ((selector.until !== undefined && position > selector.until) || (selector.before !== undefined && position >= selector.before))) break;
+      if (!forwards && selector.after !== undefined && position <= selector.after) break;
+      yield event;
+    }
   }
 
   /** See EventStore.headPosition: the position of the last event readAll can return (0 when none). */

@@ -345,7 +345,7 @@ export function subjectOf(data: Record<string, unknown>, spec: PersonalFields): 
 
 /**
  * Decorates `store` so that the personal fields listed in `policy` are encrypted on append and
- * decrypted on every read (readStream, readAll, findEvent). Fields of forgotten subjects read as
+ * decrypted on every read (readStream, readStreams, readAll, readEvents, findEvent). Fields of forgotten subjects read as
  * null. Reads load all keys a batch needs in one query. Idempotent appends stay idempotent: the
  * store compares event ids only, so a repeat with different ciphertexts is still a repeat.
  * Values that are not `pii:v1:` strings (events written before the policy) are returned as stored.
@@ -408,14 +408,16 @@ export function withPersonalDataProtection(store: EventStore, vault: PersonalDat
         return { streams, event: read.event ? revealed[offset]! : null };
       },
     } : {}),
-    ...(store.appendToStreamsIf ? {
-      async appendToStreamsIf(requests: AppendRequest[], condition: Parameters<NonNullable<EventStore['appendToStreamsIf']>>[1]) {
-        return store.appendToStreamsIf!(await protect(requests), condition);
-      },
-    } : {}),
+    async appendToStreamsIf(requests, condition) {
+      return store.appendToStreamsIf(await protect(requests), condition);
+    },
     async readAll(options: ReadAllOptions) {
       return reveal(await store.readAll(options));
     },
+    async readEvents(selector, options) {
+      return reveal(await store.readEvents(selector, options));
+    },
+    countEvents: (selector) => store.countEvents(selector),
     headPosition: () => store.headPosition(),
     async findEvent(eventId) {
       const event = await store.findEvent(eventId);

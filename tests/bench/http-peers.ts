@@ -96,7 +96,7 @@ export async function measureHttpPeers(options: {
     store, ids, now, directory,
     settings: new SettingsCache(),
     personalData: vault,
-    streamIndex: async (text, values) => (await pool.query<Record<string, unknown>>(text, [...values])).rows,
+    streamIndex: store,
     ...readModelLookups(pool),
   });
   const accounts = new AccountService({ store, ids, directory, mailer: NO_MAIL, now, publicUrl: 'http://sinilill.bench' });

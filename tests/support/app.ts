@@ -50,12 +50,12 @@ export interface TestApplication {
 }
 
 /**
- * The stream index's query on `pool` (CommandServiceDependencies.streamIndex), as the command API
- * wires it (services/command-api/src/server.ts): deletions find members and entries there
- * (issue 15 item 4).
+ * The stream index on the PostgreSQL log in `pool` (CommandServiceDependencies.streamIndex): the
+ * command API passes its event store (services/command-api/src/server.ts); deletions find members
+ * and entries through its readEvents.
  */
 export function streamIndexOn(pool: pg.Pool): NonNullable<CommandServiceDependencies['streamIndex']> {
-  return async (text, values) => (await pool.query<Record<string, unknown>>(text, [...values])).rows;
+  return new PostgresEventStore({ pool });
 }
 
 /** A migrated scratch database with the command side and the projections wired to it. */

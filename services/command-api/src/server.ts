@@ -15,7 +15,7 @@
 import { AccountDirectory, AccountService, CommandService, PostgresIdAllocator, SettingsCache, accountMigrations, withAfterCommit } from '@sinilill/commands';
 import { createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
-import { PersonalDataVault, SubjectErasureListener, createEventStore, requirePostgresLog, createResilientPool, eventStoreMigrations, pendingMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
+import { PersonalDataVault, SubjectErasureListener, createEventStore, createResilientPool, eventStoreMigrations, pendingMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
 import { createMetricsRegistry, earlyLog, installShutdown, migrationsCheck, postgresCheck, redisCheck } from '@sinilill/http';
 import { smtpMailer } from '@sinilill/mail';
 import { MediaStore, mediaMigrations } from '@sinilill/media';
@@ -84,29 +84,22 @@ const commands = new CommandService({
   store, ids, now, directory,
   settings,
   // Admin deletions: the person's key is destroyed (D2); members and entries come from the
-  // event store's own index (stream-index.ts), read with the store's pool.
+  // log itself (stream-index.ts), read through the store on either engine.
   personalData: vault,
-  // On KurrentDB the index (SQL on es.events) and appendToStreamsIf do not exist: the deletions
-  // that need them refuse with this error rather than decide from an empty PostgreSQL log.
-  streamIndex: config.eventStore.engine === 'postgres'
-    ? async (text, values) => (await pool.query<Record<string, unknown>>(text, [...values])).rows
-    : async () => { requirePostgresLog(config.eventStore.engine, 'deleting a team or participant (the stream index, issue 15 item 4)'); return []; },
+  streamIndex: store,
   ...readModelLookups(pool),
 });
 const accounts = new AccountService({
   store, ids, directory, mailer, now, publicUrl: config.publicUrl,
   onMailError: (error, kind) => app.log.error({ err: error, kind }, 'mail not sent'),
 });
-// Announcements (issue 20 item 4): the mail queue and its worker run in this process, with this
-// process's mailer; the audience is read from es.events (PostgreSQL log only; see announcements.ts).
-const announcements = config.eventStore.engine === 'postgres'
-  ? new Announcements({
-    store, redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix, mailer, publicUrl: config.publicUrl,
-    secret: config.jwtSecret, now,
-    query: async (text, values) => (await pool.query<Record<string, unknown>>(text, [...values])).rows,
-    log: { warn: (details, message) => app.log.warn(details, message) },
-  })
-  : null;
+// Announcements: the mail queue and its worker run in this process, with this process's mailer;
+// the audience is read from the log through the store (either engine; see announcements.ts).
+const announcements = new Announcements({
+  store, redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix, mailer, publicUrl: config.publicUrl,
+  secret: config.jwtSecret, now,
+  log: { warn: (details, message) => app.log.warn(details, message) },
+});
 const app = buildCommandApi({
   commands,
   accounts,
@@ -118,7 +111,7 @@ const app = buildCommandApi({
   // TRUST_PROXY: whose X-Forwarded-For is believed (the gateway's address; loopback by default, D24).
   trustProxy: config.trustProxy,
   replayQueue,
-  boardQueues: [...projectionQueues, replayQueue, ...(announcements ? [announcements.queue] : [])],
+  boardQueues: [...projectionQueues, replayQueue, announcements.queue],
   // The provider's bank list is kept in Redis for every command-API process (issue 17 item 11).
   payments: {
     provider: createProvider(config.payments, { publicUrl: config.publicUrl, cache: redisSharedCache(rateLimitRedis, `${config.queuePrefix}:`) }),
@@ -129,12 +122,12 @@ const app = buildCommandApi({
   metrics,
   // Ready while PostgreSQL answers, every schema is migrated and Redis answers (the rate-limit
   // client: no offline queue, so a PING fails at once while Redis is down).
-  ...(announcements ? { announcements } : {}),
+  announcements,
   readinessChecks: [postgresCheck(pool), migrationsCheck(() => pendingMigrations(pool, schemas)), redisCheck(rateLimitRedis)],
 });
 // onClose runs after the server has closed and the last request in flight has answered.
 app.addHook('onClose', async () => {
-  await announcements?.close();
+  await announcements.close();
   mailer.close();
   await publisher.close();
   await Promise.all([replayQueue.close(), ...projectionQueues.map((q) => q.close())]);
@@ -163,5 +156,5 @@ if (config.admin) {
   // Its append (when something changed) woke the projectors through the store's hook.
   app.log.info({ userId: admin.userId, changed: admin.changed }, 'administrator from ADMIN_EMAIL is in place');
 }
-announcements?.startWorker();
+announcements.startWorker();
 await app.listen({ host: config.host, port: config.commandApiPort });

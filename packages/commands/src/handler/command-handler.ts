@@ -112,15 +112,15 @@ export interface CommandSpec {
    */
   settings?: SettingsCache;
   /**
-   * A condition checked inside the append's transaction, under its locks (the store's
-   * appendToStreamsIf; issue 15 item 4): false rolls the append back and executeCommand throws
-   * AppendConditionFailedError (the caller reads and decides again). Needs a store that has it.
+   * A condition on the rest of the log, checked with the append (the store's appendToStreamsIf):
+   * when it fails nothing is written and executeCommand throws AppendConditionFailedError (the
+   * caller reads and decides again).
    */
   condition?: AppendCondition;
 }
 
-/** The condition of CommandSpec.condition: a query of the append's transaction in, holds or not out. */
-export type AppendCondition = Parameters<NonNullable<EventStore['appendToStreamsIf']>>[1];
+/** The condition of CommandSpec.condition: no event the selectors pick after a position (EventStore.appendToStreamsIf). */
+export type AppendCondition = Parameters<EventStore['appendToStreamsIf']>[1];
 
 /** What executeCommand answers. */
 export interface CommandOutcome {
@@ -189,7 +189,7 @@ async function attemptAll(store: EventStore, spec: CommandSpec, firstRead: Strea
     await spec.beforeAppend?.(plan.events, read);
     try {
       const results = spec.condition
-        ? await conditionalAppend(store, plan.requests, spec.condition)
+        ? await store.appendToStreamsIf(plan.requests, spec.condition)
         : await store.appendToStreams(plan.requests);
       // A store that says nothing was a repeat spares the look-up (one round trip; issue 15 item 2).
       if (results.some((result) => result.repeated !== false)) await confirmOwnAppend(store, plan.requests[0]!.events[0]!);
@@ -243,12 +243,6 @@ async function readStreams(
 function contextOf(spec: CommandSpec): DecisionContext {
   if (!spec.settings || isPrivileged(spec.context.actor)) return spec.context;
   return { ...spec.context, entryInsertionEnabled: spec.settings.current().entryInsertionEnabled };
-}
-
-/** appendToStreamsIf, or an Error naming the missing capability (a wiring mistake). */
-function conditionalAppend(store: EventStore, requests: AppendRequest[], condition: AppendCondition): Promise<AppendResult[]> {
-  if (!store.appendToStreamsIf) throw new Error('executeCommand: a condition needs a store with appendToStreamsIf');
-  return store.appendToStreamsIf(requests, condition);
 }
 
 /** The append of a decision: streams with events first (in the decision's order), then the revision checks. */

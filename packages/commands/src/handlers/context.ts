@@ -20,7 +20,7 @@ import type { AccountDirectory } from '../accounts/directory';
 import { foldStream, type CommandRequest } from '../handler/metadata';
 import type { IdAllocator } from '../ids';
 import { readSettings, type SettingsCache } from '../settings';
-import type { IndexQuery } from '../stream-index';
+import type { StreamIndex } from '../stream-index';
 
 /** What the CommandService and its handlers need. */
 export interface CommandServiceDependencies {
@@ -45,11 +45,11 @@ export interface CommandServiceDependencies {
    */
   personalData?: { forget(subject: string): Promise<void> };
   /**
-   * Queries of the event store's own database, for the stream index (stream-index.ts; issue 15
-   * item 4): deletions find a team's members and entries and a participant's entries there,
-   * not in the read models. The command API passes its pool's query.
+   * The log's filtered reads, for the stream index (stream-index.ts): deletions find a team's
+   * members and entries and a participant's entries there, not in the read models. The command
+   * API passes its event store (either engine).
    */
-  streamIndex?: IndexQuery;
+  streamIndex?: StreamIndex;
   /**
    * The global switches kept current by the log (settings.ts SettingsCache; issue 15 item 2):
    * decisions read the cached value, and the entry commands bring it up to date in the same round

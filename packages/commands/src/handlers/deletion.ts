@@ -29,7 +29,7 @@ import type { AccountTransaction } from '../accounts/directory';
 import { executeCommand, type StreamReads, type StreamWrite } from '../handler/command-handler';
 import { foldStream, type CommandRequest } from '../handler/metadata';
 import { priorCommand } from '../handler/repeats';
-import { indexMark, readIndexedStreams, type IndexedStreams } from '../stream-index';
+import { readIndexedStreams, type IndexedStreams } from '../stream-index';
 import { decisionContext, required, type CommandServiceDependencies } from './context';
 
 /**
@@ -70,7 +70,7 @@ interface Cascade {
   belongs: (entry: EntryState) => boolean;
   known: Known;
   /** The index keys and the mark they were read at; null when nothing was looked up. */
-  index: { keys: IndexKeys; mark: number } | null;
+  index: { keys: IndexKeys; mark: number; condition: IndexedStreams['condition'] } | null;
   /**
    * The owner's own erasure (issue 19 item 6): the verdict of the check of the password they
    * typed, passed to the deciders (DeleteUser ownPasswordValid, DeleteParticipant byOwner).
@@ -142,7 +142,7 @@ export async function deleteUsers(
     const keys: IndexKeys = { teams: [], participants: participantIds };
     const found = await readIndex(deps, keys);
     const entries = await liveEntries(deps.store, found.entries, belongs, known);
-    return deletePeople(deps, { teamIds: [], people, entries, belongs, known, index: { keys, mark: found.mark } }, request);
+    return deletePeople(deps, { teamIds: [], people, entries, belongs, known, index: { keys, mark: found.mark, condition: found.condition } }, request);
   });
   return { count: unique.length, position };
 }
@@ -183,7 +183,7 @@ export async function deleteTeams(
       people.push({ userId: await accountOfParticipant(deps, participantId, participant.email, known), participantId, found: true });
     }
     const entries = await liveEntries(deps.store, found.entries, belongs, known);
-    return deletePeople(deps, { teamIds: unique, people, entries, belongs, known, index: { keys, mark: found.mark } }, request);
+    return deletePeople(deps, { teamIds: unique, people, entries, belongs, known, index: { keys, mark: found.mark, condition: found.condition } }, request);
   });
   return { count: unique.length, position };
 }
@@ -275,7 +275,7 @@ async function deletePeople(deps: CommandServiceDependencies, cascade: Cascade, 
     context,
     metadata: request.metadata,
     decide: (read, ctx) => parts.map((p) => p(read, ctx)),
-    ...(index ? { condition: async (query) => (await indexMark(query, index.keys)) === index.mark } : {}),
+    ...(index ? { condition: index.condition } : {}),
     ...(directory ? {
       within: (attempts) => directory.transaction(async (tx) => {
         await eraseTables(tx);

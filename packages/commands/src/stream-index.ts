@@ -53,8 +53,8 @@ const ascending = (a: number, b: number) => a - b;
 /** The selectors of the members of `teams` and of the entries of `participants`. */
 function selectors(teams: readonly number[], participants: readonly number[]): { members: EventSelector; entries: EventSelector } {
   return {
-    members: { types: MEMBER_TYPES, data: { field: 'teamId', values: teams } },
-    entries: { types: ENTRY_TYPES, data: { field: 'participantId', values: participants } },
+    members: { types: MEMBER_TYPES, data: [{ field: 'teamId', values: teams }] },
+    entries: { types: ENTRY_TYPES, data: [{ field: 'participantId', values: participants }] },
   };
 }
 

@@ -16,7 +16,9 @@ export const DATA_FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
  *   is not a non-negative safe integer, an invalid date).
  */
 export function checkSelector(selector: EventSelector, options: ReadEventsOptions = {}): void {
-  if (selector.data && !DATA_FIELD.test(selector.data.field)) throw new TypeError(`readEvents: invalid data field ${JSON.stringify(selector.data.field)}`);
+  for (const condition of selector.data ?? []) {
+    if (!DATA_FIELD.test(condition.field)) throw new TypeError(`readEvents: invalid data field ${JSON.stringify(condition.field)}`);
+  }
   for (const key of ['after', 'before', 'until'] as const) {
     const value = selector[key];
     if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) throw new TypeError(`readEvents: invalid ${key} ${String(value)}`);
@@ -52,9 +54,9 @@ export function matchesSelector(event: RecordedEvent, selector: EventSelector): 
   if (selector.streams && !selector.streams.includes(event.stream)) return false;
   if (selector.category !== undefined && !event.stream.startsWith(`${selector.category}-`)) return false;
   if (selector.types && !selector.types.includes(event.type)) return false;
-  if (selector.data) {
-    const text = dataText(event.data, selector.data.field);
-    if (text === null || !selector.data.values.some((value) => String(value) === text)) return false;
+  for (const condition of selector.data ?? []) {
+    const text = dataText(event.data, condition.field);
+    if (text === null || !condition.values.some((value) => String(value) === text)) return false;
   }
   if (selector.actorUserId !== undefined && event.metadata.actor.userId !== selector.actorUserId) return false;
   const at = event.recordedAt.getTime();

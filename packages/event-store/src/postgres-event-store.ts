@@ -339,7 +339,7 @@ function selectorWhere(selector: EventSelector, values: unknown[]): string {
   if (selector.streams) where.push(`stream = ANY(${param([...selector.streams])}::text[])`);
   if (selector.category !== undefined) where.push(`stream LIKE ${param(`${selector.category.replace(/[\\%_]/g, '\\$&')}-%`)}`);
   if (selector.types) where.push(selector.types.length === 0 ? 'FALSE' : `type IN (${[...new Set(selector.types)].map((t) => pg.escapeLiteral(t)).join(', ')})`);
-  if (selector.data) where.push(`data->>${pg.escapeLiteral(selector.data.field)} = ANY(${param(selector.data.values.map(String))}::text[])`);
+  for (const condition of selector.data ?? []) where.push(`data->>${pg.escapeLiteral(condition.field)} = ANY(${param(condition.values.map(String))}::text[])`);
   if (selector.actorUserId !== undefined) where.push(`metadata->'actor'->>'userId' = ${param(selector.actorUserId)}`);
   if (selector.recordedFrom !== undefined) where.push(`recorded_at >= ${param(selector.recordedFrom)}`);
   if (selector.recordedAfter !== undefined) where.push(`recorded_at > ${param(selector.recordedAfter)}`);

@@ -125,12 +125,12 @@ export interface EventSelector {
   /** Only events of these types. */
   types?: readonly string[];
   /**
-   * Only events whose payload's top-level `field` equals one of `values`, compared as text (ids
-   * are JSON numbers: 12 and '12' both pick `"teamId": 12`). `field` is a plain name
-   * (/^[A-Za-z_][A-Za-z0-9_]*$/; TypeError otherwise). Ids are never personal data, so this
-   * works on encrypted events (personal-data.ts).
+   * Only events whose payload's top-level `field` equals one of `values`, for every condition of
+   * the list, compared as text (ids are JSON numbers: 12 and '12' both pick `"teamId": 12`).
+   * `field` is a plain name (/^[A-Za-z_][A-Za-z0-9_]*$/; TypeError otherwise). Ids are never
+   * personal data, so this works on encrypted events (personal-data.ts).
    */
-  data?: { field: string; values: readonly (string | number)[] };
+  data?: readonly DataCondition[];
   /** Only events caused by this user (metadata.actor.userId). */
   actorUserId?: string;
   /** Only events recorded at or after this instant. */
@@ -145,6 +145,12 @@ export interface EventSelector {
   before?: number;
   /** Only events with a global position at most this (a read's fixed end). */
   until?: number;
+}
+
+/** A condition on one payload field (EventSelector.data): its text is one of `values`. */
+export interface DataCondition {
+  field: string;
+  values: readonly (string | number)[];
 }
 
 /** How EventStore.readEvents answers. */

@@ -75,9 +75,9 @@ export interface QueryApiDependencies {
   /** Where POST /api/strapi/story reads stories: Strapi when strapiUrl is set; default infra/content/news. */
   news?: NewsOptions;
   /**
-   * The event store with personal-data protection (withPersonalDataProtection), over the same
-   * database as `db`, for the administrators' history (GET /admin/history…, D16); without it
-   * those routes are not served.
+   * The event store with personal-data protection (withPersonalDataProtection), on either engine,
+   * for the routes that read the log: the administrators' history (GET /admin/history…, D16),
+   * "what this did", my data and the draw; without it those routes are not served.
    */
   history?: EventStore;
   /**
@@ -199,8 +199,8 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
     await api.register(paymentRoutes, { db: deps.db, ...(deps.bankTransfer ? { bankTransfer: deps.bankTransfer } : {}) });
     await api.register(certificateRoutes, { db: deps.db, now: deps.now, secret: deps.jwtSecret, ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}) });
     if (deps.history) {
-      await api.register(historyRoutes, { reader: new HistoryReader(deps.db, deps.history), store: deps.history, now: deps.now });
-      await api.register(contributionRoutes, { db: deps.db }); // "what this did" (issue 19 item 2) reads the log too
+      await api.register(historyRoutes, { reader: new HistoryReader(deps.history), store: deps.history, now: deps.now });
+      await api.register(contributionRoutes, { db: deps.db, log: deps.history }); // "what this did" reads the log too
     }
     if (deps.history) await api.register(myDataRoutes, { db: deps.db, store: deps.history, now: deps.now });
     if (deps.history) await api.register(drawRoutes, { db: deps.db, store: deps.history });

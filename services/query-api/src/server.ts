@@ -13,7 +13,7 @@
  */
 import { bankTransferConfig, configWarnings, createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
-import { PersonalDataVault, PostgresEventStore, eventStoreMigrations, pendingMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
+import { PersonalDataVault, createEventStore, eventStoreMigrations, pendingMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
 import { createMetricsRegistry, earlyLog, installShutdown, migrationsCheck, postgresCheck } from '@sinilill/http';
 import { MediaStore, mediaMigrations } from '@sinilill/media';
 import { createPool, createReadModelDb, readCheckpoints, readModelMigrationSet } from '@sinilill/read-models';
@@ -36,15 +36,13 @@ const schemas = [eventStoreMigrations, mediaMigrations, readModelMigrationSet()]
 await waitForPostgres(pool, { log: poolLog, schemas });
 const db = createReadModelDb(pool);
 const clock = createClock(config);
-// Read-only here (the history); the same database and pool as the read models, and the same
-// protection as the command API's store, so erased people read null in the history too.
-// No key cache (cacheTtlMs 0): an erasure happens in the command API's process, and the audit
-// reads must show it at once, not after a cached key expires. Each history page or export
-// batch loads its keys in one query.
-// The history reads es.events by SQL: with the log in KurrentDB (issue 18) its routes are not
-// served (404) rather than showing an empty history.
-const history = config.eventStore.engine !== 'postgres' ? undefined : withPersonalDataProtection(
-  new PostgresEventStore({ pool }), new PersonalDataVault({ pool, cacheTtlMs: 0 }), PERSONAL_DATA_FIELDS,
+// Read-only here (the history, "what this did", my data, the draw), on the configured engine
+// (EVENT_STORE), with the same protection as the command API's store, so erased people read null
+// in the history too. No key cache (cacheTtlMs 0): an erasure happens in the command API's
+// process, and the audit reads must show it at once, not after a cached key expires. Each
+// history page or export batch loads its keys in one query.
+const history = withPersonalDataProtection(
+  createEventStore({ ...config.eventStore, pool }), new PersonalDataVault({ pool, cacheTtlMs: 0 }), PERSONAL_DATA_FIELDS,
 );
 // Its log calls come only after a connection drop, when `app` exists.
 const changes = new ReadModelChangeListener({
@@ -64,7 +62,7 @@ const app = buildQueryApi({
   positions: changes,
   media: new MediaStore(pool),
   news: { strapiUrl: config.strapiUrl, strapiToken: config.strapiToken },
-  ...(history ? { history } : {}),
+  history,
   bankTransfer,
   logger: { level: config.logLevel },
   // TRUST_PROXY: whose X-Forwarded-For is believed (the gateway's address; loopback by default, D24).
@@ -80,6 +78,8 @@ for (const warning of configWarnings(config, bankTransfer)) app.log.warn(warning
 // onClose runs after the server has closed and the last request in flight has answered.
 app.addHook('onClose', async () => {
   await changes.close();
+  // Releases a KurrentDB client; a PostgreSQL store leaves the pool to db.destroy().
+  await history.close();
   await db.destroy();
   await telemetry?.shutdown();
 });

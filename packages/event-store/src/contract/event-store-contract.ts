@@ -473,7 +473,7 @@ export function eventStoreContract(name: string, setup: () => Promise<ContractSu
         const teamType = newType('MemberJoined');
         const head = await store.headPosition();
         await store.appendToStream(other, [event(teamType, { teamId: 7 })], { expectedRevision: 'no_stream' });
-        const condition = { noneAfter: head, selectors: [{ types: [newType('Unrelated')] }, { types: [teamType], data: { field: 'teamId', values: [7] } }] };
+        const condition = { noneAfter: head, selectors: [{ types: [newType('Unrelated')] }, { types: [teamType], data: [{ field: 'teamId', values: [7] }] }] };
         const error = await store.appendToStreamsIf([{ stream, events: [event()], expectedRevision: 'no_stream' }], condition).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(AppendConditionFailedError);
         expect((error as AppendConditionFailedError).streams).toEqual([stream]);
@@ -492,7 +492,7 @@ export function eventStoreContract(name: string, setup: () => Promise<ContractSu
         const first = await store.appendToStreamsIf([{ stream, events, expectedRevision: 0 }], { noneAfter: head, selectors: [] });
         const again = await store.appendToStreamsIf([{ stream, events, expectedRevision: 0 }], { noneAfter: head, selectors: [] });
         expectRepeatOf(again[0]!, first[0]!);
-        await expect(store.appendToStreamsIf([{ stream, events: [event()], expectedRevision: 1 }], { noneAfter: head, selectors: [{ data: { field: 'bad field', values: [1] } }] }))
+        await expect(store.appendToStreamsIf([{ stream, events: [event()], expectedRevision: 1 }], { noneAfter: head, selectors: [{ data: [{ field: 'bad field', values: [1] }] }] }))
           .rejects.toBeInstanceOf(TypeError);
       });
     });
@@ -527,12 +527,14 @@ export function eventStoreContract(name: string, setup: () => Promise<ContractSu
         expect(ids(await read({ types: [added, edited], category: 'entry' }))).toEqual([`${entryA}@0`, `${entryB}@0`, `${entryA}@1`, `${entryB}@1`]);
         expect(ids(await read({ types: [joined], category: 'member' }))).toEqual([`${member}@0`, `${member}@1`]);
         // Payload values compare as text: the number 11 and the string '11' alike.
-        expect(ids(await read({ types: [added, edited], data: { field: 'participantId', values: [11] } }))).toEqual([`${entryB}@0`, `${entryA}@1`, `${entryB}@1`]);
-        expect(ids(await read({ types: [joined], data: { field: 'teamId', values: ['2', 3] } }))).toEqual([`${member}@1`]);
-        expect(ids(await read({ types: [edited], data: { field: 'flag', values: ['true'] } }))).toEqual([`${entryB}@1`]);
+        expect(ids(await read({ types: [added, edited], data: [{ field: 'participantId', values: [11] }] }))).toEqual([`${entryB}@0`, `${entryA}@1`, `${entryB}@1`]);
+        expect(ids(await read({ types: [joined], data: [{ field: 'teamId', values: ['2', 3] }] }))).toEqual([`${member}@1`]);
+        // Several payload conditions: all must hold.
+        expect(ids(await read({ types: [joined], data: [{ field: 'participantId', values: [10] }, { field: 'teamId', values: [1] }] }))).toEqual([`${member}@0`]);
+        expect(ids(await read({ types: [edited], data: [{ field: 'flag', values: ['true'] }] }))).toEqual([`${entryB}@1`]);
         expect(await read({ types: [] })).toEqual([]);
         expect(await read({ streams: [] })).toEqual([]);
-        expect(await read({ types: [added], data: { field: 'participantId', values: [] } })).toEqual([]);
+        expect(await read({ types: [added], data: [{ field: 'participantId', values: [] }] })).toEqual([]);
       });
 
       test('by actor, recording time and position bounds; backwards, skip and maxCount; counted alike', async () => {
@@ -557,7 +559,7 @@ export function eventStoreContract(name: string, setup: () => Promise<ContractSu
       });
 
       test('a malformed selector or option is a TypeError', async () => {
-        await expect(store.readEvents({ data: { field: "x'); DROP TABLE y; --", values: [1] } })).rejects.toBeInstanceOf(TypeError);
+        await expect(store.readEvents({ data: [{ field: "x'); DROP TABLE y; --", values: [1] }] })).rejects.toBeInstanceOf(TypeError);
         await expect(store.readEvents({ after: -1 })).rejects.toBeInstanceOf(TypeError);
         await expect(store.readEvents({ types: ['x'] }, { maxCount: 0 })).rejects.toBeInstanceOf(TypeError);
         await expect(store.countEvents({ until: 1.5 })).rejects.toBeInstanceOf(TypeError);
@@ -569,7 +571,7 @@ export function eventStoreContract(name: string, setup: () => Promise<ContractSu
         const id = `${run}-9`;
         const stream = newStream('participant');
         await guarded.appendToStream(stream, [event('ParticipantRegistered', { participantId: id, name: 'Tiina' })], { expectedRevision: 'no_stream' });
-        const selector = { types: ['ParticipantRegistered'], data: { field: 'participantId', values: [id] } };
+        const selector = { types: ['ParticipantRegistered'], data: [{ field: 'participantId', values: [id] }] };
         expect((await guarded.readEvents(selector)).map((e) => e.data)).toEqual([{ participantId: id, name: 'Tiina' }]);
         expect(JSON.stringify((await store.readEvents(selector))[0]!.data)).not.toMatch(/Tiina/);
         expect(await guarded.countEvents(selector)).toBe(1);

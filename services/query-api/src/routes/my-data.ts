@@ -34,7 +34,7 @@ export interface MyDataRouteOptions {
 const refusals = { 400: ErrorAnswer, 401: ErrorAnswer, 404: ErrorAnswer };
 
 export const myDataRoutes: FastifyPluginAsyncTypebox<MyDataRouteOptions> = async (app, { db, store, now }) => {
-  const reader = new MyDataReader(db, store);
+  const reader = new MyDataReader(store);
 
   const download = (format: 'json' | 'csv', lang: 'est' | 'eng' = 'est') => async (request: FastifyRequest, reply: FastifyReply) => {
     const userId = request.actor.userId;

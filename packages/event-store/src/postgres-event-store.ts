@@ -368,6 +368,16 @@ function conditionSql(condition: AppendCondition, ownIds: readonly string[]): { 
   return { text: `SELECT ${parts.join(' OR ')} AS found`, values };
 }
 
+/**
+ * One stream of the PostgreSQL log read with a caller's query runner (pg's Pool.query, or a
+ * Kysely raw query), for code that has the database but no EventStore (a query API built without
+ * one in tests); the same statement and result as PostgresEventStore.readStream. Anything that
+ * has an EventStore reads through it instead (either engine).
+ */
+export function postgresStreamReader(run: (text: string, values: readonly unknown[]) => Promise<{ rows: readonly unknown[] }>): (stream: string) => Promise<RecordedEvent[]> {
+  return async (stream) => (await run(SQL.readStream, [stream, 0, null])).rows.map((row) => toRecordedEvent(row as EventRow));
+}
+
 /** An es.events row as the store's RecordedEvent (personal fields still encrypted), upcast to its type's current schema version (upcasters.ts). */
 export function toRecordedEvent(row: EventRow): RecordedEvent {
   return upcastEvent({

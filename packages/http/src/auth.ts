@@ -29,7 +29,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Value } from 'typebox/value';
 import { ACCESS_TOKEN_SECONDS, AccessClaims, QueueBoardClaims } from '@sinilill/contracts';
 import { DomainError, type ActingUser } from '@sinilill/domain';
-import { sqlSessionAuthority, type SessionAuthority, type SqlRunner } from './session-authority';
+import { sqlSessionAuthority, type SessionAuthority, type SqlRunner, type StreamReader } from './session-authority';
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
@@ -81,10 +81,11 @@ export interface AuthOptions {
   resolveActor: (actor: ActingUser) => Promise<ActingUser>;
   /**
    * Where sessions and accounts are looked up: a SessionAuthority (the command API: its
-   * AccountService), or `{ sql }`, a runner of parameterised statements on the application's
-   * database (the query API), read with sqlSessionAuthority (session-authority.ts).
+   * AccountService), or `{ sql, readStream }`, a runner of parameterised statements on the
+   * application's database and a reader of the event log (the query API), read with
+   * sqlSessionAuthority (session-authority.ts).
    */
-  sessions: SessionAuthority | { sql: SqlRunner };
+  sessions: SessionAuthority | { sql: SqlRunner; readStream: StreamReader };
 }
 
 /**
@@ -126,7 +127,7 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
     sign: { algorithm: 'HS256', expiresIn: options.accessTokenSeconds ?? ACCESS_TOKEN_SECONDS },
     verify: { algorithms: ['HS256'] },
   });
-  const authority = 'sql' in options.sessions ? sqlSessionAuthority(options.sessions.sql) : options.sessions;
+  const authority = 'sql' in options.sessions ? sqlSessionAuthority(options.sessions.sql, options.sessions.readStream) : options.sessions;
   const guard = sessionGuardOf(authority);
   const boardKey = queueBoardKey(options.secret);
 

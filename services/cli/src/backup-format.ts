@@ -8,12 +8,12 @@
  *
  * ```
  * {"format":"sinilill-backup","version":1,"createdAt":…,"headPosition":…,"migrations":{…},
- *  "tables":[{"name":"es.events","columns":[…],"rows":…},…],"sequences":[…],…}   ← header, one line
- * {"table":"es.events"}                                                            ← a section
+ *  "tables":[{"name":"es.streams","columns":[…],"rows":…},…],"sequences":[…],…}  ← header, one line
+ * {"table":"es.streams"}                                                           ← a section
  * <the table's rows in PostgreSQL's COPY text format, one line per row>
  * \.                                                                               ← end of section
  * … one section per table of the header, in its order …
- * {"end":"sinilill-backup","sha256":"…","rows":{"es.events":…,…}}                  ← trailer
+ * {"end":"sinilill-backup","sha256":"…","rows":{"es.streams":…,…}}                 ← trailer
  * ```
  *
  * `\.` alone on a line cannot be a row of COPY's text format (a backslash in a value is written

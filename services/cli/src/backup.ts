@@ -25,6 +25,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
+import { postgresLogHead } from '@sinilill/event-store';
 import {
   BACKUP_FORMAT,
   BACKUP_FORMAT_VERSION,
@@ -108,8 +109,7 @@ export async function backupDatabase(options: BackupOptions): Promise<BackupSumm
     const migrations = await readMigrations(client, schemas);
     const { tables, leftOut } = await planTables(client, schemas);
     const sequences = await readSequences(client, schemas);
-    const { rows: [head] } = await client.query<{ head: string }>('SELECT coalesce(max(global_position), 0)::text AS head FROM es.events');
-    const headPosition = Number(head!.head);
+    const headPosition = await postgresLogHead(client);
     const positions = sequences.find((s) => s.name === 'es.global_position');
     if (positions && BigInt(positions.lastValue) < BigInt(headPosition)) {
       throw new Error(`es.global_position (${positions.lastValue}) is behind the log's head (${headPosition}): the database needs a look by hand`);

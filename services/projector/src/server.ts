@@ -83,7 +83,7 @@ const queues = [...createProjectionQueues({ redisUrl: required(config.redisUrl, 
 // A Redis outage shows in /health/ready and the scrape, not as BullMQ's console output.
 for (const queue of queues) queue.on('error', () => undefined);
 const projectorMetrics = registerProjectorMetrics(metrics, {
-  pool, projections: projections.map((p) => p.name), queues, replayQueue,
+  pool, log: engineStore, projections: projections.map((p) => p.name), queues, replayQueue,
   onError: (metric, error) => logWarn({ metric, err: error }, 'metric not read for a scrape'),
 });
 /** Set once the projector has started (its leases claimed, its workers running, caught up once). */

@@ -18,7 +18,7 @@ import type { BankTransferConfig } from '@sinilill/config';
 import { MIN_POSITION_HEADER, PROJECTED_POSITION_HEADER } from '@sinilill/contracts';
 import { authPlugin, createApp, createMetricsRegistry, healthRoutes, metricsPlugin, type ReadinessCheck, type Registry } from '@sinilill/http';
 import { apiDocs, apiSecurityHeaders, pressurePlugin } from '@sinilill/http';
-import type { EventStore } from '@sinilill/event-store';
+import { postgresStreamReader, type EventStore } from '@sinilill/event-store';
 import type { MediaStore } from '@sinilill/media';
 import { projectedPosition, projections, readCheckpoints, type ReadModelDatabase } from '@sinilill/read-models';
 import { AnswerCache, type AnswerCacheOptions } from './answer-cache';
@@ -145,13 +145,19 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
   });
   app.register(healthRoutes, { checks: deps.readinessChecks ?? [] });
   app.register(metricsPlugin, { registry: deps.metrics ?? createMetricsRegistry('query-api', { defaultMetrics: false }) });
+  const runSql = (text: string, values: readonly unknown[]) => deps.db.executeQuery(CompiledQuery.raw(text, [...values]));
+  const history = deps.history;
   app.register(authPlugin, {
     secret: deps.jwtSecret,
     resolveActor: (actor) => resolveActorFromReadModels(deps.db, actor),
-    // Sessions and accounts are read from the same database (issue 13: app.account_sessions,
-    // app.session_families, the account's stream), so a session the command API ends is refused
-    // here on the next request.
-    sessions: { sql: (text, values) => deps.db.executeQuery(CompiledQuery.raw(text, [...values])) },
+    // Sessions are read from the same database (app.account_sessions, app.session_families) and
+    // accounts from the log (the account's stream), so a session the command API ends is refused
+    // here on the next request. Without `history` (tests that wire no log) the PostgreSQL log is
+    // read in the same database.
+    sessions: {
+      sql: runSql,
+      readStream: history ? (stream) => history.readStream(stream) : postgresStreamReader(runSql),
+    },
     ...(deps.accessTokenSeconds !== undefined ? { accessTokenSeconds: deps.accessTokenSeconds } : {}),
   });
   // onRequest, before the routes' authentication: the wait then covers the actor's team too (a

@@ -6,8 +6,8 @@
  *   within its team, so a team's entries are its members' — the rule the deletions' stream index
  *   relies on, packages/commands stream-index.ts);
  * - those streams' events.
- * On PostgreSQL the first two are the event store's partial expression indexes (accounts
- * migration 0004-stream-index.ts), the last the (stream, revision) key.
+ * On PostgreSQL the first two are the event store's partial expression indexes (its migration
+ * 0003-payload-indexes), the last the (stream, revision) key.
  *
  * Entry events hold ids, km, types and dates, nothing personal, and never leave the server as
  * they are.

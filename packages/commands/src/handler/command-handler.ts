@@ -22,7 +22,6 @@ import { DomainError, SCHEMA_VERSIONS, isPrivileged, type Decider, type Decision
 import {
   WrongExpectedRevisionError,
   type AppendRequest,
-  type AppendResult,
   type EventData,
   type EventMetadata,
   type EventStore,

@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { KurrentDbVersionError } from './kurrentdb-event-store';
 import { kurrentDbStandInStore } from './testing/kurrentdb-stand-in';
-import { DuplicateEventIdError, WrongExpectedRevisionError, type EventData } from './types';
+import { AppendConditionFailedError, DuplicateEventIdError, WrongExpectedRevisionError, type EventData } from './types';
 
 function setup() {
   const { standIn: fake, store } = kurrentDbStandInStore();
@@ -162,5 +162,63 @@ describe('reads', () => {
     const { store } = setup();
     await store.close();
     await expect(store.readStream('x')).rejects.toThrow(/closed/);
+  });
+});
+
+describe('payload indexes and conditional appends', () => {
+  const member = (teamId: number, participantId: number) => event('ParticipantRegistered', { teamId, participantId });
+  const deletion = () => event('TeamDeleted', { teamId: 7 });
+  const members = (teamId: number) => ({ types: ['ParticipantRegistered'], data: [{ field: 'teamId', values: [teamId] }] });
+
+  test('an indexed event also writes a pointer into its index stream, in the same append; readAll never returns it', async () => {
+    const { fake, store } = setup();
+    await store.appendToStream('participant-1', [member(7, 1)], { expectedRevision: 'no_stream' });
+    await store.appendToStream('entry-1', [event('EntryAdded', { participantId: 1, distance: 5 })], { expectedRevision: 'no_stream' });
+    expect(fake.typesOf('sinilill-index-teamId-7')).toEqual(['sinilill.index']);
+    expect(fake.typesOf('sinilill-index-participantId-1')).toEqual(['sinilill.index']);
+    expect((await store.readAll({ after: 0, maxCount: 100 })).map((e) => e.type)).toEqual(['ParticipantRegistered', 'EntryAdded']);
+  });
+
+  test('a member who joins between the condition\'s read and the append moves the index: AppendConditionFailedError, nothing written', async () => {
+    const { fake, store } = setup();
+    await store.appendToStream('participant-1', [member(7, 1)], { expectedRevision: 'no_stream' });
+    const head = await store.headPosition();
+    // The join commits just before the deletion's append reaches the server (after every read of the condition).
+    const appendRecords = fake.appendRecords.bind(fake);
+    let joined = false;
+    fake.appendRecords = async (...args) => {
+      if (!joined) {
+        joined = true;
+        await store.appendToStream('participant-2', [member(7, 2)], { expectedRevision: 'no_stream' });
+      }
+      return appendRecords(...args);
+    };
+    const error = await store.appendToStreamsIf([{ stream: 'team-7', events: [deletion()], expectedRevision: 'any' }], { noneAfter: head, selectors: [members(7)] })
+      .catch((e: unknown) => e);
+    expect(joined).toBe(true);
+    expect(error).toBeInstanceOf(AppendConditionFailedError);
+    expect(await store.readStream('team-7')).toEqual([]);
+    // Read again and decided again, it goes through.
+    const again = await store.headPosition();
+    expect(await store.appendToStreamsIf([{ stream: 'team-7', events: [deletion()], expectedRevision: 'any' }], { noneAfter: again, selectors: [members(7)] })).toHaveLength(1);
+  });
+
+  test('another team\'s member meanwhile does not stop it; a retried conditional append is a repeat', async () => {
+    const { fake, store } = setup();
+    const head = await store.headPosition();
+    const appendRecords = fake.appendRecords.bind(fake);
+    let joined = false;
+    fake.appendRecords = async (...args) => {
+      if (!joined) {
+        joined = true;
+        await store.appendToStream('participant-3', [member(8, 3)], { expectedRevision: 'no_stream' });
+      }
+      return appendRecords(...args);
+    };
+    const events = [deletion()];
+    const [first] = await store.appendToStreamsIf([{ stream: 'team-7', events, expectedRevision: 'any' }], { noneAfter: head, selectors: [members(7)] });
+    expect(first).toMatchObject({ nextExpectedRevision: 0, repeated: false });
+    const [again] = await store.appendToStreamsIf([{ stream: 'team-7', events, expectedRevision: 'any' }], { noneAfter: head, selectors: [members(7)] });
+    expect(again).toMatchObject({ nextExpectedRevision: 0, repeated: true });
   });
 });

@@ -31,13 +31,22 @@
  * (or the named streams, when the selector names them) and apply the rest of the selector here
  * (event-selector.ts): the cost is the events of those types in the range, not the whole log.
  *
- * **Conditional appends** (appendToStreamsIf) check the condition with a filtered read of what
- * was committed after its position, then append atomically. KurrentDB has no lock to hold across
- * the two, so an event committed within that round trip is not seen: the guarantee is weaker than
- * PostgreSQL's (docs/event-store-engines.md, decision 0071).
+ * **Payload indexes.** For the events of PAYLOAD_INDEXES (a team's members by `teamId`, a
+ * participant's entries by `participantId`), the same atomic append also writes a pointer event
+ * (`sinilill.index`, `{ stream, revision }`) into `sinilill-index-<field>-<value>` (expected state
+ * ANY). readAll and subscriptions never return them.
+ *
+ * **Conditional appends** (appendToStreamsIf) read the revisions of the index streams that cover
+ * the condition's selectors, check the condition with a filtered read of what was committed after
+ * its position, then append atomically with those index streams' revisions as consistency checks:
+ * a covered event committed after the read moves its index stream and the append fails, as
+ * PostgreSQL's lock would make it wait and fail. A selector no index covers is checked by the read
+ * alone: an event committed within that round trip is not seen (docs/event-store-engines.md,
+ * decision 0071).
  */
 import { randomUUID } from 'node:crypto';
 import {
+  ANY,
   AppendConsistencyViolationError,
   BACKWARDS,
   END,
@@ -59,11 +68,14 @@ import type {
   ResolvedEvent,
 } from '@kurrent/kurrentdb-client';
 import { planAppend } from './append-plan';
-import { checkSelector, matchesSelector } from './event-selector';
+import { checkSelector, dataText, matchesSelector } from './event-selector';
 import {
   actualRevision,
   eventIdIndexStream,
   eventTypeRegex,
+  payloadIndexStream,
+  toIndexPointerEvent,
+  type PayloadIndex,
   fromGlobalPosition,
   fromStreamState,
   isHidden,
@@ -94,8 +106,22 @@ import {
   type Subscription,
 } from './types';
 
-/** How to reach KurrentDB: a connection string (the store owns and disposes the client), or a client the caller owns. */
-export type KurrentDbEventStoreOptions = { connectionString: string } | { client: KurrentDBClient };
+/**
+ * How to reach KurrentDB: a connection string (the store owns and disposes the client), or a
+ * client the caller owns; and the payload indexes to keep (default PAYLOAD_INDEXES).
+ */
+export type KurrentDbEventStoreOptions = ({ connectionString: string } | { client: KurrentDBClient }) & { indexes?: readonly PayloadIndex[] };
+
+/**
+ * The payload indexes the adapter keeps by default: a team's members (`teamId` of
+ * ParticipantRegistered) and a participant's entries (`participantId` of EntryAdded and
+ * EntryEdited) — what the deletions' condition watches (packages/commands stream-index.ts), the
+ * same fields as PostgreSQL's partial indexes (migrations/0003-payload-indexes.ts).
+ */
+export const PAYLOAD_INDEXES: readonly PayloadIndex[] = [
+  { field: 'teamId', types: ['ParticipantRegistered'] },
+  { field: 'participantId', types: ['EntryAdded', 'EntryEdited'] },
+];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** gRPC status UNIMPLEMENTED: the server predates the API (multi-stream append: KurrentDB 25.1). */
@@ -120,9 +146,11 @@ type RequestStatus = { kind: 'fresh' } | { kind: 'repeat'; last: RecordedEvent }
 export class KurrentDbEventStore implements EventStore {
   private readonly client: KurrentDBClient;
   private readonly ownsClient: boolean;
+  private readonly indexes: readonly PayloadIndex[];
   private closed = false;
 
   constructor(options: KurrentDbEventStoreOptions) {
+    this.indexes = options.indexes ?? PAYLOAD_INDEXES;
     if ('client' in options) {
       this.client = options.client;
       this.ownsClient = false;
@@ -150,21 +178,55 @@ export class KurrentDbEventStore implements EventStore {
   }
 
   /**
-   * See EventStore.appendToStreamsIf: each selector read for one event after `noneAfter`, then the
-   * append as appendToStreams does it (atomic). Not serialised against other appends: an event
-   * committed between the read and the append is not seen (module docs).
-   * @throws AppendConditionFailedError when a selector picks an event after `noneAfter`.
+   * See EventStore.appendToStreamsIf. First the revisions of the payload index streams the
+   * selectors are covered by (a selector whose types a PayloadIndex lists and which names its
+   * field), then each selector read for one event after `noneAfter`, then one atomic append that
+   * also checks those index streams are still at the revisions read. An event a covered selector
+   * picks is either committed before the index was read (the read sees it) or moves its index
+   * stream (the append fails): no window. For a selector no index covers, an event committed
+   * between its read and the append is not seen (module docs).
+   * @throws AppendConditionFailedError when a selector picks an event after `noneAfter`, or an
+   *   index stream moved before the append.
    */
   async appendToStreamsIf(requests: AppendRequest[], condition: AppendCondition): Promise<AppendResult[]> {
     this.assertOpen();
     planAppend(requests);
     if (!Number.isSafeInteger(condition.noneAfter) || condition.noneAfter < 0) throw new TypeError(`appendToStreamsIf: invalid noneAfter ${String(condition.noneAfter)}`);
+    for (const selector of condition.selectors) checkSelector(selector);
+    const failed = () => new AppendConditionFailedError(requests.map((r) => r.stream));
+    const guards = [...new Set(condition.selectors.flatMap((selector) => this.indexStreamsCovering(selector)))];
+    const checks: ConsistencyCheck[] = await Promise.all(guards.map(async (streamName) => {
+      const last = await this.lastEvent(streamName);
+      return { type: STREAM_STATE, streamName, expectedState: last ? BigInt(last.revision) : NO_STREAM };
+    }));
     for (const selector of condition.selectors) {
       const after = Math.max(selector.after ?? 0, condition.noneAfter);
       const [found] = await this.readEvents({ ...selector, after }, { maxCount: 1 });
-      if (found) throw new AppendConditionFailedError(requests.map((r) => r.stream));
+      if (found) throw failed();
     }
-    return this.appendOnce(requests, true);
+    if (checks.length === 0) return this.appendOnce(requests, true);
+    let response: MultiAppendResult;
+    try {
+      response = await this.appendWithChecks(requests, checks);
+    } catch (error) {
+      if (isUnimplemented(error)) throw new KurrentDbVersionError('appendRecords', error);
+      if (!(error instanceof AppendConsistencyViolationError)) throw error;
+      if (error.violations.some((v) => guards.includes(v.streamName))) throw failed();
+      return this.afterConflict(requests, error, false);
+    }
+    return this.resultsOf(requests, response);
+  }
+
+  /** The payload index streams that hold every event `selector` can pick (none when no index covers it). */
+  private indexStreamsCovering(selector: EventSelector): string[] {
+    const types = selector.types;
+    if (!types || types.length === 0) return [];
+    for (const index of this.indexes) {
+      if (!types.every((type) => index.types.includes(type))) continue;
+      const condition = selector.data?.find((d) => d.field === index.field);
+      if (condition) return [...new Set(condition.values.map((value) => payloadIndexStream(index.field, String(value))))];
+    }
+    return [];
   }
 
   private async appendOnce(requests: AppendRequest[], mayRetry: boolean): Promise<AppendResult[]> {
@@ -178,6 +240,12 @@ export class KurrentDbEventStore implements EventStore {
       if (!(error instanceof WrongExpectedVersionError) && !(error instanceof AppendConsistencyViolationError)) throw error;
       return this.afterConflict(requests, error, mayRetry);
     }
+    return this.resultsOf(requests, response);
+  }
+
+  /** Each request's result from the server's answer to the append (a revision check only: read). */
+  private resultsOf(requests: AppendRequest[], response: MultiAppendResult): Promise<AppendResult[]> {
+    const written = requests.filter((r) => r.events.length > 0);
     const revisions = new Map(response.responses.map((r) => [r.streamName, Number(r.revision)]));
     const position = Number(response.position);
     return Promise.all(requests.map(async (request) => {
@@ -198,11 +266,17 @@ export class KurrentDbEventStore implements EventStore {
       appends.push({ streamName: request.stream, events: request.events.map(toKurrentEvent), expectedState: toStreamState(request.expectedRevision) });
     }
     for (const pointer of this.pointersOf(written)) appends.push({ streamName: pointer.stream, events: [pointer.event], expectedState: NO_STREAM });
+    const byIndex = new Map<string, ReturnType<typeof toIndexPointerEvent>[]>();
+    for (const pointer of this.indexPointersOf(written)) byIndex.set(pointer.stream, [...(byIndex.get(pointer.stream) ?? []), pointer.event]);
+    for (const [streamName, events] of byIndex) appends.push({ streamName, events, expectedState: ANY });
     return this.client.multiStreamAppend(appends);
   }
 
-  /** Writes and revision-only checks together: appendRecords with a stream-state check per request and per pointer stream. */
-  private appendWithChecks(requests: AppendRequest[]): Promise<MultiAppendResult> {
+  /**
+   * Writes and revision-only checks together: appendRecords with a stream-state check per request
+   * and per event-id pointer stream, the payload index pointers, and `extra` checks.
+   */
+  private appendWithChecks(requests: AppendRequest[], extra: readonly ConsistencyCheck[] = []): Promise<MultiAppendResult> {
     const records: AppendRecordInput[] = [];
     const checks: ConsistencyCheck[] = requests.map((r) => ({ type: STREAM_STATE, streamName: r.stream, expectedState: toStreamState(r.expectedRevision) }));
     for (const request of requests) for (const event of request.events) records.push({ streamName: request.stream, record: toKurrentEvent(event) });
@@ -210,7 +284,22 @@ export class KurrentDbEventStore implements EventStore {
       records.push({ streamName: pointer.stream, record: pointer.event });
       checks.push({ type: STREAM_STATE, streamName: pointer.stream, expectedState: NO_STREAM });
     }
+    for (const pointer of this.indexPointersOf(requests)) records.push({ streamName: pointer.stream, record: pointer.event });
+    checks.push(...extra);
     return this.client.appendRecords(records, checks);
+  }
+
+  /** The payload indexes' pointer events of these requests' events (module docs). */
+  private indexPointersOf(requests: AppendRequest[]): { stream: string; event: ReturnType<typeof toIndexPointerEvent> }[] {
+    return requests.flatMap((request) => {
+      const revisions = plannedRevisions(request.expectedRevision, request.events.length);
+      return request.events.flatMap((event, k) => this.indexes.flatMap((index) => {
+        if (!index.types.includes(event.type)) return [];
+        const value = dataText(event.data, index.field);
+        if (value === null) return [];
+        return [{ stream: payloadIndexStream(index.field, value), event: toIndexPointerEvent(randomUUID(), { stream: request.stream, revision: revisions?.[k] ?? null }) }];
+      }));
+    });
   }
 
   /** The event-id index's pointer events of these requests' events. */

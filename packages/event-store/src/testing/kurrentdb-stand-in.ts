@@ -62,13 +62,14 @@ export class KurrentDbStandIn {
 
   /**
    * Writes `writes` (all checks done), answering the last revision of each stream written and the
-   * position of the append: the adapter's event-id pointers first, so that the answered position
-   * (the last written) is that of the append's last event, as a real server's commit position of
-   * the transaction is.
+   * position of the append: the adapter's pointers (event-id and payload indexes) first, so that
+   * the answered position (the last written) is that of the append's last event, as a real
+   * server's commit position of the transaction is.
    */
   private write(writes: Write[]): MultiAppendResult {
     const revisions = new Map<string, bigint>();
-    const pointersFirst = [...writes.filter((w) => w.streamName.startsWith('event-id-')), ...writes.filter((w) => !w.streamName.startsWith('event-id-'))];
+    const isPointer = (w: Write) => w.streamName.startsWith('event-id-') || w.streamName.startsWith('sinilill-index-');
+    const pointersFirst = [...writes.filter(isPointer), ...writes.filter((w) => !isPointer(w))];
     for (const { streamName, event } of pointersFirst) {
       const stream = this.streams.get(streamName) ?? [];
       this.streams.set(streamName, stream);

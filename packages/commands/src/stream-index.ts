@@ -10,9 +10,10 @@
  * look-up: everything found is at or below it) and `condition`: "no member joined and no entry of
  * these people was added or moved to them after the mark". A deletion decides from the ids and
  * appends with `appendToStreamsIf(…, condition)`; if the condition fails, the append writes
- * nothing and the deletion reads and decides again. How strictly the condition is checked
- * against concurrent appends depends on the engine (EventStore.appendToStreamsIf). After the
- * commit, a new entry or member fails its own check of the participant's or team's stream.
+ * nothing and the deletion reads and decides again; on both engines nothing committed between
+ * the look-up and the append escapes the condition (EventStore.appendToStreamsIf: PostgreSQL's
+ * locks, KurrentDB's payload index streams). After the commit, a new entry or member fails its
+ * own check of the participant's or team's stream.
  *
  * Ids found here may be stale (an entry deleted since, an entry moved to another participant by
  * an edit): the caller checks each against its own stream before acting on it.

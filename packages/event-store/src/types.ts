@@ -233,8 +233,10 @@ export interface EventStore {
    *
    * Guarantee per engine (docs/event-store-engines.md): PostgreSQL checks it inside the append's
    * transaction after every stream lock and the global-order lock are held, so nothing can slip
-   * in between; KurrentDB checks it with a read just before the atomic append, so an event
-   * committed within that one round trip is not seen (a window of milliseconds).
+   * in between. KurrentDB checks it with a read just before the atomic append, which also checks
+   * the revisions of the adapter's payload index streams: for a selector such an index covers
+   * (the deletions' members and entries) nothing slips in either; for any other selector an event
+   * committed within that one round trip is not seen.
    * @throws AppendConditionFailedError when the condition does not hold (nothing was written);
    *   the append's own errors.
    */

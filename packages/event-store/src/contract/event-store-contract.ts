@@ -13,7 +13,7 @@
  * Test-only: it imports vitest, so it is not exported from the package's index.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { withPersonalDataProtection, type PersonalDataPolicy, type PersonalDataVault } from '../personal-data';
 import {
   AppendConditionFailedError,
@@ -450,6 +450,22 @@ export function eventStoreContract(name: string, setup: () => Promise<ContractSu
         expect((await readStreams([{ stream: a }])).event).toBeNull();
       });
 
+    });
+
+    describe('subscribe (optional)', () => {
+      test('subscribe (skipped when the store has none): tells the position of every event of its types after `after`, then of each new one', async (ctx) => {
+        const subscribe = store.subscribe?.bind(store);
+        if (!subscribe) return ctx.skip('this store has no subscribe');
+        const [told, other] = [newType('Told'), newType('Other')];
+        const start = await store.headPosition();
+        const before = await store.appendToStream(newStream(), [event(told)], { expectedRevision: 'no_stream' });
+        const seen: number[] = [];
+        const subscription = subscribe({ after: start, types: [told], onEvent: (position) => seen.push(position) });
+        await store.appendToStream(newStream(), [event(other)], { expectedRevision: 'no_stream' });
+        const live = await store.appendToStream(newStream(), [event(told)], { expectedRevision: 'no_stream' });
+        await vi.waitFor(() => expect(seen).toEqual([before.position, live.position]));
+        await subscription.close();
+      });
     });
 
     describe('appendToStreamsIf', () => {

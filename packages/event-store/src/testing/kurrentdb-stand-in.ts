@@ -8,12 +8,15 @@
  * - `appendRecords` with stream-state consistency checks (AppendConsistencyViolationError);
  * - `readStream` forwards from a revision or backwards from the end (StreamNotFoundError);
  * - `readAll` forwards or backwards from a position, with the server's event-type regex filter;
+ * - `subscribeToAll`: a catch-up subscription to `$all` (the events after a position, then each
+ *   new one as it is written), with the event-type regex filter;
  * - commit positions that grow by 100 per event (gaps, as a real server's byte positions have),
  *   and the recording time from the machine's clock.
  *
  * Test-only (exported through `@sinilill/event-store/testing`, never from the package's index).
- * Not modelled: subscriptions, stream metadata, deletion, system events.
+ * Not modelled: stream metadata, deletion, system events, a server's timing.
  */
+import { EventEmitter } from 'node:events';
 import {
   AppendConsistencyViolationError,
   BACKWARDS,
@@ -41,6 +44,7 @@ export class KurrentDbStandIn {
   readonly all: KurrentRecordedEvent[] = [];
   private readonly streams = new Map<string, KurrentRecordedEvent[]>();
   private position = 0n;
+  private readonly subscriptions = new Set<(event: KurrentRecordedEvent) => void>();
   /** The next append commits, then its answer is lost (a dropped connection). */
   loseNextAnswer = false;
   /** The server predates multi-stream append (every append answers UNIMPLEMENTED). */
@@ -89,6 +93,8 @@ export class KurrentDbStandIn {
       this.all.push(recorded);
       revisions.set(streamName, recorded.revision);
     }
+    const written = this.all.slice(this.all.length - pointersFirst.length);
+    for (const tell of this.subscriptions) for (const recorded of written) tell(recorded);
     if (this.loseNextAnswer) {
       this.loseNextAnswer = false;
       throw new Error('14 UNAVAILABLE: connection dropped');
@@ -148,6 +154,27 @@ export class KurrentDbStandIn {
       : this.all.filter((e) => match.test(e.type) && (from === null || e.position!.commit >= from));
     if (options.maxCount !== undefined) events = events.slice(0, Number(options.maxCount));
     for (const event of events) yield { event } as AllStreamResolvedEvent;
+  }
+
+  /**
+   * KurrentDBClient.subscribeToAll: emits `data` ({ event }) for every event after `fromPosition`
+   * (inclusive, as the server) whose type the filter's regex matches, then for each one written
+   * later, until `unsubscribe()`.
+   */
+  subscribeToAll(options: { fromPosition?: unknown; filter?: { regex?: string } } = {}): EventEmitter & { unsubscribe(): Promise<void> } {
+    const match = new RegExp(options.filter?.regex ?? '');
+    const from = typeof options.fromPosition === 'object' && options.fromPosition !== null ? (options.fromPosition as { commit: bigint }).commit : null;
+    const emitter = new EventEmitter();
+    const tell = (event: KurrentRecordedEvent) => {
+      if (match.test(event.type) && (from === null || event.position!.commit >= from)) emitter.emit('data', { event });
+    };
+    // As a server's answer: the stored events arrive after the caller has attached its listeners;
+    // catching up and going live happen in one turn, so no event falls between them.
+    setImmediate(() => {
+      for (const event of [...this.all]) tell(event);
+      this.subscriptions.add(tell);
+    });
+    return Object.assign(emitter, { unsubscribe: async () => { this.subscriptions.delete(tell); } });
   }
 
   /** The types of a stream's events, in order (for assertions). */

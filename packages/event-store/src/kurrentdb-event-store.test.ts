@@ -179,6 +179,20 @@ describe('payload indexes and conditional appends', () => {
     expect((await store.readAll({ after: 0, maxCount: 100 })).map((e) => e.type)).toEqual(['ParticipantRegistered', 'EntryAdded']);
   });
 
+  test('readEvents of a covered selector reads the index streams, not $all; the rest of the selector still applies', async () => {
+    const { fake, store } = setup();
+    await store.appendToStream('participant-1', [member(7, 1)], { expectedRevision: 'no_stream' });
+    await store.appendToStream('participant-2', [member(8, 2)], { expectedRevision: 'no_stream' });
+    await store.appendToStream('log-1', [member(7, 3)], { expectedRevision: 'any' }); // a pointer without revision
+    const second = await store.appendToStream('participant-4', [member(7, 4)], { expectedRevision: 'no_stream' });
+    fake.readAll = () => {
+      throw new Error('scanned $all');
+    };
+    expect((await store.readEvents(members(7))).map((e) => e.stream)).toEqual(['participant-1', 'log-1', 'participant-4']);
+    expect((await store.readEvents({ ...members(7), until: second.position - 1 }, { direction: 'backwards' })).map((e) => e.stream)).toEqual(['log-1', 'participant-1']);
+    expect(await store.readEvents(members(9))).toEqual([]);
+  });
+
   test('a member who joins between the condition\'s read and the append moves the index: AppendConditionFailedError, nothing written', async () => {
     const { fake, store } = setup();
     await store.appendToStream('participant-1', [member(7, 1)], { expectedRevision: 'no_stream' });

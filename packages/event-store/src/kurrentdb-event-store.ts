@@ -34,7 +34,8 @@
  * **Payload indexes.** For the events of PAYLOAD_INDEXES (a team's members by `teamId`, a
  * participant's entries by `participantId`), the same atomic append also writes a pointer event
  * (`sinilill.index`, `{ stream, revision }`) into `sinilill-index-<field>-<value>` (expected state
- * ANY). readAll and subscriptions never return them.
+ * ANY). readAll and subscriptions never return them; readEvents reads a covered selector (a
+ * team's members, a participant's entries) through them instead of scanning `$all` by type.
  *
  * **Conditional appends** (appendToStreamsIf) read the revisions of the index streams that cover
  * the condition's selectors, check the condition with a filtered read of what was committed after
@@ -75,6 +76,7 @@ import {
   eventTypeRegex,
   payloadIndexStream,
   toIndexPointerEvent,
+  type EventIdPointer,
   type PayloadIndex,
   fromGlobalPosition,
   fromStreamState,
@@ -215,6 +217,34 @@ export class KurrentDbEventStore implements EventStore {
       return this.afterConflict(requests, error, false);
     }
     return this.resultsOf(requests, response);
+  }
+
+  /**
+   * The events the pointers of these payload index streams point at: each read at its revision
+   * (one event), or, for a pointer without one (an append with 'any'), its stream read whole.
+   */
+  private async indexedEvents(indexStreams: readonly string[]): Promise<RecordedEvent[]> {
+    const pointers = (await Promise.all(indexStreams.map(async (stream) => {
+      const found: EventIdPointer[] = [];
+      try {
+        for await (const resolved of this.client.readStream(stream)) {
+          const pointer = readPointer(resolved.event);
+          if (pointer) found.push(pointer);
+        }
+      } catch (error) {
+        if (!(error instanceof StreamNotFoundError)) throw error;
+      }
+      return found;
+    }))).flat();
+    const whole = [...new Set(pointers.filter((p) => p.revision === null).map((p) => p.stream))];
+    const [exact, streams] = await Promise.all([
+      Promise.all(pointers.filter((p) => p.revision !== null && !whole.includes(p.stream))
+        .map((p) => this.readStream(p.stream, { fromRevision: p.revision!, maxCount: 1 }))),
+      Promise.all(whole.map((stream) => this.readStream(stream))),
+    ]);
+    const byId = new Map<string, RecordedEvent>();
+    for (const event of [...exact.flat(), ...streams.flat()]) byId.set(event.id, event);
+    return [...byId.values()];
   }
 
   /** The payload index streams that hold every event `selector` can pick (none when no index covers it). */
@@ -434,9 +464,10 @@ export class KurrentDbEventStore implements EventStore {
   }
 
   /**
-   * See EventStore.readEvents: the named streams read whole, or `$all` read from the selector's
-   * bound (forwards from `after`, backwards from `before`) with the type filter on the server;
-   * the rest of the selector applied here. Stops reading once the page is full or the read has
+   * See EventStore.readEvents: the named streams read whole, or the events a payload index
+   * points at when one covers the selector, or else `$all` read from the selector's bound
+   * (forwards from `after`, backwards from `before`) with the type filter on the server; the rest
+   * of the selector applied here. Stops reading once the page is full or the read has
    * passed the selector's other bound.
    */
   async readEvents(selector: EventSelector, options: ReadEventsOptions = {}): Promise<RecordedEvent[]> {
@@ -473,10 +504,14 @@ export class KurrentDbEventStore implements EventStore {
   private async *candidates(selector: EventSelector, direction: 'forwards' | 'backwards'): AsyncGenerator<RecordedEvent> {
     if (selector.types && selector.types.length === 0) return;
     const forwards = direction === 'forwards';
+    const order = (events: RecordedEvent[]) => events.sort((a, b) => (forwards ? a.globalPosition - b.globalPosition : b.globalPosition - a.globalPosition));
     if (selector.streams) {
-      const read = (await Promise.all([...new Set(selector.streams)].map((stream) => this.readStream(stream)))).flat();
-      read.sort((a, b) => (forwards ? a.globalPosition - b.globalPosition : b.globalPosition - a.globalPosition));
-      yield* read;
+      yield* order((await Promise.all([...new Set(selector.streams)].map((stream) => this.readStream(stream)))).flat());
+      return;
+    }
+    const indexStreams = this.indexStreamsCovering(selector);
+    if (indexStreams.length > 0) {
+      yield* order(await this.indexedEvents(indexStreams));
       return;
     }
     const start = forwards

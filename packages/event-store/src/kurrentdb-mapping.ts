@@ -129,9 +129,9 @@ export function toPointerEvent(pointerId: string, pointer: EventIdPointer): Kurr
   return jsonEvent({ id: pointerId, type: EVENT_ID_INDEX_TYPE, data: { stream: pointer.stream, revision: pointer.revision } });
 }
 
-/** A pointer event's data, or null when it is not one. */
+/** A pointer event's data (of the event-id index, or of a payload index), or null when it is not one. */
 export function readPointer(event: KurrentRecordedEvent | undefined): EventIdPointer | null {
-  if (!event || event.type !== EVENT_ID_INDEX_TYPE || !event.isJson) return null;
+  if (!event || (event.type !== EVENT_ID_INDEX_TYPE && event.type !== PAYLOAD_INDEX_TYPE) || !event.isJson) return null;
   const data = event.data as { stream?: unknown; revision?: unknown };
   if (typeof data.stream !== 'string') return null;
   return { stream: data.stream, revision: typeof data.revision === 'number' ? data.revision : null };

@@ -67,7 +67,7 @@ export const MyParticipant = Type.Object({
   registered_at: Nullable(Type.String()),
 });
 
-/** One state of an entry as an event left it (EntryAdded, EntryEdited, EntryDeleted). */
+/** One state of an entry as an event left it (any entry event: an add or edit carries the entry's figures). */
 export const MyEntryVersion = Type.Object({
   type: Type.String(),
   at: Nullable(Type.String()),
@@ -76,11 +76,14 @@ export const MyEntryVersion = Type.Object({
   performed_at: Nullable(Type.String()),
 });
 
-/** An entry the person logged (or that was theirs), with every version. */
+/**
+ * An entry the person logged (or that was theirs), with every version. `status` 'rejected': an
+ * administrator rejected it, so it counts nowhere (it stays in the download: it is their data).
+ */
 export const MyEntry = Type.Object({
   id: Type.Integer(),
   team_id: Nullable(Type.Integer()),
-  status: Type.Union([Type.Literal('active'), Type.Literal('deleted')]),
+  status: Type.Union([Type.Literal('active'), Type.Literal('deleted'), Type.Literal('rejected')]),
   distance: Nullable(Type.Number()),
   entry_type: Nullable(Type.String()),
   performed_at: Nullable(Type.String()),

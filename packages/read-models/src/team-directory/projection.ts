@@ -5,6 +5,7 @@
  * TeamDeleted) remove rows; ParticipantRenamed corrects a member's name.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { isEntryEventType } from '@sinilill/domain';
 import type { RecordedEvent } from '@sinilill/event-store';
 import { upsertRows } from '../bulk';
 import { IdSet, chunk, type Projection } from '../projection';
@@ -30,7 +31,7 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
   const participantIds = new Set<number>();
   for (const event of events) {
     const data = event.data as { entryId?: number; participantId?: number };
-    if (event.type.startsWith('Entry') && data.entryId !== undefined && (!state || state.entriesWritten.has(data.entryId))) {
+    if (isEntryEventType(event.type) && data.entryId !== undefined && (!state || state.entriesWritten.has(data.entryId))) {
       entryIds.add(data.entryId);
     }
     if (data.participantId !== undefined) participantIds.add(data.participantId);

@@ -6,7 +6,7 @@
  * team_stats, team_daily_distance, stats_totals and stats_entry_ledger.
  */
 import { sql, type Kysely } from 'kysely';
-import { currentEdition, type Edition } from '@sinilill/domain';
+import { currentEdition, isEntryEventType, type Edition } from '@sinilill/domain';
 import type { RecordedEvent } from '@sinilill/event-store';
 import { upsertRows } from '../bulk';
 import { IdSet, type Projection } from '../projection';
@@ -20,8 +20,6 @@ import {
   type TeamFigures,
   type TeamStatsWorkingSet,
 } from './evolve';
-
-const ENTRY_EVENTS = new Set(['EntryAdded', 'EntryEdited', 'EntryDeleted', 'EntryReviewRejected']);
 
 /**
  * What a rebuild keeps across its batches (Projection.rebuild, D43): every team row and every
@@ -43,7 +41,7 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
   const teamIds = new Set<number>();
   for (const event of events) {
     const data = event.data as { entryId?: number; teamId?: number };
-    if (ENTRY_EVENTS.has(event.type) && data.entryId !== undefined && (!state || state.ledgerWritten.has(data.entryId))) {
+    if (isEntryEventType(event.type) && data.entryId !== undefined && (!state || state.ledgerWritten.has(data.entryId))) {
       entryIds.add(data.entryId);
     }
     if (data.teamId !== undefined) teamIds.add(data.teamId);
@@ -147,8 +145,8 @@ async function save(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, edi
   if (daily.length > 0) {
     // A day whose km came back to 0 (its entries deleted, or edited to other days) loses its row:
     // a replay, folding those events in one batch, never writes it, and the read models must not
-    // depend on where batches end (issue 17 item 11 caught 0-km rows live but not after a
-    // replay). A missing row reads as 0 km (public-pages.ts).
+    // depend on where batches end (tests/int/daily-distance-rows.int.test.ts). A missing row
+    // reads as 0 km (public-pages.ts).
     await db.deleteFrom('team_daily_distance').where('distance_hundredths', '=', 0)
       .where('team_id', '=', sql<number>`any(${[...new Set(daily.map((d) => d.team_id))]}::int[])`).execute();
   }

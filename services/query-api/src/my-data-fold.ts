@@ -65,7 +65,7 @@ const version = (type: EntryEvent['type'], at: string, entry: LedgerEntry | null
  * The version each entry event adds to the entry's list: an add or an edit shows the entry as it
  * left it; a deletion, a flag and a review decision show when they happened.
  */
-const entryVersions: EventHandlers<EntryEvent, [LedgerEntry], MyEntryVersion> = {
+export const myEntryVersions: EventHandlers<EntryEvent, [LedgerEntry], MyEntryVersion> = {
   EntryAdded: ({ type, data }, after) => version(type, data.createdAt, after),
   EntryEdited: ({ type, data }, after) => version(type, data.editedAt, after),
   EntryDeleted: ({ type, data }) => version(type, data.deletedAt, null),
@@ -112,7 +112,7 @@ export class MyDataFolder {
       id, team_id: null, status: 'active', distance: null, entry_type: null, performed_at: null, created_at: null, versions: [],
     };
     Object.assign(entry, entryFacts(after));
-    entry.versions.push(dispatch(entryVersions, event, after));
+    entry.versions.push(dispatch(myEntryVersions, event, after));
     if (event.type === 'EntryAdded') entry.created_at = event.data.createdAt;
     this.entries.set(id, entry);
   }

@@ -138,7 +138,7 @@ function decidedRow(old: TeamEntry | null, status: 'approved' | 'rejected', data
  * The entry's row after each entry event (`old` the row before, `after` the ledger's entry):
  * a row, null for a deleted entry, undefined for no change.
  */
-const entryRows: EventHandlers<EntryEvent, [TeamEntry | null, LedgerEntry | null], TeamEntry | null | undefined> = {
+export const teamEntryRows: EventHandlers<EntryEvent, [TeamEntry | null, LedgerEntry | null], TeamEntry | null | undefined> = {
   EntryAdded: ({ data }, old, after) => editedRow(after, old, data.createdAt),
   EntryEdited: ({ data }, old, after) => editedRow(after, old, data.editedAt),
   EntryDeleted: () => null,
@@ -153,7 +153,7 @@ function entryEvent(event: EntryEvent, set: DirectoryWorkingSet): void {
   const old = set.entries.get(id) ?? null;
   const before = old && ledgerEntryOfRow(old);
   const after = evolveLedgerEntry(before, event);
-  const row = dispatch(entryRows, event, old, after);
+  const row = dispatch(teamEntryRows, event, old, after);
   if (row === undefined) return;
   if (old) credit(set, old.participantId, -(countOf(before)?.hundredths ?? 0));
   set.entries.set(id, row);

@@ -33,5 +33,6 @@ export function dispatchRecorded<E extends { type: string }, Args extends unknow
   handlers: EventHandlers<E, Args, R>, recorded: { type: string; data: unknown }, ...args: Args
 ): R | undefined {
   if (!Object.hasOwn(handlers, recorded.type)) return undefined;
-  return dispatch(handlers, { type: recorded.type, data: recorded.data } as unknown as E, ...args);
+  // The recorded event itself (its type and data are the event's): no copy per event in a replay.
+  return dispatch(handlers, recorded as unknown as E, ...args);
 }

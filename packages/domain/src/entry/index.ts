@@ -11,6 +11,7 @@ export {
   EntryLedger,
   asEntryEvent,
   countOf,
+  countedHundredths,
   entryLedgerHandlers,
   evolveEntryCount,
   evolveLedgerEntry,

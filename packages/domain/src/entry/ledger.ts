@@ -49,12 +49,18 @@ export interface CountedEntry {
   hundredths: number;
 }
 
-function settle(entry: Omit<LedgerEntry, 'counts'>): LedgerEntry {
-  return { ...entry, counts: !entry.deleted && entry.review !== 'rejected' };
+/** An entry with `counts` derived: live and not rejected. Built field by field (a replay folds millions). */
+function entry(
+  entryId: number, teamId: number, participantId: number, day: string, hundredths: number, entryType: string,
+  source: EntrySource, review: EntryReviewStatus, deleted: boolean,
+): LedgerEntry {
+  return { entryId, teamId, participantId, day, hundredths, entryType, source, review, deleted, counts: !deleted && review !== 'rejected' };
 }
 
+const MANUAL: EntrySource = { kind: 'manual' };
+
 const reviewed = (review: EntryReviewStatus) => (_event: EntryEvent, before: LedgerEntry | null): LedgerEntry | null =>
-  before && settle({ ...before, review });
+  before && entry(before.entryId, before.teamId, before.participantId, before.day, before.hundredths, before.entryType, before.source, review, before.deleted);
 
 /**
  * What each entry event does to an entry (`before`: the entry as the events before left it,
@@ -64,16 +70,12 @@ const reviewed = (review: EntryReviewStatus) => (_event: EntryEvent, before: Led
  * rejection (rejection is final), an id is added once.
  */
 export const entryLedgerHandlers: EventHandlers<EntryEvent, [LedgerEntry | null], LedgerEntry | null> = {
-  EntryAdded: ({ data }) => settle({
-    entryId: data.entryId, teamId: data.teamId, participantId: data.participantId, day: data.performedAt,
-    hundredths: toHundredths(data.distance), entryType: data.entryType, source: data.source, review: 'none', deleted: false,
-  }),
-  EntryEdited: ({ data }, before) => settle({
-    entryId: data.entryId, teamId: data.teamId, participantId: data.participantId, day: data.performedAt,
-    hundredths: toHundredths(data.distance), entryType: data.entryType,
-    source: before?.source ?? { kind: 'manual' }, review: before?.review ?? 'none', deleted: false,
-  }),
-  EntryDeleted: (_event, before) => before && settle({ ...before, deleted: true }),
+  EntryAdded: ({ data }) =>
+    entry(data.entryId, data.teamId, data.participantId, data.performedAt, toHundredths(data.distance), data.entryType, data.source, 'none', false),
+  EntryEdited: ({ data }, before) =>
+    entry(data.entryId, data.teamId, data.participantId, data.performedAt, toHundredths(data.distance), data.entryType, before?.source ?? MANUAL, before?.review ?? 'none', false),
+  EntryDeleted: (_event, before) =>
+    before && entry(before.entryId, before.teamId, before.participantId, before.day, before.hundredths, before.entryType, before.source, before.review, true),
   EntryFlagged: reviewed('flagged'),
   EntryReviewApproved: reviewed('approved'),
   EntryReviewRejected: reviewed('rejected'),
@@ -91,7 +93,8 @@ export function isEntryEventType(type: string): type is EntryEventType {
 
 /** An event read from the log as an EntryEvent, or null when it is of another type. */
 export function asEntryEvent(recorded: { type: string; data: unknown }): EntryEvent | null {
-  return isEntryEventType(recorded.type) ? ({ type: recorded.type, data: recorded.data } as EntryEvent) : null;
+  // The recorded event itself (its type and data are the event's): no copy per event in a replay.
+  return isEntryEventType(recorded.type) ? (recorded as EntryEvent) : null;
 }
 
 /**
@@ -108,6 +111,11 @@ export function countOf(entry: LedgerEntry | null | undefined): CountedEntry | n
   return { entryId: entry.entryId, teamId: entry.teamId, participantId: entry.participantId, day: entry.day, hundredths: entry.hundredths };
 }
 
+/** The km `entry` counts for, hundredths: 0 when it does not count (absent, deleted or rejected). */
+export function countedHundredths(entry: LedgerEntry | null | undefined): number {
+  return entry?.counts ? entry.hundredths : 0;
+}
+
 /**
  * The ledger for a fold that keeps only what counting entries count for (team-stats keeps one
  * row per counting entry): what the entry counts for after `event`, given what it counted for
@@ -117,8 +125,8 @@ export function countOf(entry: LedgerEntry | null | undefined): CountedEntry | n
  * @throws DomainError('INVALID_DISTANCE') as evolveLedgerEntry.
  */
 export function evolveEntryCount(before: CountedEntry | null, event: EntryEvent): CountedEntry | null {
-  const entry = before && settle({ ...before, entryType: '', source: { kind: 'manual' }, review: 'none', deleted: false });
-  return countOf(evolveLedgerEntry(entry, event));
+  const known = before && entry(before.entryId, before.teamId, before.participantId, before.day, before.hundredths, '', MANUAL, 'none', false);
+  return countOf(evolveLedgerEntry(known, event));
 }
 
 /** True when two counts are the same (both null, or the same team, participant, day and km). */

@@ -6,7 +6,7 @@
  */
 import type { RecordedEvent } from '@sinilill/event-store';
 import {
-  countOf,
+  countedHundredths,
   dispatch,
   dispatchRecorded,
   evolveLedgerEntry,
@@ -155,10 +155,10 @@ function entryEvent(event: EntryEvent, set: DirectoryWorkingSet): void {
   const after = evolveLedgerEntry(before, event);
   const row = dispatch(teamEntryRows, event, old, after);
   if (row === undefined) return;
-  if (old) credit(set, old.participantId, -(countOf(before)?.hundredths ?? 0));
+  if (old) credit(set, old.participantId, -countedHundredths(before));
   set.entries.set(id, row);
   set.changedEntries.add(id);
-  if (row) credit(set, row.participantId, countOf(after)?.hundredths ?? 0);
+  if (row) credit(set, row.participantId, countedHundredths(after));
 }
 
 /** The events team-directory folds. */

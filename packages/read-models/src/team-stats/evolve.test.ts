@@ -110,12 +110,12 @@ describe('team-stats: moderation (the entry ledger decides)', () => {
     expect(set.teams.get(7)?.distanceHundredths).toBe(650);
     expect(set.dailyDelta.get('7|2025-04-02')).toBe(650);
     expect(set.ledger.get(2)).toBeNull();
-    expect(set.ledger.get(3)).toMatchObject({ distanceHundredths: 150 });
+    expect(set.ledger.get(3)).toMatchObject({ hundredths: 150 });
   });
 
   test('a flag alone changes no figure and marks no team changed', () => {
     const set = emptyWorkingSet();
-    set.ledger.set(1, { entryId: 1, teamId: 7, participantId: 11, distanceHundredths: 500, performedAt: '2025-04-02' });
+    set.ledger.set(1, { entryId: 1, teamId: 7, participantId: 11, hundredths: 500, day: '2025-04-02' });
     evolveTeamStats(set, flagged(1));
     expect(set.changedTeams.size).toBe(0);
     expect(set.dailyDelta.size).toBe(0);

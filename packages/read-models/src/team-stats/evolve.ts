@@ -38,18 +38,13 @@ export interface TeamFigures {
   participants: number;
 }
 
-export interface LedgerEntry {
-  entryId: number;
-  teamId: number;
-  participantId: number;
-  distanceHundredths: number;
-  performedAt: string;
-}
+/** A stats_entry_ledger row: what one counting entry counts for (the domain ledger's CountedEntry). */
+export type LedgerRow = CountedEntry;
 
 /** The rows a batch touches, keyed by id; `null` in `ledger` marks an entry removed in this batch. */
 export interface TeamStatsWorkingSet {
   teams: Map<number, TeamFigures>;
-  ledger: Map<number, LedgerEntry | null>;
+  ledger: Map<number, LedgerRow | null>;
   /** Change of km per `${teamId}|${day}`, hundredths (added to the stored value). */
   dailyDelta: Map<string, number>;
   /** Teams whose figures changed. */
@@ -91,14 +86,14 @@ function unbook(set: TeamStatsWorkingSet, entryId: number): void {
     set.ledger.set(entryId, null);
     return;
   }
-  team(set, old.teamId).distanceHundredths -= old.distanceHundredths;
-  addDaily(set, old.teamId, old.performedAt, -old.distanceHundredths);
+  team(set, old.teamId).distanceHundredths -= old.hundredths;
+  addDaily(set, old.teamId, old.day, -old.hundredths);
   set.ledger.set(entryId, null);
 }
 
-function book(set: TeamStatsWorkingSet, entry: LedgerEntry): void {
-  team(set, entry.teamId).distanceHundredths += entry.distanceHundredths;
-  addDaily(set, entry.teamId, entry.performedAt, entry.distanceHundredths);
+function book(set: TeamStatsWorkingSet, entry: LedgerRow): void {
+  team(set, entry.teamId).distanceHundredths += entry.hundredths;
+  addDaily(set, entry.teamId, entry.day, entry.hundredths);
   set.ledger.set(entry.entryId, entry);
 }
 
@@ -107,16 +102,11 @@ function book(set: TeamStatsWorkingSet, entry: LedgerEntry): void {
  * its days' km follow the difference. A rejected entry leaves them as a deleted one does.
  */
 function rebook(event: EntryEvent, set: TeamStatsWorkingSet): void {
-  const stored = set.ledger.get(event.data.entryId);
-  const before: CountedEntry | null = stored
-    ? { entryId: stored.entryId, teamId: stored.teamId, participantId: stored.participantId, day: stored.performedAt, hundredths: stored.distanceHundredths }
-    : null;
+  const before = set.ledger.get(event.data.entryId) ?? null;
   const after = evolveEntryCount(before, event);
   if (sameCount(before, after)) return;
   unbook(set, event.data.entryId);
-  if (after) {
-    book(set, { entryId: after.entryId, teamId: after.teamId, participantId: after.participantId, distanceHundredths: after.hundredths, performedAt: after.day });
-  }
+  if (after) book(set, after);
 }
 
 /** The events team-stats folds. */

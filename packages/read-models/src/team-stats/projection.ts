@@ -53,7 +53,7 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
       teamIds.add(row.team_id);
       set.ledger.set(row.entry_id, {
         entryId: row.entry_id, teamId: row.team_id, participantId: row.participant_id,
-        distanceHundredths: row.distance_hundredths, performedAt: row.performed_at,
+        hundredths: row.distance_hundredths, day: row.performed_at,
       });
     }
   }
@@ -103,7 +103,7 @@ async function saveTeams(db: Kysely<ReadModelDatabase>, rows: Iterable<TeamFigur
 async function saveLedger(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet): Promise<void> {
   const kept = [...set.ledger.values()].filter((e) => e !== null).map((e) => ({
     entry_id: e.entryId, team_id: e.teamId, participant_id: e.participantId,
-    distance_hundredths: e.distanceHundredths, performed_at: e.performedAt,
+    distance_hundredths: e.hundredths, performed_at: e.day,
   }));
   await upsertRows(db, {
     table: 'stats_entry_ledger', key: ['entry_id'],

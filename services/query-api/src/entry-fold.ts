@@ -20,6 +20,7 @@ import {
   fromHundredths,
   roundedKm,
   teamProgress,
+  toHundredths,
   type Edition,
   type EntryEvent,
   type EventHandlers,
@@ -106,9 +107,10 @@ function rejectedEntries(events: readonly RecordedEvent[]): Set<number> {
  * An end at the lap's length (the last mission) belongs to the lap it completes.
  */
 export function missionsBetween(fromKm: number, toKm: number, edition: Edition = currentEdition): ContributionMission[] {
+  // Route lengths are edition data, not entry distances: rounded to the nearest hundredth, not refused.
   const lap = Math.round(edition.route.lapLength * 100);
-  const from = Math.round(fromKm * 100);
-  const to = Math.round(toKm * 100);
+  const from = toHundredths(fromKm);
+  const to = toHundredths(toKm);
   const found: ContributionMission[] = [];
   if (to <= from || lap <= 0) return found;
   // The last mission's end of lap k is where lap k + 1 starts: start one lap early to see it.

@@ -1,5 +1,5 @@
 /**
- * Administrators' decisions about events a projection parked (issue 13): skip or retry, each an
+ * Administrators' decisions about events a projection parked: skip or retry, each an
  * event in stream `operations` decided by the domain's parkedEventDecider. The projection runner
  * (packages/read-models) acts on them when it reaches them in the log; this side only checks
  * that the position names an event of the log and records the decision with that event's id and

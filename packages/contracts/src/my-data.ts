@@ -1,5 +1,5 @@
 /**
- * "My data" (issue 19 item 6): a participant downloads everything the app holds about them, and
+ * "My data": a participant downloads everything the app holds about them, and
  * erases their own account with their password.
  *
  * - GET /api/me/data (query API; `?format=csv` or GET /api/me/data.csv for the CSV): a download

@@ -1,5 +1,5 @@
 /**
- * Erasures heard across processes (issue 17 item 11): every process that holds a
+ * Erasures heard across processes: every process that holds a
  * PersonalDataVault (command APIs, projectors, the operators' tools) LISTENs on
  * SUBJECT_ERASED_CHANNEL over one dedicated connection. `PersonalDataVault.forget` NOTIFYs the
  * subject in the statement that deletes its key, so PostgreSQL delivers it only on commit; the

@@ -57,9 +57,9 @@ export async function projectedPosition(db: Kysely<ReadModelDatabase>): Promise<
 /**
  * Waits until the projected position (every projection's checkpoint) is at least `position`,
  * polling every `pollMs`, at most `timeoutMs`. The launcher waits so for the projections at start
- * (services/cli start.ts). The query API's read-your-writes (`x-min-position`, D6) no longer
- * polls: it waits for its route's projections only and is woken by their change notifications
- * (services/query-api/src/live.ts waitForProjections, issue 16 item 4).
+ * (services/cli start.ts). The query API's read-your-writes (`x-min-position`, D6) does not
+ * poll: it waits for its route's projections only and is woken by their change notifications
+ * (services/query-api/src/live.ts waitForProjections).
  * @returns the projected position and whether it reached `position` within `timeoutMs`.
  */
 export async function waitForPosition(

@@ -32,7 +32,7 @@ export interface Projection {
    * Applies `events` (all of handled types, in global order) to the read model.
    * `db` is a transaction already bound to the target schema. The pure fold runs inside
    * parking.ts's `fold()`, so that what it throws is known as a data error of an event: the
-   * runner then parks that event instead of failing for ever (issue 13). The events come without
+   * runner then parks that event instead of failing for ever. The events come without
    * their metadata (read with `metadata: false`: OMITTED_METADATA of @sinilill/event-store): a
    * projection folds what happened, not who asked for it.
    */

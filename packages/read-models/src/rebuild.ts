@@ -1,5 +1,5 @@
 /**
- * Rebuild (replay, D5, issue 16 item 1): builds every read model from the whole log into a fresh
+ * Rebuild (replay, D5): builds every read model from the whole log into a fresh
  * schema (`rm_next`) while the live schema keeps answering, compares the two table by table, and
  * swaps the rebuilt one in.
  *
@@ -228,7 +228,7 @@ async function createIndexes(db: Kysely<ReadModelDatabase>, indexes: readonly De
  * Rebuilds every read model from the whole event log into fresh tables, compares them with the
  * live ones and swaps them in atomically; the live ones keep answering meanwhile (module docs).
  * An event that cannot be applied is parked in the rebuilt schema instead of failing the rebuild
- * (issue 13); the parks of the old live schema go with it, the log's skip and retry decisions
+ *; the parks of the old live schema go with it, the log's skip and retry decisions
  * resolve the new ones again.
  * @throws what a batch threw when it was not a deterministic data failure; the live schema is
  *   then untouched (`rm_next` is left for the next rebuild to drop).

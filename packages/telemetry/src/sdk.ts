@@ -1,5 +1,5 @@
 /**
- * The OpenTelemetry SDK of a service (issue 17 item 7), started by its server.ts only when
+ * The OpenTelemetry SDK of a service, started by its server.ts only when
  * OTEL_EXPORTER_OTLP_ENDPOINT is set. The SDK, its exporter and the instrumentations are required
  * only then (sdkRequire), so a service with traces off never loads them.
  *

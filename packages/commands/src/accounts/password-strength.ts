@@ -1,5 +1,5 @@
 /**
- * Password strength (issue 13): a new password must be hard to guess, not only 6 characters long
+ * Password strength: a new password must be hard to guess, not only 6 characters long
  * (spec §5's minimum, PASSWORD_TOO_SHORT, still comes first). The estimate is zxcvbn's
  * (@zxcvbn-ts/core): it finds the cheapest way to build the password from dictionary words (40 000
  * common passwords, English words, names and Wikipedia terms), the person's own data, keyboard
@@ -130,7 +130,7 @@ export function isStrongPassword(password: string, owner: PasswordOwner = {}): b
  * Refuses a password that is too easy to guess (score below MIN_PASSWORD_SCORE), judged with the
  * owner's e-mail, name and team name as words a guesser would try first. Call it after the
  * length check (PASSWORD_TOO_SHORT, VALUE_TOO_LONG come first).
- * @throws DomainError('PASSWORD_TOO_WEAK') (issue 13; 400).
+ * @throws DomainError('PASSWORD_TOO_WEAK') (400).
  */
 export function assertStrongPassword(password: string, owner: PasswordOwner = {}): void {
   const score = passwordScore(password, ownerWords(owner));

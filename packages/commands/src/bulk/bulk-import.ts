@@ -1,5 +1,5 @@
 /**
- * Bulk import through the same deciders (issue 15 item 6): the importer's commands (RegisterTeam,
+ * Bulk import through the same deciders: the importer's commands (RegisterTeam,
  * RegisterParticipant with its account, MarkPayment, AddEntry) decided in memory and appended in
  * large multi-stream batches, instead of one read-decide-append round trip per command.
  *

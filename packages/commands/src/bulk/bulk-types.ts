@@ -1,5 +1,5 @@
 /**
- * The bulk import's vocabulary (issue 15 item 6): the commands BulkImporter takes (RegisterTeam,
+ * The bulk import's vocabulary: the commands BulkImporter takes (RegisterTeam,
  * RegisterParticipant with its account, MarkPayment, AddEntry, each with its label, command id and
  * instant), its options, what a run reports (BulkRunResult, BulkTimings), the error that stops it
  * (BulkImportStopped) and the user id of an imported participant's account (accountUserId).

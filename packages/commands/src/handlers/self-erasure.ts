@@ -1,5 +1,5 @@
 /**
- * A participant erases their own account (issue 19 item 6, POST /api/me/erase): the
+ * A participant erases their own account (POST /api/me/erase): the
  * administrator's deletion of that user (deletion.ts deleteUsers, one atomic append of UserDeleted
  * and ParticipantDeleted, the account tables erased in the same transaction, the key of subject
  * `participant-{id}` destroyed after the commit: D2 crypto-shredding), with three differences:

@@ -1,4 +1,4 @@
-/** The prize draw's decider and eligibility as of the deadline (issue 20 item 2). */
+/** The prize draw's decider and eligibility as of the deadline. */
 import { describe, expect, it } from 'vitest';
 import { edition2025 } from '../edition';
 import type { DrawCommitted, DrawEvent } from '../events';

@@ -1,5 +1,5 @@
 /**
- * The edition's prize draw that anyone can check (issue 20 item 2; spec §1 "Prizes are raffled
+ * The edition's prize draw that anyone can check (spec §1 "Prizes are raffled
  * among participants who registered, paid and collected at least one flower", §4 "prize draw 5 May
  * 17:00"). Stream `draw-{year}`: DrawCommitted (the SHA-256 of a secret seed, the draw's instant,
  * the number of winners), then at the draw DrawSeedRevealed + DrawWinnersChosen in one append.

@@ -63,7 +63,7 @@ describe('team-directory: members and entries', () => {
   });
 });
 
-describe('team-directory: renames and deletions (issue 6)', () => {
+describe('team-directory: renames and deletions', () => {
   const member = (participantId: number, fullName: string | null = 'Mari Maasikas') => recorded('ParticipantRegistered', {
     participantId, teamId: 7, fullName, email: null, birthYear: null, gender: 'FEMALE', isCaptain: false, newsletter: false, registeredAt: '2025-03-01T10:00:00.000Z',
   });

@@ -26,7 +26,7 @@ export interface TeamEntry {
   createdAt: string;
   updatedAt: string;
   /**
-   * Moderation (issue 20 item 1); null when never flagged. A rejected entry stays (the team page
+   * Moderation; null when never flagged. A rejected entry stays (the team page
    * shows it as rejected) but its km leave its member's.
    */
   review: EntryReview | null;

@@ -123,7 +123,7 @@ async function save(db: Kysely<ReadModelDatabase>, set: DirectoryWorkingSet, sta
     entry_id: 'int', team_id: 'int', participant_id: 'int', distance_hundredths: 'int', entry_type: 'text',
     performed_at: 'date', created_at: 'timestamptz', updated_at: 'timestamptz',
   } as const;
-  // created_at is the entry's own and never changes (as before: not in the update).
+  // created_at is the entry's own and never changes (not in the update).
   const entryUpdate = {
     team_id: 'replace', participant_id: 'replace', distance_hundredths: 'replace', entry_type: 'replace',
     performed_at: 'replace', updated_at: 'replace',

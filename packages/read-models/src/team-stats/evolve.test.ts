@@ -49,7 +49,7 @@ describe('team-stats: the public card', () => {
   });
 });
 
-describe('team-stats: renames and deletions (issue 6)', () => {
+describe('team-stats: renames and deletions', () => {
   const member = (participantId: number, teamId = 7) => recorded('ParticipantRegistered', {
     participantId, teamId, fullName: null, email: null, birthYear: null, gender: 'FEMALE', isCaptain: false, newsletter: false, registeredAt: '2025-03-01T10:00:00.000Z',
   });

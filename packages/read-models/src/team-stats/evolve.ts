@@ -160,7 +160,7 @@ export function evolveTeamStats(set: TeamStatsWorkingSet, recorded: RecordedEven
       return;
     }
     case 'EntryDeleted':
-    // A rejected entry (issue 20 item 1) leaves the team's km, its day's km and the flowers as a
+    // A rejected entry leaves the team's km, its day's km and the flowers as a
     // deleted one does; the decider refuses to edit it afterwards, so nothing books it again.
     case 'EntryReviewRejected':
       unbook(set, event.data.entryId);

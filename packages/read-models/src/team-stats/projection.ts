@@ -147,7 +147,7 @@ async function save(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, edi
   if (daily.length > 0) {
     // A day whose km came back to 0 (its entries deleted, or edited to other days) loses its row:
     // a replay, folding those events in one batch, never writes it, and the read models must not
-    // depend on where batches end (issue 17 item 11 caught 0-km rows live but not after a
+    // depend on where batches end (0-km rows were once kept live but not after a
     // replay). A missing row reads as 0 km (public-pages.ts).
     await db.deleteFrom('team_daily_distance').where('distance_hundredths', '=', 0)
       .where('team_id', '=', sql<number>`any(${[...new Set(daily.map((d) => d.team_id))]}::int[])`).execute();

@@ -1,5 +1,5 @@
 /**
- * `npm run backup [-- <file>]` (issue 17 item 9): a consistent dump of everything that is not
+ * `npm run backup [-- <file>]`: a consistent dump of everything that is not
  * derived — the event log, the account tables, the subject keys of personal data, the stored
  * images and the id sequences — into one gzip'd file (format: backup-format.ts), written in Node
  * so that no pg_dump of a matching version is needed.

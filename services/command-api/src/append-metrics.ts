@@ -1,5 +1,5 @@
 /**
- * Append metrics (issue 17 item 6): an EventStore decorator that measures every append the
+ * Append metrics: an EventStore decorator that measures every append the
  * command side makes, whichever command made it. Wired outermost in server.ts, so the latency is
  * the one a command waits for: personal-data sealing, the group commit's wait for its batch
  * (D29) and the commit itself.

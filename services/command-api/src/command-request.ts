@@ -64,7 +64,7 @@ export function commandRequest(request: FastifyRequest, actor: ActingUser = requ
  * the first answered and appends nothing, and the key reused for another request answers 422
  * IDEMPOTENCY_KEY_REUSED. `run` gets the command metadata to pass on (to the CommandService or the
  * AccountService). `checkedByCommand`: the command makes the repeat check itself before any effect
- * (the entry commands, issue 15 item 2), so it is not made up front as well.
+ * (the entry commands), so it is not made up front as well.
  * @throws whatever `run` throws (DomainError → its status), DomainError('IDEMPOTENCY_KEY_REUSED').
  */
 export function runCommand<T>(

@@ -1,5 +1,5 @@
 /**
- * Rate limits that count people (issue 13 item 5; D24): the limits, their counters in Redis, and
+ * Rate limits that count people (D24): the limits, their counters in Redis, and
  * the login throttle.
  *
  * - Per client address (`request.ip`: the gateway forwards the client's address and the APIs

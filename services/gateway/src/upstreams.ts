@@ -1,5 +1,5 @@
 /**
- * The gateway's upstream lists (issue 17 item 11: many processes of each kind). Each kind of API
+ * The gateway's upstream lists (many processes of each kind). Each kind of API
  * (COMMAND_API_URLS, QUERY_API_URLS) is a list, balanced round-robin. An upstream that refuses a
  * connection (a killed or restarting process) is passed over for a few seconds. A request that
  * failed before any answer came goes to the next upstream only when sending it twice cannot do

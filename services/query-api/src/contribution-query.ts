@@ -1,6 +1,6 @@
 /**
- * Reads one team's entry events from the event log (es.events) for "what this did" (issue 19
- * item 2), through indexes only, never the whole log:
+ * Reads one team's entry events from the event log (es.events) for "what this did",
+ * through indexes only, never the whole log:
  * - the team's members: ParticipantRegistered by `data->>'teamId'` (index events_by_team);
  * - their entry streams: EntryAdded/EntryEdited by `data->>'participantId'` (index
  *   events_by_participant; an edit moves an entry only within its team, so a team's entries are

@@ -113,7 +113,7 @@ describe('TeamEntriesFold', () => {
     expect(fold.entryHundredths(1)).toBe(600);
   });
 
-  test('an entry rejected by moderation (issue 20) leaves the team\'s km as a deleted one does', () => {
+  test('an entry rejected by moderation leaves the team\'s km as a deleted one does', () => {
     const fold = new TeamEntriesFold(T);
     for (const event of [added(1, 5), added(2, 70), recorded('EntryReviewRejected', { entryId: 2, teamId: T, participantId: 11, note: 'liiga palju' })]) fold.apply(event);
     expect(fold.hundredths).toBe(500);

@@ -1,7 +1,7 @@
 /**
  * The pure fold of a team's entry events (EntryAdded, EntryEdited, EntryDeleted of streams
  * entry-{id}), shared by the administrators' figures as of an instant (history-fold.ts teamAsOf)
- * and "what this did" (issue 19 item 2): what one entry's latest event did to its team. No I/O;
+ * and "what this did": what one entry's latest event did to its team. No I/O;
  * the routes read the events (history-query.ts, contribution-query.ts) and hand them in.
  *
  * Distances are summed in integer hundredths of a km (exact) and rounded as spec §4 says before
@@ -12,7 +12,7 @@ import { currentEdition, fromHundredths, roundedKm, teamProgress, toHundredths, 
 import type { RecordedEvent } from '@sinilill/event-store';
 
 /** The entry event types; reading others for these folds is wasted work. */
-/** The entry events the fold reads; a rejection by moderation (issue 20) takes the entry out of the team's km as a deletion does. */
+/** The entry events the fold reads; a rejection by moderation takes the entry out of the team's km as a deletion does. */
 export const ENTRY_EVENTS = ['EntryAdded', 'EntryEdited', 'EntryDeleted', 'EntryReviewRejected'] as const;
 
 interface EntryData {

@@ -1,5 +1,5 @@
 /**
- * Pure folds over events read from the log for the administrators' history (issue 6): the
+ * Pure folds over events read from the log for the administrators' history: the
  * audit view of one event, the per-field changes along a stream, and a team's figures as of an
  * instant. No I/O here; the routes read the events (history-query.ts) and hand them in.
  */

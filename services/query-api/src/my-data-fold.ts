@@ -1,5 +1,5 @@
 /**
- * Pure folds of "my data" (issue 19 item 6): the events that name one person, in global order,
+ * Pure folds of "my data": the events that name one person, in global order,
  * into the sections of their download (contracts my-data.ts): account, participant, entries (each
  * with every version) and payments (each order with its outcomes and refunds), and the CSV rows
  * of every section. No I/O here: the route reads the events (my-data-query.ts) and hands them in.

@@ -1,5 +1,5 @@
 /**
- * Reads of the event log for "my data" (issue 19 item 6): which streams name one person, and
+ * Reads of the event log for "my data": which streams name one person, and
  * their events page by page, decrypted through the protected store (revealPersonalData), so the
  * download reads exactly what the log holds for them (erased fields null, as everywhere).
  *

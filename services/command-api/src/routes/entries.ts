@@ -23,12 +23,12 @@ export interface EntryRouteOptions {
 }
 
 
-/** The entry commands make the repeat check themselves, in their first read (issue 15 item 2). */
+/** The entry commands make the repeat check themselves, in their first read. */
 const CHECKED = { checkedByCommand: true } as const;
 
 const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer, 422: ErrorAnswer };
 
-/** The echoed §3 fields of an entry body, as the command service compares them (issue 14). */
+/** The echoed §3 fields of an entry body, as the command service compares them. */
 function echoedOf(body: AddEntryBody | EditEntryBody): { echoed?: EchoedEntryFields } {
   const echoed: EchoedEntryFields = {
     ...(body.id !== undefined ? { id: body.id } : {}),

@@ -1,5 +1,5 @@
 /**
- * The caller's own account (issue 19 item 6): POST /me/erase erases it after the password is
+ * The caller's own account: POST /me/erase erases it after the password is
  * confirmed (CommandService.eraseOwnAccount: the administrator's deletion by the person
  * themself, entries kept; contracts my-data.ts).
  *

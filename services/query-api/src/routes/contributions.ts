@@ -1,5 +1,5 @@
 /**
- * "What this did" (issue 19 item 2, "explain my score"): what an entry's latest event did to its
+ * "What this did" ("explain my score"): what an entry's latest event did to its
  * team, folded from the event log (entry-fold.ts) — the read models only find the entry and the
  * participant and decide access. Every route authenticates (401 UNAUTHORIZED).
  *

@@ -1,5 +1,5 @@
 /**
- * GET /api/draw (issue 20 item 2; public): the edition's prize draw as anyone may check it — the
+ * GET /api/draw (public): the edition's prize draw as anyone may check it — the
  * commitment and the draw's instant from DrawCommitted, after the draw the seed, the eligible
  * participant ids (ascending, opaque numbers: no names), their count and SHA-256, and the
  * winners in draw order with their first name and team name only. scripts/verify-draw.mjs

@@ -1,5 +1,5 @@
 /**
- * The administrators' event history (issue 6): the event log itself, since that is what an
+ * The administrators' event history: the event log itself, since that is what an
  * audit is (docs/architecture.md D16). Every route authenticates (401 UNAUTHORIZED) and answers
  * only an administrator (403 FORBIDDEN).
  *

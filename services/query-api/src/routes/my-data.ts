@@ -1,5 +1,5 @@
 /**
- * "My data" (issue 19 item 6): GET /me/data (JSON; `?format=csv`) and GET /me/data.csv — the
+ * "My data": GET /me/data (JSON; `?format=csv`) and GET /me/data.csv — the
  * caller's own data as a download (contracts my-data.ts). Only the token's account: an
  * administrator without a participant gets their account and their account's events.
  *

@@ -1,5 +1,5 @@
 /**
- * The offline queue of new entries (issue 19 item 5): an entry added while the browser is
+ * The offline queue of new entries: an entry added while the browser is
  * offline (navigator.onLine false, or POST /api/entry failed at the network level after the API
  * client's own retries) is kept here and sent when the connection returns, in the order added.
  *

@@ -1,6 +1,6 @@
 /**
- * Projector throughput with the projections shared by one and by two processes (issue 16 item
- * 6). Unit: events/s.
+ * Projector throughput with the projections shared by one and by two processes.
+ * Unit: events/s.
  *
  * The log as it stands (in `npm run bench`: the 2025 edition, ~16 700 events) is projected from
  * checkpoint 0 by real projector processes — services/projector/src/server.ts run as `npm start`

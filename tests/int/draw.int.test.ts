@@ -1,5 +1,5 @@
 /**
- * The prize draw anyone can check, end to end on real PostgreSQL (issue 20 item 2): commit and
+ * The prize draw anyone can check, end to end on real PostgreSQL: commit and
  * reveal through the command API (administrators only, every refusal code), eligibility as of
  * 3 May 24:00 Tallinn, the public answer GET /api/draw, and scripts/verify-draw.mjs recomputing
  * the winners from that answer (and failing with another seed).
@@ -51,7 +51,7 @@ async function verify(draw: unknown): Promise<{ code: number; out: string }> {
   }
 }
 
-describe('the prize draw (issue 20 item 2)', () => {
+describe('the prize draw', () => {
   let app: TestApplication;
   let clock = new Date('2025-04-15T09:00:00Z');
   let commandApi: FastifyInstance;

@@ -1,5 +1,5 @@
 /**
- * Issue 13, item 8: a property-based fuzz suite. Thousands of hostile requests — bodies, path
+ * a property-based fuzz suite. Thousands of hostile requests — bodies, path
  * parameters, query strings and headers, some as raw bytes no JSON library writes — go to every
  * route of the running application (both APIs, through the gateway over loopback as a browser's
  * would; the few routes outside /api straight to their API), with the real projector behind it.
@@ -44,7 +44,7 @@ import { JWT_SECRET, startRunningApp, type CollectedRoute, type RunningApp } fro
 
 const NOW = new Date('2025-04-15T09:00:00Z');
 const SYSTEM: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, teamId: null };
-/** An answer slower than this fails the property (issue 13: "hang over 5 s"). */
+/** An answer slower than this fails the property ("hang over 5 s"). */
 const LIMIT_MS = 5_000;
 /**
  * The query API's read-your-writes bound in this suite. A hostile x-min-position beyond the

@@ -1,5 +1,5 @@
 /**
- * Hostile requests for the fuzz suite (issue 13, item 8): fast-check arbitraries for whole HTTP
+ * Hostile requests for the fuzz suite: fast-check arbitraries for whole HTTP
  * requests to the routes the APIs registered, how a generated case becomes bytes on the wire, and
  * the check every answer must pass.
  *

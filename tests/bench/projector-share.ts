@@ -44,7 +44,7 @@ const FRESH_SCHEMA = 'rm_fresh';
 /**
  * Replaces the live read models (schema `rm`) by fresh, migrated, empty ones, every checkpoint
  * at 0: built in a schema aside, then swapped in by renaming in one transaction (as a replay
- * swaps, D5), so a projector running meanwhile sees the old tables or the new ones. The old ones
+ * swaps, docs/decisions/0005), so a projector running meanwhile sees the old tables or the new ones. The old ones
  * are dropped.
  * @throws pg errors (the live schema is then untouched unless the swap committed).
  */

@@ -484,7 +484,7 @@ describe('accounts through the command API', () => {
       const refused = await attempt('TARGET@example.ee');
       expectRefusal(refused, 429, 'TOO_MANY_REQUESTS');
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-      // The budget is the client's, whatever the e-mail (D24: spraying e-mails is limited too).
+      // The budget is the client's, whatever the e-mail (docs/decisions/0024: spraying e-mails is limited too).
       expectRefusal(await attempt('someone-else@example.ee'), 429, 'TOO_MANY_REQUESTS');
       const reset = () => limited.inject({ method: 'POST', url: '/api/requestpasswordreset', payload: { email: 'nobody@example.ee', lang: 'est' } });
       // An unknown address is answered as a known one (200), and counts as one.

@@ -1,7 +1,7 @@
 /**
  * The admin console's commands end to end on real PostgreSQL (spec §2 "Admin", §6, §7
  * `/admin/*`): who may call them; approval, payment, renames; deletions of entries, users and
- * teams with their cascades in one append and the erasure of the person's data (D2); the
+ * teams with their cascades in one append and the erasure of the person's data (docs/decisions/0002); the
  * administrator's password reset; the global switches.
  */
 import type {} from '@fastify/jwt'; // brings app.jwt's type (the command API registers the plugin)

@@ -192,8 +192,8 @@ describe('fuzz: hostile requests to every route of the running application', () 
     const byStatus = statuses.get(routeKey(c.route)) ?? new Map<number, number>();
     byStatus.set(response.status, (byStatus.get(response.status) ?? 0) + 1);
     statuses.set(routeKey(c.route), byStatus);
-    // The payment sandbox's checkout is the test bank's page in the payer's browser: it refuses an invalid session with a page (D18).
-    // The queue board is Bull Board's own UI and API (D17, operators only): its 4xx keep the shape
+    // The payment sandbox's checkout is the test bank's page in the payer's browser: it refuses an invalid session with a page (docs/decisions/0018).
+    // The queue board is Bull Board's own UI and API (docs/decisions/0017, operators only): its 4xx keep the shape
     // its UI reads ({ error: { key } }); a 5xx or a hang there still fails.
     const problem = problemWith(request, response, LIMIT_MS, {
       pages: c.route.url.startsWith('/api/payment/sandbox/'),

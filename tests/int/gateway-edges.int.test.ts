@@ -224,7 +224,7 @@ describe.skipIf(!hasNginx)('nginx with infra/nginx/sinilill.conf, production\'s 
     }
   });
 
-  test('public answers are kept for one second (D44); read-your-writes, Authorization and cookies pass by the cache', async () => {
+  test('public answers are kept for one second (docs/decisions/0044); read-your-writes, Authorization and cookies pass by the cache', async () => {
     const get = async (headers: Record<string, string> = {}, method = 'GET') => {
       const response = await fetch(`${nginx.url}/api/settings`, { method, headers, ...(method === 'POST' ? { body: '{}' } : {}) });
       const body = await response.json() as { served: number };

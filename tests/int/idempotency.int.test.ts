@@ -1,5 +1,5 @@
 /**
- * Idempotency keys end to end on real PostgreSQL (D7): a repeated
+ * Idempotency keys end to end on real PostgreSQL (docs/decisions/0007): a repeated
  * `Idempotency-Key` with the same request answers the first result — also while the first request
  * still runs — and appends nothing; the key reused with another body, path or route answers 422
  * IDEMPOTENCY_KEY_REUSED and changes nothing; a request refused with a domain error is not

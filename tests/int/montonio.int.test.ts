@@ -1,5 +1,5 @@
 /**
- * The `montonio` adapter (D18) against a local stand-in that enforces Montonio's
+ * The `montonio` adapter (docs/decisions/0018) against a local stand-in that enforces Montonio's
  * documented Stargate contract (tests/support/montonio-stand-in.ts): the bank list, orders the
  * stand-in accepts or refuses, notification tokens verified or refused; then the whole flow
  * through the command API on real PostgreSQL: order, the stand-in's signed webhook over HTTP, the

@@ -1,6 +1,6 @@
 /**
  * The participation fee and donations end to end (spec §2 "Payment", §3, §4, §7, §8,
- * §9; D18) on real PostgreSQL and Redis, over real HTTP through the gateway: the payment codes of
+ * §9; docs/decisions/0018) on real PostgreSQL and Redis, over real HTTP through the gateway: the payment codes of
  * spec §8; the sandbox's checkout page, its signed webhook and the return redirect recording one
  * payment however often and in whatever order they arrive; forged, expired and foreign tokens
  * refused, logged and changing nothing; the child fee; donations in the fundraising totals;
@@ -776,7 +776,7 @@ describe('payments through the gateway', () => {
     expect([captain, member, child].map((who) => listed.get(who.participantId))).toEqual([false, false, false]);
     expect(await teamFees(captain.teamId)).toBe(teamBefore - 45);
     expect(await refund(teamFee.reference, reason)).toMatchObject({ status: 400, json: { message: 'REFUND_EXCEEDS_PAYMENT' } });
-    // The first refund's key again, after the full refund: its own answer (D7), nothing recorded.
+    // The first refund's key again, after the full refund: its own answer (docs/decisions/0007), nothing recorded.
     const settled = await head();
     const late = await refund(teamFee.reference, { amount: 10, ...reason }, adminAuthorization(), { 'idempotency-key': `refund-${prefix}-1` });
     expect(late.json).toEqual(partial.json);

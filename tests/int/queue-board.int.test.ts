@@ -1,5 +1,5 @@
 /**
- * The operators' queue board (D17) on a real Redis: Bull Board over every queue, at
+ * The operators' queue board (docs/decisions/0017) on a real Redis: Bull Board over every queue, at
  * /api/admin/queues in the command API. A browser gets in with the HttpOnly cookie that
  * POST /api/admin/queues/session sets for an administrator — a narrow credential of its own
  *, not an access token; nobody else gets in. And the gateway

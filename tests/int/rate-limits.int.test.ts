@@ -1,5 +1,5 @@
 /**
- * Rate limits that count people (D24), through a real gateway in front of real
+ * Rate limits that count people (docs/decisions/0024), through a real gateway in front of real
  * command APIs on real PostgreSQL and Redis.
  *
  * The audit's findings, each reproduced here: the limits counted the gateway (every client behind

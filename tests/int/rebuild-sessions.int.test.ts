@@ -1,5 +1,5 @@
 /**
- * Rebuild sessions (D43): during a replay team-stats and team-directory keep
+ * Rebuild sessions (docs/decisions/0043): during a replay team-stats and team-directory keep
  * their team and member rows in memory across the batches and write them at the end, and load an
  * entry's row only when an earlier batch wrote it. Whatever the batch size, the rebuilt tables
  * must equal the live ones, projected one event per batch: edits and deletions of entries made in

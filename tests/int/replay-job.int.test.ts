@@ -1,5 +1,5 @@
 /**
- * Replay as a job (D17) on real PostgreSQL and Redis: an administrator enqueues a replay through
+ * Replay as a job (docs/decisions/0017) on real PostgreSQL and Redis: an administrator enqueues a replay through
  * the command API, a projector-like replay worker started here runs it, the administrator follows
  * its progress to completion; the totals are unchanged for an unchanged route, and the replay is
  * recorded as ReadModelsReplayed in stream `operations`. Nobody else may start or follow one.

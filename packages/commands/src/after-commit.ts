@@ -26,7 +26,7 @@ export interface CommittedAppend {
  * Called with the global position (>= 1) of the last event of an append that wrote something,
  * and what it was (CommittedAppend). Runs in the appender's async context (a request's, with its
  * trace span when tracing is on). Must not throw and should not wait (a failed wake-up is the
- * sweep's to catch up, D17); an exception is caught and ignored so that it never fails the
+ * sweep's to catch up, docs/decisions/0017); an exception is caught and ignored so that it never fails the
  * committed command.
  */
 export type AfterCommitHook = (position: number, append: CommittedAppend) => void;

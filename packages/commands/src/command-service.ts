@@ -6,7 +6,7 @@
  * decides with the pure deciders, appends atomically, retries on a conflict and runs the
  * after-commit hooks. Authorization and validation are the deciders' (spec §5, §6, §8).
  *
- * Every command is idempotent by its command id (D7): a repeat answers as the first run did and
+ * Every command is idempotent by its command id (docs/decisions/0007): a repeat answers as the first run did and
  * appends nothing; a repeat with another request fingerprint is IDEMPOTENCY_KEY_REUSED. The
  * command API runs keyed requests through `idempotent`, which makes a retry wait for a first
  * request that is still running. Each command answers the global position of its last appended

@@ -1,5 +1,5 @@
 /**
- * The pieces of command idempotency that need no event store (D7):
+ * The pieces of command idempotency that need no event store (docs/decisions/0007):
  *
  * - the *request fingerprint*: what a client's `Idempotency-Key` promises to mean. A repeated key
  *   is a repeat only when it comes with the same fingerprint (same route, same body, same path);
@@ -52,7 +52,7 @@ function canonical(value: unknown, ancestors: Set<object>): string | undefined {
  * `<route>\n<canonicalJson(input)>`. `route` is the method and the route pattern (`POST
  * /api/entry`, `PUT /api/entry/:id/edit`); `input` what the request asks, as validated (the
  * command API passes `{ params, body }`). Stored in the metadata of the command's events as
- * `requestFingerprint` (D7).
+ * `requestFingerprint` (docs/decisions/0007).
  *
  * The command API passes a key of its own (fingerprintKey): a body may hold a secret (PUT
  * /account/changepassword holds two passwords), and a plain hash in the log could be guessed

@@ -26,7 +26,7 @@ export async function eventAtPosition(store: EventStore, position: number): Prom
 
 /**
  * Records the decision (ProjectionEventSkipped or ProjectionEventRetryRequested) in stream
- * `operations`. Idempotent by command id like every command (D7).
+ * `operations`. Idempotent by command id like every command (docs/decisions/0007).
  * @returns the global position of the recorded event (send it back as x-min-position: once the
  *   projections are there, the park is resolved, or shows the retry's new error).
  * @throws DomainError NOT_FOUND (no event at `position`), FORBIDDEN, INVALID_REQUEST,

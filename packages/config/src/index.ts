@@ -57,7 +57,7 @@
  * PUBLIC_URL must be set; PAYMENT_PROVIDER must be `montonio` unless ALLOW_PAYMENT_SANDBOX=true.
  * The bank transfer's details are not refused but warned about (configWarnings): the site works
  * without them — they are a fallback the pay page flags as an example while unset — and refusing to
- * start over a page's text would take payments by bank link down with it (docs/architecture.md D18).
+ * start over a page's text would take payments by bank link down with it (docs/decisions/0018).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -95,7 +95,7 @@ export interface Config {
   clock: { mode: 'simulated' | 'real'; start: string };
   sweepIntervalMs: number;
   readYourWritesTimeoutMs: number;
-  /** Heap of the activity-file reading worker, MB (D46). */
+  /** Heap of the activity-file reading worker, MB (docs/decisions/0046). */
   activityFileHeapMb: number;
   /** Absolute. */
   fixtureDir: string;
@@ -125,7 +125,7 @@ export interface Config {
   strapiUrl: string | null;
   /** Null: Strapi is asked without a token (its stories are public). */
   strapiToken: string | null;
-  /** The payment provider (docs/architecture.md D18; @sinilill/payments createProvider). */
+  /** The payment provider (docs/decisions/0018; @sinilill/payments createProvider). */
   payments: PaymentConfig;
   /** WEB_ROOT, absolute: the built web client (index.html and its assets) the gateway serves. */
   webRoot: string;

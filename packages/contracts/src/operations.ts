@@ -1,5 +1,5 @@
 /**
- * The operators' replay and queue board (D17). Every route answers only an
+ * The operators' replay and queue board (docs/decisions/0017). Every route answers only an
  * administrator: 401 UNAUTHORIZED without a valid token, 403 FORBIDDEN for anyone else.
  *
  * POST /api/admin/replay enqueues a replay (rebuild every read model, record ReadModelsReplayed)

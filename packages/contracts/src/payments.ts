@@ -17,7 +17,7 @@
  * returnUrl; 303 to /payment/success?amount=15.00&code=<order reference> or
  * /payment/failed?code=<order reference or catalogue code>), the sandbox's test bank under
  * /api/payment/sandbox/*, and POST /api/session/refresh (authenticated, answers LoginAnswer
- * {token}: a fresh session token whose isPaid is current). docs/architecture.md D18.
+ * {token}: a fresh session token whose isPaid is current). docs/decisions/0018.
  *
  * Fees as spec §9 writes them: company teams (15 EUR per person whatever the
  * birth year; the captain pays for every unpaid member at once: PaymentInfoAnswer.teamFee,
@@ -238,7 +238,7 @@ export type PaymentNotificationAnswer = Type.Static<typeof PaymentNotificationAn
  * company team, else 15 or 5 by birth year; the adult fee for a user without a participant).
  * `example` is true while any of the three is not configured: the development defaults are made-up
  * details (an IBAN that fails its check digits), which the page must flag instead of presenting as
- * real; in production the services log a warning at start (docs/architecture.md D18).
+ * real; in production the services log a warning at start (docs/decisions/0018).
  */
 export const BankTransferAnswer = Type.Object({
   accountName: Type.String(),
@@ -275,7 +275,7 @@ export const REFUND_REASON_MAX = 500;
  * `reason` is required (1–500 characters; the history shows it, so no personal data).
  * The fundraising totals go down by the amount; when the refunds of a fee order reach its whole
  * amount, every participant that order had marked paid (the payer, or a team fee's members) is
- * marked unpaid. An Idempotency-Key makes a retried refund count once (D7).
+ * marked unpaid. An Idempotency-Key makes a retried refund count once (docs/decisions/0007).
  */
 export const RefundBody = Type.Object(
   {

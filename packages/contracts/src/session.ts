@@ -63,7 +63,7 @@ export type AccessClaims = Type.Static<typeof AccessClaims>;
 export const QUEUE_BOARD_SCOPE = 'queue-board';
 
 /**
- * The claims of the queue board's cookie (D17): a narrow credential that opens the
+ * The claims of the queue board's cookie (docs/decisions/0017): a narrow credential that opens the
  * board's routes and nothing else, tied to the administrator's session like an access token.
  */
 export const QueueBoardClaims = Type.Object({

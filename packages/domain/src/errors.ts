@@ -42,11 +42,11 @@ export const ERROR_CODES = [
   'PASSWORD_TOO_SHORT', // a new password shorter than 6 characters (spec §5 "password minimum length 6")
   'PASSWORD_TOO_WEAK', // a new password too easy to guess (zxcvbn score below 2; common words, the person's own e-mail or name)
   'REGISTRATION_DISABLED', // the global registration switch is off (spec §2: "Registration is currently disabled.")
-  'TOO_MANY_REQUESTS', // too many login, registration or password-reset attempts in a short time; wait as Retry-After says (429; D24)
+  'TOO_MANY_REQUESTS', // too many login, registration or password-reset attempts in a short time; wait as Retry-After says (429; docs/decisions/0024)
   'NEWS_UNAVAILABLE', // the news page's content service (Strapi) did not answer usably (502)
   'INVALID_NOTIFICATION', // a payment provider's notification or return token is forged, expired, foreign or states another amount
   'PAYMENT_PROVIDER_UNAVAILABLE', // the payment provider did not answer usably (502); try again later
-  'IDEMPOTENCY_KEY_REUSED', // an Idempotency-Key already used for another request (other body, path or route) (422; D7)
+  'IDEMPOTENCY_KEY_REUSED', // an Idempotency-Key already used for another request (other body, path or route) (422; docs/decisions/0007)
   'INVALID_CHARACTERS', // a text holds NUL, a lone surrogate or a control character (tab and line breaks only in multi-line texts) (400)
   'REQUEST_TOO_LARGE', // a request body over its limit (413; 1 MiB, 16 MiB for a team's icon)
   'SERVICE_UNAVAILABLE', // a part of the site is restarting or unreachable; try again in a moment (503)

@@ -21,7 +21,7 @@
  * scan `global_position > after`; the checkpoint stays a plain global position. The lock
  * serialises position allocation, the insert and the commit of *batches*; group commit is what
  * makes that cheap under load: 32 concurrent appends cost one lock hold and one WAL flush, not 32
- * (measurements in docs/architecture.md, D29).
+ * (measurements in docs/decisions/0029).
  *
  * **Reads** are index range scans: readAll on the primary key, readStream on (stream, revision),
  * readAll with `types` through `es.read_all_of_types` (one ordered (type, position) range per

@@ -50,7 +50,7 @@ export interface SessionGuard {
   isAdmin(userId: string): Promise<boolean>;
 }
 
-/** The queue board's credential (D17): signs and verifies its scoped tokens. */
+/** The queue board's credential (docs/decisions/0017): signs and verifies its scoped tokens. */
 export interface QueueBoardTokens {
   /** A token of these claims valid for `seconds`. */
   sign(claims: QueueBoardClaims, seconds: number): string;

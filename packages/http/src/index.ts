@@ -160,7 +160,7 @@ export function refuseExpectations(server: Server): void {
 }
 
 /**
- * The peers whose `X-Forwarded-For` the APIs believe (Fastify's trustProxy, D24): the
+ * The peers whose `X-Forwarded-For` the APIs believe (Fastify's trustProxy, docs/decisions/0024): the
  * loopback addresses the gateway connects from (IPv4-mapped forms included). The gateway is the
  * edge and overwrites the header with its client's address, so `request.ip` is the client. A
  * client that talks to an API directly from any other address keeps its own address, whatever
@@ -218,7 +218,7 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const ID_PATTERN = '^[1-9][0-9]{0,8}$';
 
 /**
- * A usable Idempotency-Key header value (D7): the command API makes the command id of it; any
+ * A usable Idempotency-Key header value (docs/decisions/0007): the command API makes the command id of it; any
  * other value is ignored there (the request is a new command each time it arrives). The gateway
  * resends a command to another command API only when its key matches.
  */

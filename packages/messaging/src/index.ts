@@ -185,7 +185,7 @@ export class WakeUpPublisher {
   }
 }
 
-// ---- replay (D17) ------------------------------------------------------------------------------
+// ---- replay (docs/decisions/0017) ------------------------------------------------------------------------------
 
 /** Queue of replay jobs (one at a time: the projector's replay worker runs with concurrency 1). */
 export const REPLAY_QUEUE = 'replay';

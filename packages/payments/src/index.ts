@@ -1,5 +1,5 @@
 /**
- * @sinilill/payments — the payment provider port and its adapters (D18): `sandbox`, the
+ * @sinilill/payments — the payment provider port and its adapters (docs/decisions/0018): `sandbox`, the
  * embedded default test bank, and `montonio`, Montonio's Stargate API. createProvider picks one
  * from the configuration (PAYMENT_PROVIDER).
  */

@@ -1,5 +1,5 @@
 /**
- * The `montonio` payment provider (D18): Montonio's payment-initiation API, Stargate v2
+ * The `montonio` payment provider (docs/decisions/0018): Montonio's payment-initiation API, Stargate v2
  * (https://docs.montonio.com/api/stargate/reference).
  *
  * - Authentication: HS256 JWTs with the store's accessKey in the payload, signed with its secret

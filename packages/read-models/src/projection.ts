@@ -38,7 +38,7 @@ export interface Projection {
    */
   apply(db: Kysely<ReadModelDatabase>, events: readonly RecordedEvent[]): Promise<void>;
   /**
-   * Optional: a session that keeps state across the batches of one rebuild (rebuild.ts, D43).
+   * Optional: a session that keeps state across the batches of one rebuild (rebuild.ts, docs/decisions/0043).
    * Its `apply` replaces the projection's for the rebuild's pass: it may keep rows in memory
    * instead of loading and rewriting them every batch, and must write them all by `finish`. It
    * keeps the same contract as `apply` (all or nothing: state it keeps changes only once the

@@ -1,5 +1,5 @@
 /**
- * A replay as an operator's act (D17): rebuild every read model (runner.rebuildReadModels), read
+ * A replay as an operator's act (docs/decisions/0017): rebuild every read model (runner.rebuildReadModels), read
  * the public totals before and after, and record `ReadModelsReplayed` in stream `operations`, so
  * the log says when the figures were recomputed and by how much they moved. The CLI
  * (`npm run replay`, jobId null) and the projector's replay worker (the BullMQ job id) both call

@@ -3,7 +3,7 @@
  * OTEL_EXPORTER_OTLP_ENDPOINT is set. The SDK, its exporter and the instrumentations are required
  * only then (sdkRequire), so a service with traces off never loads them.
  *
- * Why patch after loading: the services run as esbuild bundles in ESM (D20) whose npm imports are
+ * Why patch after loading: the services run as esbuild bundles in ESM (docs/decisions/0020) whose npm imports are
  * hoisted and evaluated before any of our code, so `pg`, `pg-pool`, `ioredis` and Node's `http`
  * are loaded before the SDK starts, and the instrumentations' require hooks (which patch a module
  * as it is required) would never see them. startTelemetry therefore requires those modules once

@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
  * Commands run with a capped V8 heap (a replay of a million events keeps its working
  * memory flat by design, but V8 lets its heap grow far beyond what is live unless told: 600 MB
  * resident without the flags, about 280 MB with them, and faster, the young generation's
- * scavenges being cheap at 8 MB; 160 MB of old space since the rebuild sessions of D43 keep team
+ * scavenges being cheap at 8 MB; 160 MB of old space since the rebuild sessions of docs/decisions/0043 keep team
  * and member rows: 192 reached 300–315 MB resident, 128 collected all the time). Respawns itself once with the flags unless the caller set heap
  * flags of their own (node flags or NODE_OPTIONS).
  */

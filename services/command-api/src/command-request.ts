@@ -4,7 +4,7 @@
  * x-correlation-id, else a fresh UUID, @sinilill/http correlation.ts).
  *
  * The command id comes from an `Idempotency-Key` header, scoped to the user
- * (`<userId>:<key>`), so that a retried request appends nothing twice (D7); without a key it is a
+ * (`<userId>:<key>`), so that a retried request appends nothing twice (docs/decisions/0007); without a key it is a
  * fresh UUID. A keyed request also carries its *fingerprint* (the route pattern, the validated
  * path parameters and body: requestFingerprint of @sinilill/commands, keyed with the app's
  * fingerprintKey so that no secret of a body can be guessed from the log), recorded with the

@@ -3,7 +3,7 @@
  * projectors' wake-up as its after-commit hook: every append that wrote something wakes them,
  * whichever command made it), ids, the account tables, outgoing mail, the global
  * switches, the payment provider
- * (PAYMENT_PROVIDER), the rate-limit counters in Redis (D24), the LISTEN that drops personal-data
+ * (PAYMENT_PROVIDER), the rate-limit counters in Redis (docs/decisions/0024), the LISTEN that drops personal-data
  * keys erased by other processes; and the first administrator
  * (ADMIN_EMAIL, ADMIN_PASSWORD) at start.
  *
@@ -67,10 +67,10 @@ const now = () => clock.now();
 const ids = new PostgresIdAllocator(pool, { block: 32 });
 // The switches, kept current by the entry commands' reads of the settings stream's tail.
 const settings = new SettingsCache();
-// The replay queue (the projector's replay worker takes its jobs) and every queue for the board (D17).
+// The replay queue (the projector's replay worker takes its jobs) and every queue for the board (docs/decisions/0017).
 const replayQueue = createReplayQueue({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix });
 const projectionQueues = createProjectionQueues({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix });
-// The rate-limit counters (D24): a command that Redis does not answer within 250 ms fails, and
+// The rate-limit counters (docs/decisions/0024): a command that Redis does not answer within 250 ms fails, and
 // while Redis is down commands fail at once (no offline queue); the counters then count in this
 // process until it answers again. Reconnection goes on in the background.
 const rateLimitRedis = new Redis(required(config.redisUrl, 'REDIS_URL'), {
@@ -83,7 +83,7 @@ const mailer = smtpMailer({ url: config.smtpUrl ?? `smtp://127.0.0.1:${config.ma
 const commands = new CommandService({
   store, ids, now, directory,
   settings,
-  // Admin deletions: the person's key is destroyed (D2); members and entries come from the
+  // Admin deletions: the person's key is destroyed (docs/decisions/0002); members and entries come from the
   // event store's own index (stream-index.ts), read with the store's pool.
   personalData: vault,
   // On KurrentDB the index (SQL on es.events) and appendToStreamsIf do not exist: the deletions
@@ -115,7 +115,7 @@ const app = buildCommandApi({
   jwtSecret: config.jwtSecret,
   activityFileHeapMb: config.activityFileHeapMb,
   logger: { level: config.logLevel },
-  // TRUST_PROXY: whose X-Forwarded-For is believed (the gateway's address; loopback by default, D24).
+  // TRUST_PROXY: whose X-Forwarded-For is believed (the gateway's address; loopback by default, docs/decisions/0024).
   trustProxy: config.trustProxy,
   replayQueue,
   boardQueues: [...projectionQueues, replayQueue, ...(announcements ? [announcements.queue] : [])],

@@ -66,7 +66,7 @@ export interface GatewayOptions {
   /**
    * The proxies in front of the gateway whose X-Forwarded-For it believes (Fastify's trustProxy;
    * config TRUST_PROXY, from server.ts): a TLS proxy or load balancer (Caddy, an ingress), so that
-   * `request.ip`, which it forwards to the APIs, is the client's (D24). Default: nobody — the
+   * `request.ip`, which it forwards to the APIs, is the client's (docs/decisions/0024). Default: nobody — the
    * gateway is the edge, and a claimed address is never passed on.
    */
   trustProxy?: FastifyServerOptions['trustProxy'];
@@ -81,11 +81,11 @@ export interface GatewayOptions {
 /**
  * The paths that do not follow the method rule, and where they go:
  * - spec §7 GET /team/{id}/newcode draws a new join code: a command;
- * - the operators' replay and queue board live in the command API whatever the method (D17): a
+ * - the operators' replay and queue board live in the command API whatever the method (docs/decisions/0017): a
  *   replay job's state is in Redis, not in a read model, and the board is one app with its assets;
  * - spec §7 POST /strapi/story (the news page's stories) is a read: the query API;
  * - the payment reads that talk to the provider or record an outcome are the command API's
- *   (D18): GET /payment/methods (asks the provider), GET /payment/return (the provider's
+ *   (docs/decisions/0018): GET /payment/methods (asks the provider), GET /payment/return (the provider's
  *   returnUrl, records the outcome) and the sandbox's test bank (/payment/sandbox/*: checkout page,
  *   logos). GET /payment/info and /fundraising are read models: the query API;
  * - the command API's OpenAPI document, GET /api/docs/command.json; the rest of
@@ -116,7 +116,7 @@ export function bodyLimitOf(method: string, url: string): number {
 }
 
 /**
- * The headers a proxied request goes upstream with (D24): the client's own headers, with
+ * The headers a proxied request goes upstream with (docs/decisions/0024): the client's own headers, with
  * `X-Forwarded-For` set to the address the client connected from, and `X-Forwarded-Proto` and
  * `X-Forwarded-Host` to what the gateway saw. Whatever the client sent in these (or in `Forwarded`
  * and `X-Real-IP`) is dropped, not appended to: the gateway is the edge in this deployment, so an
@@ -217,7 +217,7 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
   });
   // An upstream that is down or restarting (the launcher restarts a crashed service) is answered
   // 503 with a catalogue code; the internal address and the error stay in the log.
-  // Every proxied request carries its client's address (forwardedHeaders, D24).
+  // Every proxied request carries its client's address (forwardedHeaders, docs/decisions/0024).
   const replyOptions: FastifyReplyFromHooks = {
     // The API takes the gateway's correlation id as its own; the trace context goes on in
     // `traceparent` (the proxy's HTTP client, undici, is not instrumented).

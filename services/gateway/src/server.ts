@@ -21,7 +21,7 @@ const app = buildGateway({
   commandApiUrls: config.commandApiUrls,
   webRoot: config.webRoot,
   // TRUST_PROXY: a proxy in front (Caddy, an ingress) whose X-Forwarded-For is believed, so that
-  // the address forwarded to the APIs is the client's, not the proxy's (D24).
+  // the address forwarded to the APIs is the client's, not the proxy's (docs/decisions/0024).
   trustProxy: config.trustProxy,
   logger: { level: config.logLevel === 'info' ? 'warn' : config.logLevel },
   // GET /metrics with the process metrics; readiness is only "not closing" (app.ts).

@@ -6,7 +6,7 @@
  * anything twice:
  *
  * - reads (GET, HEAD);
- * - commands carrying a usable Idempotency-Key (IDEMPOTENCY_KEY_PATTERN, the command API's D7):
+ * - commands carrying a usable Idempotency-Key (IDEMPOTENCY_KEY_PATTERN, the command API's docs/decisions/0007):
  *   the second API answers as a repeat if the first had appended (the store keeps event ids
  *   unique), or runs it once if it had not. Such a body is read whole before it is forwarded (at
  *   most the API's own limit), so that it can be sent again;

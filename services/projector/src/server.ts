@@ -6,9 +6,9 @@
  * Shutdown (close-with-grace): on SIGTERM or SIGINT no new wake-up is taken, each projection's
  * run finishes the batch in progress (apply + checkpoint, one transaction) and stops, the BullMQ
  * workers close (worker.close() waits for the active job), then the pool; exit code 0, within
- * @sinilill/http's SHUTDOWN_DELAY_MS (else 1). A replay job in progress (minutes long, D17) is not waited for: its
+ * @sinilill/http's SHUTDOWN_DELAY_MS (else 1). A replay job in progress (minutes long, docs/decisions/0017) is not waited for: its
  * worker is closed at once, the rebuild in `rm_next` is abandoned (the live schema is untouched
- * until the swap, D5), and BullMQ hands the job out again once its lock lapses (stalled job), so
+ * until the swap, docs/decisions/0005), and BullMQ hands the job out again once its lock lapses (stalled job), so
  * it runs again after the restart. An uncaught error is logged (with the error) and exits 1
  * after the same close.
  *

@@ -8,7 +8,7 @@
  *   for the stats' dailyDistance, the entry window for the settings' entriesOpen).
  * - Valid for: the known checkpoints of the projections the route reads (its route config
  *   `reads`) and the positions' generation (live.ts ProjectionPositions: the process's one LISTEN
- *   on `rm_changes`, D13). A notification of a newer checkpoint of one of them, a rebuild's swap
+ *   on `rm_changes`, docs/decisions/0013). A notification of a newer checkpoint of one of them, a rebuild's swap
  *   or a reconnection of the listener makes the entry stale; the next request recomputes it.
  *   Labelled with the positions known before the read models are queried, an entry may hold
  *   newer rows than its label says, never older ones. While the positions are not current (no

@@ -1,6 +1,6 @@
 /**
  * The query API (Fastify): reads the read models, never the event store, except for the
- * administrators' history, which reads the log itself (an audit, D16). Every route lives
+ * administrators' history, which reads the log itself (an audit, docs/decisions/0016). Every route lives
  * under /api; a request carrying `x-min-position` first waits (bounded) for the projections its
  * route reads (route config `reads`), woken by the process's change listener.
  * The public answers (GET /api/stats, GET /api/settings) are cached per position with an ETag and
@@ -76,7 +76,7 @@ export interface QueryApiDependencies {
   news?: NewsOptions;
   /**
    * The event store with personal-data protection (withPersonalDataProtection), over the same
-   * database as `db`, for the administrators' history (GET /admin/history…, D16); without it
+   * database as `db`, for the administrators' history (GET /admin/history…, docs/decisions/0016); without it
    * those routes are not served.
    */
   history?: EventStore;
@@ -94,7 +94,7 @@ export interface QueryApiDependencies {
   logger?: FastifyServerOptions['logger'];
   /**
    * The proxies whose X-Forwarded-For is believed (Fastify's trustProxy; config TRUST_PROXY): the
-   * gateway's address, so that `request.ip` is the client's (D24). Default: createApp's
+   * gateway's address, so that `request.ip` is the client's (docs/decisions/0024). Default: createApp's
    * TRUSTED_PROXIES (loopback).
    */
   trustProxy?: FastifyServerOptions['trustProxy'];

@@ -11,7 +11,7 @@
  * indexes' conditions are literals in the statement, so the planner can use them.
  *
  * The events are not decrypted: entry events hold ids, km, types and dates, nothing personal,
- * and never leave the server as they are. Works only while the store is the PostgreSQL one (D16).
+ * and never leave the server as they are. Works only while the store is the PostgreSQL one (docs/decisions/0016).
  */
 import { sql, type Kysely } from 'kysely';
 import type { ReadModelDatabase } from '@sinilill/read-models';

@@ -1,5 +1,5 @@
 /**
- * The read models' change notifications in the query API (D13): one
+ * The read models' change notifications in the query API (docs/decisions/0013): one
  * PostgreSQL connection per query-API process LISTENs on the read models' change channel (the
  * projector's runner NOTIFYs in every committed batch of the live schema,
  * packages/read-models/src/changes.ts) and
@@ -54,7 +54,7 @@ export interface ProjectionPositions {
   readonly current: boolean;
   /**
    * Moves when the read models may have changed without any position rising: a rebuild's swap
-   * (`projection: '*'`, D5) or a reconnection (notifications lost). Answers cached under an
+   * (`projection: '*'`, docs/decisions/0005) or a reconnection (notifications lost). Answers cached under an
    * older generation are not served.
    */
   readonly generation: number;
@@ -227,7 +227,7 @@ export class ReadModelChangeListener implements TeamChangeFeed, ProjectionPositi
   private heard(change: ReadModelChange | null): void {
     if (!change) return;
     if (change.projection === EVERY_PROJECTION) {
-      // A rebuild swapped the read models in (D5): every row may differ, at positions not lower.
+      // A rebuild swapped the read models in (docs/decisions/0005): every row may differ, at positions not lower.
       this.currentGeneration += 1;
       this.changed();
       void this.reread();
@@ -320,7 +320,7 @@ export interface WaitForProjectionsOptions {
 }
 
 /**
- * Read-your-writes (D6): waits, at most `timeoutMs`, until every projection in
+ * Read-your-writes (docs/decisions/0006): waits, at most `timeoutMs`, until every projection in
  * `projections` has reached `position`.
  *
  * With `positions` (the process's one LISTEN): answers at once, without a query, when the known

@@ -12,7 +12,7 @@
  * only its part about them. A company fee a teammate ordered for them is not theirs: their own
  * ParticipantPaymentMarked names the order.
  *
- * Works only while the store is the PostgreSQL one, like the admin history (D16).
+ * Works only while the store is the PostgreSQL one, like the admin history (docs/decisions/0016).
  */
 import { sql, type Kysely } from 'kysely';
 import { streams } from '@sinilill/domain';

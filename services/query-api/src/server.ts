@@ -2,7 +2,7 @@
  * Wires the query API: configuration, the read-model pool, the clock, the token secret, the
  * process's one read-model change listener (live updates; the projections' positions that wake
  * read-your-writes waits and keep the public answers' cache current), the protected event store the
- * administrators' history reads (D16) and the manual bank transfer's details (a warning
+ * administrators' history reads (docs/decisions/0016) and the manual bank transfer's details (a warning
  * when production shows the made-up ones); then listens.
  *
  * Shutdown (installShutdown, @sinilill/http): on SIGTERM or SIGINT /health/ready answers 503, the
@@ -67,7 +67,7 @@ const app = buildQueryApi({
   ...(history ? { history } : {}),
   bankTransfer,
   logger: { level: config.logLevel },
-  // TRUST_PROXY: whose X-Forwarded-For is believed (the gateway's address; loopback by default, D24).
+  // TRUST_PROXY: whose X-Forwarded-For is believed (the gateway's address; loopback by default, docs/decisions/0024).
   trustProxy: config.trustProxy,
   // Ready while PostgreSQL answers and every schema is migrated (the query
   // API uses no Redis); /metrics with the process metrics.

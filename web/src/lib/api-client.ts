@@ -6,7 +6,7 @@
  * carried one first asks the session store for a fresh token (the refresh cookie) and repeats the
  * call once with it; only a second refusal, or a refused refresh, ends the session.
  *
- * Idempotent commands (docs/architecture.md D7): every POST, PUT and DELETE
+ * Idempotent commands (docs/decisions/0007): every POST, PUT and DELETE
  * carries an `idempotency-key` header — a random UUID made once per call of apiRequest (one
  * logical command: one apiPost/apiPut by a feature) and sent unchanged by every repeat of that
  * call: the network-failure retries below and the resend after a 401 refresh. The command API

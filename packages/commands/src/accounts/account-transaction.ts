@@ -157,7 +157,7 @@ export class AccountTransaction {
 
   /**
    * A deleted team's index rows: its name becomes free for other teams, and every live join code
-   * is revoked (revoked codes are never handed out again, D15).
+   * is revoked (revoked codes are never handed out again, docs/decisions/0015).
    */
   async releaseTeam(teamId: number, at: Date): Promise<void> {
     await this.client.query('DELETE FROM app.team_name_index WHERE team_id = $1', [teamId]);

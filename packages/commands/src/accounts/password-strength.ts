@@ -12,7 +12,7 @@
  * | 2     | < 10^8     | test-password, Kevad2025!                             |
  * | 3, 4  | ≥ 10^8     | a long password, Sinilill jookseb 2025!               |
  *
- * MIN_PASSWORD_SCORE is 2: at the login limits (D24) an online attacker gets a few hundred
+ * MIN_PASSWORD_SCORE is 2: at the login limits (docs/decisions/0024) an online attacker gets a few hundred
  * guesses a day at one account, so 10^6 guesses take years, while a memorable passphrase passes.
  * Estonian words are not in zxcvbn's dictionaries: LOCAL_WORDS adds the site's and the language's
  * obvious choices (salasõna, parool, sinilill …), ranked like a common-password list.

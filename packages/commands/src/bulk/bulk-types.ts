@@ -16,7 +16,7 @@ import { deterministicUuid } from '../handle';
 interface BulkCommandBase {
   /** Names the input row in errors: "import stopped at <label>: …" (e.g. `team 12`). */
   label: string;
-  /** The command id (D7), e.g. `import:2025:team:12`; the event ids derive from it. */
+  /** The command id (docs/decisions/0007), e.g. `import:2025:team:12`; the event ids derive from it. */
   commandId: string;
   /** The decision's instant, ISO-8601 (the row's original created_at). */
   at: string;

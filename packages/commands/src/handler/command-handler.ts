@@ -2,7 +2,7 @@
  * The one write path of every command: the command API's handlers and the
  * operators' tools run their commands through `executeCommand`, which owns
  *
- * 1. the repeat check of the command id (D7): a command handled before appends nothing and answers
+ * 1. the repeat check of the command id (docs/decisions/0007): a command handled before appends nothing and answers
  *    the position of the first run's last event (priorCommand, lastPositionOf, repeats.ts);
  * 2. reading each stream the command needs, once per attempt;
  * 3. the pure decision over what was read (CommandSpec.decide: the domain's deciders);

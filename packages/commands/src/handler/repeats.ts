@@ -1,5 +1,5 @@
 /**
- * The store side of command idempotency (D7): finding a command handled before,
+ * The store side of command idempotency (docs/decisions/0007): finding a command handled before,
  * the position it answered, making sure an append was this request's own, and running a keyed
  * request so that a retry answers what the first run answered. The pieces that need no store
  * (request fingerprints, the keyed mutex) are in idempotency.ts.
@@ -42,7 +42,7 @@ const COMMAND_SCAN_MAX = 256;
 /**
  * The global position of the last event of the command whose first event is `first`: what the
  * command answered the first time (the position of its last event, for read-your-writes). A
- * command's events are one append, and one append's positions are contiguous (D1), so the command
+ * command's events are one append, and one append's positions are contiguous (docs/decisions/0001), so the command
  * ends where the events after `first` stop carrying its command id. Reads in growing batches
  * (4, 8, … 256 events): one small read for the usual one-event command.
  */
@@ -89,7 +89,7 @@ export class CommandRepeats {
 
   /**
    * Runs one keyed request's command (`run`) so that a repeat of it answers what the first run
-   * answered (D7):
+   * answered (docs/decisions/0007):
    *
    * - requests with the same command id run one after another in this process: a retry that
    *   arrives while the first request still runs waits for it, then finds its events and answers

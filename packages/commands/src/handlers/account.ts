@@ -91,7 +91,7 @@ export async function issueResetLink(deps: AccountDeps, userId: string, request:
 /**
  * Sets a new password through a reset link (spec §7 POST /resetpassword {userId, token,
  * newPassword}). The token is spent, and so is every other reset link of the account. Answers the
- * account's e-mail too, so that the caller can clear the account's login limits (D24).
+ * account's e-mail too, so that the caller can clear the account's login limits (docs/decisions/0024).
  * @throws DomainError PASSWORD_TOO_SHORT / VALUE_TOO_LONG; PASSWORD_TOO_WEAK (judged with the
  *   account's e-mail and name); INVALID_RESET_TOKEN for an unknown, used, expired or
  *   foreign token.

@@ -41,7 +41,7 @@ export interface CommandServiceDependencies {
   directory?: AccountDirectory;
   /**
    * Erases a personal-data subject (the event store's PersonalDataVault.forget): deleting a user
-   * or a team destroys the person's key (D2). Needed by deleteUsers and deleteTeams only.
+   * or a team destroys the person's key (docs/decisions/0002). Needed by deleteUsers and deleteTeams only.
    */
   personalData?: { forget(subject: string): Promise<void> };
   /**

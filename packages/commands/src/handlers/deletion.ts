@@ -2,7 +2,7 @@
  * An administrator's deletions of users and teams for good (spec §7 PUT
  * /admin/deleteentities/{user,team}; §2 "Deletion is permanent"): every stream the
  * cascade touches in ONE atomic append (handler/command-handler.ts), the account tables erased
- * in the transaction around it, and the people's keys destroyed after it (D2).
+ * in the transaction around it, and the people's keys destroyed after it (docs/decisions/0002).
  *
  * What a deletion removes is found in the event store, never in the read
  * models: a team's members and entries, a participant's entries come from the stream index
@@ -103,7 +103,7 @@ const PURPOSE = 'to delete users and teams';
  * the password hash are deleted and the tokens spent (the e-mail may register again; login
  * answers INVALID_CREDENTIALS). After the commit the person's key is destroyed
  * (`participant-{id}`, or `user-{userId}` for an account without participant), so every stored
- * copy of their name, e-mail and birth year reads null (D2). Every id is decided before anything
+ * copy of their name, e-mail and birth year reads null (docs/decisions/0002). Every id is decided before anything
  * is written: one refused id refuses them all.
  *
  * Idempotent by command id: a repeat appends nothing and runs the erasure again (which repairs

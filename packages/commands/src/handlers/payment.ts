@@ -1,6 +1,6 @@
 /**
  * The payment commands (spec §2 "Payment", §4, §7 /payment/*, §9 fees;
- * docs/architecture.md D18), behind CommandService's payment methods: ordering the fee or a
+ * docs/decisions/0018), behind CommandService's payment methods: ordering the fee or a
  * donation (a company team's captain also the fee of every unpaid member at once), recording what
  * the provider says, an administrator's mark and refund.
  *
@@ -199,7 +199,7 @@ export class PaymentCommands {
    * order's stream and, when the refunds reach the whole amount of a fee order, in the same atomic
    * append ParticipantPaymentMarked {isPaid: false, source: 'refund', orderId} for every participant
    * whose paid flag this order set and still stands (the payer, or a team fee's members; someone
-   * who paid otherwise since keeps the flag). Idempotent by command id (D7): a repeat answers the
+   * who paid otherwise since keeps the flag). Idempotent by command id (docs/decisions/0007): a repeat answers the
    * first run's order and position.
    * @returns the order after the refund, this refund's cents, the order's refunded cents right after
    *   it (a repeat answers the first run's figures, whatever came since) and the position of its

@@ -240,7 +240,7 @@ async function register(
  * The answer to a keyed registration handled before (a client's retry of a
  * registration whose answer was lost answers as the first run did, appends nothing and mails
  * nothing), or null when the request has no Idempotency-Key or the key is new. The command's
- * events are one append (contiguous positions, D1): its ParticipantRegistered and UserRegistered
+ * events are one append (contiguous positions, docs/decisions/0001): its ParticipantRegistered and UserRegistered
  * are found right after its first event.
  * @throws DomainError('IDEMPOTENCY_KEY_REUSED') when the key was used for another request.
  */

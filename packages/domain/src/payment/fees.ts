@@ -2,7 +2,7 @@
  * The participation fee by birth year and the smallest amounts an order may carry (spec §9: 15 EUR
  * for people born in 2010 or earlier, 5 EUR for 2011 or later; company team 15 EUR per person;
  * donation at least 1 EUR, default 5). The figures are the edition's data (edition-YYYY.json
- * `fees`, D9); money is EUR cents.
+ * `fees`, docs/decisions/0009); money is EUR cents.
  */
 import type { Edition } from '../edition/types';
 import type { PaymentKind } from '../events';

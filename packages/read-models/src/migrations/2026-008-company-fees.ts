@@ -22,7 +22,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('payment_info_team').on('payment_info').column('team_id').execute();
   // payments now also reads TeamRegistered and PaymentRefunded, and counts administrators' manual
   // payments, which a schema projected before this migration has passed already: start it over
-  // (D3) so the projector refills every table from the log. Its evolve adds money, so it must not
+  // (docs/decisions/0003) so the projector refills every table from the log. Its evolve adds money, so it must not
   // re-read events over rows that count them. A fresh schema (a replay's rm_next) has nothing to clear.
   await resetPayments(db);
 }

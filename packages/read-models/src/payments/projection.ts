@@ -3,7 +3,7 @@
  * and the rm.fundraising_totals row (GET /api/fundraising), rm.payment_orders (GET
  * /api/payment/order/{reference}; refunds and team fees' members since 2026-008) and
  * rm.company_teams, folded by ./evolve.ts. Built for an edition (its fee rules,
- * D9). The team page shows the money its team raised, so a batch names the teams
+ * docs/decisions/0009). The team page shows the money its team raised, so a batch names the teams
  * whose money moved (moneyTeams) and no others: an order, a paid mark or a registration wakes no
  * team page.
  */

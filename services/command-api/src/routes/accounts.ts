@@ -10,7 +10,7 @@
  * which addresses are registered. POST /passwordstrength (not in spec §7) answers whether a
  * candidate password passes the server's PASSWORD_TOO_WEAK rule, for the forms.
  *
- * Rate limits (D24; rate-limits.ts), answered 429 `{ message: 'TOO_MANY_REQUESTS' }`
+ * Rate limits (docs/decisions/0024; rate-limits.ts), answered 429 `{ message: 'TOO_MANY_REQUESTS' }`
  * with Retry-After (seconds): per client address on /login, /requestpasswordreset,
  * /resetpassword and /passwordstrength, counted by @fastify/rate-limit after validation
  * (malformed bodies cost nothing), and on /registerteam + /jointeam (one short burst window and
@@ -54,7 +54,7 @@ export type RateLimitOptions = Limit;
 
 export interface AccountRouteOptions {
   accounts: AccountService;
-  /** The limits (D24; rateLimitsWith gives the defaults). */
+  /** The limits (docs/decisions/0024; rateLimitsWith gives the defaults). */
   rateLimits: RateLimits;
   /** Where the counters live (Redis shared by every process, or this process's memory). */
   counters: RateLimitCounters;
@@ -116,7 +116,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
       }
     }
   };
-  // A short window stops scripts, a long one bounds them; a group behind one address fits both (D24, decision 0058).
+  // A short window stops scripts, a long one bounds them; a group behind one address fits both (docs/decisions/0024, decision 0058).
   const registrations = perAddressAll([
     { rule: 'registration-burst', limit: limits.registrationBurstPerAddress },
     { rule: 'registration', limit: limits.registrationsPerAddress },
@@ -189,7 +189,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
     config: perAddress('reset-complete', limits.passwordResetsPerAddress),
   }, async (request) => {
     const result = await accounts.resetPassword(request.body, visitorRequest(request));
-    // The owner proved the mailbox: whatever held the account's logins is lifted (D24).
+    // The owner proved the mailbox: whatever held the account's logins is lifted (docs/decisions/0024).
     if (result.email) await throttle.cleared(result.email, request.ip);
     return { success: true, position: result.position };
   });

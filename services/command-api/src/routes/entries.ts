@@ -2,7 +2,7 @@
  * Entry commands (spec §7): POST /entry, PUT /entry/{id}/edit, PUT /entry/delete. Each answer
  * carries `position`, the global position of the command's last event, for read-your-writes.
  * With an Idempotency-Key a repeat answers as the first request did; the key reused for another
- * request answers 422 IDEMPOTENCY_KEY_REUSED (runCommand, D7).
+ * request answers 422 IDEMPOTENCY_KEY_REUSED (runCommand, docs/decisions/0007).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';

@@ -1,5 +1,5 @@
 /**
- * The operators' replay and queue board (D17), administrators only (401 UNAUTHORIZED
+ * The operators' replay and queue board (docs/decisions/0017), administrators only (401 UNAUTHORIZED
  * without a valid token, 403 FORBIDDEN for anyone else):
  *
  * - POST /admin/replay enqueues a replay on the `replay` queue (the projector's replay worker

@@ -1,5 +1,5 @@
 /**
- * The payment commands (spec §2 "Payment", §7 /payment/*; docs/architecture.md D18):
+ * The payment commands (spec §2 "Payment", §7 /payment/*; docs/decisions/0018):
  *
  * | route | who | answer |
  * |---|---|---|
@@ -207,7 +207,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
    * An administrator records a refund: the order by its reference (or id), the
    * amount in EUR (parseEuros: INVALID_AMOUNT) or nothing for the whole rest, and why. Admin only,
    * checked before the body is read (401, 403 FORBIDDEN); the payment decider checks the role again.
-   * An Idempotency-Key makes a retry count once (runCommand, D7).
+   * An Idempotency-Key makes a retry count once (runCommand, docs/decisions/0007).
    * @throws DomainError NOT_FOUND, INVALID_REQUEST, ORDER_NOT_PAID, INVALID_AMOUNT,
    *   REFUND_EXCEEDS_PAYMENT, VALUE_TOO_LONG, IDEMPOTENCY_KEY_REUSED.
    */

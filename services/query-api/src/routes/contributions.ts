@@ -11,7 +11,7 @@
  *
  * Cost: one indexed statement per request reads the team's entry events only
  * (contribution-query.ts), then one pass folds them. Answers are personal: `Cache-Control:
- * private, no-store`. Served only with the PostgreSQL store (the log is read by SQL, D16).
+ * private, no-store`. Served only with the PostgreSQL store (the log is read by SQL, docs/decisions/0016).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';

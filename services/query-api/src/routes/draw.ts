@@ -7,7 +7,7 @@
  *
  * Read from the log's stream `draw-{year}` (three events at most); names come from the read
  * models (rm.admin_participants, rm.admin_teams) at read time, so an erased or deleted winner's
- * first name reads null (D2), and the events themselves carry no names.
+ * first name reads null (docs/decisions/0002), and the events themselves carry no names.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';

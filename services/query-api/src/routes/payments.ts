@@ -10,7 +10,7 @@
  * | GET /admin/participant/{id}/payments (administrators) | AdminParticipantPaymentsAnswer: the orders the console may refund |
  *
  * Amounts are decimal EUR in every answer (spec §3/§9 "two decimals"), written from the
- * read model's integer cents by centsToEuros. All read the `payments` projection (x-min-position honoured like every read, D6). The paid flag
+ * read model's integer cents by centsToEuros. All read the `payments` projection (x-min-position honoured like every read, docs/decisions/0006). The paid flag
  * is the read model's, never the token's claim.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

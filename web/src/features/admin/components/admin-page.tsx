@@ -50,7 +50,7 @@ const PANELS: Record<AdminTab, () => ReactElement> = {
 /**
  * /admin (spec §2 "Admin"): only for authenticated administrators; everyone else, logged in or
  * not, sees "This page is forbidden!" (spec §8). The server refuses every /api/admin call by a
- * non-admin with 403 whatever this page shows (docs/architecture.md D8).
+ * non-admin with 403 whatever this page shows (docs/decisions/0008).
  *
  * The spec's four tabs (users, teams, entries, reset password) plus two more: the event
  * history (audit) and operations (switches, replay, queue board). Tabs follow the WAI-ARIA tabs

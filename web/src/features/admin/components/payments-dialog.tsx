@@ -157,7 +157,7 @@ function RefundForm({ order, onCancel, onRefunded }: { order: AdminPaymentOrder;
   const [reason, setReason] = useState('');
   const [submitted, setSubmitted] = useState(false);
   const [confirming, setConfirming] = useState<{ cents: number | null } | null>(null);
-  // One key per form: a resent request (a retry after a lost answer) records the refund once (D7).
+  // One key per form: a resent request (a retry after a lost answer) records the refund once (docs/decisions/0007).
   const [idempotencyKey] = useState(() => `refund-${crypto.randomUUID()}`);
   const action = useAction(refundOrder);
 

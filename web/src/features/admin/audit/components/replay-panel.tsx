@@ -17,7 +17,7 @@ import { AuditSection } from './audit-section';
 import styles from './audit.module.css';
 
 /**
- * The operators' replay (docs D17): after a confirmation, POST /api/admin/replay
+ * The operators' replay (docs/decisions/0017): after a confirmation, POST /api/admin/replay
  * enqueues a rebuild of every read model; the panel then follows the job every 500 ms with a
  * progress bar (role=progressbar, the projection being rebuilt) until it completes or fails,
  * and shows the totals before and after side by side and whether they are identical, then each

@@ -1,5 +1,5 @@
 /**
- * Following a replay from the operations tab (docs D17): POST /api/admin/replay answers
+ * Following a replay from the operations tab (docs/decisions/0017): POST /api/admin/replay answers
  * a job id, GET /api/admin/replay/{jobId} its state, progress and, once completed, the totals
  * of spec §2 before and after and each read-model table's checksums compared before the swap
  * (contracts/operations.ts).

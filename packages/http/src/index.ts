@@ -212,7 +212,7 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /**
  * Path parameter schema for an integer id (string of digits; parse with Number): 1 to 999 999 999,
- * inside PostgreSQL's `integer` (ids ≥ 2 147 483 648 answered 500 before); longer ids
+ * inside PostgreSQL's `integer` (ids ≥ 2 147 483 648 would fail in SQL with a 500); longer ids
  * are refused as INVALID_REQUEST.
  */
 export const ID_PATTERN = '^[1-9][0-9]{0,8}$';

@@ -22,7 +22,7 @@
  * 1 s): at most two retries. An HTTP answer — any 4xx or 5xx — is never retried here (only the 401
  * refresh above repeats a call), nor is an aborted call (the abort is rethrown at once, also
  * during a pause). GETs are not retried. When every try failed the call throws ApiError
- * GENERIC_ERROR with status 0, as before. On a route that ignores the key a retry is a second
+ * GENERIC_ERROR with status 0. On a route that ignores the key a retry is a second
  * request — harmless there: a second unpaid payment order, or the error a repeated reset or
  * confirmation answers instead of GENERIC_ERROR.
  */

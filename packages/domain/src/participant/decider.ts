@@ -109,7 +109,7 @@ export interface ParticipantState {
   paidOrderId?: string;
   /**
    * The manual payment an administrator's standing mark recorded, EUR cents; absent when none
-   *. Optional, like paidOrderId, so that states without payments read as before.
+   *. Optional, like paidOrderId, so that states without payments read unchanged.
    */
   manualCents?: number;
   /** ISO-8601 UTC. */

@@ -87,7 +87,7 @@ export interface TeamState {
   deleted: boolean;
   /**
    * True for a company team (TeamRegistered.company). Absent (undefined) for every other
-   * team, so that states of teams without it read exactly as before.
+   * team, so that states of teams without it read unchanged.
    */
   company?: boolean;
 }

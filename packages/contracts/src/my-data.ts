@@ -1,5 +1,5 @@
 /**
- * "My data" (issue 19 item 6): a participant downloads everything the app holds about them, and
+ * "My data": a participant downloads everything the app holds about them, and
  * erases their own account with their password.
  *
  * - GET /api/me/data (query API; `?format=csv` or GET /api/me/data.csv for the CSV): a download
@@ -9,7 +9,7 @@
  *   entry, payment, event). Events are streamed in batches, in global order. 401 without a valid
  *   session.
  * - POST /api/me/erase (command API) with EraseMyAccountBody: the administrator's deletion of the
- *   caller's account (UserDeleted, ParticipantDeleted, the person's key destroyed: D2), by the
+ *   caller's account (UserDeleted, ParticipantDeleted, the person's key destroyed: docs/decisions/0002), by the
  *   caller themself; their entries stay, so the team keeps its km without the name. Answers
  *   EraseMyAccountAnswer; every session of the account ends (the token then gets 401).
  *   Refusals: INVALID_PASSWORD (400, counted like a failed login of the account), 429

@@ -23,7 +23,7 @@ import type { RecordedEvent } from '@sinilill/event-store';
 import { TeamEntriesFold } from './entry-fold';
 
 /**
- * The metadata an audit shows, read defensively: events written before D7 (or by hand) may lack
+ * The metadata an audit shows, read defensively: events written before docs/decisions/0007 (or by hand) may lack
  * parts of it, and an audit must show such an event rather than fail on it.
  */
 function auditMetadata(event: RecordedEvent): { actor: HistoryActor; correlationId: string | null; causationId: string | null } {

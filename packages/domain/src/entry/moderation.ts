@@ -1,5 +1,5 @@
 /**
- * Moderation rules of entries (issue 20 item 1) as a pure evaluation: given an edition's rules,
+ * Moderation rules of entries as a pure evaluation: given an edition's rules,
  * the candidate entry (added or edited) and the participant's OTHER live entries of the same local
  * date (Europe/Tallinn, YYYY-MM-DD), the reasons to flag it for an administrator's review; none
  * means it passes. A flag never refuses the entry: it still counts until an admin rejects it.

@@ -22,7 +22,7 @@ import {
 } from './evolve';
 
 /**
- * What a rebuild keeps across its batches (Projection.rebuild, D43): every team row and every
+ * What a rebuild keeps across its batches (Projection.rebuild, docs/decisions/0043): every team row and every
  * team-day's km in memory, written with their final figures by `finish` (a team row also in its
  * batch when its text is new, so that a text PostgreSQL refuses parks its own event), and which
  * entries have a ledger row written (only those are loaded again, for an edit or a deletion; a
@@ -163,7 +163,7 @@ async function save(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, edi
 
 /**
  * A rebuild's batch: the ledger written as live, then the kept team rows and day totals changed
- * in memory (after the writes, so a failed batch leaves them as they were; module docs of D43).
+ * in memory (after the writes, so a failed batch leaves them as they were; module docs of docs/decisions/0043).
  */
 async function saveRebuilding(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, state: TeamStatsRebuildState, edition: Edition): Promise<void> {
   // A team whose text is new (registered, renamed, described) is written in its batch, so that a
@@ -195,7 +195,7 @@ async function saveRebuilding(db: Kysely<ReadModelDatabase>, set: TeamStatsWorki
 
 /**
  * team-stats for a given edition: prestige, in-lap distance and flowers follow `edition.route`
- * (D9: the route is data, so a replay with a changed route recomputes every team's flowers).
+ * (docs/decisions/0009: the route is data, so a replay with a changed route recomputes every team's flowers).
  */
 export function createTeamStatsProjection(edition: Edition): Projection {
   return {

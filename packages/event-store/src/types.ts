@@ -189,7 +189,7 @@ export interface Subscription {
   close(): Promise<void>;
 }
 
-/** The event store. Implementations: PostgreSQL (default) and KurrentDB (D42). */
+/** The event store. Implementations: PostgreSQL (default) and KurrentDB (docs/decisions/0042). */
 export interface EventStore {
   /**
    * Appends events to one stream if its revision matches `expectedRevision`.

@@ -23,7 +23,7 @@ export const accountMigrations: MigrationSet = {
     '0003-session-tables': sessionTables,
     '0004-stream-index': streamIndex,
   },
-  // Before issue 12: the sequences were made IF NOT EXISTS on every start (no record), the
+  // Before the sequences were made IF NOT EXISTS on every start (no record), the
   // tables were version 1 of app.account_migrations.
   async legacy(db) {
     const done: string[] = [];

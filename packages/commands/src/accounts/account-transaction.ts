@@ -1,12 +1,11 @@
 /**
  * The writes of one AccountDirectory transaction (directory.ts describes the tables): reservations
  * that must be unique across streams (e-mails, team names, join codes), secrets (password hashes,
- * token hashes), erasure (issue 6) and sessions (issue 13). Every method runs on the
+ * token hashes), erasure and sessions. Every method runs on the
  * transaction's client; nothing is visible to others before AccountDirectory.transaction commits.
  */
 import type pg from 'pg';
 import { DomainError, joinCodeComparisonForm, teamNameComparisonForm } from '@sinilill/domain';
-import type { AccountDirectory } from './directory';
 
 /** First key of the per-team advisory lock ('jc' in ASCII) taken while a team's join code is replaced. */
 const JOIN_CODE_LOCK = 0x6a63;
@@ -34,11 +33,16 @@ export interface RefreshTokenRecord {
   familyRevoked: boolean;
 }
 
+/** What a transaction needs of its AccountDirectory: the keyed form of an e-mail address. */
+export interface EmailKeys {
+  emailKey(email: string): Buffer;
+}
+
 /** The writes of one AccountDirectory transaction. */
 export class AccountTransaction {
   constructor(
     private readonly client: pg.PoolClient,
-    private readonly directory: AccountDirectory,
+    private readonly directory: EmailKeys,
   ) {}
 
   /**

@@ -1,6 +1,6 @@
 /** The draw procedure (issue 20 item 2): deterministic, fixed vectors, the same as scripts/verify-draw.mjs documents. */
 import { describe, expect, it } from 'vitest';
-import { drawWinners, eligibleListHash, sha256Hex } from './draw';
+import { drawWinners, eligibleListHash, sha256Hex } from './handlers';
 
 const ids = [3, 5, 8, 13, 21, 34, 55, 89, 144, 233];
 

@@ -10,7 +10,7 @@
  */
 import { settingsDecider, streams, type Settings } from '@sinilill/domain';
 import type { EventStore, RecordedEvent } from '@sinilill/event-store';
-import { foldStream } from './handle';
+import { foldStream } from '../metadata';
 
 /** The current switches: both on until an administrator turned one off. */
 export async function readSettings(store: EventStore): Promise<Settings> {

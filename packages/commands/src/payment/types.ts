@@ -5,7 +5,7 @@
  */
 import type { ActingUser, PaymentKind, PaymentState, PaymentStatus } from '@sinilill/domain';
 import type { EventStore } from '@sinilill/event-store';
-import type { CommandMetadata } from '../handler/metadata';
+import type { CommandMetadata } from '../metadata';
 
 /** Who asks, when, and the command's ids (CommandService's CommandRequest). */
 export interface PaymentCommandRequest {

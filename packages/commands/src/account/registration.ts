@@ -1,7 +1,7 @@
 /**
  * Registration (spec §2 REGISTER_TEAM and JOIN_TEAM, §5 validation; §7 /registerteam, /jointeam):
  * the team (for a new team), the participant and the account decided together and appended in
- * ONE atomic append on the write path (handler/command-handler.ts), inside an AccountDirectory
+ * ONE atomic append on the write path (execute-command.ts), inside an AccountDirectory
  * transaction that reserves the team name, join code and e-mail and writes the password hash and
  * the confirmation token first: a refusal or a failed append rolls every table change back. The
  * confirmation mail goes out after the commit.
@@ -23,14 +23,14 @@ import {
   type UserRegistered,
 } from '@sinilill/domain';
 import { confirmationMail, registrationAttemptMail } from '@sinilill/mail';
-import type { AccountTransaction } from '../accounts/directory';
-import { assertStrongPassword } from '../accounts/password-strength';
-import { hashPassword, newJoinCode, newToken } from '../accounts/secrets';
-import { executeCommand, type StreamReads, type StreamWrite } from '../handler/command-handler';
-import { foldStream, type CommandRequest } from '../handler/metadata';
-import { priorCommand } from '../handler/repeats';
-import { issueResetLink } from './account';
-import { accountContext, confirmationLink, hours, identityOf, trySend, type AccountDeps, type RegistrationInput, type RegistrationResult } from './account-shared';
+import type { AccountTransaction } from './directory';
+import { assertStrongPassword } from './password-strength';
+import { hashPassword, newJoinCode, newToken } from './secrets';
+import { executeCommand, type StreamReads, type StreamWrite } from '../execute-command';
+import { foldStream, type CommandRequest } from '../metadata';
+import { priorCommand } from '../repeats';
+import { issueResetLink } from './handlers';
+import { accountContext, confirmationLink, hours, identityOf, trySend, type AccountDeps, type RegistrationInput, type RegistrationResult } from './shared';
 
 /** The ids a registration gives out (drawn before deciding, so that a retry keeps them). */
 interface NewIds {

@@ -3,14 +3,14 @@
  * and Confirmation; §4 account states; §5 validation; §7 /registerteam, /jointeam, /login,
  * /requestpasswordreset, /resetpassword, /confirmaccount, /account/changepassword; issue 13
  * sessions). A thin facade (issue 15 item 1) over the handlers: registration
- * (handlers/registration.ts), the account commands (handlers/account.ts), sessions
- * (handlers/session.ts) and the administrators' switches and parked events (handlers/settings.ts),
- * each on the one write path (handler/command-handler.ts). Commands answer the global position of
+ * (account/registration.ts), the account commands (account/handlers.ts), sessions
+ * (account/session.ts) and the administrators' switches and parked events (settings/handlers.ts, operations/handlers.ts),
+ * each on the one write path (execute-command.ts). Commands answer the global position of
  * their last event; refusals throw DomainError with a catalogue code (spec §8).
  */
 import type { AccountState, MailLanguage, Settings } from '@sinilill/domain';
-import type { CommandRequest } from '../handler/metadata';
-import * as account from '../handlers/account';
+import type { CommandRequest } from '../metadata';
+import * as account from './handlers';
 import {
   accountDeps,
   accountState,
@@ -21,15 +21,16 @@ import {
   type RegistrationInput,
   type RegistrationResult,
   type SessionIdentity,
-} from '../handlers/account-shared';
-import { joinTeam, registerTeamWithCaptain, repeatedRegistration } from '../handlers/registration';
+} from './shared';
+import { joinTeam, registerTeamWithCaptain, repeatedRegistration } from './registration';
 import { KeyedMutex } from '../idempotency';
-import * as sessions from '../handlers/session';
-import { changeSettings, retryParkedEvent, skipParkedEvent } from '../handlers/settings';
-import { readSettings } from '../settings';
+import * as sessions from './session';
+import { retryParkedEvent, skipParkedEvent } from '../operations/handlers';
+import { changeSettings } from '../settings/handlers';
+import { readSettings } from '../settings/settings-cache';
 import type { SessionState } from './directory';
 
-export { ADMIN_FULL_NAME } from '../handlers/account-shared';
+export { ADMIN_FULL_NAME } from './shared';
 export type {
   AccessTokenClaims,
   AccountServiceDependencies,
@@ -37,7 +38,7 @@ export type {
   RegistrationInput,
   RegistrationResult,
   SessionIdentity,
-} from '../handlers/account-shared';
+} from './shared';
 
 /** The account and session commands (see the module's comment). */
 export class AccountService {
@@ -66,7 +67,7 @@ export class AccountService {
 
   /**
    * Registers a new team with the person as its captain, and the person's account (spec §2
-   * REGISTER_TEAM): handlers/registration.ts registerTeamWithCaptain.
+   * REGISTER_TEAM): account/registration.ts registerTeamWithCaptain.
    * An address that already has an account creates nothing, answers alike (null ids) and gets a
    * mail with a login and a reset link instead.
    * @throws DomainError REGISTRATION_DISABLED, PASSWORD_TOO_SHORT, PASSWORD_TOO_WEAK, INVALID_EMAIL,
@@ -77,7 +78,7 @@ export class AccountService {
   }
 
   /**
-   * Registers the person into the team of a join code (spec §2 JOIN_TEAM): handlers/registration.ts.
+   * Registers the person into the team of a join code (spec §2 JOIN_TEAM): account/registration.ts.
    * @throws DomainError as registerTeam, plus INVALID_JOIN_CODE and JOIN_CODE_EXPIRED.
    */
   joinTeam(input: RegistrationInput & { joinCode: string }, request: CommandRequest): Promise<RegistrationResult> {
@@ -183,7 +184,7 @@ export class AccountService {
   }
 
   /**
-   * Gives the account of `email` the role ADMIN or USER (`npm run admin`): handlers/account.ts
+   * Gives the account of `email` the role ADMIN or USER (`npm run admin`): account/handlers.ts
    * setRoleOfEmail. @throws DomainError('NOT_FOUND') for an address without an account.
    */
   setRoleOfEmail(email: string, role: 'ADMIN' | 'USER', now: Date = this.deps.now()): Promise<{ userId: string; changed: boolean; position: number }> {

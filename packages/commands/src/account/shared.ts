@@ -21,10 +21,10 @@ import {
 } from '@sinilill/domain';
 import type { EventStore } from '@sinilill/event-store';
 import type { Mailer, OutgoingMail } from '@sinilill/mail';
-import type { AccountDirectory } from '../accounts/directory';
-import { foldStream, type CommandRequest } from '../handler/metadata';
+import type { AccountDirectory } from './directory';
+import { foldStream, type CommandRequest } from '../metadata';
 import type { IdAllocator } from '../ids';
-import { readSettings } from '../settings';
+import { readSettings } from '../settings/settings-cache';
 
 /** The session identity a login token carries (spec §3; contracts' SessionClaims). */
 export interface SessionIdentity {

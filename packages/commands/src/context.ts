@@ -2,7 +2,7 @@
  * What the team, participant, entry, payment and deletion handlers share: their dependencies
  * (CommandService's), the decision context of a request, and the reads of other streams a
  * handler gathers facts from. Authorization and validation are the deciders' (spec §5, §6, §8);
- * the handlers only gather facts and run the write path (handler/command-handler.ts).
+ * the handlers only gather facts and run the write path (execute-command.ts).
  */
 import {
   isPrivileged,
@@ -16,11 +16,11 @@ import {
   type TeamState,
 } from '@sinilill/domain';
 import type { EventStore } from '@sinilill/event-store';
-import type { AccountDirectory } from '../accounts/directory';
-import { foldStream, type CommandRequest } from '../handler/metadata';
-import type { IdAllocator } from '../ids';
-import { readSettings, type SettingsCache } from '../settings';
-import type { IndexQuery } from '../stream-index';
+import type { AccountDirectory } from './account/directory';
+import { foldStream, type CommandRequest } from './metadata';
+import type { IdAllocator } from './ids';
+import { readSettings, type SettingsCache } from './settings/settings-cache';
+import type { IndexQuery } from './stream-index';
 
 /** What the CommandService and its handlers need. */
 export interface CommandServiceDependencies {

@@ -6,7 +6,7 @@
  */
 import { DomainError } from '@sinilill/domain';
 import { DuplicateEventIdError, type EventData, type EventMetadata, type EventStore, type RecordedEvent } from '@sinilill/event-store';
-import { KeyedMutex, canonicalJson, fingerprintOf } from '../idempotency';
+import { KeyedMutex, canonicalJson, fingerprintOf } from './idempotency';
 import { eventIdFor, type CommandMetadata } from './metadata';
 
 /**

@@ -8,10 +8,10 @@
  * so the team keeps its kilometres; they read as a deleted person's from then on.
  */
 import { DomainError, isUserId } from '@sinilill/domain';
-import { verifyPassword } from '../accounts/secrets';
-import type { CommandRequest } from '../handler/metadata';
-import { required, type CommandServiceDependencies } from './context';
-import { deleteUsers } from './deletion';
+import { verifyPassword } from '../account/secrets';
+import type { CommandRequest } from '../metadata';
+import { required, type CommandServiceDependencies } from '../context';
+import { deleteUsers } from './handlers';
 
 /**
  * Erases the acting user's own account after checking `password` against its argon2id hash

@@ -1,16 +1,16 @@
 /**
  * Team commands (spec §2 team page, §7 PUT /team/{id}/publicattributes, GET /team/{id}/newcode,
  * PUT /admin/team/{id}; the importer's RegisterTeam), each on the write path
- * (handler/command-handler.ts) with the team decider. With an AccountDirectory, what must be
+ * (execute-command.ts) with the team decider. With an AccountDirectory, what must be
  * unique (team names, join codes) is reserved in a transaction around the append.
  */
 import { DomainError, streams, teamDecider, type JoinCodeReplaced, type TeamEvent, type TeamRegistered } from '@sinilill/domain';
-import type { AccountTransaction } from '../accounts/directory';
-import { newJoinCode } from '../accounts/secrets';
-import { executeCommand, handleCommand } from '../handler/command-handler';
-import { idOfStream, type CommandRequest } from '../handler/metadata';
-import { lastPositionOf, priorCommand } from '../handler/repeats';
-import { decisionContext, teamState, type CommandServiceDependencies } from './context';
+import type { AccountTransaction } from '../account/directory';
+import { newJoinCode } from '../account/secrets';
+import { executeCommand, handleCommand } from '../execute-command';
+import { idOfStream, type CommandRequest } from '../metadata';
+import { lastPositionOf, priorCommand } from '../repeats';
+import { decisionContext, teamState, type CommandServiceDependencies } from '../context';
 
 /** A team as the admin's PUT /admin/team/{id} answers it. */
 export interface AdminTeamView {

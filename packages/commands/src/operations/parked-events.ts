@@ -7,7 +7,8 @@
  */
 import { DomainError, parkedEventDecider, streams, type DecisionContext } from '@sinilill/domain';
 import type { EventStore, RecordedEvent } from '@sinilill/event-store';
-import { handleCommand, type CommandMetadata } from './handle';
+import { handleCommand } from '../execute-command';
+import type { CommandMetadata } from '../metadata';
 
 /** What an administrator decides about the event at `position`. */
 export type ParkedEventDecision =

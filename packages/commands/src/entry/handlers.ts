@@ -1,6 +1,6 @@
 /**
  * Entry commands (spec §7 POST /entry, PUT /entry/{id}/edit, PUT /entry/delete), on the write
- * path (handler/command-handler.ts) with the entry decider. An entry's team is its participant's:
+ * path (execute-command.ts) with the entry decider. An entry's team is its participant's:
  * the participant's stream is read in the same attempt as the entry's and checked at the append
  * (zero events), so a move or deletion of the participant in between makes the command decide
  * again rather than log the distance for the old team.
@@ -19,13 +19,13 @@ import {
   type TeamDay,
 } from '@sinilill/domain';
 import type { RecordedEvent } from '@sinilill/event-store';
-import { executeCommand } from '../handler/command-handler';
-import { foldStream, idOfStream, type CommandRequest } from '../handler/metadata';
-import { lastPositionOf, priorCommand } from '../handler/repeats';
-import type { StreamReads } from '../handler/command-handler';
+import { executeCommand } from '../execute-command';
+import { foldStream, idOfStream, type CommandRequest } from '../metadata';
+import { lastPositionOf, priorCommand } from '../repeats';
+import type { StreamReads } from '../execute-command';
 import { readIndexedStreams } from '../stream-index';
 import { assertKeptFields, type KeptField } from '../server-kept';
-import { decisionContext, participantState, teamOfParticipant, teamState, type CommandServiceDependencies } from './context';
+import { decisionContext, participantState, teamOfParticipant, teamState, type CommandServiceDependencies } from '../context';
 
 /** An entry as answered to the client (spec §3 "Entry"), distance in km. */
 export interface EntryView {

@@ -31,7 +31,7 @@ import {
 } from '@sinilill/event-store';
 import { eventIdFor, eventMetadataOf, foldStream, type CommandMetadata } from './metadata';
 import { assertSameRequest, confirmOwnAppend, lastPositionOf, priorCommand } from './repeats';
-import type { SettingsCache } from '../settings';
+import type { SettingsCache } from './settings/settings-cache';
 
 /** How many times a command is decided and appended before CONCURRENCY_CONFLICT (first try included). */
 export const MAX_ATTEMPTS = 4;

@@ -23,9 +23,9 @@ import {
   type EligibleParticipant,
 } from '@sinilill/domain';
 import type { EventStore } from '@sinilill/event-store';
-import { handleCommand } from './handler/command-handler';
-import type { CommandRequest } from './handler/metadata';
-import { decisionContext, type CommandServiceDependencies } from './handlers/context';
+import { handleCommand } from '../execute-command';
+import type { CommandRequest } from '../metadata';
+import { decisionContext, type CommandServiceDependencies } from '../context';
 
 /** The HMAC message prefix of the procedure (step 2). */
 export const DRAW_MESSAGE_PREFIX = 'sinilill-draw:';

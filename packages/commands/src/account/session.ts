@@ -9,8 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError, isUserId, type AccountState } from '@sinilill/domain';
 import { confirmationMail } from '@sinilill/mail';
-import type { SessionState } from '../accounts/directory';
-import { dummyPasswordHash, newToken, tokenHash, verifyPassword } from '../accounts/secrets';
+import type { SessionState } from './directory';
+import { dummyPasswordHash, newToken, tokenHash, verifyPassword } from './secrets';
 import {
   accountState,
   confirmationLink,
@@ -20,7 +20,7 @@ import {
   type AccountDeps,
   type IssuedSession,
   type SessionIdentity,
-} from './account-shared';
+} from './shared';
 
 /** An account id no account has (UUIDs are never all zeros): looked up for unknown e-mails. */
 const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';

@@ -1,15 +1,15 @@
 /**
  * Participant commands: the importer's RegisterParticipant (with the person's account when there
  * is an AccountDirectory) and an administrator's rename (spec §7 PUT /admin/participant/{id}),
- * each on the write path (handler/command-handler.ts). The paid flag is the payment handler's
+ * each on the write path (execute-command.ts). The paid flag is the payment handler's
  * (payment.ts, markPayment).
  */
 import { accountDecider, isPrivileged, participantDecider, streams, type DecisionContext, type RegisterParticipant } from '@sinilill/domain';
-import { handleCommand } from '../handler/command-handler';
-import { deterministicUuid, idOfStream, type CommandMetadata, type CommandRequest } from '../handler/metadata';
-import { lastPositionOf, priorCommand } from '../handler/repeats';
-import { readSettings } from '../settings';
-import { decisionContext, type CommandServiceDependencies } from './context';
+import { handleCommand } from '../execute-command';
+import { deterministicUuid, idOfStream, type CommandMetadata, type CommandRequest } from '../metadata';
+import { lastPositionOf, priorCommand } from '../repeats';
+import { readSettings } from '../settings/settings-cache';
+import { decisionContext, type CommandServiceDependencies } from '../context';
 
 /** A participant as the importer registers them: the domain's RegisterParticipant data, its id drawn when absent (spec §3 participant; birth year, gender for the fee and the stats). */
 export type ParticipantRegistration = Omit<RegisterParticipant['data'], 'participantId'> & { participantId?: number };

@@ -2,7 +2,7 @@
  * Account commands (spec §2 Account, Password reset and Confirmation; §4 account states; §7
  * /confirmaccount, /requestpasswordreset, /resetpassword, /account/changepassword, PUT
  * /admin/user/{id}, POST /admin/resetpassword; ADMIN_EMAIL at start). Each runs the account
- * decider on the write path (handler/command-handler.ts, handleCommand) inside one
+ * decider on the write path (execute-command.ts, handleCommand) inside one
  * AccountDirectory transaction that first changes the secrets and tokens: a refusal or a failed
  * append rolls them back. What should end an account's sessions raises its session version in
  * that transaction (issue 13): a password change, a reset, a withdrawn approval, a role change or
@@ -23,12 +23,12 @@ import {
   type MailLanguage,
 } from '@sinilill/domain';
 import { passwordResetMail } from '@sinilill/mail';
-import { assertStrongPassword } from '../accounts/password-strength';
-import { hashPassword, newToken, tokenHash, verifyPassword } from '../accounts/secrets';
-import { handleCommand } from '../handler/command-handler';
-import { deterministicUuid, eventIdFor, type CommandRequest } from '../handler/metadata';
-import { readSettings } from '../settings';
-import { ADMIN_FULL_NAME, SYSTEM, accountContext, accountState, hours, type AccountDeps } from './account-shared';
+import { assertStrongPassword } from './password-strength';
+import { hashPassword, newToken, tokenHash, verifyPassword } from './secrets';
+import { handleCommand } from '../execute-command';
+import { deterministicUuid, eventIdFor, type CommandRequest } from '../metadata';
+import { readSettings } from '../settings/settings-cache';
+import { ADMIN_FULL_NAME, SYSTEM, accountContext, accountState, hours, type AccountDeps } from './shared';
 
 /**
  * Follows a confirmation link (spec §7 POST /confirmaccount {token, id}): the account becomes

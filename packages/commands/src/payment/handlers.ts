@@ -7,7 +7,7 @@
  * Like every command here, each gathers the facts other streams hold (the participant, the team's
  * company flag, the members' paid flags) and leaves the rules to the pure deciders; money is
  * integer EUR cents. What spans streams is one atomic append on the write path
- * (handler/command-handler.ts): a fee's PaymentSucceeded with the paid marks of everyone it
+ * (execute-command.ts): a fee's PaymentSucceeded with the paid marks of everyone it
  * covers, a full refund with the marks it takes back; the covered participants' streams are
  * checked at the append even when they get no event, and a conflict is decided again from a fresh
  * read there (no retry loop of its own). The shapes are in payment-types.ts.
@@ -24,8 +24,8 @@ import {
   type PaymentState,
   type TeamFeeFacts,
 } from '@sinilill/domain';
-import { executeCommand, handleCommand } from '../handler/command-handler';
-import { deterministicUuid, foldStream, type CommandMetadata } from '../handler/metadata';
+import { executeCommand, handleCommand } from '../execute-command';
+import { deterministicUuid, foldStream, type CommandMetadata } from '../metadata';
 import type {
   PaymentCommandDependencies,
   PaymentCommandRequest,
@@ -34,9 +34,9 @@ import type {
   PaymentOutcomeInput,
   RefundInput,
   RefundResult,
-} from './payment-types';
+} from './types';
 
-export type * from './payment-types';
+export type * from './types';
 
 /** The system as actor: the payment provider's notifications. */
 const SYSTEM_ACTOR: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, teamId: null };

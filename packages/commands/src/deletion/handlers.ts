@@ -1,7 +1,7 @@
 /**
  * An administrator's deletions of users and teams for good (spec §7 PUT
  * /admin/deleteentities/{user,team}; §2 "Deletion is permanent"; issue 6): every stream the
- * cascade touches in ONE atomic append (handler/command-handler.ts), the account tables erased
+ * cascade touches in ONE atomic append (execute-command.ts), the account tables erased
  * in the transaction around it, and the people's keys destroyed after it (D2).
  *
  * What a deletion removes is found in the event store (issue 15 item 4), never in the read
@@ -11,7 +11,7 @@
  * locks); when a member joined or an entry was added meanwhile, the append rolls back and the
  * deletion gathers again (at most MAX_GATHERS times, then CONCURRENCY_CONFLICT). After the commit
  * a new entry or member fails its own revision check of the participant's or the team's stream
- * (handlers/entry.ts, handlers/registration.ts), so no entry survives its team or participant.
+ * (entry/handlers.ts, account/registration.ts), so no entry survives its team or participant.
  */
 import {
   DomainError,
@@ -25,12 +25,12 @@ import {
   type EntryState,
 } from '@sinilill/domain';
 import { AppendConditionFailedError, type EventStore, type RecordedEvent } from '@sinilill/event-store';
-import type { AccountTransaction } from '../accounts/directory';
-import { executeCommand, type StreamReads, type StreamWrite } from '../handler/command-handler';
-import { foldStream, type CommandRequest } from '../handler/metadata';
-import { priorCommand } from '../handler/repeats';
+import type { AccountTransaction } from '../account/directory';
+import { executeCommand, type StreamReads, type StreamWrite } from '../execute-command';
+import { foldStream, type CommandRequest } from '../metadata';
+import { priorCommand } from '../repeats';
 import { indexMark, readIndexedStreams, type IndexedStreams } from '../stream-index';
-import { decisionContext, required, type CommandServiceDependencies } from './context';
+import { decisionContext, required, type CommandServiceDependencies } from '../context';
 
 /**
  * How many times a deletion gathers what it removes and appends before it gives up with

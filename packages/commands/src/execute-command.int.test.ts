@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { DomainError, type DecisionContext } from '@sinilill/domain';
 import { PostgresEventStore, eventStoreMigrations, runMigrations, type AppendRequest, type EventStore } from '@sinilill/event-store';
 import { createScratchDatabase } from '@sinilill/local-infra';
-import { withAfterCommit } from '../after-commit';
-import { MAX_ATTEMPTS, executeCommand, type CommandSpec, type StreamReads } from './command-handler';
+import { withAfterCommit } from './after-commit';
+import { MAX_ATTEMPTS, executeCommand, type CommandSpec, type StreamReads } from './execute-command';
 import { eventIdFor, type CommandMetadata } from './metadata';
 
 declare module 'vitest' {

@@ -33,7 +33,9 @@ import { DomainError } from '@sinilill/domain';
 import { ID_PATTERN } from '@sinilill/http';
 import { readActivityFileOffThread } from '../activity-file-parser';
 import { runCommand } from '../command-request';
-import { ACTIVITY_FILE_TOKEN_SECONDS, activityFileTokenKey, signActivityFileToken, verifyActivityFileToken } from './activity-file-token';
+import { ACTIVITY_FILE_TOKEN_SECONDS, activityFileTokenKey, signActivityFileToken, verifyActivityFileToken } from '../activity-file-token';
+import { routeFile } from '@sinilill/http';
+import type { RouteDependencies } from '../dependencies';
 
 export interface ActivityFileRouteOptions {
   commands: CommandService;
@@ -140,3 +142,6 @@ export const activityFileRoutes: FastifyPluginAsyncTypebox<ActivityFileRouteOpti
     return { success: true, entry: result.entry, position: result.position };
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts). */
+export default routeFile(activityFileRoutes, (deps: RouteDependencies) => ({ commands: deps.commands, jwtSecret: deps.jwtSecret, ...(deps.activityFileHeapMb ? { heapMb: deps.activityFileHeapMb } : {}) }));

@@ -30,6 +30,8 @@ import {
 } from '@sinilill/contracts';
 import { requireAdmin } from '@sinilill/http';
 import type { Announcements } from '../announcements';
+import { routeFile } from '@sinilill/http';
+import type { RouteDependencies } from '../dependencies';
 
 export interface AnnouncementRouteOptions {
   announcements: Announcements;
@@ -80,3 +82,6 @@ export const announcementRoutes: FastifyPluginAsyncTypebox<AnnouncementRouteOpti
     });
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts); only with the announcements. */
+export default routeFile(announcementRoutes, (deps: RouteDependencies) => (deps.announcements ? { announcements: deps.announcements } : null));

@@ -14,6 +14,8 @@ import { DrawCommandAnswer, DrawCommitBody, DrawRevealBody, ErrorAnswer } from '
 import type { CommandService } from '@sinilill/commands';
 import { requireAdmin } from '@sinilill/http';
 import { runCommand } from '../command-request';
+import { routeFile } from '@sinilill/http';
+import type { RouteDependencies } from '../dependencies';
 
 export interface DrawRouteOptions {
   commands: CommandService;
@@ -35,3 +37,6 @@ export const drawRoutes: FastifyPluginAsyncTypebox<DrawRouteOptions> = async (ap
     return { success: true, position: result.position };
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts). */
+export default routeFile(drawRoutes, (deps: RouteDependencies) => ({ commands: deps.commands }));

@@ -53,6 +53,8 @@ import {
   type PaymentProvider,
 } from '@sinilill/payments';
 import { commandRequest, runCommand } from '../command-request';
+import { routeFile } from '@sinilill/http';
+import type { RouteDependencies } from '../dependencies';
 
 export interface PaymentRouteOptions {
   commands: CommandService;
@@ -243,3 +245,6 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
     return { ok: true };
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts); only with a payment provider. */
+export default routeFile(paymentRoutes, (deps: RouteDependencies) => (deps.payments ? { commands: deps.commands, ...deps.payments } : null));

@@ -24,6 +24,8 @@ import { ID_PATTERN } from '@sinilill/http';
 import type { MediaStore } from '@sinilill/media';
 import { iconBodyTooLarge, iconReference } from '../team-icon';
 import { runCommand } from '../command-request';
+import { routeFile } from '@sinilill/http';
+import type { RouteDependencies } from '../dependencies';
 
 export interface TeamRouteOptions {
   commands: CommandService;
@@ -100,3 +102,6 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
     return { code: result.code, created_at: result.createdAt, position: result.position };
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts). */
+export default routeFile(teamRoutes, (deps: RouteDependencies) => ({ commands: deps.commands, ...(deps.media ? { media: deps.media } : {}) }));

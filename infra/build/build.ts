@@ -49,6 +49,18 @@ function routeFileDefine(service: string): Record<string, string> {
   return { __ROUTE_FILES__: JSON.stringify(readdirSync(folder).filter((name) => ROUTE_FILE_PATTERN.test(name)).sort()) };
 }
 
+/**
+ * Tests beside the route files (routes/x.test.ts) compile to empty modules: the routes' glob import
+ * takes every file of the folder, and a test's `import 'vitest'` would otherwise become an import
+ * of the bundle, which a production install (without dev dependencies) cannot resolve.
+ */
+const routeFolderTests: Plugin = {
+  name: 'route-folder-tests',
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: /[\\/]src[\\/]routes[\\/][^\\/]+\.test\.ts$/ }, () => ({ contents: '', loader: 'ts' }));
+  },
+};
+
 /** Compiles every service entry; resolves with the output files' sizes in bytes. */
 export async function buildServices(log: (line: string) => void = console.log): Promise<Record<string, number>> {
   const sizes: Record<string, number> = {};
@@ -63,7 +75,7 @@ export async function buildServices(log: (line: string) => void = console.log): 
       sourcemap: true,
       metafile: true,
       logLevel: 'warning',
-      plugins: [externalDependencies],
+      plugins: [externalDependencies, routeFolderTests],
       define: routeFileDefine(service),
       // Keeps names in stack traces and pino's error serialisation readable.
       keepNames: true,

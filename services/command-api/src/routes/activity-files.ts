@@ -30,11 +30,10 @@ import {
 } from '@sinilill/contracts';
 import type { CommandService } from '@sinilill/commands';
 import { DomainError } from '@sinilill/domain';
-import { ID_PATTERN } from '@sinilill/http';
+import { ID_PATTERN, routeFile } from '@sinilill/http';
 import { readActivityFileOffThread } from '../activity-file-parser';
 import { runCommand } from '../command-request';
 import { ACTIVITY_FILE_TOKEN_SECONDS, activityFileTokenKey, signActivityFileToken, verifyActivityFileToken } from '../activity-file-token';
-import { routeFile } from '@sinilill/http';
 import type { RouteDependencies } from '../dependencies';
 
 export interface ActivityFileRouteOptions {

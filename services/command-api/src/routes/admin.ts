@@ -40,11 +40,10 @@ import {
 } from '@sinilill/contracts';
 import { assertKeptFields, type AccountService, type CommandService } from '@sinilill/commands';
 import { DomainError } from '@sinilill/domain';
-import { ID_PATTERN, requireAdmin } from '@sinilill/http';
+import { ID_PATTERN, requireAdmin, routeFile } from '@sinilill/http';
 import type { MediaStore } from '@sinilill/media';
 import { iconBodyTooLarge, iconReference } from '../team-icon';
 import { runCommand } from '../command-request';
-import { routeFile } from '@sinilill/http';
 import type { RouteDependencies } from '../dependencies';
 
 export interface AdminRouteOptions {

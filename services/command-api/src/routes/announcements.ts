@@ -28,9 +28,8 @@ import {
   UnsubscribeRequest,
   Unsubscribed,
 } from '@sinilill/contracts';
-import { requireAdmin } from '@sinilill/http';
+import { requireAdmin, routeFile } from '@sinilill/http';
 import type { Announcements } from '../announcements';
-import { routeFile } from '@sinilill/http';
 import type { RouteDependencies } from '../dependencies';
 
 export interface AnnouncementRouteOptions {

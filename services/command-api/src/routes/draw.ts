@@ -12,9 +12,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DrawCommandAnswer, DrawCommitBody, DrawRevealBody, ErrorAnswer } from '@sinilill/contracts';
 import type { CommandService } from '@sinilill/commands';
-import { requireAdmin } from '@sinilill/http';
+import { requireAdmin, routeFile } from '@sinilill/http';
 import { runCommand } from '../command-request';
-import { routeFile } from '@sinilill/http';
 import type { RouteDependencies } from '../dependencies';
 
 export interface DrawRouteOptions {

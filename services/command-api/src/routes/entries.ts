@@ -15,9 +15,8 @@ import {
   ErrorAnswer,
 } from '@sinilill/contracts';
 import type { CommandService, EchoedEntryFields } from '@sinilill/commands';
-import { ID_PATTERN } from '@sinilill/http';
+import { ID_PATTERN, routeFile } from '@sinilill/http';
 import { runCommand } from '../command-request';
-import { routeFile } from '@sinilill/http';
 import type { RouteDependencies } from '../dependencies';
 
 export interface EntryRouteOptions {

@@ -8,9 +8,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { CommandService } from '@sinilill/commands';
 import { ErrorAnswer, ReviewDecisionAnswer, ReviewDecisionBody } from '@sinilill/contracts';
-import { requireAdmin } from '@sinilill/http';
+import { requireAdmin, routeFile } from '@sinilill/http';
 import { runCommand } from '../command-request';
-import { routeFile } from '@sinilill/http';
 import type { RouteDependencies } from '../dependencies';
 
 export interface ModerationRouteOptions {

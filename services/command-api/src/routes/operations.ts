@@ -43,9 +43,8 @@ import {
   type ReplayState,
 } from '@sinilill/contracts';
 import { DomainError } from '@sinilill/domain';
-import { errorBody, requireAdmin } from '@sinilill/http';
+import { errorBody, requireAdmin, routeFile } from '@sinilill/http';
 import { REPLAY_JOB, type Queue, type ReplayJob } from '@sinilill/messaging';
-import { routeFile } from '@sinilill/http';
 import type { RouteDependencies } from '../dependencies';
 
 export interface OperationsRouteOptions {

@@ -42,7 +42,7 @@ import {
   RefundAnswer,
   RefundBody,
 } from '@sinilill/contracts';
-import { requireAdmin } from '@sinilill/http';
+import { requireAdmin, routeFile } from '@sinilill/http';
 import type { CommandService, PaymentOrderView } from '@sinilill/commands';
 import { DomainError, centsToEuros, currentEdition, euroText, parseEuros, type Edition } from '@sinilill/domain';
 import {
@@ -53,7 +53,6 @@ import {
   type PaymentProvider,
 } from '@sinilill/payments';
 import { commandRequest, runCommand } from '../command-request';
-import { routeFile } from '@sinilill/http';
 import type { RouteDependencies } from '../dependencies';
 
 export interface PaymentRouteOptions {

@@ -20,11 +20,10 @@ import {
 } from '@sinilill/contracts';
 import { assertKeptFields, type CommandService } from '@sinilill/commands';
 import { DomainError, mayActForTeam } from '@sinilill/domain';
-import { ID_PATTERN } from '@sinilill/http';
+import { ID_PATTERN, routeFile } from '@sinilill/http';
 import type { MediaStore } from '@sinilill/media';
 import { iconBodyTooLarge, iconReference } from '../team-icon';
 import { runCommand } from '../command-request';
-import { routeFile } from '@sinilill/http';
 import type { RouteDependencies } from '../dependencies';
 
 export interface TeamRouteOptions {

@@ -24,7 +24,7 @@ import { activityFileInUse, addEntry, deleteEntries, editEntry, reviewEntries, t
 import { registerParticipant, renameParticipant, type ParticipantRegistration } from './participant/handlers';
 import { PaymentCommands } from './payment/handlers';
 import type { PaymentOrderInput, PaymentOrderView, PaymentOutcomeInput, RefundInput, RefundResult } from './payment/types';
-import { changeTeamAsAdmin, changeTeamPublicAttributes, recordTeamNote, registerTeam, replaceJoinCode, type AdminTeamView } from './team/handlers';
+import { changeTeamAsAdmin, changeTeamPublicAttributes, registerTeam, replaceJoinCode, type AdminTeamView } from './team/handlers';
 
 export type { CommandRequest } from './metadata';
 export type { CommandServiceDependencies } from './context';
@@ -209,11 +209,6 @@ export class CommandService {
     request: CommandRequest,
   ): Promise<{ team: AdminTeamView; position: number }> {
     return changeTeamAsAdmin(this.deps, teamId, input, request);
-  }
-
-  /** An administrator's note about a team (administrators' history only): team/handlers.ts. */
-  recordTeamNote(teamId: number, note: string, request: CommandRequest): Promise<{ position: number }> {
-    return recordTeamNote(this.deps, teamId, note, request);
   }
 
   /** Deletes accounts for good, one atomic append (spec §7 PUT /admin/deleteentities/user): deletion/handlers.ts. */

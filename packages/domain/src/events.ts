@@ -77,7 +77,6 @@ export const SCHEMA_VERSIONS: Record<DomainEventType, number> = {
   JoinCodeReplaced: 1,
   TeamRenamed: 1,
   TeamDeleted: 1,
-  TeamNoteRecorded: 1,
   ParticipantRenamed: 1,
   ParticipantDeleted: 1,
   UserDeleted: 1,

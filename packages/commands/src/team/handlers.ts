@@ -165,21 +165,3 @@ export async function changeTeamAsAdmin(
   const team = await teamState(store, teamId);
   return { team: { id: teamId, team_name: team.teamName ?? '', description: team.description ?? '', icon: team.icon }, position: outcome.position };
 }
-
-/**
- * An administrator's note about a team (RecordTeamNote → TeamNoteRecorded), seen only in the
- * administrators' history.
- * @returns the note's position in the log.
- * @throws DomainError NOT_FOUND (no such team), FORBIDDEN (not an administrator),
- *   INVALID_REQUEST (blank note), VALUE_TOO_LONG (over TEAM_NOTE_MAX), CONCURRENCY_CONFLICT.
- */
-export async function recordTeamNote(
-  deps: CommandServiceDependencies,
-  teamId: number,
-  note: string,
-  request: CommandRequest,
-): Promise<{ position: number }> {
-  const result = await handleCommand(deps.store, streams.team(teamId), teamDecider,
-    { type: 'RecordTeamNote', data: { teamId, note } }, await decisionContext(deps, request), request.metadata);
-  return { position: result.position };
-}

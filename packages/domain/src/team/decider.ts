@@ -9,7 +9,7 @@ import type { Decider, DecisionContext } from '../decider';
 import type { Edition } from '../edition/types';
 import { currentEdition } from '../edition';
 import { DomainError } from '../errors';
-import type { JoinCodeReplaced, TeamDeleted, TeamEvent, TeamPublicAttributesChanged, TeamNoteRecorded, TeamRegistered, TeamRenamed } from '../events';
+import type { JoinCodeReplaced, TeamDeleted, TeamEvent, TeamPublicAttributesChanged, TeamRegistered, TeamRenamed } from '../events';
 import { requireBoolean, requireId, requireText } from '../validation';
 
 /** Register a new team (spec §2 registration, type REGISTER_TEAM). */
@@ -69,16 +69,7 @@ export interface DeleteTeam {
   data: { teamId: number };
 }
 
-/** An administrator writes a note about the team (at most TEAM_NOTE_MAX characters). */
-export interface RecordTeamNote {
-  type: 'RecordTeamNote';
-  data: { teamId: number; note: string };
-}
-
-export type TeamCommand = RegisterTeam | ChangeTeamPublicAttributes | ReplaceJoinCode | RenameTeam | DeleteTeam | RecordTeamNote;
-
-/** Longest note of an administrator about a team, characters. */
-export const TEAM_NOTE_MAX = 500;
+export type TeamCommand = RegisterTeam | ChangeTeamPublicAttributes | ReplaceJoinCode | RenameTeam | DeleteTeam;
 
 /** Longest icon reference, characters (a URL path of the media store, or an imported URL). */
 export const ICON_REFERENCE_MAX = 2048;
@@ -192,15 +183,6 @@ function deleteTeam(command: DeleteTeam, state: TeamState, ctx: DecisionContext)
   return [event];
 }
 
-function recordTeamNote(command: RecordTeamNote, state: TeamState, ctx: DecisionContext): TeamEvent[] {
-  const teamId = requireId(command.data.teamId, 'teamId');
-  assertAdmin(ctx, 'write a note about a team');
-  requireExistingTeam(state, teamId);
-  const note = requireText(command.data.note, 'note', { max: TEAM_NOTE_MAX, required: true });
-  const event: TeamNoteRecorded = { type: 'TeamNoteRecorded', data: { teamId, note, notedAt: ctx.now } };
-  return [event];
-}
-
 function evolveTeam(state: TeamState, event: TeamEvent): TeamState {
   return match(event)
     .with({ type: 'TeamRegistered' }, ({ data }) => ({
@@ -222,7 +204,6 @@ function evolveTeam(state: TeamState, event: TeamEvent): TeamState {
     .with({ type: 'JoinCodeReplaced' }, ({ data }) => ({ ...state, joinCode: data.joinCode }))
     .with({ type: 'TeamRenamed' }, ({ data }) => ({ ...state, teamName: data.teamName }))
     .with({ type: 'TeamDeleted' }, () => ({ ...state, deleted: true }))
-    .with({ type: 'TeamNoteRecorded' }, () => state)
     .exhaustive();
 }
 
@@ -251,9 +232,6 @@ function evolveTeam(state: TeamState, event: TeamEvent): TeamState {
  * so a user learns nothing about other teams); name required (INVALID_REQUEST), ≤ 50
  * (VALUE_TOO_LONG, spec §5 "Admin … team name 50"); uniqueness is the caller's.
  *
- * RecordTeamNote → [TeamNoteRecorded] (notedAt = ctx.now, note trimmed): ADMIN or SYSTEM only
- * (FORBIDDEN); note required (INVALID_REQUEST), ≤ TEAM_NOTE_MAX (VALUE_TOO_LONG).
- *
  * Every command but RegisterTeam on a deleted team (TeamDeleted) → NOT_FOUND, as for an unknown
  * team; RegisterTeam with a deleted team's id → ALREADY_EXISTS (ids are never reused).
  */
@@ -267,7 +245,6 @@ export function createTeamDecider(edition: Edition): Decider<TeamCommand, TeamEv
         .with({ type: 'ReplaceJoinCode' }, (c) => replaceJoinCode(c, state, ctx, edition))
         .with({ type: 'RenameTeam' }, (c) => renameTeam(c, state, ctx, edition))
         .with({ type: 'DeleteTeam' }, (c) => deleteTeam(c, state, ctx))
-        .with({ type: 'RecordTeamNote' }, (c) => recordTeamNote(c, state, ctx))
         .exhaustive(),
     evolve: evolveTeam,
   };

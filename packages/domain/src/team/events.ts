@@ -62,10 +62,4 @@ export interface TeamDeleted {
   type: 'TeamDeleted';
   data: { teamId: number; deletedAt: string };
 }
-/** An administrator wrote a note about the team; only the administrators' history shows it. */
-export interface TeamNoteRecorded {
-  type: 'TeamNoteRecorded';
-  /** `note` trimmed, at most TEAM_NOTE_MAX characters; notedAt ISO-8601 UTC. */
-  data: { teamId: number; note: string; notedAt: string };
-}
-export type TeamEvent = TeamRegistered | TeamPublicAttributesChanged | JoinCodeReplaced | TeamRenamed | TeamDeleted | TeamNoteRecorded;
+export type TeamEvent = TeamRegistered | TeamPublicAttributesChanged | JoinCodeReplaced | TeamRenamed | TeamDeleted;

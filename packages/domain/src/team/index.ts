@@ -1,2 +1,2 @@
-export { teamDecider, createTeamDecider, ICON_REFERENCE_MAX, TEAM_NOTE_MAX } from './decider';
-export type { ChangeTeamPublicAttributes, DeleteTeam, RecordTeamNote, RegisterTeam, RenameTeam, ReplaceJoinCode, TeamCommand, TeamState } from './decider';
+export { teamDecider, createTeamDecider, ICON_REFERENCE_MAX } from './decider';
+export type { ChangeTeamPublicAttributes, DeleteTeam, RegisterTeam, RenameTeam, ReplaceJoinCode, TeamCommand, TeamState } from './decider';

@@ -76,26 +76,3 @@ describe('a deleted team', () => {
     });
   });
 });
-
-describe('RecordTeamNote', () => {
-  const note = (text: string, teamId = 7): TeamCommand => ({ type: 'RecordTeamNote', data: { teamId, note: text } });
-
-  it('records the note at ctx.now, trimmed, and leaves the team as it was', () => {
-    given([registered]).when(note('  Kapten helistas, kõik korras. '), admin)
-      .then([{ type: 'TeamNoteRecorded', data: { teamId: 7, note: 'Kapten helistas, kõik korras.', notedAt: now } }]);
-  });
-
-  it('is for administrators only', () => {
-    given([registered]).when(note('Märkus'), member).then('FORBIDDEN');
-  });
-
-  it('refuses a blank note (INVALID_REQUEST) and one over 500 characters (VALUE_TOO_LONG)', () => {
-    given([registered]).when(note('   '), admin).then('INVALID_REQUEST');
-    given([registered]).when(note('x'.repeat(501)), admin).then('VALUE_TOO_LONG');
-  });
-
-  it('answers NOT_FOUND for an unknown or deleted team', () => {
-    given([]).when(note('Märkus'), admin).then('NOT_FOUND');
-    given([registered, deleted]).when(note('Märkus'), admin).then('NOT_FOUND');
-  });
-});

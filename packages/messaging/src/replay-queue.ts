@@ -1,5 +1,5 @@
 /**
- * The replay queue (decision D17) and the handles on the projection queues that the operators'
+ * The replay queue (docs/decisions/0017) and the handles on the projection queues that the operators'
  * board watches.
  */
 import { Queue } from 'bullmq';

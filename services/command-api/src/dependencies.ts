@@ -25,7 +25,7 @@ export interface CommandApiDependencies {
    */
   media?: MediaStore;
   jwtSecret: string;
-  /** Heap of the worker that reads one activity file, MB (ACTIVITY_FILE_HEAP_MB, D46). */
+  /** Heap of the worker that reads one activity file, MB (ACTIVITY_FILE_HEAP_MB, docs/decisions/0046). */
   activityFileHeapMb?: number;
   /** Lifetime of access tokens, seconds; default ACCESS_TOKEN_SECONDS (15 minutes). */
   accessTokenSeconds?: number;
@@ -37,7 +37,7 @@ export interface CommandApiDependencies {
    */
   sessions?: AuthOptions['sessions'];
   /**
-   * The account routes' rate limits (D24), each default of DEFAULT_RATE_LIMITS
+   * The account routes' rate limits (docs/decisions/0024), each default of DEFAULT_RATE_LIMITS
    * (rate-limits.ts) replaced by what is given here.
    */
   rateLimits?: Partial<RateLimits>;
@@ -48,7 +48,7 @@ export interface CommandApiDependencies {
   rateLimit?: Limit;
   /**
    * Where the rate-limit counters live, shared by every command-API process (an ioredis client with
-   * a short commandTimeout and no offline queue; D24). Without it (tests) each process counts
+   * a short commandTimeout and no offline queue; docs/decisions/0024). Without it (tests) each process counts
    * alone; while it does not answer, each process counts alone too (never a 500).
    */
   redis?: RateLimitRedis | null;
@@ -59,12 +59,12 @@ export interface CommandApiDependencies {
   logger?: FastifyServerOptions['logger'];
   /**
    * The proxies whose X-Forwarded-For is believed (Fastify's trustProxy; config TRUST_PROXY): the
-   * gateway's address, so that `request.ip`, which the rate limits count, is the client's (D24).
+   * gateway's address, so that `request.ip`, which the rate limits count, is the client's (docs/decisions/0024).
    * Default: createApp's TRUSTED_PROXIES (loopback).
    */
   trustProxy?: FastifyServerOptions['trustProxy'];
   /**
-   * The replay queue (POST /admin/replay, GET /admin/replay/{jobId}; D17). Without it those
+   * The replay queue (POST /admin/replay, GET /admin/replay/{jobId}; docs/decisions/0017). Without it those
    * routes and the queue board are not served (tests of other routes).
    */
   replayQueue?: Queue<ReplayJob>;

@@ -1,10 +1,10 @@
 /**
  * The query API (Fastify): reads the read models, never the event store, except for the
- * administrators' history, which reads the log itself (an audit, D16). Every route lives
+ * administrators' history, which reads the log itself (an audit, docs/decisions/0016). Every route lives
  * under /api; a request carrying `x-min-position` first waits (bounded) for the projections its
- * route reads (route config `reads`; issue 16 item 4), woken by the process's change listener.
+ * route reads (route config `reads`), woken by the process's change listener.
  * The public answers (GET /api/stats, GET /api/settings) are cached per position with an ETag and
- * precompressed (answer-cache.ts, issue 16 item 2); every other answer is compressed per request
+ * precompressed (answer-cache.ts); every other answer is compressed per request
  * by @fastify/compress (br or gzip by Accept-Encoding, from 1 KB).
  * Bearer tokens are verified here too (authPlugin, same secret as the command API); the actor's
  * team comes from the read models (team-access.ts). The team page's live stream listens through
@@ -53,7 +53,7 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
   app.register(apiDocs, { api: 'query', ui: true });
   const positions = deps.positions ?? (isProjectionPositions(deps.changes) ? deps.changes : undefined);
   const answers = new AnswerCache({ ...deps.answerCache, ...(positions ? { positions } : {}) });
-  // Every route's `reads` (issue 16 item 4): its own declaration, checked against the projections
+  // Every route's `reads`: its own declaration, checked against the projections
   // (a misspelt name would wait for ever, until the bound), else the default above.
   app.addHook('onRoute', (route) => {
     const declared = route.config?.reads;
@@ -67,7 +67,7 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
   app.register(authPlugin, {
     secret: deps.jwtSecret,
     resolveActor: (actor) => resolveActorFromReadModels(deps.db, actor),
-    // Sessions and accounts are read from the same database (issue 13: app.account_sessions,
+    // Sessions and accounts are read from the same database (app.account_sessions,
     // app.session_families, the account's stream), so a session the command API ends is refused
     // here on the next request.
     sessions: { sql: (text, values) => deps.db.executeQuery(CompiledQuery.raw(text, [...values])) },

@@ -49,7 +49,7 @@ export interface QueryApiDependencies {
   news?: NewsOptions;
   /**
    * The event store with personal-data protection (withPersonalDataProtection), over the same
-   * database as `db`, for the administrators' history (GET /admin/history…, D16); without it
+   * database as `db`, for the administrators' history (GET /admin/history…, docs/decisions/0016); without it
    * those routes are not served.
    */
   history?: EventStore;
@@ -67,7 +67,7 @@ export interface QueryApiDependencies {
   logger?: FastifyServerOptions['logger'];
   /**
    * The proxies whose X-Forwarded-For is believed (Fastify's trustProxy; config TRUST_PROXY): the
-   * gateway's address, so that `request.ip` is the client's (D24). Default: createApp's
+   * gateway's address, so that `request.ip` is the client's (docs/decisions/0024). Default: createApp's
    * TRUSTED_PROXIES (loopback).
    */
   trustProxy?: FastifyServerOptions['trustProxy'];

@@ -161,7 +161,7 @@ export class AccountTransaction {
 
   /**
    * A deleted team's index rows: its name becomes free for other teams, and every live join code
-   * is revoked (revoked codes are never handed out again, D15).
+   * is revoked (revoked codes are never handed out again, docs/decisions/0015).
    */
   async releaseTeam(teamId: number, at: Date): Promise<void> {
     await this.client.query('DELETE FROM app.team_name_index WHERE team_id = $1', [teamId]);
@@ -182,7 +182,7 @@ export class AccountTransaction {
   }
 
   /**
-   * Ends every session of the account (issue 13): its session version goes up by one (a row is
+   * Ends every session of the account: its session version goes up by one (a row is
    * made for an account that had none) and every live session family is revoked, so every access
    * and refresh token issued before is refused from the commit on. `end` marks the account's
    * sessions ended for good (deletion): no new one can start.

@@ -22,7 +22,7 @@ export interface DrawSeedRevealed {
  * scripts/verify-draw.mjs): `eligible` the eligible participant ids ascending (as of the
  * deadline `asOf`, ISO-8601 UTC), `eligibleListHash` the SHA-256 hex of them joined by "\n",
  * `winners` in draw order. No names: the public answer reads them from the read models, so an
- * erased person's name disappears (D2).
+ * erased person's name disappears (docs/decisions/0002).
  */
 export interface DrawWinnersChosen {
   type: 'DrawWinnersChosen';

@@ -11,7 +11,7 @@
  * demoted, unapproved or deleted administrator's token reads nothing from the moment of the
  * change, not once the read models catch up.
  *
- * GET /admin/parked (issue 13) lists the events the projections parked (open ones, or `?status=all`
+ * GET /admin/parked lists the events the projections parked (open ones, or `?status=all`
  * with the resolved ones) and counts the open ones per projection: the metric an operator watches.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -57,7 +57,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
   });
 
   /**
-   * Parked events (issue 13), by position: open ones, or every one with `?status=all`; at most
+   * Parked events, by position: open ones, or every one with `?status=all`; at most
    * PARKED_LIST_LIMIT. `counts`: open parks per projection, every projection listed.
    */
   app.get('/admin/parked', {

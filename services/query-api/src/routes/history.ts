@@ -1,6 +1,6 @@
 /**
- * The administrators' event history (issue 6): the event log itself, since that is what an
- * audit is (docs/architecture.md D16). Every route authenticates (401 UNAUTHORIZED) and answers
+ * The administrators' event history: the event log itself, since that is what an
+ * audit is (docs/decisions/0016). Every route authenticates (401 UNAUTHORIZED) and answers
  * only an administrator (403 FORBIDDEN).
  *
  * - GET /admin/history: filtered events in global order (oldest or newest first), keyset-paged by
@@ -178,5 +178,5 @@ export const historyRoutes: FastifyPluginAsyncTypebox<HistoryRouteOptions> = asy
   });
 };
 
-/** Served under /api by being in routes/ (route-files.ts); only with the event store (D16). */
+/** Served under /api by being in routes/ (route-files.ts); only with the event store (docs/decisions/0016). */
 export default routeFile(historyRoutes, (deps: RouteDependencies) => (deps.history ? { reader: new HistoryReader(deps.db, deps.history), store: deps.history, now: deps.now } : null));

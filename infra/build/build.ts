@@ -12,10 +12,11 @@
  * Typechecking is `npm run typecheck` (tsc -b), not part of this build.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { ROUTE_FILE_PATTERN } from '../../packages/http/src/route-folder';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -38,6 +39,28 @@ const externalDependencies: Plugin = {
   },
 };
 
+/**
+ * The names of a service's route files (routes by folder, @sinilill/http route-folder.ts): the
+ * bundle has no routes/ folder to read, so the build records them as `__ROUTE_FILES__`.
+ */
+function routeFileDefine(service: string): Record<string, string> {
+  const folder = join(root, 'services', service, 'src', 'routes');
+  if (!existsSync(folder)) return {};
+  return { __ROUTE_FILES__: JSON.stringify(readdirSync(folder).filter((name) => ROUTE_FILE_PATTERN.test(name)).sort()) };
+}
+
+/**
+ * Tests beside the route files (routes/x.test.ts) compile to empty modules: the routes' glob import
+ * takes every file of the folder, and a test's `import 'vitest'` would otherwise become an import
+ * of the bundle, which a production install (without dev dependencies) cannot resolve.
+ */
+const routeFolderTests: Plugin = {
+  name: 'route-folder-tests',
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: /[\\/]src[\\/]routes[\\/][^\\/]+\.test\.ts$/ }, () => ({ contents: '', loader: 'ts' }));
+  },
+};
+
 /** Compiles every service entry; resolves with the output files' sizes in bytes. */
 export async function buildServices(log: (line: string) => void = console.log): Promise<Record<string, number>> {
   const sizes: Record<string, number> = {};
@@ -52,7 +75,8 @@ export async function buildServices(log: (line: string) => void = console.log): 
       sourcemap: true,
       metafile: true,
       logLevel: 'warning',
-      plugins: [externalDependencies],
+      plugins: [externalDependencies, routeFolderTests],
+      define: routeFileDefine(service),
       // Keeps names in stack traces and pino's error serialisation readable.
       keepNames: true,
     });

@@ -2,7 +2,7 @@
  * The application's team, participant, entry, payment and deletion commands behind one object,
  * shared by the command API and the importer (the importer passes the old system's original times
  * and ids and marks its metadata `imported`). A thin facade: each method is a
- * handler of handlers/*.ts on the one write path (handler/command-handler.ts), which reads,
+ * handler of <aggregate>/handlers.ts on the one write path (execute-command.ts), which reads,
  * decides with the pure deciders, appends atomically, retries on a conflict and runs the
  * after-commit hooks. Authorization and validation are the deciders' (spec §5, §6, §8).
  *
@@ -14,23 +14,23 @@
  * (spec §8) on refusal.
  */
 import type { ActingUser, ParticipantState, TeamState } from '@sinilill/domain';
-import type { CommandRequest } from './handler/metadata';
-import { CommandRepeats } from './handler/repeats';
-import { participantState, resolveActor, teamOfParticipant, teamState, type CommandServiceDependencies } from './handlers/context';
-import { deleteTeams, deleteUsers } from './handlers/deletion';
-import { eraseOwnAccount } from './handlers/self-erasure';
-import { commitDraw, revealDraw } from './draw';
-import { activityFileInUse, addEntry, deleteEntries, editEntry, reviewEntries, type EntryInput, type EntrySourceInput, type EntryView } from './handlers/entry';
-import { registerParticipant, renameParticipant, type ParticipantRegistration } from './handlers/participant';
-import { PaymentCommands } from './handlers/payment';
-import type { PaymentOrderInput, PaymentOrderView, PaymentOutcomeInput, RefundInput, RefundResult } from './handlers/payment-types';
-import { changeTeamAsAdmin, changeTeamPublicAttributes, registerTeam, replaceJoinCode, type AdminTeamView } from './handlers/team';
+import type { CommandRequest } from './metadata';
+import { CommandRepeats } from './repeats';
+import { participantState, resolveActor, teamOfParticipant, teamState, type CommandServiceDependencies } from './context';
+import { deleteTeams, deleteUsers } from './deletion/handlers';
+import { eraseOwnAccount } from './deletion/self-erasure';
+import { commitDraw, revealDraw } from './draw/handlers';
+import { activityFileInUse, addEntry, deleteEntries, editEntry, reviewEntries, type EntryInput, type EntrySourceInput, type EntryView } from './entry/handlers';
+import { registerParticipant, renameParticipant, type ParticipantRegistration } from './participant/handlers';
+import { PaymentCommands } from './payment/handlers';
+import type { PaymentOrderInput, PaymentOrderView, PaymentOutcomeInput, RefundInput, RefundResult } from './payment/types';
+import { changeTeamAsAdmin, changeTeamPublicAttributes, registerTeam, replaceJoinCode, type AdminTeamView } from './team/handlers';
 
-export type { CommandRequest } from './handler/metadata';
-export type { CommandServiceDependencies } from './handlers/context';
-export type { EchoedEntryFields, EntryInput, EntrySourceInput, EntryView } from './handlers/entry';
-export type { ParticipantRegistration } from './handlers/participant';
-export type { AdminTeamView } from './handlers/team';
+export type { CommandRequest } from './metadata';
+export type { CommandServiceDependencies } from './context';
+export type { EchoedEntryFields, EntryInput, EntrySourceInput, EntryView } from './entry/handlers';
+export type { ParticipantRegistration } from './participant/handlers';
+export type { AdminTeamView } from './team/handlers';
 
 /** How many participants' teams resolveActor remembers before it starts again (memory bound). */
 const TEAM_OF_ACTOR_LIMIT = 100_000;
@@ -40,7 +40,7 @@ export class CommandService {
   /** Keyed requests in this process (see idempotent). */
   private readonly repeats: CommandRepeats;
 
-  /** The payment commands (handlers/payment.ts), over the same store and clock. */
+  /** The payment commands (payment/handlers.ts), over the same store and clock. */
   private readonly payments: PaymentCommands;
 
   /** Live participants' teams, remembered by resolveActor (participant id → team id). */
@@ -97,7 +97,7 @@ export class CommandService {
     return teamState(this.deps.store, teamId);
   }
 
-  /** Registers a team (importer): handlers/team.ts registerTeam. @throws DomainError TEAM_NAME_ALREADY_IN_USE, INVALID_JOIN_CODE, the team decider's codes. */
+  /** Registers a team (importer): team/handlers.ts registerTeam. @throws DomainError TEAM_NAME_ALREADY_IN_USE, INVALID_JOIN_CODE, the team decider's codes. */
   registerTeam(
     input: { teamId?: number; teamName: string; description: string; joinCode: string; icon: string | null; company?: boolean },
     request: CommandRequest,
@@ -105,7 +105,7 @@ export class CommandService {
     return registerTeam(this.deps, input, request);
   }
 
-  /** Registers a participant and their account (importer): handlers/participant.ts. @throws DomainError EMAIL_ALREADY_IN_USE, the deciders' codes. */
+  /** Registers a participant and their account (importer): participant/handlers.ts. @throws DomainError EMAIL_ALREADY_IN_USE, the deciders' codes. */
   registerParticipant(input: ParticipantRegistration, request: CommandRequest): Promise<{ participantId: number; position: number }> {
     return registerParticipant(this.deps, input, request);
   }
@@ -121,7 +121,7 @@ export class CommandService {
 
   /**
    * Logs a distance (spec §7 POST /entry; with a file source, POST /team/{id}/activity-files/confirm):
-   * handlers/entry.ts. @throws DomainError NOT_FOUND, FORBIDDEN, INVALID_*, the switch and deadline
+   * entry/handlers.ts. @throws DomainError NOT_FOUND, FORBIDDEN, INVALID_*, the switch and deadline
    * codes, ACTIVITY_FILE_ALREADY_USED.
    */
   addEntry(input: EntryInput & EntrySourceInput & { entryId?: number }, request: CommandRequest): Promise<{ entry: EntryView; position: number }> {
@@ -133,7 +133,7 @@ export class CommandService {
     return activityFileInUse(this.deps, sha256);
   }
 
-  /** Changes an entry (spec §7 PUT /entry/{id}/edit): handlers/entry.ts. @throws DomainError NOT_FOUND, FORBIDDEN, INVALID_*, IDEMPOTENCY_KEY_REUSED. */
+  /** Changes an entry (spec §7 PUT /entry/{id}/edit): entry/handlers.ts. @throws DomainError NOT_FOUND, FORBIDDEN, INVALID_*, IDEMPOTENCY_KEY_REUSED. */
   editEntry(entryId: number, input: EntryInput, request: CommandRequest): Promise<{ entry: EntryView; position: number }> {
     return editEntry(this.deps, entryId, input, request);
   }
@@ -144,7 +144,7 @@ export class CommandService {
   }
 
   /**
-   * Approves or rejects flagged entries in one atomic append: handlers/entry.ts.
+   * Approves or rejects flagged entries in one atomic append: entry/handlers.ts.
    * @throws DomainError FORBIDDEN, NOT_FOUND, ENTRY_NOT_UNDER_REVIEW, INVALID_REQUEST, VALUE_TOO_LONG.
    */
   reviewEntries(input: { entryIds: readonly number[]; decision: 'approve' | 'reject'; note: string }, request: CommandRequest): Promise<{ count: number; position: number }> {
@@ -202,7 +202,7 @@ export class CommandService {
     return renameParticipant(this.deps, participantId, fullName, request);
   }
 
-  /** An administrator's change of a team (spec §7 PUT /admin/team/{id}): handlers/team.ts; position 0 when unchanged. */
+  /** An administrator's change of a team (spec §7 PUT /admin/team/{id}): team/handlers.ts; position 0 when unchanged. */
   changeTeamAsAdmin(
     teamId: number,
     input: { teamName?: string; description?: string; icon?: string | null },
@@ -211,21 +211,21 @@ export class CommandService {
     return changeTeamAsAdmin(this.deps, teamId, input, request);
   }
 
-  /** Deletes accounts for good, one atomic append (spec §7 PUT /admin/deleteentities/user): handlers/deletion.ts. */
+  /** Deletes accounts for good, one atomic append (spec §7 PUT /admin/deleteentities/user): deletion/handlers.ts. */
   deleteUsers(userIds: readonly string[], request: CommandRequest): Promise<{ count: number; position: number }> {
     return deleteUsers(this.deps, userIds, request);
   }
 
   /**
    * The acting participant erases their own account with their password:
-   * handlers/self-erasure.ts; the administrator's deletion, entries kept.
+   * deletion/self-erasure.ts; the administrator's deletion, entries kept.
    * @throws DomainError UNAUTHORIZED, INVALID_PASSWORD, FORBIDDEN, NOT_FOUND, CONCURRENCY_CONFLICT.
    */
   eraseOwnAccount(password: string, request: CommandRequest): Promise<{ position: number }> {
     return eraseOwnAccount(this.deps, password, request);
   }
 
-  /** Deletes teams and their members for good, one atomic append (spec §7 PUT /admin/deleteentities/team): handlers/deletion.ts. */
+  /** Deletes teams and their members for good, one atomic append (spec §7 PUT /admin/deleteentities/team): deletion/handlers.ts. */
   deleteTeams(teamIds: readonly number[], request: CommandRequest): Promise<{ count: number; position: number }> {
     return deleteTeams(this.deps, teamIds, request);
   }

@@ -8,7 +8,7 @@
  *   that arrives while the first request still runs waits for it and then finds its events.
  *
  * The store side (finding the first event, comparing fingerprints, the repeat's position) is in
- * handle.ts; CommandService.idempotent puts the two together.
+ * repeats.ts; CommandService.idempotent puts the two together.
  */
 import { createHash, createHmac } from 'node:crypto';
 
@@ -78,7 +78,7 @@ export function fingerprintOf(metadata: object): string | undefined {
 /**
  * Runs tasks with the same key one after another, in arrival order; tasks with different keys
  * run freely. In-process only: a second process's request is caught by the event store instead
- * (unique event ids, see handle.ts). A task's failure releases the key like its success.
+ * (unique event ids, see metadata.ts). A task's failure releases the key like its success.
  */
 export class KeyedMutex {
   private readonly tails = new Map<string, Promise<void>>();

@@ -33,7 +33,7 @@ import fp from 'fastify-plugin';
 import { QUEUE_BOARD_PATH } from '@sinilill/contracts';
 import { ERROR_CODES, type ErrorCode } from '@sinilill/domain';
 import { requireAdmin } from './auth';
-import { statusOf } from './index';
+import { statusOf } from './app';
 
 /** Where the documents and the UI are served (the gateway and nginx route them; see the module's comment). */
 export const API_DOCS_PATH = '/api/docs';

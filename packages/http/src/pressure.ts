@@ -16,7 +16,7 @@
 import underPressure from '@fastify/under-pressure';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { errorBody } from './index';
+import { errorBody } from './app';
 
 // under-pressure's decorations, declared here too so that they reach whoever imports this
 // package (its own declaration is not carried into this package's emitted types).

@@ -11,7 +11,7 @@
  * personal data.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import type { OutgoingMail } from './index';
+import type { OutgoingMail } from './mailer';
 import { withLang, type MailLang } from './links';
 
 /** What the administrator wrote: a subject and a plain-text body in each language. */

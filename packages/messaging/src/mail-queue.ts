@@ -6,7 +6,7 @@
  * with exponential backoff (default 5 attempts, from 1 s: 1, 2, 4, 8 s).
  */
 import { Queue, Worker, type Job, type Processor } from 'bullmq';
-import { redisConnection } from './index';
+import { redisConnection } from './wake-up';
 
 export type { Job } from 'bullmq';
 export type { Worker } from 'bullmq';

@@ -1,6 +1,6 @@
 /**
  * The read-model look-ups the commands still need (CommandServiceDependencies membersOfTeam,
- * ordersOfReference): the members a team fee may cover (handlers/payment.ts) and the payment
+ * ordersOfReference): the members a team fee may cover (payment/handlers.ts) and the payment
  * orders of a reference; the event store has no index of payment streams by reference, and
  * reading the whole log per command would be far too slow. The CommandService checks every id
  * against its own stream before acting on it (covering a member with a team fee, refunding), so a

@@ -11,101 +11,21 @@
  * a change feed the caller owns (live.ts): one per process, started and closed by the caller.
  */
 import compress from '@fastify/compress';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { CompiledQuery, type Kysely } from 'kysely';
-import type { BankTransferConfig } from '@sinilill/config';
+import { CompiledQuery } from 'kysely';
 import { MIN_POSITION_HEADER, PROJECTED_POSITION_HEADER } from '@sinilill/contracts';
-import { authPlugin, createApp, createMetricsRegistry, healthRoutes, metricsPlugin, type ReadinessCheck, type Registry } from '@sinilill/http';
+import { authPlugin, createApp, createMetricsRegistry, healthRoutes, metricsPlugin, registerRouteFiles } from '@sinilill/http';
 import { apiDocs, apiSecurityHeaders, pressurePlugin } from '@sinilill/http';
-import { postgresStreamReader, type EventStore } from '@sinilill/event-store';
-import type { MediaStore } from '@sinilill/media';
-import { projectedPosition, projections, readCheckpoints, type ReadModelDatabase } from '@sinilill/read-models';
-import { AnswerCache, type AnswerCacheOptions } from './answer-cache';
-import { isProjectionPositions, waitForProjections, type ProjectionPositions, type TeamChangeFeed } from './live';
-import { statsRoutes } from './routes/stats';
-import { publicPageRoutes } from './routes/public-pages';
-import { settingsRoutes } from './routes/settings';
-import { teamRoutes } from './routes/team';
-import { imageRoutes } from './routes/images';
-import { newsRoutes, type NewsOptions } from './routes/news';
-import { historyRoutes } from './routes/history';
-import { contributionRoutes } from './routes/contributions';
-import { adminRoutes } from './routes/admin';
-import { reviewRoutes } from './routes/review';
-import { paymentRoutes } from './routes/payments';
-import { certificateRoutes } from './routes/certificates';
-import { HistoryReader } from './history-query';
-import { myDataRoutes } from './routes/my-data';
-import { drawRoutes } from './routes/draw';
+import { postgresStreamReader } from '@sinilill/event-store';
+import { projectedPosition, projections, readCheckpoints } from '@sinilill/read-models';
+import { AnswerCache } from './answer-cache';
+import type { QueryApiDependencies, RouteDependencies } from './dependencies';
+import { isProjectionPositions, waitForProjections } from './live';
+import { importRouteFiles } from './route-files';
 import { resolveActorFromReadModels } from './team-access';
 
-export interface QueryApiDependencies {
-  db: Kysely<ReadModelDatabase>;
-  now: () => Date;
-  readYourWritesTimeoutMs: number;
-  /**
-   * While a query waits for `x-min-position` on notifications, how often it re-reads the
-   * checkpoints anyway (the safety net for a notification lost while the listener reconnects),
-   * ms; default 250.
-   */
-  readYourWritesRecheckMs?: number;
-  /** HS256 secret of the session tokens (the command API's; config.jwtSecret). */
-  jwtSecret: string;
-  /** Lifetime the auth plugin signs access tokens with, seconds (tests); default 15 minutes. */
-  accessTokenSeconds?: number;
-  /**
-   * Committed read-model changes per team, for GET /team/{id}/live: a started
-   * ReadModelChangeListener (live.ts); the caller closes it after the app.
-   */
-  changes: TeamChangeFeed;
-  /**
-   * The projections' positions as the process's change listener hears them:
-   * what wakes a query waiting for `x-min-position` and what a cached public answer is valid
-   * for. Default: `changes` when it keeps them (a ReadModelChangeListener). Without them a
-   * waiting query polls the checkpoints every 15 ms and public answers are not cached.
-   */
-  positions?: ProjectionPositions;
-  /** Bounds of the public answers' cache (answer-cache.ts); default 16 MiB, 1000 entries. */
-  answerCache?: Omit<AnswerCacheOptions, 'positions'>;
-  /** Interval of the live stream's keep-alive comment, ms; default 15 000. */
-  liveKeepAliveMs?: number;
-  /** Stored images (team icons) for GET /api/images/{name}, public; without it that route is not served. */
-  media?: MediaStore;
-  /** Where POST /api/strapi/story reads stories: Strapi when strapiUrl is set; default infra/content/news. */
-  news?: NewsOptions;
-  /**
-   * The event store with personal-data protection (withPersonalDataProtection), on either engine,
-   * for the routes that read the log: the administrators' history (GET /admin/history…, docs/decisions/0016),
-   * "what this did", my data and the draw; without it those routes are not served.
-   */
-  history?: EventStore;
-  /**
-   * The manual bank transfer's details (GET /api/payment/banktransfer): the
-   * configuration's bankTransferConfig(); default DEVELOPMENT_BANK_TRANSFER (made-up, flagged as
-   * an example).
-   */
-  bankTransfer?: BankTransferConfig;
-  /**
-   * The site's address (config.publicUrl, PUBLIC_URL): the start of the certificates' QR codes and
-   * of the share page's og:image. Default: each request's own origin.
-   */
-  publicUrl?: string;
-  logger?: FastifyServerOptions['logger'];
-  /**
-   * The proxies whose X-Forwarded-For is believed (Fastify's trustProxy; config TRUST_PROXY): the
-   * gateway's address, so that `request.ip` is the client's (docs/decisions/0024). Default: createApp's
-   * TRUSTED_PROXIES (loopback).
-   */
-  trustProxy?: FastifyServerOptions['trustProxy'];
-  /**
-   * The process's metrics registry, served at GET /metrics with the request
-   * durations. Default: a registry of this app's own without the process metrics (tests).
-   */
-  metrics?: Registry;
-  /** Conditions of GET /health/ready besides not closing (server.ts: PostgreSQL and migrations). */
-  readinessChecks?: readonly ReadinessCheck[];
-}
+export type { QueryApiDependencies, RouteDependencies } from './dependencies';
 
 const POSITION = /^(0|[1-9][0-9]{0,15})$/;
 
@@ -193,23 +113,10 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
   // compressed already (their routes say `compress: false`); the live stream is not compressed.
   // Request bodies are not decompressed (globalDecompression: the APIs take none compressed).
   app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024, globalDecompression: false });
+  // Every route file of routes/ is registered by being there (route-files.ts), in file-name order;
+  // each decides from the dependencies whether it is served.
   app.register(async (api) => {
-    await api.register(statsRoutes, { db: deps.db, now: deps.now, answers });
-    await api.register(publicPageRoutes, { db: deps.db, now: deps.now, answers });
-    await api.register(teamRoutes, { db: deps.db, changes: deps.changes, keepAliveMs: deps.liveKeepAliveMs });
-    await api.register(settingsRoutes, { db: deps.db, now: deps.now, answers });
-    if (deps.media) await api.register(imageRoutes, { media: deps.media });
-    await api.register(newsRoutes, { ...deps.news, now: deps.now });
-    await api.register(adminRoutes, { db: deps.db });
-    await api.register(reviewRoutes, { db: deps.db });
-    await api.register(paymentRoutes, { db: deps.db, ...(deps.bankTransfer ? { bankTransfer: deps.bankTransfer } : {}) });
-    await api.register(certificateRoutes, { db: deps.db, now: deps.now, secret: deps.jwtSecret, ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}) });
-    if (deps.history) {
-      await api.register(historyRoutes, { reader: new HistoryReader(deps.history), store: deps.history, now: deps.now });
-      await api.register(contributionRoutes, { db: deps.db, log: deps.history }); // "what this did" reads the log too
-    }
-    if (deps.history) await api.register(myDataRoutes, { db: deps.db, store: deps.history, now: deps.now });
-    if (deps.history) await api.register(drawRoutes, { db: deps.db, store: deps.history });
+    await registerRouteFiles(api, await importRouteFiles(), { ...deps, answers } satisfies RouteDependencies);
     api.get('/health', { schema: { response: { 200: Type.Object({ status: Type.String(), position: Type.Integer() }) } } },
       async () => ({ status: 'ok', position: await projectedPosition(deps.db) }));
   }, { prefix: '/api' });

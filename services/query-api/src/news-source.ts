@@ -227,3 +227,18 @@ export function cachedSource(source: NewsSource, ttlMs: number, now: () => numbe
     return answer;
   };
 }
+
+export interface NewsOptions {
+  /** Strapi's address (config.strapiUrl); null or absent: the local content files. */
+  strapiUrl?: string | null;
+  /** Strapi's read-only API token (config.strapiToken). */
+  strapiToken?: string | null;
+  /** Folder of the local content files <locale>.json; default infra/content/news. */
+  contentDir?: string;
+  /** How long an answer is reused, ms; default 60 000 for Strapi, 0 (read every time) locally. */
+  cacheMs?: number;
+  /** Strapi request timeout, ms; default 5000. */
+  timeoutMs?: number;
+  /** The app's clock: stories published after it are not served yet. Default: the system's. */
+  now?: () => Date;
+}

@@ -5,7 +5,7 @@
  * owner look-up, instead of one or two queries per row.
  *
  * Same semantics as AccountTransaction.reserveTeamName / reserveJoinCode / reserveEmail
- * (accounts/directory.ts): a key already held by the same team or account counts as free (a
+ * (account/directory.ts): a key already held by the same team or account counts as free (a
  * re-run trips over none of its own rows); a key held by another owner, or a conflict on the
  * owner's own unique column (the team or account already holds another key), refuses the row.
  * Inside one batch rows are inserted in batch order, so of two rows wanting one key the earlier
@@ -17,7 +17,7 @@
  */
 import type pg from 'pg';
 import { DomainError, joinCodeComparisonForm, teamNameComparisonForm } from '@sinilill/domain';
-import type { AccountDirectory } from '../accounts/directory';
+import type { AccountDirectory } from '../account/directory';
 
 /** A team's name and join code to reserve (registerTeam with a directory). */
 export interface TeamRowReservation {

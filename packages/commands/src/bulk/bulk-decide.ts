@@ -28,7 +28,7 @@ import {
   type ParticipantState,
 } from '@sinilill/domain';
 import type { EventData, RecordedEvent } from '@sinilill/event-store';
-import { eventIdFor, eventMetadataOf } from '../handle';
+import { eventIdFor, eventMetadataOf } from '../metadata';
 import type { EmailRowReservation, TeamRowReservation } from './account-rows';
 import { accountUserId, type BulkCommand } from './bulk-types';
 

@@ -42,7 +42,7 @@
 import type pg from 'pg';
 import { streams, type DomainError } from '@sinilill/domain';
 import type { AppendRequest, EventStore } from '@sinilill/event-store';
-import type { AccountDirectory } from '../accounts/directory';
+import type { AccountDirectory } from '../account/directory';
 import { reserveAccountRows } from './account-rows';
 import { BulkDecider, slotOf, type Decided, type Overlay, type Slot } from './bulk-decide';
 import {

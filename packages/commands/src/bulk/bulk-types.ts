@@ -9,8 +9,8 @@
 import type pg from 'pg';
 import type { Gender } from '@sinilill/domain';
 import type { EventStore } from '@sinilill/event-store';
-import type { AccountDirectory } from '../accounts/directory';
-import { deterministicUuid } from '../handle';
+import type { AccountDirectory } from '../account/directory';
+import { deterministicUuid } from '../metadata';
 
 /** What every bulk command carries besides its data. */
 interface BulkCommandBase {

@@ -48,6 +48,8 @@ import { DomainError, type ActingUser } from '@sinilill/domain';
 import { commandRequest } from '../command-request';
 import { LoginThrottle, addressKey, type Limit, type RateLimitCounters, type RateLimits } from '../rate-limits';
 import { setRefreshCookie } from './session';
+import { routeFile } from '@sinilill/http';
+import type { RouteDependencies } from '../dependencies';
 
 /** At most `max` requests in `timeWindowMs` milliseconds (rate-limits.ts Limit). */
 export type RateLimitOptions = Limit;
@@ -210,3 +212,8 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
     return { success: true, position: result.position };
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts); account routes: only with the AccountService. */
+export default routeFile(accountRoutes, (deps: RouteDependencies) => (deps.accounts && deps.counters
+  ? { accounts: deps.accounts, counters: deps.counters, keySecret: deps.jwtSecret, rateLimits: deps.rateLimits }
+  : null));

@@ -30,10 +30,11 @@ import {
 } from '@sinilill/contracts';
 import type { CommandService } from '@sinilill/commands';
 import { DomainError } from '@sinilill/domain';
-import { ID_PATTERN } from '@sinilill/http';
+import { ID_PATTERN, routeFile } from '@sinilill/http';
 import { readActivityFileOffThread } from '../activity-file-parser';
 import { runCommand } from '../command-request';
-import { ACTIVITY_FILE_TOKEN_SECONDS, activityFileTokenKey, signActivityFileToken, verifyActivityFileToken } from './activity-file-token';
+import { ACTIVITY_FILE_TOKEN_SECONDS, activityFileTokenKey, signActivityFileToken, verifyActivityFileToken } from '../activity-file-token';
+import type { RouteDependencies } from '../dependencies';
 
 export interface ActivityFileRouteOptions {
   commands: CommandService;
@@ -140,3 +141,6 @@ export const activityFileRoutes: FastifyPluginAsyncTypebox<ActivityFileRouteOpti
     return { success: true, entry: result.entry, position: result.position };
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts). */
+export default routeFile(activityFileRoutes, (deps: RouteDependencies) => ({ commands: deps.commands, jwtSecret: deps.jwtSecret, ...(deps.activityFileHeapMb ? { heapMb: deps.activityFileHeapMb } : {}) }));

@@ -40,10 +40,11 @@ import {
 } from '@sinilill/contracts';
 import { assertKeptFields, type AccountService, type CommandService } from '@sinilill/commands';
 import { DomainError } from '@sinilill/domain';
-import { ID_PATTERN, requireAdmin } from '@sinilill/http';
+import { ID_PATTERN, requireAdmin, routeFile } from '@sinilill/http';
 import type { MediaStore } from '@sinilill/media';
 import { iconBodyTooLarge, iconReference } from '../team-icon';
 import { runCommand } from '../command-request';
+import type { RouteDependencies } from '../dependencies';
 
 export interface AdminRouteOptions {
   commands: CommandService;
@@ -209,3 +210,6 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     return { success: true, position: result.position };
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts); only with the AccountService (approvals, resets and switches go through it). */
+export default routeFile(adminRoutes, (deps: RouteDependencies) => (deps.accounts ? { commands: deps.commands, accounts: deps.accounts, ...(deps.media ? { media: deps.media } : {}) } : null));

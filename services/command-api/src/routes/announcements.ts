@@ -28,8 +28,9 @@ import {
   UnsubscribeRequest,
   Unsubscribed,
 } from '@sinilill/contracts';
-import { requireAdmin } from '@sinilill/http';
+import { requireAdmin, routeFile } from '@sinilill/http';
 import type { Announcements } from '../announcements';
+import type { RouteDependencies } from '../dependencies';
 
 export interface AnnouncementRouteOptions {
   announcements: Announcements;
@@ -80,3 +81,6 @@ export const announcementRoutes: FastifyPluginAsyncTypebox<AnnouncementRouteOpti
     });
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts); only with the announcements. */
+export default routeFile(announcementRoutes, (deps: RouteDependencies) => (deps.announcements ? { announcements: deps.announcements } : null));

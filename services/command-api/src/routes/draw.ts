@@ -12,8 +12,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DrawCommandAnswer, DrawCommitBody, DrawRevealBody, ErrorAnswer } from '@sinilill/contracts';
 import type { CommandService } from '@sinilill/commands';
-import { requireAdmin } from '@sinilill/http';
+import { requireAdmin, routeFile } from '@sinilill/http';
 import { runCommand } from '../command-request';
+import type { RouteDependencies } from '../dependencies';
 
 export interface DrawRouteOptions {
   commands: CommandService;
@@ -35,3 +36,6 @@ export const drawRoutes: FastifyPluginAsyncTypebox<DrawRouteOptions> = async (ap
     return { success: true, position: result.position };
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts). */
+export default routeFile(drawRoutes, (deps: RouteDependencies) => ({ commands: deps.commands }));

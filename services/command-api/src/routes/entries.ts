@@ -15,8 +15,9 @@ import {
   ErrorAnswer,
 } from '@sinilill/contracts';
 import type { CommandService, EchoedEntryFields } from '@sinilill/commands';
-import { ID_PATTERN } from '@sinilill/http';
+import { ID_PATTERN, routeFile } from '@sinilill/http';
 import { runCommand } from '../command-request';
+import type { RouteDependencies } from '../dependencies';
 
 export interface EntryRouteOptions {
   commands: CommandService;
@@ -68,3 +69,6 @@ export const entryRoutes: FastifyPluginAsyncTypebox<EntryRouteOptions> = async (
     return { success: true, count: result.count, position: result.position };
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts). */
+export default routeFile(entryRoutes, (deps: RouteDependencies) => ({ commands: deps.commands }));

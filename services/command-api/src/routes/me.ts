@@ -14,8 +14,10 @@ import type { AccountService, CommandService } from '@sinilill/commands';
 import { EraseMyAccountAnswer, EraseMyAccountBody, ErrorAnswer } from '@sinilill/contracts';
 import { DomainError } from '@sinilill/domain';
 import { commandRequest } from '../command-request';
-import type { LoginThrottle } from '../rate-limits';
+import { LoginThrottle } from '../rate-limits';
 import { clearRefreshCookie } from './session';
+import { routeFile } from '@sinilill/http';
+import type { RouteDependencies } from '../dependencies';
 
 export interface MeRouteOptions {
   commands: CommandService;
@@ -53,3 +55,8 @@ export const meRoutes: FastifyPluginAsyncTypebox<MeRouteOptions> = async (app, {
     return { success: true as const, position: result.position };
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts); only with the AccountService; the login limits count in the same counters as POST /login's. */
+export default routeFile(meRoutes, (deps: RouteDependencies) => (deps.accounts && deps.counters
+  ? { commands: deps.commands, accounts: deps.accounts, throttle: new LoginThrottle(deps.counters, deps.rateLimits, deps.jwtSecret) }
+  : null));

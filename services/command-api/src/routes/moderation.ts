@@ -8,8 +8,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { CommandService } from '@sinilill/commands';
 import { ErrorAnswer, ReviewDecisionAnswer, ReviewDecisionBody } from '@sinilill/contracts';
-import { requireAdmin } from '@sinilill/http';
+import { requireAdmin, routeFile } from '@sinilill/http';
 import { runCommand } from '../command-request';
+import type { RouteDependencies } from '../dependencies';
 
 export interface ModerationRouteOptions {
   commands: CommandService;
@@ -27,3 +28,6 @@ export const moderationRoutes: FastifyPluginAsyncTypebox<ModerationRouteOptions>
     return { success: true as const, count: result.count, position: result.position };
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts). */
+export default routeFile(moderationRoutes, (deps: RouteDependencies) => ({ commands: deps.commands }));

@@ -43,8 +43,9 @@ import {
   type ReplayState,
 } from '@sinilill/contracts';
 import { DomainError } from '@sinilill/domain';
-import { errorBody, requireAdmin } from '@sinilill/http';
+import { errorBody, requireAdmin, routeFile } from '@sinilill/http';
 import { REPLAY_JOB, type Queue, type ReplayJob } from '@sinilill/messaging';
+import type { RouteDependencies } from '../dependencies';
 
 export interface OperationsRouteOptions {
   /** Where replays are enqueued (the projector's replay worker takes them). */
@@ -149,3 +150,6 @@ export const operationsRoutes: FastifyPluginAsyncTypebox<OperationsRouteOptions>
     await board.register(adapter.registerPlugin(), { prefix: QUEUE_BOARD_PATH.replace(/^\/api/, '') });
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts); only with the replay queue. */
+export default routeFile(operationsRoutes, (deps: RouteDependencies) => (deps.replayQueue ? { replayQueue: deps.replayQueue, ...(deps.boardQueues ? { boardQueues: deps.boardQueues } : {}) } : null));

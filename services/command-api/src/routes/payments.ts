@@ -42,7 +42,7 @@ import {
   RefundAnswer,
   RefundBody,
 } from '@sinilill/contracts';
-import { requireAdmin } from '@sinilill/http';
+import { requireAdmin, routeFile } from '@sinilill/http';
 import type { CommandService, PaymentOrderView } from '@sinilill/commands';
 import { DomainError, centsToEuros, currentEdition, euroText, parseEuros, type Edition } from '@sinilill/domain';
 import {
@@ -53,6 +53,7 @@ import {
   type PaymentProvider,
 } from '@sinilill/payments';
 import { commandRequest, runCommand } from '../command-request';
+import type { RouteDependencies } from '../dependencies';
 
 export interface PaymentRouteOptions {
   commands: CommandService;
@@ -243,3 +244,6 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
     return { ok: true };
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts); only with a payment provider. */
+export default routeFile(paymentRoutes, (deps: RouteDependencies) => (deps.payments ? { commands: deps.commands, ...deps.payments } : null));

@@ -12,7 +12,9 @@
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import Type from 'typebox';
-import { invalidSessionPage, PaymentVerificationError, type SandboxCheckout, type SandboxProvider } from '@sinilill/payments';
+import { invalidSessionPage, PaymentVerificationError, type SandboxCheckout, SandboxProvider } from '@sinilill/payments';
+import { routeFile } from '@sinilill/http';
+import type { RouteDependencies } from '../dependencies';
 
 export interface SandboxRouteOptions {
   sandbox: SandboxProvider;
@@ -78,3 +80,6 @@ export const sandboxRoutes: FastifyPluginAsync<SandboxRouteOptions> = async (app
     return reply.headers({ 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' }).send(svg);
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts); only when the payment provider is the sandbox. */
+export default routeFile(sandboxRoutes, (deps: RouteDependencies) => (deps.payments?.provider instanceof SandboxProvider ? { sandbox: deps.payments.provider } : null));

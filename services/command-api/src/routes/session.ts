@@ -29,6 +29,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorAnswer, LoginAnswer, REFRESH_COOKIE, REFRESH_COOKIE_PATH, SuccessAnswer } from '@sinilill/contracts';
 import type { AccountService } from '@sinilill/commands';
 import { DomainError } from '@sinilill/domain';
+import { routeFile } from '@sinilill/http';
+import type { RouteDependencies } from '../dependencies';
 
 export interface SessionRouteOptions {
   accounts: AccountService;
@@ -90,3 +92,6 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<SessionRouteOptions> = asy
     return { success: true };
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts); only with the AccountService. */
+export default routeFile(sessionRoutes, (deps: RouteDependencies) => (deps.accounts ? { accounts: deps.accounts } : null));

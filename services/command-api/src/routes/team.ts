@@ -20,10 +20,11 @@ import {
 } from '@sinilill/contracts';
 import { assertKeptFields, type CommandService } from '@sinilill/commands';
 import { DomainError, mayActForTeam } from '@sinilill/domain';
-import { ID_PATTERN } from '@sinilill/http';
+import { ID_PATTERN, routeFile } from '@sinilill/http';
 import type { MediaStore } from '@sinilill/media';
 import { iconBodyTooLarge, iconReference } from '../team-icon';
 import { runCommand } from '../command-request';
+import type { RouteDependencies } from '../dependencies';
 
 export interface TeamRouteOptions {
   commands: CommandService;
@@ -100,3 +101,6 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
     return { code: result.code, created_at: result.createdAt, position: result.position };
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts). */
+export default routeFile(teamRoutes, (deps: RouteDependencies) => ({ commands: deps.commands, ...(deps.media ? { media: deps.media } : {}) }));

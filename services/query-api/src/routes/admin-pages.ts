@@ -49,9 +49,10 @@ import {
   type USER_SORTS,
 } from '@sinilill/contracts';
 import { fromHundredths } from '@sinilill/domain';
-import { requireAdmin } from '@sinilill/http';
+import { requireAdmin, routeFile } from '@sinilill/http';
 import type { AdminUsersTable, ReadModelDatabase } from '@sinilill/read-models';
-import { direction, estonian, ilike, pageWindow, plainPageNumbers, searchPattern, sendCsv, type PageWindow, type SortKey, type SortOrder } from './table-pages';
+import { direction, estonian, ilike, pageWindow, plainPageNumbers, searchPattern, sendCsv, type PageWindow, type SortKey, type SortOrder } from '../table-pages';
+import type { RouteDependencies } from '../dependencies';
 
 type ReadModels = QueryCreator<ReadModelDatabase>;
 type UserSort = (typeof USER_SORTS)[number];
@@ -354,7 +355,7 @@ export interface AdminPageRouteOptions {
 
 const refusals = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer };
 
-/** The paged tables and CSV downloads (module comment); registered by adminRoutes (admin.ts). */
+/** The paged tables and CSV downloads (module comment). */
 export const adminPageRoutes: FastifyPluginAsyncTypebox<AdminPageRouteOptions> = async (app, { db }) => {
   const rm = db.withSchema('rm');
   const onRequest = [app.authenticate, requireAdmin];
@@ -390,3 +391,6 @@ export const adminPageRoutes: FastifyPluginAsyncTypebox<AdminPageRouteOptions> =
     return sendCsv(db, reply, { filename: 'entries.csv', columns: ENTRY_CSV_COLUMNS, query, record: (row) => entryRecord(toAdminEntry(row)) });
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts). */
+export default routeFile(adminPageRoutes, (deps: RouteDependencies) => ({ db: deps.db }));

@@ -5,8 +5,8 @@
  * (team-directory, team-stats). Administrators only (requireAdmin): 401 UNAUTHORIZED without a
  * valid token, 403 FORBIDDEN otherwise. Each of these calls answers everything in its default
  * order, for clients written from the spec; the console pages, sorts and searches on the server
- * (GET /admin/users, /admin/teams, /admin/entries and their CSV downloads,
- * admin-pages.ts, registered here; the row mappings are shared with it). Administrators:
+ * (GET /admin/users, /admin/teams, /admin/entries and their CSV downloads, admin-pages.ts,
+ * a route file of its own; the row mappings are shared with it). Administrators:
  * authenticate checks an ADMIN claim against the account's event stream, so a
  * demoted, unapproved or deleted administrator's token reads nothing from the moment of the
  * change, not once the read models catch up.
@@ -25,9 +25,10 @@ import {
   ParkedEventsAnswer,
   ParkedQuery,
 } from '@sinilill/contracts';
-import { requireAdmin } from '@sinilill/http';
+import { requireAdmin, routeFile } from '@sinilill/http';
 import { countParkedEvents, projections, readParkedEvents, type ReadModelDatabase } from '@sinilill/read-models';
-import { adminEntryRows, adminPageRoutes, adminTeamRows, toAdminEntry, toAdminTeam, toAdminUser } from './admin-pages';
+import { adminEntryRows, adminTeamRows, toAdminEntry, toAdminTeam, toAdminUser } from './admin-pages';
+import type { RouteDependencies } from '../dependencies';
 
 export interface AdminRouteOptions {
   db: Kysely<ReadModelDatabase>;
@@ -39,8 +40,6 @@ const queryRefusals = { 400: ErrorAnswer, ...refusals };
 export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { db }) => {
   const rm = db.withSchema('rm');
   const onRequest = [app.authenticate, requireAdmin];
-  // The same tables paged, sorted and searched on the server, and their CSV downloads.
-  await app.register(adminPageRoutes, { db });
 
   /** Accounts, newest participant first (spec §2 users tab default sort); accounts without one last. */
   app.get('/admin/userdata', { onRequest, schema: { response: { 200: AdminUsersAnswer, ...refusals } } }, async () => {
@@ -77,3 +76,6 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     return { entries: rows.map(toAdminEntry) };
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts). */
+export default routeFile(adminRoutes, (deps: RouteDependencies) => ({ db: deps.db }));

@@ -41,10 +41,11 @@ import {
 } from '@sinilill/certificates';
 import { CertificateAnswer, CertificateCodeParams, ErrorAnswer, ShareQuery } from '@sinilill/contracts';
 import { currentEdition, DomainError, fromHundredths, isEntryWindowOpen, isPrivileged, teamProgress } from '@sinilill/domain';
-import { ID_PATTERN } from '@sinilill/http';
+import { ID_PATTERN, routeFile } from '@sinilill/http';
 import { teamDirectoryProjection, teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
 import { entityTag, ifNoneMatchMatches } from '../answer-cache';
 import { requireTeamAccess } from '../team-access';
+import type { RouteDependencies } from '../dependencies';
 
 export interface CertificateRouteOptions {
   db: Kysely<ReadModelDatabase>;
@@ -234,3 +235,6 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<CertificateRouteOption
     return reply.headers({ 'content-type': 'text/html; charset=utf-8', 'content-security-policy': PROGRESS_PAGE_CSP, 'cache-control': 'public, max-age=60' }).send(html);
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts). */
+export default routeFile(certificateRoutes, (deps: RouteDependencies) => ({ db: deps.db, now: deps.now, secret: deps.jwtSecret, ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}) }));

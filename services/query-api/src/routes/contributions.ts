@@ -19,11 +19,12 @@ import Type from 'typebox';
 import { ContributionAnswer, ErrorAnswer, ParticipantContributionsAnswer } from '@sinilill/contracts';
 import { DomainError, fromHundredths, isPrivileged } from '@sinilill/domain';
 import type { EventStore } from '@sinilill/event-store';
-import { ID_PATTERN } from '@sinilill/http';
+import { ID_PATTERN, routeFile } from '@sinilill/http';
 import { teamDirectoryProjection, type ReadModelDatabase } from '@sinilill/read-models';
 import { teamEntryEvents } from '../contribution-query';
 import { entryContribution, entryContributions, latestEntryEvents } from '../entry-fold';
 import { requireTeamAccess } from '../team-access';
+import type { RouteDependencies } from '../dependencies';
 
 export interface ContributionRouteOptions {
   db: Kysely<ReadModelDatabase>;
@@ -93,3 +94,6 @@ export const contributionRoutes: FastifyPluginAsyncTypebox<ContributionRouteOpti
     };
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts); only with the event store: "what this did" reads the log too. */
+export default routeFile(contributionRoutes, (deps: RouteDependencies) => (deps.history ? { db: deps.db, log: deps.history } : null));

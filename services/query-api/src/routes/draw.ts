@@ -15,6 +15,8 @@ import { DrawAnswer } from '@sinilill/contracts';
 import { currentEdition, streams, type DrawCommitted, type DrawSeedRevealed, type DrawWinnersChosen } from '@sinilill/domain';
 import type { EventStore } from '@sinilill/event-store';
 import type { ReadModelDatabase } from '@sinilill/read-models';
+import { routeFile } from '@sinilill/http';
+import type { RouteDependencies } from '../dependencies';
 
 export interface DrawRouteOptions {
   db: Kysely<ReadModelDatabase>;
@@ -66,3 +68,6 @@ export const drawRoutes: FastifyPluginAsyncTypebox<DrawRouteOptions> = async (ap
     };
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts); only with the event store. */
+export default routeFile(drawRoutes, (deps: RouteDependencies) => (deps.history ? { db: deps.db, store: deps.history } : null));

@@ -29,9 +29,10 @@ import {
 } from '@sinilill/contracts';
 import { DomainError } from '@sinilill/domain';
 import type { EventStore, RecordedEvent } from '@sinilill/event-store';
-import { ID_PATTERN, requireAdmin } from '@sinilill/http';
+import { ID_PATTERN, requireAdmin, routeFile } from '@sinilill/http';
 import { teamAsOf, timeline, toHistoryEvent } from '../history-fold';
-import type { HistoryFilter, HistoryReader } from '../history-query';
+import { HistoryReader, type HistoryFilter } from '../history-query';
+import type { RouteDependencies } from '../dependencies';
 
 export interface HistoryRouteOptions {
   reader: HistoryReader;
@@ -176,3 +177,6 @@ export const historyRoutes: FastifyPluginAsyncTypebox<HistoryRouteOptions> = asy
     return reply.send(csv);
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts); only with the event store (docs/decisions/0016). */
+export default routeFile(historyRoutes, (deps: RouteDependencies) => (deps.history ? { reader: new HistoryReader(deps.history), store: deps.history, now: deps.now } : null));

@@ -8,6 +8,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { DomainError } from '@sinilill/domain';
 import { isImageName, type MediaStore } from '@sinilill/media';
+import { routeFile } from '@sinilill/http';
+import type { RouteDependencies } from '../dependencies';
 
 /** Caching of a content-addressed image: a year, never revalidated (RFC 8246 immutable). */
 export const IMAGE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
@@ -38,3 +40,6 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ media: MediaStore }> = asy
     return reply.type(image.contentType).header('x-content-type-options', 'nosniff').send(image.bytes);
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts); only with the media store. */
+export default routeFile(imageRoutes, (deps: RouteDependencies) => (deps.media ? { media: deps.media } : null));

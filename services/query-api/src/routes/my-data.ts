@@ -23,6 +23,8 @@ import type { EventStore } from '@sinilill/event-store';
 import type { ReadModelDatabase } from '@sinilill/read-models';
 import { MyDataFolder, eventRow, sectionRows, toMyEvent } from '../my-data-fold';
 import { MyDataReader, type Person } from '../my-data-query';
+import { routeFile } from '@sinilill/http';
+import type { RouteDependencies } from '../dependencies';
 
 export interface MyDataRouteOptions {
   db: Kysely<ReadModelDatabase>;
@@ -102,3 +104,6 @@ export const myDataRoutes: FastifyPluginAsyncTypebox<MyDataRouteOptions> = async
     ...guard, schema: { querystring: MyDataCsvQuery, response: refusals },
   }, async (request, reply) => download('csv', request.query.lang)(request, reply));
 };
+
+/** Served under /api by being in routes/ (route-files.ts); only with the event store. */
+export default routeFile(myDataRoutes, (deps: RouteDependencies) => (deps.history ? { db: deps.db, store: deps.history, now: deps.now } : null));

@@ -14,22 +14,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { repoRoot } from '@sinilill/config';
 import { NewsAnswer, NewsRequest, newsContentLocale } from '@sinilill/contracts';
 import { DomainError } from '@sinilill/domain';
-import { cachedSource, localSource, strapiSource, type NewsSource } from '../news-source';
+import { cachedSource, localSource, strapiSource, type NewsOptions, type NewsSource } from '../news-source';
+import { routeFile } from '@sinilill/http';
+import type { RouteDependencies } from '../dependencies';
 
-export interface NewsOptions {
-  /** Strapi's address (config.strapiUrl); null or absent: the local content files. */
-  strapiUrl?: string | null;
-  /** Strapi's read-only API token (config.strapiToken). */
-  strapiToken?: string | null;
-  /** Folder of the local content files <locale>.json; default infra/content/news. */
-  contentDir?: string;
-  /** How long an answer is reused, ms; default 60 000 for Strapi, 0 (read every time) locally. */
-  cacheMs?: number;
-  /** Strapi request timeout, ms; default 5000. */
-  timeoutMs?: number;
-  /** The app's clock: stories published after it are not served yet. Default: the system's. */
-  now?: () => Date;
-}
+export type { NewsOptions } from '../news-source';
 
 /** The stories of `answer` published at or before `now` (their order kept: newest first). */
 export function publishedBy(answer: NewsAnswer, now: Date): NewsAnswer {
@@ -60,3 +49,6 @@ export const newsRoutes: FastifyPluginAsyncTypebox<NewsOptions> = async (app, op
     }
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts). */
+export default routeFile(newsRoutes, (deps: RouteDependencies) => ({ ...deps.news, now: deps.now }));

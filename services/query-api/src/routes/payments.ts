@@ -27,8 +27,9 @@ import {
   PaymentOrderStatusAnswer,
 } from '@sinilill/contracts';
 import { DomainError, centsToEuros, currentEdition, teamFeeCents, type Edition } from '@sinilill/domain';
-import { requireAdmin } from '@sinilill/http';
+import { requireAdmin, routeFile } from '@sinilill/http';
 import type { ReadModelDatabase } from '@sinilill/read-models';
+import type { RouteDependencies } from '../dependencies';
 
 export interface PaymentRouteOptions {
   db: Kysely<ReadModelDatabase>;
@@ -182,3 +183,6 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
     };
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts). */
+export default routeFile(paymentRoutes, (deps: RouteDependencies) => ({ db: deps.db, ...(deps.bankTransfer ? { bankTransfer: deps.bankTransfer } : {}) }));

@@ -23,7 +23,9 @@ import {
 import { currentEdition, fromHundredths, localDate } from '@sinilill/domain';
 import { paymentsProjection, teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
 import type { AnswerCache } from '../answer-cache';
-import { direction, estonian, ilike, pageWindow, plainPageNumbers, type PageWindow } from './table-pages';
+import { direction, estonian, ilike, pageWindow, plainPageNumbers, type PageWindow } from '../table-pages';
+import { routeFile } from '@sinilill/http';
+import type { RouteDependencies } from '../dependencies';
 
 type PublicTeamSort = (typeof PUBLIC_TEAM_SORTS)[number];
 
@@ -104,3 +106,6 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<PublicPageRouteOptions>
     return answers.serve(request, reply, key, () => publicTeamPage(db, window, today));
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts). */
+export default routeFile(publicPageRoutes, (deps: RouteDependencies) => ({ db: deps.db, now: deps.now, answers: deps.answers }));

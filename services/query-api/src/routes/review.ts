@@ -11,8 +11,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql, type Kysely } from 'kysely';
 import { ErrorAnswer, ReviewQueueAnswer, ReviewQueueQuery, type FlagReason, type ReviewRow } from '@sinilill/contracts';
 import { fromHundredths } from '@sinilill/domain';
-import { requireAdmin } from '@sinilill/http';
+import { requireAdmin, routeFile } from '@sinilill/http';
 import type { ReadModelDatabase } from '@sinilill/read-models';
+import type { RouteDependencies } from '../dependencies';
 
 /** Rows of one page of the queue. */
 export const REVIEW_PAGE_SIZE = 50;
@@ -72,3 +73,6 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<ReviewRouteOptions> = async
     };
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts). */
+export default routeFile(reviewRoutes, (deps: RouteDependencies) => ({ db: deps.db }));

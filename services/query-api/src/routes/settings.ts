@@ -11,6 +11,8 @@ import { SettingsAnswer } from '@sinilill/contracts';
 import { currentEdition, isEntryWindowOpen } from '@sinilill/domain';
 import { settingsProjection, type ReadModelDatabase } from '@sinilill/read-models';
 import type { AnswerCache } from '../answer-cache';
+import { routeFile } from '@sinilill/http';
+import type { RouteDependencies } from '../dependencies';
 
 export interface SettingsRouteOptions {
   db: Kysely<ReadModelDatabase>;
@@ -38,3 +40,6 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<SettingsRouteOptions> = a
     });
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts). */
+export default routeFile(settingsRoutes, (deps: RouteDependencies) => ({ db: deps.db, now: deps.now, answers: deps.answers }));

@@ -18,6 +18,8 @@ import { currentEdition, localDate } from '@sinilill/domain';
 import { paymentsProjection, teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
 import type { AnswerCache } from '../answer-cache';
 import { teamStatRows, toTeamStat } from './public-pages';
+import { routeFile } from '@sinilill/http';
+import type { RouteDependencies } from '../dependencies';
 
 export interface StatsRouteOptions {
   db: Kysely<ReadModelDatabase>;
@@ -76,3 +78,6 @@ export const statsRoutes: FastifyPluginAsyncTypebox<StatsRouteOptions> = async (
     return answers.serve(request, reply, `stats:${today}`, () => statsAnswer(db, today));
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts). */
+export default routeFile(statsRoutes, (deps: RouteDependencies) => ({ db: deps.db, now: deps.now, answers: deps.answers }));

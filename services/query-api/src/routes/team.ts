@@ -18,10 +18,11 @@ import { sql, type Kysely } from 'kysely';
 import Type from 'typebox';
 import { ErrorAnswer, JoinCodeAnswer, TeamAnswer, TeamEntriesAnswer, TeamMembersAnswer, type FlagReason, type TeamChange } from '@sinilill/contracts';
 import { DomainError, fromHundredths } from '@sinilill/domain';
-import { ID_PATTERN } from '@sinilill/http';
+import { ID_PATTERN, routeFile } from '@sinilill/http';
 import { paymentsProjection, teamDirectoryProjection, teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
 import type { TeamChangeFeed } from '../live';
 import { requireTeamAccess } from '../team-access';
+import type { RouteDependencies } from '../dependencies';
 
 export interface TeamRouteOptions {
   db: Kysely<ReadModelDatabase>;
@@ -217,3 +218,6 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
     if (res.destroyed || !res.socket || res.socket.destroyed) cleanUp();
   });
 };
+
+/** Served under /api by being in routes/ (route-files.ts). */
+export default routeFile(teamRoutes, (deps: RouteDependencies) => ({ db: deps.db, changes: deps.changes, keepAliveMs: deps.liveKeepAliveMs }));

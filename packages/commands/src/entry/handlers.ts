@@ -1,0 +1,377 @@
+/**
+ * Entry commands (spec §7 POST /entry, PUT /entry/{id}/edit, PUT /entry/delete), on the write
+ * path (execute-command.ts) with the entry decider. An entry's team is its participant's:
+ * the participant's stream is read in the same attempt as the entry's and checked at the append
+ * (zero events), so a move or deletion of the participant in between makes the command decide
+ * again rather than log the distance for the old team.
+ */
+import {
+  DomainError,
+  activityFileDecider,
+  entryDecider,
+  isPrivileged,
+  participantDecider,
+  streams,
+  type EntryAdded,
+  type EntryEdited,
+  type EntrySource,
+  type ModeratedEntry,
+  type TeamDay,
+} from '@sinilill/domain';
+import type { RecordedEvent } from '@sinilill/event-store';
+import { executeCommand } from '../execute-command';
+import { foldStream, idOfStream, type CommandRequest } from '../metadata';
+import { lastPositionOf, priorCommand } from '../repeats';
+import type { StreamReads } from '../execute-command';
+import { readIndexedStreams } from '../stream-index';
+import { assertKeptFields, type KeptField } from '../server-kept';
+import { decisionContext, participantState, teamOfParticipant, teamState, type CommandServiceDependencies } from '../context';
+
+/** An entry as answered to the client (spec §3 "Entry"), distance in km. */
+export interface EntryView {
+  id: number;
+  team_id: number;
+  participant_id: number;
+  distance: number;
+  entry_type: string;
+  performed_at: string;
+  created_at: string;
+}
+
+/** What POST /entry and PUT /entry/{id}/edit ask (spec §3 Entry; distance in km). */
+export interface EntryInput {
+  /** Default: the acting participant. */
+  participantId?: number;
+  /** km. */
+  distance: number;
+  entryType: string;
+  /** YYYY-MM-DD. */
+  performedAt: string;
+  /**
+   * What a client sending the whole §3 Entry (or an admin row) echoes of the fields the server
+   * keeps; each is compared, never applied (server-kept.ts). On a new entry id and
+   * created_at must be null (it has none yet).
+   */
+  echoed?: EchoedEntryFields;
+}
+
+/** What POST /team/{id}/activity-files/confirm adds besides an EntryInput: where the distance came from. */
+export interface EntrySourceInput {
+  /** Default manual. A file's entry is appended with ActivityFileUsed in its file's stream. */
+  source?: EntrySource;
+}
+
+/** The server-kept fields of a §3 Entry (and of an admin row: participant.full_name, team.team_name). */
+export interface EchoedEntryFields {
+  id?: number | null;
+  team_id?: number;
+  /** ISO-8601. */
+  created_at?: string | null;
+  participantFullName?: string | null;
+  teamName?: string | null;
+}
+
+/**
+ * Logs a distance for a team member (spec §7 POST /entry). The entry's team is the member's.
+ * @throws DomainError NOT_FOUND (no such member), FORBIDDEN, INVALID_* (spec §5), and the
+ *   switch / deadline codes.
+ */
+export async function addEntry(
+  deps: CommandServiceDependencies,
+  input: EntryInput & EntrySourceInput & { entryId?: number },
+  request: CommandRequest,
+): Promise<{ entry: EntryView; position: number }> {
+  const { store } = deps;
+  const file = input.source?.kind === 'file' ? await fileUse(deps, input.source.sha256) : null;
+  const participantId = input.participantId ?? request.actor.participantId;
+  if (participantId === null || participantId === undefined) throw new DomainError('NOT_FOUND', 'no participant given');
+  const participantStream = streams.participant(participantId);
+  const known = new Map<string, readonly RecordedEvent[]>();
+  if (input.echoed) {
+    // Only a client echoing the §3 Entry needs the team before the decision.
+    const previous = await priorCommand(store, request.metadata);
+    if (previous) return repeatedAdd(deps, previous);
+    const participantEvents = await store.readStream(participantStream);
+    const teamId = teamOfParticipant(foldStream(participantDecider, participantEvents));
+    if (teamId === null) throw new DomainError('NOT_FOUND', `participant ${participantId}`);
+    await assertEchoedEntry(deps, input.echoed, { id: null, teamId, participantId, createdAt: null }, request);
+    known.set(participantStream, participantEvents);
+  }
+  // A new id for a repeat too (it is then not used): the repeat check is part of the first read.
+  const entryId = input.entryId ?? (await deps.ids.next('entry'));
+  const entryStream = streams.entry(entryId);
+  // Both for the moderation rules, independent of each other: one round trip's wait, not two.
+  const [others, teamDay] = await Promise.all([
+    otherEntryStreams(deps, participantId, entryId, request),
+    teamDayOf(deps, participantId, input.performedAt, entryId),
+  ]);
+  // The repeat check, the participant, the (new) entry stream and the switches' tail in one
+  // round trip, then the append: two round trips. The participant's stream is
+  // part of the append as a revision check, so a deletion of the participant cannot slip in
+  // between.
+  const outcome = await executeCommand(store, {
+    streams: [entryStream, participantStream, ...(file ? file.streams : []), ...others],
+    ...(known.size > 0 ? { known, prior: null } : {}),
+    ...(deps.settings ? { settings: deps.settings } : {}),
+    context: await decisionContext(deps, request),
+    metadata: request.metadata,
+    decide: (read, ctx) => {
+      const participantTeamId = teamOfParticipant(read.fold(participantStream, participantDecider));
+      if (participantTeamId === null) throw new DomainError('NOT_FOUND', `participant ${participantId}`);
+      const added = {
+        stream: entryStream,
+        events: entryDecider.decide({
+          type: 'AddEntry',
+          data: {
+            entryId, teamId: participantTeamId, participantId, participantTeamId, distance: input.distance, entryType: input.entryType, performedAt: input.performedAt,
+            ...(input.source ? { source: input.source } : {}),
+            sameDay: liveEntriesOf(read, others, participantId),
+            ...(teamDay ? { teamDay } : {}),
+          },
+        }, read.fold(entryStream, entryDecider), ctx),
+      };
+      if (!file || input.source?.kind !== 'file') return [added];
+      const { sha256, format } = input.source;
+      const fileState = read.fold(file.stream, activityFileDecider);
+      // The entry that used the file last must be live to refuse; one not read (used meanwhile) counts as live.
+      const lastEntryLive = fileState.entryId !== null
+        && (file.lastEntryStream !== streams.entry(fileState.entryId) || read.fold(file.lastEntryStream, entryDecider).status === 'active');
+      return [added, {
+        stream: file.stream,
+        events: activityFileDecider.decide({
+          type: 'UseActivityFile',
+          data: { sha256, format, entryId, teamId: participantTeamId, participantId, lastEntryLive },
+        }, fileState, ctx),
+      }];
+    },
+  });
+  if (outcome.repeated) return { entry: await entryView(deps, idOfStream(outcome.prior!.stream)), position: outcome.position };
+  return { entry: viewOfAdded(outcome.events[0] as EntryAdded), position: outcome.position };
+}
+
+/**
+ * The participant's team's day for TEAM_DAY_OUTLIER, from the read models
+ * (CommandServiceDependencies.teamDayOf), without entry `entryId`; null when no look-up is wired,
+ * the date is not a YYYY-MM-DD, or the look-up fails: the rule is a heuristic and never stops an
+ * entry.
+ */
+async function teamDayOf(deps: CommandServiceDependencies, participantId: number, performedAt: unknown, entryId: number): Promise<TeamDay | null> {
+  if (!deps.teamDayOf || typeof performedAt !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(performedAt)) return null;
+  try {
+    return await deps.teamDayOf(participantId, performedAt, entryId);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The streams of the participant's other entries, for the moderation rules,
+ * found in the event store's stream index (stream-index.ts), so that a duplicate sent twice in a
+ * row is seen at once (a read model could lag). They are read with the command's own streams in
+ * one round trip, and their revisions are checked at the append: two adds of the same
+ * participant at once decide one after the other. None for ADMIN and SYSTEM (not moderated) or
+ * without a stream index (unit wiring).
+ */
+async function otherEntryStreams(deps: CommandServiceDependencies, participantId: number, entryId: number, request: CommandRequest): Promise<string[]> {
+  if (isPrivileged(request.actor) || !deps.streamIndex) return [];
+  const { entries } = await readIndexedStreams(deps.streamIndex, { teams: [], participants: [participantId] });
+  return entries.filter((id) => id !== entryId).map((id) => streams.entry(id));
+}
+
+/** The participant's live, not rejected entries among `entryStreams`, as the moderation rules see them. */
+function liveEntriesOf(read: StreamReads, entryStreams: readonly string[], participantId: number): ModeratedEntry[] {
+  const live: ModeratedEntry[] = [];
+  for (const stream of entryStreams) {
+    const entry = read.fold(stream, entryDecider);
+    if (entry.status !== 'active' || entry.participantId !== participantId || entry.review === 'rejected') continue;
+    live.push({ entryId: entry.entryId!, distance: entry.distance!, entryType: entry.entryType!, performedAt: entry.performedAt! });
+  }
+  return live;
+}
+
+/**
+ * The streams a file's entry reads besides its own: the file's stream, and the
+ * stream of the entry that used the file last (is it still live?). Read once here to learn that
+ * entry; the decision reads both again and the append checks their revisions.
+ */
+async function fileUse(deps: CommandServiceDependencies, sha256: string): Promise<{ stream: string; lastEntryStream: string | null; streams: string[] }> {
+  const stream = streams.activityFile(sha256);
+  const { entryId } = foldStream(activityFileDecider, await deps.store.readStream(stream));
+  const lastEntryStream = entryId === null ? null : streams.entry(entryId);
+  return { stream, lastEntryStream, streams: lastEntryStream ? [stream, lastEntryStream] : [stream] };
+}
+
+/**
+ * Whether an activity file (by the SHA-256 of its bytes) counts for a live entry now: the upload's
+ * early "already used"; the confirmation decides again under the append's check.
+ */
+export async function activityFileInUse(deps: CommandServiceDependencies, sha256: string): Promise<boolean> {
+  const { entryId } = foldStream(activityFileDecider, await deps.store.readStream(streams.activityFile(sha256)));
+  if (entryId === null) return false;
+  return foldStream(entryDecider, await deps.store.readStream(streams.entry(entryId))).status === 'active';
+}
+
+/** The answer to a repeated add-entry (client retry, importer run again): as the first time. */
+async function repeatedAdd(deps: CommandServiceDependencies, previous: RecordedEvent): Promise<{ entry: EntryView; position: number }> {
+  return { entry: await entryView(deps, idOfStream(previous.stream)), position: await lastPositionOf(deps.store, previous) };
+}
+
+/**
+ * Changes an entry (spec §7 PUT /entry/{id}/edit). A repeat answers the entry as it is now and
+ * the position of the first run's event.
+ * @throws DomainError NOT_FOUND (no such live entry), FORBIDDEN, INVALID_* (spec §5), the switch
+ *   and deadline codes, IDEMPOTENCY_KEY_REUSED.
+ */
+export async function editEntry(
+  deps: CommandServiceDependencies,
+  entryId: number,
+  input: EntryInput,
+  request: CommandRequest,
+): Promise<{ entry: EntryView; position: number }> {
+  const { store } = deps;
+  const previous = await priorCommand(store, request.metadata);
+  if (previous) return { entry: await entryView(deps, entryId), position: await lastPositionOf(store, previous) };
+  const entryStream = streams.entry(entryId);
+  const entryEvents = await store.readStream(entryStream);
+  const current = foldStream(entryDecider, entryEvents);
+  if (current.status !== 'active') throw new DomainError('NOT_FOUND', `entry ${entryId}`);
+  if (input.echoed) await assertEchoedEntry(deps, input.echoed, { id: entryId, teamId: current.teamId!, participantId: current.participantId!, createdAt: current.createdAt }, request);
+  const participantId = input.participantId ?? current.participantId!;
+  const participantStream = streams.participant(participantId);
+  // Both for the moderation rules, independent of each other: one round trip's wait, not two.
+  const [others, teamDay] = await Promise.all([
+    otherEntryStreams(deps, participantId, entryId, request),
+    teamDayOf(deps, participantId, input.performedAt, entryId),
+  ]);
+  const outcome = await executeCommand(store, {
+    streams: [entryStream, participantStream, ...others],
+    known: new Map([[entryStream, entryEvents]]),
+    prior: null,
+    ...(deps.settings ? { settings: deps.settings } : {}),
+    context: await decisionContext(deps, request),
+    metadata: request.metadata,
+    decide: (read, ctx) => {
+      const participantTeamId = teamOfParticipant(read.fold(participantStream, participantDecider));
+      return [{
+        stream: entryStream,
+        events: entryDecider.decide({
+          type: 'EditEntry',
+          data: {
+            entryId, participantId, participantTeamId, distance: input.distance, entryType: input.entryType, performedAt: input.performedAt,
+            sameDay: liveEntriesOf(read, others, participantId),
+            ...(teamDay ? { teamDay } : {}),
+          },
+        }, read.fold(entryStream, entryDecider), ctx),
+      }];
+    },
+  });
+  // Nothing decided (the entry was already so): the entry's own position.
+  const position = outcome.repeated || outcome.events.length > 0 ? outcome.position : outcome.read!.lastPosition(entryStream);
+  return { entry: await entryView(deps, entryId), position };
+}
+
+/**
+ * Deletes entries (spec §7 PUT /entry/delete): EntryDeleted for each, in ONE atomic append
+ * across the entry streams, so a refused id leaves all of them in place. A repeat of the
+ * command answers the same count and position and deletes nothing.
+ * @throws DomainError NOT_FOUND (unknown or already deleted entry), FORBIDDEN,
+ *   CONCURRENCY_CONFLICT, IDEMPOTENCY_KEY_REUSED.
+ */
+export async function deleteEntries(
+  deps: CommandServiceDependencies,
+  entryIds: readonly number[],
+  request: CommandRequest,
+): Promise<{ count: number; position: number }> {
+  const unique = [...new Set(entryIds)];
+  const entryStreams = unique.map((entryId) => streams.entry(entryId));
+  const outcome = await executeCommand(deps.store, {
+    streams: entryStreams,
+    ...(deps.settings ? { settings: deps.settings } : {}),
+    context: await decisionContext(deps, request),
+    metadata: request.metadata,
+    decide: (read, ctx) => unique.map((entryId, index) => ({
+      stream: entryStreams[index]!,
+      events: entryDecider.decide({ type: 'DeleteEntry', data: { entryId } }, read.fold(entryStreams[index]!, entryDecider), ctx),
+    })),
+  });
+  return { count: unique.length, position: outcome.position };
+}
+
+/**
+ * Compares an entry's echoed fields with the entry as the server keeps it (server-kept.ts).
+ * Only for a caller who may act on the entry's team (a member, an admin, the system): anyone
+ * else goes on to the decider's FORBIDDEN, so a mismatch never tells a stranger what is stored.
+ * @throws DomainError FIELD_MISMATCH naming the field.
+ */
+async function assertEchoedEntry(
+  deps: CommandServiceDependencies,
+  echoed: EchoedEntryFields,
+  entry: { id: number | null; teamId: number; participantId: number; createdAt: string | null },
+  request: CommandRequest,
+): Promise<void> {
+  if (!isPrivileged(request.actor) && request.actor.teamId !== entry.teamId) return;
+  const fields: KeptField[] = [
+    { field: 'id', sent: echoed.id, kept: entry.id },
+    { field: 'team_id', sent: echoed.team_id, kept: entry.teamId },
+    { field: 'created_at', sent: echoed.created_at, kept: entry.createdAt, compare: 'instant' },
+  ];
+  if (echoed.teamName !== undefined) fields.push({ field: 'team.team_name', sent: echoed.teamName, kept: (await teamState(deps.store, entry.teamId)).teamName });
+  if (echoed.participantFullName !== undefined) {
+    fields.push({ field: 'participant.full_name', sent: echoed.participantFullName, kept: (await participantState(deps.store, entry.participantId)).fullName });
+  }
+  assertKeptFields(fields);
+}
+
+/** The current view of an entry from its stream. @throws DomainError NOT_FOUND for an unknown entry. */
+async function entryView(deps: CommandServiceDependencies, entryId: number): Promise<EntryView> {
+  const events: readonly RecordedEvent[] = await deps.store.readStream(streams.entry(entryId));
+  const added = events.find((e) => e.type === 'EntryAdded');
+  if (!added) throw new DomainError('NOT_FOUND', `entry ${entryId}`);
+  let view = viewOfAdded({ type: 'EntryAdded', data: added.data as EntryAdded['data'] });
+  for (const event of events) {
+    if (event.type === 'EntryEdited') {
+      const data = event.data as EntryEdited['data'];
+      view = { ...view, participant_id: data.participantId, distance: data.distance, entry_type: data.entryType, performed_at: data.performedAt };
+    }
+  }
+  return view;
+}
+
+function viewOfAdded(event: EntryAdded): EntryView {
+  return {
+    id: event.data.entryId,
+    team_id: event.data.teamId,
+    participant_id: event.data.participantId,
+    distance: event.data.distance,
+    entry_type: event.data.entryType,
+    performed_at: event.data.performedAt,
+    created_at: event.data.createdAt,
+  };
+}
+
+/**
+ * An administrator's decision on flagged entries (POST /api/admin/review):
+ * EntryReviewApproved or EntryReviewRejected with the same note for each, in ONE atomic append
+ * across the entry streams, so one refused id leaves all of them undecided.
+ * @throws DomainError FORBIDDEN (not an ADMIN), NOT_FOUND (unknown or deleted entry),
+ *   ENTRY_NOT_UNDER_REVIEW (never flagged, or decided already), INVALID_REQUEST, VALUE_TOO_LONG.
+ */
+export async function reviewEntries(
+  deps: CommandServiceDependencies,
+  input: { entryIds: readonly number[]; decision: 'approve' | 'reject'; note: string },
+  request: CommandRequest,
+): Promise<{ count: number; position: number }> {
+  const unique = [...new Set(input.entryIds)];
+  if (unique.length === 0) throw new DomainError('INVALID_REQUEST', 'no entry ids');
+  const entryStreams = unique.map((entryId) => streams.entry(entryId));
+  const outcome = await executeCommand(deps.store, {
+    streams: entryStreams,
+    context: await decisionContext(deps, request),
+    metadata: request.metadata,
+    decide: (read, ctx) => unique.map((entryId, index) => ({
+      stream: entryStreams[index]!,
+      events: entryDecider.decide({ type: 'ReviewEntry', data: { entryId, decision: input.decision, note: input.note } }, read.fold(entryStreams[index]!, entryDecider), ctx),
+    })),
+  });
+  return { count: unique.length, position: outcome.position };
+}

@@ -17,7 +17,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { BankTransferConfig } from '@sinilill/config';
 import { MIN_POSITION_HEADER, PROJECTED_POSITION_HEADER } from '@sinilill/contracts';
 import { authPlugin, createApp, createMetricsRegistry, healthRoutes, metricsPlugin, type ReadinessCheck, type Registry } from '@sinilill/http';
-import { apiDocs, apiSecurityHeaders, pressurePlugin } from '@sinilill/http';
+import { apiDocs, apiSecurityHeaders, errorBody, pressurePlugin } from '@sinilill/http';
 import type { EventStore } from '@sinilill/event-store';
 import type { MediaStore } from '@sinilill/media';
 import { projectedPosition, projections, readCheckpoints, type ReadModelDatabase } from '@sinilill/read-models';
@@ -167,7 +167,7 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
       return;
     }
     if (typeof raw !== 'string' || !POSITION.test(raw)) {
-      void reply.status(400).send({ message: 'INVALID_REQUEST' });
+      void reply.status(400).send(errorBody('INVALID_REQUEST'));
       return;
     }
     waitForProjections({

@@ -426,7 +426,7 @@ describe('the team page reads (issue 4)', () => {
     await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(raw);
     const migrations = readModelMigrations(schema);
     const migrator = new Migrator({ db: raw, provider: { getMigrations: async () => migrations }, migrationTableSchema: schema });
-    expect((await migrator.migrateTo('2025-002-settings')).error).toBeUndefined();
+    expect((await migrator.migrateTo('0002-settings')).error).toBeUndefined();
     // The team-directory of before this issue: no team events.
     const before = { ...teamDirectoryProjection, handles: ['ParticipantRegistered', 'ParticipantPaymentMarked', 'EntryAdded', 'EntryEdited', 'EntryDeleted'] };
     await catchUp(app.db, app.store, before, { schema, lock: false });

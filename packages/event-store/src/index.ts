@@ -15,6 +15,7 @@ export {
   APPEND_LOCK,
   MIGRATION_LOCK,
   MigrationError,
+  currentMigrationName,
   eventStoreMigrations,
   legacyVersions,
   pendingMigrations,

@@ -1,6 +1,6 @@
 /**
  * Read-model migration 2026-004: the admin-directory projection's tables (issue 6). Schema-scoped
- * like every read-model migration (see 2025-001-initial.ts).
+ * like every read-model migration (see 0001-initial.ts).
  */
 import type { Kysely } from 'kysely';
 

@@ -8,6 +8,7 @@
  * Secrets (password hashes, confirmation and reset token hashes) never enter an event: they live
  * in tables of schema `app` (packages/commands, accountMigrations).
  */
+import type { SpecLanguage } from './language';
 
 /**
  * Stream names: one stream per team, participant, entry, user account (userId a UUID string) and
@@ -432,7 +433,7 @@ export type PaymentEvent = PaymentOrdered | PaymentSucceeded | DonationReceived 
 /** Spec §3 roles (USER 0, ADMIN 1). */
 export type Role = 'USER' | 'ADMIN';
 /** The language an account's mails are written in (spec §4 stored values). */
-export type MailLanguage = 'est' | 'eng';
+export type MailLanguage = SpecLanguage;
 
 /** The account of a participant (registration, or the importer for the 2025 people). */
 export interface UserRegistered {

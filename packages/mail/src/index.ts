@@ -5,9 +5,10 @@
  * with SMTP_URL any real SMTP server.
  */
 import nodemailer, { type Transporter } from 'nodemailer';
-import { withLang, type MailLang } from './links';
+import type { SpecLanguage } from '@sinilill/domain';
+import { withLang } from './links';
 
-export { withLang, type MailLang } from './links';
+export { withLang } from './links';
 
 export interface OutgoingMail {
   to: string;
@@ -57,7 +58,7 @@ ${all.map((link) => `${link.intro ? `<p>${escapeHtml(link.intro)}</p>\n` : ''}<p
 }
 
 /** The account confirmation mail in `lang` (link, with `?lang=`: {publicUrl}/confirm/account/{token}/{userId}). */
-export function confirmationMail(to: { email: string; fullName: string }, confirmLink: string, lang: MailLang): OutgoingMail {
+export function confirmationMail(to: { email: string; fullName: string }, confirmLink: string, lang: SpecLanguage): OutgoingMail {
   const link = withLang(confirmLink, lang);
   const body =
     lang === 'est'
@@ -75,7 +76,7 @@ export function confirmationMail(to: { email: string; fullName: string }, confir
 }
 
 /** The password reset mail in `lang` (link, with `?lang=`: {publicUrl}/passwordreset/{token}/{userId}). */
-export function passwordResetMail(to: { email: string; fullName: string }, resetLink: string, lang: MailLang, validHours: number): OutgoingMail {
+export function passwordResetMail(to: { email: string; fullName: string }, resetLink: string, lang: SpecLanguage, validHours: number): OutgoingMail {
   const link = withLang(resetLink, lang);
   const body =
     lang === 'est'
@@ -103,7 +104,7 @@ export function passwordResetMail(to: { email: string; fullName: string }, reset
 export function registrationAttemptMail(
   to: { email: string; fullName: string },
   links: { login: string; reset: string },
-  lang: MailLang,
+  lang: SpecLanguage,
   options: { validHours: number; hasPassword: boolean },
 ): OutgoingMail {
   const login = withLang(links.login, lang);

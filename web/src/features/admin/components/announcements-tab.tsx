@@ -1,4 +1,4 @@
-import type { AnnouncementProgress, AnnouncementRecipients, AnnouncementRequest } from '@sinilill/contracts';
+import type { AnnouncementProgress, AnnouncementRecipients, AnnouncementRequest, Language } from '@sinilill/contracts';
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import tableStyles from '../../../components/ui/data-table/data-table.module.css';
@@ -27,7 +27,7 @@ function paragraphsOf(body: string): string[] {
 }
 
 /** The mail in one language as it will arrive: its subject and paragraphs. */
-function MailPreview({ lang, heading, subject, body, subjectLabel }: { lang: 'et' | 'en'; heading: string; subject: string; body: string; subjectLabel: string }) {
+function MailPreview({ lang, heading, subject, body, subjectLabel }: { lang: Language; heading: string; subject: string; body: string; subjectLabel: string }) {
   return (
     <section lang={lang} className={styles.preview} data-testid={`announcement-preview-${lang}`} aria-label={heading}>
       <h4 className={styles.previewHeading}>{heading}</h4>

@@ -8,7 +8,7 @@ import { focusField } from '../../../components/ui/form/problem-text';
 import formStyles from '../../../components/ui/form/form.module.css';
 import { Panel, panelStyles } from '../../../components/ui/panel';
 import { checkEmail, checkText, type FieldProblems, limits, problemFields } from '../../../lib/form-validation';
-import { storedFromLang } from '../../../lib/language';
+import { toSpecLanguage } from '@sinilill/contracts';
 import { isPaidNow, usePaymentInfoStore } from '../../../lib/payment-info-store';
 import { useSessionStore } from '../../../lib/session-store';
 import { selectRegistrationEnabled, useSettingsStore } from '../../../lib/settings-store';
@@ -151,7 +151,7 @@ function ForgotForm() {
       focusField(formRef.current, 'email');
       return;
     }
-    const outcome = await action.run({ email: email.trim(), lang: storedFromLang(lang) });
+    const outcome = await action.run({ email: email.trim(), lang: toSpecLanguage(lang) });
     if (outcome.ok) {
       setEmail('');
       setProblems({});

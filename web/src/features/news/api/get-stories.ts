@@ -2,7 +2,7 @@ import type { NewsAnswer, NewsLocale } from '@sinilill/contracts';
 import { useCallback, useEffect, useState } from 'react';
 import { apiPost, errorCodeOf } from '../../../lib/api-client';
 import type { CatalogueCode } from '../../../lib/errors/catalogue';
-import type { Lang } from '../../../lib/language';
+import type { Language } from '@sinilill/contracts';
 
 /**
  * POST /api/strapi/story {locale} (spec §7): the news stories in `locale`, newest first.
@@ -18,7 +18,7 @@ export type StoriesState =
   | { status: 'error'; code: CatalogueCode };
 
 /** The stories in `lang`, loaded on mount; `retry` asks again after a failure. */
-export function useStories(lang: Lang): { state: StoriesState; retry: () => void } {
+export function useStories(lang: Language): { state: StoriesState; retry: () => void } {
   const [state, setState] = useState<StoriesState>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {

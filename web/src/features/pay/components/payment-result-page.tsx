@@ -8,7 +8,7 @@ import { LoginRequired } from '../../../components/ui/login-required';
 import { Panel } from '../../../components/ui/panel';
 import { isCatalogueCode } from '../../../lib/errors/catalogue';
 import { formatEuros } from '../../../lib/format-money';
-import { usePaymentInfoStore } from '../../../lib/payment-info-store';
+import { loadPaymentInfo, usePaymentInfo } from '../../../lib/payment-info';
 import { useSessionStore } from '../../../lib/session-store';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useLang } from '../../../lib/use-lang';
@@ -52,7 +52,7 @@ export function PaymentResultPage({ status, amount, code }: PaymentResultPagePro
     if (!isAuthenticated || refreshed.current) return;
     refreshed.current = true;
     if (success) void refreshAfterPayment();
-    else void usePaymentInfoStore.getState().load();
+    else void loadPaymentInfo();
   }, [success, isAuthenticated]);
   if (!isAuthenticated) return <LoginRequired />;
 
@@ -113,8 +113,7 @@ export function PaymentResultPage({ status, amount, code }: PaymentResultPagePro
 /** The participation fee as the server knows it (GET /api/payment/info), whatever the address says. */
 function ServerState() {
   const { t } = useTranslation('pay');
-  const status = usePaymentInfoStore((s) => s.status);
-  const info = usePaymentInfoStore((s) => s.info);
+  const { info, status } = usePaymentInfo();
   const state = info ? (info.isPaid ? 'paid' : 'unpaid') : status === 'error' ? 'unknown' : 'loading';
   return (
     <section aria-labelledby="payment-server-heading">

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert, ErrorAlert } from '../../../../components/ui/form/alert';
 import formStyles from '../../../../components/ui/form/form.module.css';
 import { Spinner } from '../../../../components/ui/spinner';
-import { useSettingsStore } from '../../../../lib/settings-store';
+import { publishSettings } from '../../../../lib/settings';
 import { useAction } from '../../../../lib/use-action';
 import { ALERT_MS, useTimedValue } from '../../../../lib/use-timed-value';
 import { changeSettings, getSettings } from '../api/operations';
@@ -25,7 +25,7 @@ const SWITCHES: readonly { name: SwitchName; label: 'registration' | 'entries'; 
  * changed with PUT /api/admin/settings. A switch moves only once the server has confirmed
  * (spec §4 "Admin toggles update local state only after the server reports success"); success
  * shows a green alert for 2 s (spec §9), failure the catalogue's red alert. The app-wide
- * settings store is updated too, so the rest of the page (the register link) follows at once.
+ * settings in the query cache are updated too, so the rest of the page (the register link) follows at once.
  */
 export function SettingsSwitches() {
   const { t } = useTranslation('adminAudit');
@@ -47,7 +47,7 @@ export function SettingsSwitches() {
 
   const publish = (next: SettingsAnswer) => {
     setConfirmed(next);
-    useSettingsStore.setState({ status: 'ready', settings: next });
+    publishSettings(next);
   };
 
   const toggle = async (name: SwitchName) => {

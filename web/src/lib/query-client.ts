@@ -7,6 +7,7 @@
  * shows its catalogue error and a "try again" button, spec §8) and no refetch on window focus or
  * reconnect (the team page follows the server's live events for that, spec §2).
  */
+import type { Language } from '@sinilill/contracts';
 import { QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useSessionStore } from './session-store';
 
@@ -23,13 +24,27 @@ export const queryKeys = {
   /** The payment info of a session: its access token (a new token is a new account or a new isPaid claim). */
   paymentInfo: (token: string | null) => ['payment-info', token] as const,
   stats: ['stats'] as const,
+  /** POST /api/strapi/story: a read, though a POST (spec §7). */
+  news: (lang: Language) => ['news', lang] as const,
   draw: ['draw'] as const,
   fundraising: ['fundraising'] as const,
   bankTransfer: ['bank-transfer'] as const,
   paymentMethods: ['payment-methods'] as const,
+  /** The team page's team, members and entries, read together. */
+  team: (teamId: number) => ['team', teamId] as const,
   teamMembersToPay: (teamId: number | null) => ['team-members-to-pay', teamId] as const,
   certificate: (code: string) => ['certificate', code] as const,
+  /** GET /api/participant/{id}/contributions. */
+  contributions: (participantId: number) => ['contributions', participantId] as const,
+  /** GET /api/team/{teamId}/entries/{entryId}/contribution. */
+  contribution: (teamId: number, entryId: number) => ['team', teamId, 'contribution', entryId] as const,
+  /** GET /api/team/{teamId}/joincode. */
+  joinCode: (teamId: number) => ['team', teamId, 'join-code'] as const,
   adminAccountEmails: ['admin', 'account-emails'] as const,
+  /** An admin console list as of the newest command position of the console (read-your-writes). */
+  adminList: (name: string, position: number) => ['admin', name, position] as const,
+  /** The participants page's table of teams (GET /api/stats/teams?…); the request is added per page. */
+  teamsTable: ['stats', 'teams'] as const,
 } satisfies Record<string, QueryKey | ((...args: never[]) => QueryKey)>;
 
 // What one account read is not another's: a logout or a login as someone else empties the cache

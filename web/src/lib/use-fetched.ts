@@ -14,9 +14,14 @@ export type Fetched<T> = { status: 'loading' } | { status: 'ready'; data: T } | 
  * cancelled when no page shows it any more.
  * @param key the read's cache key (queryKeys): two pages with the same key share one read.
  * @param fetcher the GET; `signal` aborts it.
+ * @param options.enabled false: nothing is read (yet), the state stays loading.
  */
-export function useFetched<T>(key: QueryKey, fetcher: (signal: AbortSignal) => Promise<T>): Fetched<T> & { reload: () => void } {
-  const query = useQuery({ queryKey: key, queryFn: ({ signal }) => fetcher(signal) });
+export function useFetched<T>(
+  key: QueryKey,
+  fetcher: (signal: AbortSignal) => Promise<T>,
+  options: { enabled?: boolean } = {},
+): Fetched<T> & { reload: () => void } {
+  const query = useQuery({ queryKey: key, queryFn: ({ signal }) => fetcher(signal), enabled: options.enabled ?? true });
   const { refetch } = query;
   const reload = useCallback(() => void refetch(), [refetch]);
   if (query.status === 'success') return { status: 'ready', data: query.data, reload };

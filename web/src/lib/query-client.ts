@@ -43,6 +43,10 @@ export const queryKeys = {
   adminAccountEmails: ['admin', 'account-emails'] as const,
   /** An admin console list as of the newest command position of the console (read-your-writes). */
   adminList: (name: string, position: number) => ['admin', name, position] as const,
+  /** GET /api/admin/review?… as of a position (the console's decisions wait for it). */
+  reviewQueue: (query: object, position: number) => ['admin', 'review', query, position] as const,
+  /** GET /api/admin/participant/{id}/payments as of a position (a refund waits for it). */
+  participantPayments: (participantId: number, position: number) => ['admin', 'participant-payments', participantId, position] as const,
   /** The participants page's table of teams (GET /api/stats/teams?…); the request is added per page. */
   teamsTable: ['stats', 'teams'] as const,
 } satisfies Record<string, QueryKey | ((...args: never[]) => QueryKey)>;

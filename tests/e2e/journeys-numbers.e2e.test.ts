@@ -244,7 +244,7 @@ describe('1440 px: a team icon of the wrong type says which files are taken, and
           const said = (await alert.textContent())!.replace(/\s+/g, ' ');
           expect(said, file.name).toContain(message(lang, 'NOT_ALLOWED_FILE_TYPE'));
           for (const part of ['JPG', 'JPEG', 'PNG', '5 MB']) expect(said, file.name).toContain(part);
-          // The duration under test: the refusal used to vanish after 2 s.
+          // The duration under test: the refusal stays past 2 s.
           await page.waitForTimeout(3_000);
           expect(await alert.isVisible(), `${file.name}: still shown after 3 s`).toBe(true);
           await page.getByTestId('team-card-error-dismiss').click();

@@ -1,5 +1,5 @@
 /**
- * Announcements end to end on real PostgreSQL, Redis and SMTP (issue 20 item 4): an
+ * Announcements end to end on real PostgreSQL, Redis and SMTP: an
  * administrator's announcement to the newsletter audience reaches exactly the opted-in, not
  * erased participants through the `mail` queue, each in their stored language, in MailDev's
  * inbox; someone erased after the announcement was queued gets nothing (checked at send time);

@@ -1,5 +1,5 @@
 /**
- * Deletions found in the event log, not in the read models (issue 15 item 4), on real
+ * Deletions found in the event log, not in the read models, on real
  * PostgreSQL: deleteTeams and deleteUsers find members and entries through the stream index
  * (packages/commands/src/stream-index.ts) with no projector ever run, and remove them in one
  * atomic append under the index's condition: an entry or a member landing between the read and

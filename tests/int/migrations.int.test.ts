@@ -1,5 +1,5 @@
 /**
- * `npm run migrate` (issue 12): migrateToLatest on scratch databases — from empty, again, twice at
+ * `npm run migrate`: migrateToLatest on scratch databases — from empty, again, twice at
  * once, over a database the old runner built (adopted, nothing re-run, the same schema as a fresh
  * one), a failing migration, and the read models' way down and up again.
  */
@@ -171,9 +171,9 @@ describe('migrateToLatest', () => {
 
     const reports = await migrateToLatest(pool);
     expect(reports.map(({ name, adopted, applied }) => ({ name, adopted, applied }))).toEqual([
-      // The old runner made the event log; group commit (issue 15) is new to it.
+      // The old runner made the event log; group commit is new to it.
       { name: 'event store', adopted: ['0001-event-log'], applied: ['0002-append-batch'] },
-      // The old runner made the first two; the session tables (issue 13) and the stream index (issue 15) are new to it.
+      // The old runner made the first two; the session tables and the stream index are new to it.
       { name: 'accounts', adopted: ['0001-id-sequences', '0002-account-tables'], applied: ['0003-session-tables', '0004-stream-index'] },
       { name: 'media', adopted: EXPECTED.media, applied: [] },
       // Recorded under their former names: renamed, none run again.
@@ -181,7 +181,7 @@ describe('migrateToLatest', () => {
     ]);
     expect(reports[3]!.renamed).toHaveLength(EXPECTED.readModels.length);
     expect((await recorded(pool, 'rm')).map((r) => r.name)).toEqual(EXPECTED.readModels);
-    expect(describeMigrations(reports)[1]).toMatch(/^accounts \(app\): adopted 0001-id-sequences, 0002-account-tables \(made by the runner before issue 12\)/);
+    expect(describeMigrations(reports)[1]).toMatch(/^accounts \(app\): adopted 0001-id-sequences, 0002-account-tables \(made by the earlier hand-rolled runners\)/);
     expect((await recorded(pool, 'app')).map((r) => r.name)).toEqual(EXPECTED.accounts);
     // The old version tables stay as history.
     expect((await pool.query('SELECT version FROM es.schema_migrations')).rows).toEqual([{ version: 1 }]);

@@ -52,7 +52,7 @@ export interface TestApplication {
 /**
  * The stream index's query on `pool` (CommandServiceDependencies.streamIndex), as the command API
  * wires it (services/command-api/src/server.ts): deletions find members and entries there
- * (issue 15 item 4).
+ *.
  */
 export function streamIndexOn(pool: pg.Pool): NonNullable<CommandServiceDependencies['streamIndex']> {
   return async (text, values) => (await pool.query<Record<string, unknown>>(text, [...values])).rows;

@@ -1,5 +1,5 @@
 /**
- * What a deletion removes, found in the event store itself (issue 15 item 4), not in the read
+ * What a deletion removes, found in the event store itself, not in the read
  * models: a team's members and entries, a participant's entries. Read through the indexes of
  * migrations/0004-stream-index.ts on `es.events`: a team's members by team, entries by
  * participant (a team's entries are its members').

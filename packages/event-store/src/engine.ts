@@ -1,5 +1,5 @@
 /**
- * The event log's engine as configuration (issue 18 item 5): EVENT_STORE=postgres|kurrentdb and
+ * The event log's engine as configuration: EVENT_STORE=postgres|kurrentdb and
  * KURRENTDB_URL (packages/config's `config.eventStore`). Each service's server.ts builds its store
  * here and wraps it (personal data, after-commit hooks, metrics) the same way for both engines.
  */

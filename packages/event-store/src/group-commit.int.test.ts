@@ -1,5 +1,5 @@
 /**
- * Group commit (append-batcher.ts, issue 15 item 5): concurrent appends share a batch, and each
+ * Group commit (append-batcher.ts): concurrent appends share a batch, and each
  * is still checked and answered on its own. Real PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

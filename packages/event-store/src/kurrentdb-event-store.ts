@@ -1,5 +1,5 @@
 /**
- * The EventStore on KurrentDB (issue 18), with @kurrent/kurrentdb-client. Requires KurrentDB
+ * The EventStore on KurrentDB, with @kurrent/kurrentdb-client. Requires KurrentDB
  * 25.1 or later (multi-stream append); see docs/event-store-engines.md for when to choose it.
  *
  * **Appends.** Every append is ONE `multiStreamAppend` (atomic across streams: all or none, on

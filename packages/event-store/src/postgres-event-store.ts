@@ -1,7 +1,7 @@
 /**
  * The EventStore on PostgreSQL (schema `es`, see migrations/0001-event-log.ts).
  *
- * **Appends** go through group commit (append-batcher.ts, issue 15): an append joins the next
+ * **Appends** go through group commit (append-batcher.ts): an append joins the next
  * batch, and a batch is one call of the PL/pgSQL function `es.append_batch` (migration 0002), one
  * round trip and one transaction in autocommit. For every group (one appendToStreams call) it
  * locks the stream rows (`es.streams`, in name order across the batch: batches cannot deadlock),
@@ -21,7 +21,7 @@
  * scan `global_position > after`; the checkpoint stays a plain global position. The lock
  * serialises position allocation, the insert and the commit of *batches*; group commit is what
  * makes that cheap under load: 32 concurrent appends cost one lock hold and one WAL flush, not 32
- * (measurements in docs/architecture.md, D29).
+ * (measurements in docs/decisions/0029).
  *
  * **Reads** are index range scans: readAll on the primary key, readStream on (stream, revision),
  * readAll with `types` through `es.read_all_of_types` (one ordered (type, position) range per
@@ -89,7 +89,7 @@ const SQL = {
   appendBatch: 'SELECT request_index, outcome, next_expected_revision, last_position, detail FROM es.append_batch($1::int[], $2::text[], $3::text[], $4::int[], $5::jsonb, $6::uuid[])',
   readStream: `SELECT ${COLUMNS} FROM es.events WHERE stream = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
   // recorded_at as epoch milliseconds: a float is parsed ten times faster than a timestamp's text
-  // (issue 16: a replay reads a million of them).
+  // (a replay reads a million of them).
   readAll: `SELECT ${FAST_COLUMNS} FROM es.events WHERE global_position > $1 ORDER BY global_position LIMIT $2`,
   readAllLean: `SELECT ${LEAN_COLUMNS} FROM es.events WHERE global_position > $1 ORDER BY global_position LIMIT $2`,
   // The streams' events (part 0) and the event looked up by id (part 1), in one round trip.
@@ -153,7 +153,7 @@ export class PostgresEventStore implements EventStore {
    * checks the revision (holding the stream's row lock until the append commits) and returns the
    * stream's revision (-1 when it does not exist) and its last event's position (0 when none).
    *
-   * Group commit (issue 15 item 5): the call joins the batch that goes to PostgreSQL next (see
+   * Group commit: the call joins the batch that goes to PostgreSQL next (see
    * AppendBatcher); it is checked and answered on its own, and a refused neighbour in the batch
    * changes nothing for it.
    */

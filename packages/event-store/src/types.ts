@@ -96,7 +96,7 @@ export interface ReadAllOptions {
   /** When given, only events of these types (the position still advances past others). */
   types?: readonly string[];
   /**
-   * False when the caller never reads the events' metadata (a replay's projections, issue 16):
+   * False when the caller never reads the events' metadata (a replay's projections):
    * the store may then leave it out of the read and return OMITTED_METADATA instead (a fifth of a
    * replay's reading time is parsing metadata). Default true.
    */
@@ -130,7 +130,7 @@ export interface Subscription {
   close(): Promise<void>;
 }
 
-/** The event store. Implementations: PostgreSQL (default) and KurrentDB (D42). */
+/** The event store. Implementations: PostgreSQL (default) and KurrentDB (docs/decisions/0042). */
 export interface EventStore {
   /**
    * Appends events to one stream if its revision matches `expectedRevision`.
@@ -155,7 +155,7 @@ export interface EventStore {
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
 
   /**
-   * Several streams at once (issue 15 item 2: one round trip where the store can): the events
+   * Several streams at once (one round trip where the store can): the events
    * of each request's stream from its `fromRevision` (default 0), in revision order, in request
    * order (an empty array for a missing stream); with `eventId`, also the stored event with that
    * id (findEvent; null when none), in the same round trip. Optional: without it, callers read
@@ -171,7 +171,7 @@ export interface EventStore {
    * transaction, after every stream lock and the global-order lock are held (nothing else can
    * append meanwhile), with a query function of that transaction; false (or a throw) rolls the
    * append back: AppendConditionFailedError. For decisions that depend on more than the streams
-   * they write, e.g. "no entry of this team appeared since I read them" (issue 15 item 4: a
+   * they write, e.g. "no entry of this team appeared since I read them" (a
    * deletion found through an index). Optional (PostgreSQL); never part of a group commit.
    */
   appendToStreamsIf?(
@@ -190,8 +190,8 @@ export interface EventStore {
   headPosition(): Promise<number>;
 
   /**
-   * A live feed of the log (KurrentDB's catch-up subscription to `$all`, filtered by type; issue
-   * 18 item 2): calls `onEvent` with the global position of each event after `after` (of `types`
+   * A live feed of the log (KurrentDB's catch-up subscription to `$all`, filtered by type):
+   * calls `onEvent` with the global position of each event after `after` (of `types`
    * when given) as it is committed, and `onError` when the subscription fails (it is then over;
    * subscribe again from the last position seen). Optional: a store without it (PostgreSQL) is
    * followed through the wake-ups its writers publish. A wrapper (the personal-data decorator,

@@ -4,11 +4,11 @@
  * `request.actor`, the acting user with the team resolved by the service (the command API from
  * the event log, the query API from the read models), never trusted from the token's claims.
  *
- * Sessions end when they should (issue 13). An access token is short-lived (ACCESS_TOKEN_SECONDS,
+ * Sessions end when they should. An access token is short-lived (ACCESS_TOKEN_SECONDS,
  * 15 minutes) and carries spec §3's claims plus `sv`, the account's session version when it was
  * issued, and `sid`, its session (refresh-token family). `authenticate` answers 401 UNAUTHORIZED
- * for a missing, forged, expired or `alg: none` token, for one without `sv`/`sid` (issued before
- * issue 13), for a scoped token (the queue board's), and — one primary-key lookup per request
+ * for a missing, forged, expired or `alg: none` token, for one without `sv`/`sid` (an older
+ * token format), for a scoped token (the queue board's), and — one primary-key lookup per request
  * (`sessions.session`) — when the account's version has been raised since (password change or
  * reset, withdrawn approval, role change, deletion), the account's sessions have ended (deleted)
  * or the token's session was logged out or revoked. An ADMIN claim is then checked against the
@@ -50,7 +50,7 @@ export interface SessionGuard {
   isAdmin(userId: string): Promise<boolean>;
 }
 
-/** The queue board's credential (D17, issue 13): signs and verifies its scoped tokens. */
+/** The queue board's credential (docs/decisions/0017): signs and verifies its scoped tokens. */
 export interface QueueBoardTokens {
   /** A token of these claims valid for `seconds`. */
   sign(claims: QueueBoardClaims, seconds: number): string;
@@ -150,7 +150,7 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
       throw new DomainError('UNAUTHORIZED');
     }
     const claims: unknown = request.user;
-    if (!Value.Check(AccessClaims, claims)) throw new DomainError('UNAUTHORIZED', 'claims do not match (no sv or sid: issued before issue 13?)');
+    if (!Value.Check(AccessClaims, claims)) throw new DomainError('UNAUTHORIZED', 'claims do not match (no sv or sid: an older token format?)');
     if ((claims as { scope?: unknown }).scope !== undefined) throw new DomainError('UNAUTHORIZED', 'a scoped token is no access token');
     await guard.check(claims);
     const admin = claims.role === 'ADMIN' && (await guard.isAdmin(claims.userId));

@@ -1,5 +1,5 @@
 /**
- * Where the auth plugin checks a session and an account (issue 13): the account's session
+ * Where the auth plugin checks a session and an account: the account's session
  * version and the token's session family (schema `app`, made and written by @sinilill/commands'
  * AccountDirectory), and the account's current role and approval (its `user-{id}` stream in the
  * event log, the source of truth).

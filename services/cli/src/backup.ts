@@ -1,11 +1,11 @@
 /**
- * `npm run backup [-- <file>]` (issue 17 item 9): a consistent dump of everything that is not
+ * `npm run backup [-- <file>]`: a consistent dump of everything that is not
  * derived — the event log, the account tables, the subject keys of personal data, the stored
  * images and the id sequences — into one gzip'd file (format: backup-format.ts), written in Node
  * so that no pg_dump of a matching version is needed.
  *
  * Consistency: one `REPEATABLE READ READ ONLY` transaction, so every table is read in one
- * snapshot (a prefix of the log, D1, with exactly the keys, accounts and images committed with
+ * snapshot (a prefix of the log, docs/decisions/0001, with exactly the keys, accounts and images committed with
  * it); the sequences, which no snapshot covers, are read after it began, so they are never behind
  * the ids and positions it shows (a gap after restore is harmless, a repeat would not be). The
  * transaction only reads: appends go on meanwhile.

@@ -1,5 +1,5 @@
 /**
- * `npm run restore -- <file>` (issue 17 item 9): loads a backup (backup.ts, format in
+ * `npm run restore -- <file>`: loads a backup (backup.ts, format in
  * backup-format.ts) into an empty database, then rebuilds the read models by replay.
  *
  * 1. The file must exist and begin with a Sinilill header of a known format version; the header's

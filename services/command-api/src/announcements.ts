@@ -1,5 +1,5 @@
 /**
- * Announcements (issue 20 item 4): an administrator's announcement becomes one mail per recipient
+ * Announcements: an administrator's announcement becomes one mail per recipient
  * on the BullMQ `mail` queue (@sinilill/messaging), sent by a worker in this process through
  * @sinilill/mail, each in the recipient's stored language (UserRegistered.lang: the language of
  * the registration) with a one-click unsubscribe link.

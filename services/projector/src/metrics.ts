@@ -1,5 +1,5 @@
 /**
- * The projector's metrics (issue 17 item 6), in the process's prom-client registry, and the
+ * The projector's metrics, in the process's prom-client registry, and the
  * projection lag they and the readiness check (./http.ts) read.
  *
  * Read at scrape time (prom-client `collect()`), each bounded by `timeoutMs` (a series whose read

@@ -1,6 +1,6 @@
 /**
- * Reads one team's entry events from the event log (es.events) for "what this did" (issue 19
- * item 2), through indexes only, never the whole log:
+ * Reads one team's entry events from the event log (es.events) for "what this did",
+ * through indexes only, never the whole log:
  * - the team's members: ParticipantRegistered by `data->>'teamId'` (index events_by_team);
  * - their entry streams: EntryAdded/EntryEdited by `data->>'participantId'` (index
  *   events_by_participant; an edit moves an entry only within its team, so a team's entries are
@@ -11,7 +11,7 @@
  * indexes' conditions are literals in the statement, so the planner can use them.
  *
  * The events are not decrypted: entry events hold ids, km, types and dates, nothing personal,
- * and never leave the server as they are. Works only while the store is the PostgreSQL one (D16).
+ * and never leave the server as they are. Works only while the store is the PostgreSQL one (docs/decisions/0016).
  */
 import { sql, type Kysely } from 'kysely';
 import type { ReadModelDatabase } from '@sinilill/read-models';

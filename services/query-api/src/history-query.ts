@@ -11,7 +11,7 @@
  * Costs: stream and type filters use es.events' indexes; the team, participant and actor
  * filters read jsonb without an index (a scan, bounded by `after` and the page size). Fine
  * for an audit screen at one edition's size; an expression index is the remedy if it is not.
- * Works only while the store is the PostgreSQL one (docs/architecture.md D16).
+ * Works only while the store is the PostgreSQL one (docs/decisions/0016).
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { HistoryEntity } from '@sinilill/contracts';

@@ -1,5 +1,5 @@
 /**
- * Reads of the event log for "my data" (issue 19 item 6): which streams name one person, and
+ * Reads of the event log for "my data": which streams name one person, and
  * their events page by page, decrypted through the protected store (revealPersonalData), so the
  * download reads exactly what the log holds for them (erased fields null, as everywhere).
  *
@@ -12,7 +12,7 @@
  * only its part about them. A company fee a teammate ordered for them is not theirs: their own
  * ParticipantPaymentMarked names the order.
  *
- * Works only while the store is the PostgreSQL one, like the admin history (D16).
+ * Works only while the store is the PostgreSQL one, like the admin history (docs/decisions/0016).
  */
 import { sql, type Kysely } from 'kysely';
 import { streams } from '@sinilill/domain';

@@ -1,5 +1,5 @@
 /**
- * Accounts migration 0004 (issue 15 item 4): the event store's index of what a deletion removes.
+ * Accounts migration 0004: the event store's index of what a deletion removes.
  *
  * Two partial expression indexes on `es.events` (the event store's own table; this set runs after
  * the event store's, see the CLI's migrateToLatest), read by stream-index.ts:

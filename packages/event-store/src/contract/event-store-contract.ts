@@ -1,5 +1,5 @@
 /**
- * The EventStore contract suite (issue 18 item 4): one set of vitest tests of the EventStore
+ * The EventStore contract suite: one set of vitest tests of the EventStore
  * interface (types.ts) that every adapter must pass — appends under each expected revision and
  * their conflicts, idempotency, multi-stream atomicity, reads, global ordering, the optional
  * methods, and erasure of personal data through withPersonalDataProtection.

@@ -11,7 +11,7 @@ export * from './runner';
 
 /**
  * Schema `es`: the streams, the log, the subject keys, `es.append`, `es.append_batch` (group
- * commit, issue 15) and `es.read_all_of_types`.
+ * commit) and `es.read_all_of_types`.
  * Run it with `runMigrations(pool, [eventStoreMigrations])` (the event store alone, as this
  * package's tests do) or through the CLI's migrateToLatest (every schema).
  */

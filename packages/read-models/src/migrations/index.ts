@@ -6,7 +6,8 @@
  *
  * The read models always used Kysely's Migrator, so no database needs adoption; their names
  * followed `YYYY-NNN-title` until they took the `NNNN-title` of every other set (decision 0075):
- * RENAMED_READ_MODEL_MIGRATIONS maps each former name to its current one for databases that recorded the former.
+ * RENAMED_READ_MODEL_MIGRATIONS maps each former name to its current one for databases that
+ * recorded the former.
  */
 import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';

@@ -1,5 +1,5 @@
 /**
- * "What this did" (issue 19 item 2, "explain my score"): what an entry's latest event did to its
+ * "What this did" ("explain my score"): what an entry's latest event did to its
  * team, folded from the event log (entry-fold.ts) — the read models only find the entry and the
  * participant and decide access. Every route authenticates (401 UNAUTHORIZED).
  *
@@ -11,7 +11,7 @@
  *
  * Cost: one indexed statement per request reads the team's entry events only
  * (contribution-query.ts), then one pass folds them. Answers are personal: `Cache-Control:
- * private, no-store`. Served only with the PostgreSQL store (the log is read by SQL, D16).
+ * private, no-store`. Served only with the PostgreSQL store (the log is read by SQL, docs/decisions/0016).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';

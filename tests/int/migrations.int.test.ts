@@ -9,16 +9,16 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator, NO_MIGRATIONS } from 'kysely/migration';
 import pg from 'pg';
 import { MIGRATION_SETS, describeMigrations, migrateToLatest } from '@sinilill/cli';
-import { MigrationError, PostgresEventStore, runMigrations, type EventData, type MigrationSet } from '@sinilill/event-store';
+import { MigrationError, PostgresEventStore, pendingMigrations, runMigrations, type EventData, type MigrationSet } from '@sinilill/event-store';
 import { createScratchDatabase } from '@sinilill/local-infra';
-import { readModelMigrationSet, readModelMigrations } from '@sinilill/read-models';
-import { buildPreKyselyDatabase } from './fixtures/pre-kysely-schema';
+import { RENAMED_READ_MODEL_MIGRATIONS, readModelMigrationSet, readModelMigrations } from '@sinilill/read-models';
+import { buildPreKyselyDatabase, readModelMigrationsUnderFormerNames } from './fixtures/pre-kysely-schema';
 
 const EXPECTED = {
   event: ['0001-event-log', '0002-append-batch', '0003-payload-indexes'],
   accounts: ['0001-id-sequences', '0002-account-tables', '0003-session-tables', '0004-stream-index'],
   media: ['0001-images'],
-  readModels: ['2025-001-initial', '2025-002-settings', '2026-003-team-page', '2026-004-admin', '2026-005-payments', '2026-006-parked-events', '2026-007-payment-orders', '2026-008-company-fees', '2026-009-table-pages', '2026-010-entry-review', '2026-011-search-folding', '2026-012-raised-unknown'],
+  readModels: ['0001-initial', '0002-settings', '0003-team-page', '0004-admin', '0005-payments', '0006-parked-events', '0007-payment-orders', '0008-company-fees', '0009-table-pages', '0010-entry-review', '0011-search-folding', '0012-raised-unknown'],
 };
 
 /** Every table and sequence the application uses (relation names for to_regclass). */
@@ -108,10 +108,10 @@ describe('migrateToLatest', () => {
     fresh = await scratchPool();
     const reports = await migrateToLatest(fresh);
     expect(reports).toEqual([
-      { name: 'event store', schema: 'es', adopted: [], applied: EXPECTED.event, latest: '0003-payload-indexes' },
-      { name: 'accounts', schema: 'app', adopted: [], applied: EXPECTED.accounts, latest: '0004-stream-index' },
-      { name: 'media', schema: 'media', adopted: [], applied: EXPECTED.media, latest: '0001-images' },
-      { name: 'read models', schema: 'rm', adopted: [], applied: EXPECTED.readModels, latest: '2026-012-raised-unknown' },
+      { name: 'event store', schema: 'es', adopted: [], renamed: [], applied: EXPECTED.event, latest: '0003-payload-indexes' },
+      { name: 'accounts', schema: 'app', adopted: [], renamed: [], applied: EXPECTED.accounts, latest: '0004-stream-index' },
+      { name: 'media', schema: 'media', adopted: [], renamed: [], applied: EXPECTED.media, latest: '0001-images' },
+      { name: 'read models', schema: 'rm', adopted: [], renamed: [], applied: EXPECTED.readModels, latest: '0012-raised-unknown' },
     ]);
     expect(await missing(fresh)).toEqual([]);
     expect(describeMigrations(reports)[0]).toBe('event store (es): ran 0001-event-log, 0002-append-batch, 0003-payload-indexes');
@@ -136,7 +136,7 @@ describe('migrateToLatest', () => {
       'event store (es): up to date (0003-payload-indexes)',
       'accounts (app): up to date (0004-stream-index)',
       'media (media): up to date (0001-images)',
-      'read models (rm): up to date (2026-012-raised-unknown)',
+      'read models (rm): up to date (0012-raised-unknown)',
     ]);
     expect(await Promise.all(['es', 'app', 'media', 'rm'].map((schema) => recorded(fresh, schema)))).toEqual(before);
   });
@@ -176,8 +176,11 @@ describe('migrateToLatest', () => {
       // The old runner made the first two; the session tables and the stream index are new to it.
       { name: 'accounts', adopted: ['0001-id-sequences', '0002-account-tables'], applied: ['0003-session-tables', '0004-stream-index'] },
       { name: 'media', adopted: EXPECTED.media, applied: [] },
+      // Recorded under their former names: renamed, none run again.
       { name: 'read models', adopted: [], applied: [] },
     ]);
+    expect(reports[3]!.renamed).toHaveLength(EXPECTED.readModels.length);
+    expect((await recorded(pool, 'rm')).map((r) => r.name)).toEqual(EXPECTED.readModels);
     expect(describeMigrations(reports)[1]).toMatch(/^accounts \(app\): adopted 0001-id-sequences, 0002-account-tables \(made by the earlier hand-rolled runners\)/);
     expect((await recorded(pool, 'app')).map((r) => r.name)).toEqual(EXPECTED.accounts);
     // The old version tables stay as history.
@@ -232,6 +235,29 @@ describe('runMigrations', () => {
     expect((await recorded(pool, 'es')).map((r) => r.name)).toEqual(EXPECTED.event);
     // The lock is released: the next run goes through.
     expect((await runMigrations(pool, [MIGRATION_SETS[0]!]))[0]!.applied).toEqual([]);
+  });
+
+  test('a schema that recorded the read models under their former names is renamed once and runs nothing again', async () => {
+    const pool = await scratchPool();
+    const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
+    const schema = 'rm_former';
+    const former = new Migrator({ db, provider: { getMigrations: async () => readModelMigrationsUnderFormerNames(schema) }, migrationTableSchema: schema });
+    expect((await former.migrateToLatest()).error).toBeUndefined();
+    const before = await recorded(pool, schema);
+    expect(before.map((r) => r.name)).toEqual(Object.keys(RENAMED_READ_MODEL_MIGRATIONS));
+    await pool.query(`INSERT INTO ${schema}.checkpoints (projection, position) VALUES ('team-stats', 7)`);
+    const set = readModelMigrationSet(schema);
+    expect(await pendingMigrations(pool, [set])).toEqual([]);
+
+    const [report] = await runMigrations(pool, [set]);
+    expect(report).toMatchObject({ applied: [], latest: '0012-raised-unknown' });
+    expect(report!.renamed).toEqual(Object.entries(RENAMED_READ_MODEL_MIGRATIONS).map(([old, now]) => `${old} → ${now}`));
+    // Same records in the same order, under the current names; the data untouched.
+    expect(await recorded(pool, schema)).toEqual(before.map((r) => ({ ...r, name: RENAMED_READ_MODEL_MIGRATIONS[r.name] })));
+    expect((await pool.query(`SELECT position::int FROM ${schema}.checkpoints WHERE projection = 'team-stats'`)).rows).toEqual([{ position: 7 }]);
+
+    // Once: the next run renames and runs nothing.
+    expect((await runMigrations(pool, [set]))[0]).toMatchObject({ renamed: [], applied: [] });
   });
 
   test('the read models migrate down to nothing and up again in any schema (their downs are sound)', async () => {

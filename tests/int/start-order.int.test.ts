@@ -59,7 +59,7 @@ test('the projector waits for a PostgreSQL that is not up yet, then catches up',
   await admin.query('CREATE DATABASE late');
   await admin.end();
   const [unmigrated] = await logged('the database is not migrated yet (npm run migrate); waiting');
-  expect(unmigrated?.pending).toContain('rm/2025-001-initial');
+  expect(unmigrated?.pending).toContain('rm/0001-initial');
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   await migrateToLatest(pool);
   await pool.end();

@@ -426,7 +426,7 @@ describe('the team page reads', () => {
     await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(raw);
     const migrations = readModelMigrations(schema);
     const migrator = new Migrator({ db: raw, provider: { getMigrations: async () => migrations }, migrationTableSchema: schema });
-    expect((await migrator.migrateTo('2025-002-settings')).error).toBeUndefined();
+    expect((await migrator.migrateTo('0002-settings')).error).toBeUndefined();
     // A team-directory that handles no team events.
     const before = { ...teamDirectoryProjection, handles: ['ParticipantRegistered', 'ParticipantPaymentMarked', 'EntryAdded', 'EntryEdited', 'EntryDeleted'] };
     await catchUp(app.db, app.store, before, { schema, lock: false });

@@ -8,4 +8,4 @@ export { certificateCode, normaliseCertificateCode, readCertificateCode, type Ce
 export { certificatePdf, printable, type CertificateContent } from './pdf';
 export { shareImagePng, shareSvg, SHARE_IMAGE_HEIGHT, SHARE_IMAGE_WIDTH, type ShareFigures } from './share-image';
 export { escapeHtml, progressPageHtml, PROGRESS_PAGE_CSP, type ProgressPageContent } from './share-page';
-export { formatCount, formatDates, formatKm, LANGUAGES, TEXTS, type Language } from './texts';
+export { formatCount, formatDates, formatKm, TEXTS } from './texts';

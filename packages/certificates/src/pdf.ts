@@ -10,7 +10,8 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import QRCode from 'qrcode';
 import type { CertificateAnswer } from '@sinilill/contracts';
-import { formatCount, formatDates, formatKm, TEXTS, type Language } from './texts';
+import { formatCount, formatDates, formatKm, TEXTS } from './texts';
+import type { Language } from '@sinilill/domain';
 
 /** What a certificate prints: the verified figures (CertificateAnswer) and where to verify them. */
 export interface CertificateContent {

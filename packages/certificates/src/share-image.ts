@@ -9,7 +9,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import satori from 'satori';
 import sharp from 'sharp';
-import { formatCount, TEXTS, type Language } from './texts';
+import { formatCount, TEXTS } from './texts';
+import type { Language } from '@sinilill/domain';
 
 /** The Open Graph image size, px. */
 export const SHARE_IMAGE_WIDTH = 1200;

@@ -9,7 +9,8 @@
  * The page carries no script; its one inline style is allowed by its hash (progressPageCsp).
  */
 import { createHash } from 'node:crypto';
-import { formatCount, TEXTS, type Language } from './texts';
+import { formatCount, TEXTS } from './texts';
+import type { Language } from '@sinilill/domain';
 import { SHARE_IMAGE_HEIGHT, SHARE_IMAGE_WIDTH, type ShareFigures } from './share-image';
 
 /** What the page needs besides the figures. */

@@ -3,9 +3,7 @@
  * and English, and the number and date formats of each language (km with two decimals; a space
  * between thousands, a decimal comma in Estonian and a point in English, as on the site).
  */
-
-export type Language = 'et' | 'en';
-export const LANGUAGES: readonly Language[] = ['et', 'en'];
+import type { Language } from '@sinilill/domain';
 
 const MONTHS: Record<Language, readonly string[]> = {
   et: ['jaanuar', 'veebruar', 'märts', 'aprill', 'mai', 'juuni', 'juuli', 'august', 'september', 'oktoober', 'november', 'detsember'],

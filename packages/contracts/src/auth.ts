@@ -5,11 +5,8 @@
  * a product limit so that hashing stays cheap). Strings over a limit are refused, never cut.
  */
 import Type from 'typebox';
+import { SpecLanguageSchema } from './language';
 import { SingleLine } from './text';
-
-/** The language of mails and messages, as stored in localStorage (spec §4). */
-export const Lang = Type.Union([Type.Literal('est'), Type.Literal('eng')]);
-export type Lang = Type.Static<typeof Lang>;
 
 /** Gender by name, as the web client sends it and the events store it. */
 export const GenderName = Type.Union([Type.Literal('MALE'), Type.Literal('FEMALE'), Type.Literal('UNDEFINED')]);
@@ -51,7 +48,7 @@ export const RegistrationBody = Type.Object(
     type: RegistrationType,
     /** Required for REGISTER_TEAM; empty or absent for JOIN_TEAM. */
     team_name: Type.Optional(SingleLine({ maxLength: 50 })),
-    lang: Lang,
+    lang: SpecLanguageSchema,
     /**
      * REGISTER_TEAM only: a company team (spec §9 "company team 15 EUR per person"),
      * whose members pay the company fee whatever their birth year and whose captain may pay for
@@ -83,7 +80,7 @@ export type LoginAnswer = Type.Static<typeof LoginAnswer>;
 
 /** POST /api/requestpasswordreset (also used to re-send nothing else: always the same answer shape). */
 export const RequestPasswordResetBody = Type.Object(
-  { email: SingleLine({ minLength: 1, maxLength: 264 }), lang: Lang },
+  { email: SingleLine({ minLength: 1, maxLength: 264 }), lang: SpecLanguageSchema },
   { additionalProperties: false },
 );
 export type RequestPasswordResetBody = Type.Static<typeof RequestPasswordResetBody>;

@@ -15,6 +15,7 @@
  * Distances in km with two decimals; dates YYYY-MM-DD (Europe/Tallinn).
  */
 import Type from 'typebox';
+import { LanguageSchema } from './language';
 
 /** Whose certificate: one participant's, or a whole team's. */
 export const CERTIFICATE_KINDS = ['participant', 'team'] as const;
@@ -53,5 +54,5 @@ export const CertificateAnswer = Type.Object({
 export type CertificateAnswer = Type.Static<typeof CertificateAnswer>;
 
 /** Languages of the public team-progress page (GET /api/share/team/{id}?lang=…); default et. */
-export const ShareQuery = Type.Object({ lang: Type.Optional(Type.Union([Type.Literal('et'), Type.Literal('en')])) });
+export const ShareQuery = Type.Object({ lang: Type.Optional(LanguageSchema) });
 export type ShareQuery = Type.Static<typeof ShareQuery>;

@@ -20,3 +20,4 @@ export * from './activity-files';
 export * from './announcements';
 export * from './moderation';
 export * from './draw';
+export * from './language';

@@ -20,6 +20,7 @@
  * activities YYYY-MM-DD as entered (Europe/Tallinn). Personal fields read null once erased.
  */
 import Type from 'typebox';
+import { SpecLanguageSchema, type Language } from './language';
 import { SingleLine } from './text';
 import { PASSWORD_MAX } from './auth';
 
@@ -30,7 +31,7 @@ export const MyDataQuery = Type.Object(
   {
     format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')])),
     /** The page's language (spec §1 `est`/`eng`): the file is named in it; default `est`. */
-    lang: Type.Optional(Type.Union([Type.Literal('est'), Type.Literal('eng')])),
+    lang: Type.Optional(SpecLanguageSchema),
   },
   { additionalProperties: false },
 );
@@ -38,7 +39,7 @@ export type MyDataQuery = Type.Static<typeof MyDataQuery>;
 
 /** GET /api/me/data.csv?lang=: the file named in the page's language (MyDataQuery's `lang`). */
 export const MyDataCsvQuery = Type.Object(
-  { lang: Type.Optional(Type.Union([Type.Literal('est'), Type.Literal('eng')])) },
+  { lang: Type.Optional(SpecLanguageSchema) },
   { additionalProperties: false },
 );
 export type MyDataCsvQuery = Type.Static<typeof MyDataCsvQuery>;
@@ -155,6 +156,6 @@ export type EraseMyAccountAnswer = Type.Static<typeof EraseMyAccountAnswer>;
  * The download's file name for a date (YYYY-MM-DD, Europe/Tallinn), format and the page's
  * language: sinilill-minu-andmed-… in Estonian (the default), sinilill-my-data-… in English.
  */
-export function myDataFileName(date: string, format: 'json' | 'csv', lang: 'est' | 'eng' = 'est'): string {
-  return `sinilill-${lang === 'eng' ? 'my-data' : 'minu-andmed'}-${date}.${format}`;
+export function myDataFileName(date: string, format: 'json' | 'csv', lang: Language = 'et'): string {
+  return `sinilill-${lang === 'en' ? 'my-data' : 'minu-andmed'}-${date}.${format}`;
 }

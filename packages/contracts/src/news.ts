@@ -6,6 +6,7 @@
  * Strapi renderer and never renders HTML from the content service.
  */
 import Type from 'typebox';
+import type { Language } from './language';
 
 /** The request's locale: the page's language, as i18next (et, en) or as stored (est, eng; spec §1). */
 export const NewsLocale = Type.Union([Type.Literal('et'), Type.Literal('en'), Type.Literal('est'), Type.Literal('eng')]);
@@ -49,6 +50,6 @@ export const NewsAnswer = Type.Object({ stories: Type.Array(NewsStory) });
 export type NewsAnswer = Type.Static<typeof NewsAnswer>;
 
 /** The two content languages, whichever way the request named them. */
-export function newsContentLocale(locale: NewsLocale): 'et' | 'en' {
+export function newsContentLocale(locale: NewsLocale): Language {
   return locale === 'en' || locale === 'eng' ? 'en' : 'et';
 }

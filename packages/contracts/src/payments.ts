@@ -29,7 +29,7 @@
  */
 import Type from 'typebox';
 import { SingleLine } from './text';
-import { Lang } from './auth';
+import { SpecLanguageSchema } from './language';
 
 /** ISO 3166-1 alpha-2 country code of a payment method's setup (EE, LV, LT, FI, …). */
 export const CountryCode = Type.String({ pattern: '^[A-Z]{2}$' });
@@ -134,7 +134,7 @@ export const PaymentOrderBody = Type.Object(
       },
       { additionalProperties: false },
     ),
-    lang: Type.Optional(Lang),
+    lang: Type.Optional(SpecLanguageSchema),
     forTeam: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },

@@ -11,6 +11,7 @@ export * from './edition';
 export * from './progress';
 export * from './distance';
 export * from './dates';
+export * from './language';
 export { isPrivileged, mayActForTeam } from './actors';
 export { textLength } from './validation';
 export * from './team';

@@ -16,6 +16,7 @@ export {
   APPEND_LOCK,
   MIGRATION_LOCK,
   MigrationError,
+  currentMigrationName,
   eventStoreMigrations,
   legacyVersions,
   pendingMigrations,

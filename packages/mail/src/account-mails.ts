@@ -2,7 +2,8 @@
  * The account mails: confirmation, password reset and the repeated-registration notice (spec §2,
  * §4, §7), in the language of the request (`est` or `eng`).
  */
-import { withLang, type MailLang } from './links';
+import type { SpecLanguage } from '@sinilill/domain';
+import { withLang } from './links';
 import type { OutgoingMail } from './mailer';
 
 function escapeHtml(text: string): string {
@@ -25,7 +26,7 @@ ${all.map((link) => `${link.intro ? `<p>${escapeHtml(link.intro)}</p>\n` : ''}<p
 }
 
 /** The account confirmation mail in `lang` (link, with `?lang=`: {publicUrl}/confirm/account/{token}/{userId}). */
-export function confirmationMail(to: { email: string; fullName: string }, confirmLink: string, lang: MailLang): OutgoingMail {
+export function confirmationMail(to: { email: string; fullName: string }, confirmLink: string, lang: SpecLanguage): OutgoingMail {
   const link = withLang(confirmLink, lang);
   const body =
     lang === 'est'
@@ -43,7 +44,7 @@ export function confirmationMail(to: { email: string; fullName: string }, confir
 }
 
 /** The password reset mail in `lang` (link, with `?lang=`: {publicUrl}/passwordreset/{token}/{userId}). */
-export function passwordResetMail(to: { email: string; fullName: string }, resetLink: string, lang: MailLang, validHours: number): OutgoingMail {
+export function passwordResetMail(to: { email: string; fullName: string }, resetLink: string, lang: SpecLanguage, validHours: number): OutgoingMail {
   const link = withLang(resetLink, lang);
   const body =
     lang === 'est'
@@ -71,7 +72,7 @@ export function passwordResetMail(to: { email: string; fullName: string }, reset
 export function registrationAttemptMail(
   to: { email: string; fullName: string },
   links: { login: string; reset: string },
-  lang: MailLang,
+  lang: SpecLanguage,
   options: { validHours: number; hasPassword: boolean },
 ): OutgoingMail {
   const login = withLang(links.login, lang);

@@ -12,7 +12,8 @@
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { OutgoingMail } from './mailer';
-import { withLang, type MailLang } from './links';
+import { fromSpecLanguage, type SpecLanguage } from '@sinilill/domain';
+import { withLang } from './links';
 
 /** What the administrator wrote: a subject and a plain-text body in each language. */
 export interface AnnouncementContent {
@@ -57,7 +58,7 @@ function escapeHtml(text: string): string {
  * with `links.oneClick` (the address a mail client POSTs `List-Unsubscribe=One-Click` to; default
  * the page) and List-Unsubscribe-Post: List-Unsubscribe=One-Click.
  */
-export function announcementMail(to: string, content: AnnouncementContent, lang: MailLang, links: { page: string; oneClick?: string }): OutgoingMail {
+export function announcementMail(to: string, content: AnnouncementContent, lang: SpecLanguage, links: { page: string; oneClick?: string }): OutgoingMail {
   // The page opens in the mail's language; the one-click address is for mail clients, not people.
   const unsubscribeUrl = withLang(links.page, lang);
   const subject = lang === 'est' ? content.subject_et : content.subject_en;
@@ -67,7 +68,7 @@ export function announcementMail(to: string, content: AnnouncementContent, lang:
     : { why: 'You are receiving this email because you take part in the Sinilill movement event.', label: 'Unsubscribe from the newsletter' };
   const paragraphs = body.split(/\n\s*\n/).map((p) => p.trim()).filter((p) => p !== '');
   const text = [...paragraphs, '--', footer.why, `${footer.label}: ${unsubscribeUrl}`].join('\n\n');
-  const html = `<!doctype html><html lang="${lang === 'est' ? 'et' : 'en'}"><body style="font-family: sans-serif; line-height: 1.5; color: #1b2a41">
+  const html = `<!doctype html><html lang="${fromSpecLanguage(lang)}"><body style="font-family: sans-serif; line-height: 1.5; color: #1b2a41">
 ${paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('\n')}
 <hr>
 <p style="font-size: 13px; color: #555">${escapeHtml(footer.why)} <a href="${escapeHtml(unsubscribeUrl)}">${escapeHtml(footer.label)}</a></p>

@@ -5,4 +5,4 @@
 export { smtpMailer, type Mailer, type OutgoingMail } from './mailer';
 export { confirmationMail, passwordResetMail, registrationAttemptMail } from './account-mails';
 export { announcementMail, unsubscribeToken, verifyUnsubscribeToken, type AnnouncementContent } from './announcements';
-export { withLang, type MailLang } from './links';
+export { withLang } from './links';

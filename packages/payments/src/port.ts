@@ -8,7 +8,7 @@
  * token says, verified, or throws PaymentVerificationError with a reason safe to log (never the
  * token itself).
  */
-import type { PaymentStatus } from '@sinilill/domain';
+import type { Language, PaymentStatus } from '@sinilill/domain';
 
 /** One bank of a country's setup (spec §3 payment method). */
 export interface PaymentMethodOption {
@@ -36,7 +36,7 @@ export interface PaymentOrderRequest {
   /** EUR cents, > 0. */
   amountCents: number;
   /** The language of the provider's pages. */
-  locale: 'et' | 'en';
+  locale: Language;
   /** ISO 3166-1 alpha-2 country of the bank. */
   country: string;
   /** The chosen bank's code; '' lets the payer choose it on the provider's page. */

@@ -3,7 +3,7 @@
  * order names none) and succeeds or fails, and the banks' logo badges. Self-contained HTML and SVG
  * (inline styles, no scripts, no external requests), in the order's language.
  */
-import { euroText } from '@sinilill/domain';
+import { euroText, type Language } from '@sinilill/domain';
 
 /** A bank of the sandbox's setup. */
 export interface SandboxBank {
@@ -16,7 +16,7 @@ export interface CheckoutView {
   orderId: string;
   reference: string;
   amountCents: number;
-  locale: 'et' | 'en';
+  locale: Language;
   /** The merchant's name (config: the store). */
   merchant: string;
   description: string;
@@ -60,7 +60,7 @@ export function escapeHtml(text: string): string {
 }
 
 /** "15,00 €" in Estonian, "€15.00" in English (cents exact, no float formatting). */
-export function formatAmount(cents: number, locale: 'et' | 'en'): string {
+export function formatAmount(cents: number, locale: Language): string {
   const text = euroText(cents);
   return locale === 'et' ? `${text.replace('.', ',')}\u00a0€` : `€${text}`;
 }

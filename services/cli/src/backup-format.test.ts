@@ -184,6 +184,13 @@ describe('migrationSetsAsOf', () => {
     expect(() => migrationSetsAsOf([es], { es: ['0002-b'] })).toThrow(/not the first ones/);
   });
 
+  test('a backup that recorded migrations under their former names is restored as of their current names', () => {
+    const rm: MigrationSet = { name: 'read models', schema: 'rm', migrations: { '0001-a': noop, '0002-b': noop }, renamed: { '2025-001-a': '0001-a', '2026-002-b': '0002-b' } };
+    const { sets, ahead } = migrationSetsAsOf([rm], { rm: ['2025-001-a'] }, { rm: ['2025-001-a'] });
+    expect(sets.map((s) => [s.schema, Object.keys(s.migrations)])).toEqual([['rm', ['0001-a']]]);
+    expect(ahead).toEqual([]);
+  });
+
   test('a target already migrated past the backup is named, not migrated down', () => {
     expect(migrationSetsAsOf([es], { es: ['0001-a'] }, { es: ['0001-a', '0002-b'] })).toEqual({ sets: [], ahead: ['es'] });
   });

@@ -25,7 +25,7 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { join } from 'node:path';
-import type { MigrationSet } from '@sinilill/event-store';
+import { currentMigrationName, type MigrationSet } from '@sinilill/event-store';
 
 /** The first line's `format`: what makes a file a Sinilill backup. */
 export const BACKUP_FORMAT = 'sinilill-backup';
@@ -210,6 +210,7 @@ export function orderTables<T extends { name: string; references: readonly strin
  * database. A set whose schema the backup does not list is left out here (it is made complete
  * afterwards). A set whose schema `alreadyApplied` shows past the backup (a target migrated by a
  * newer version before the restore) is left out too and named in `ahead`.
+ * A name recorded under a former name (the set's `renamed`) counts as its current one.
  * @param recorded the header's `migrations`.
  * @param alreadyApplied per schema, the migrations the target database has applied (absent: none).
  * @throws UnsupportedBackupError when the backup names a migration this code does not have, or
@@ -223,8 +224,9 @@ export function migrationSetsAsOf(
   const result: MigrationSet[] = [];
   const ahead: string[] = [];
   for (const set of sets) {
-    const wanted = recorded[set.schema];
-    if (!wanted) continue;
+    const wantedAsRecorded = recorded[set.schema];
+    if (!wantedAsRecorded) continue;
+    const wanted = wantedAsRecorded.map((name) => currentMigrationName(set, name));
     const known = Object.keys(set.migrations).sort();
     const unknown = wanted.filter((name) => !(name in set.migrations));
     if (unknown.length > 0) {
@@ -236,7 +238,7 @@ export function migrationSetsAsOf(
       throw new UnsupportedBackupError(`the backup's schema ${set.schema} has migrations ${sorted.join(', ')}, which are ` +
         `not the first ones of this version's ${known.join(', ')}`);
     }
-    const applied = alreadyApplied[set.schema] ?? [];
+    const applied = (alreadyApplied[set.schema] ?? []).map((name) => currentMigrationName(set, name));
     if (applied.some((name) => !wanted.includes(name))) {
       ahead.push(set.schema);
       continue;

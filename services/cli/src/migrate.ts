@@ -41,7 +41,7 @@ export async function migrateToLatest(pool: pg.Pool): Promise<MigrationSetReport
 
 /**
  * One line per schema for operators, e.g. `event store (es): ran 0001-event-log` or
- * `read models (rm): up to date (2026-005-payments)`.
+ * `read models (rm): up to date (0005-payments)`.
  */
 export function describeMigrations(reports: readonly MigrationSetReport[]): string[] {
   return reports.map((report) => {

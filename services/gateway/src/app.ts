@@ -280,7 +280,7 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
     if (request.method === 'GET' && !request.url.startsWith('/api') && hasWeb) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
-    return reply.status(404).send({ message: 'NOT_FOUND' });
+    return reply.status(404).send(errorBody('NOT_FOUND'));
   });
   return app;
 }

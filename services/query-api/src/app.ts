@@ -16,7 +16,7 @@ import Type from 'typebox';
 import { CompiledQuery } from 'kysely';
 import { MIN_POSITION_HEADER, PROJECTED_POSITION_HEADER } from '@sinilill/contracts';
 import { authPlugin, createApp, createMetricsRegistry, healthRoutes, metricsPlugin, registerRouteFiles } from '@sinilill/http';
-import { apiDocs, apiSecurityHeaders, pressurePlugin } from '@sinilill/http';
+import { apiDocs, apiSecurityHeaders, errorBody, pressurePlugin } from '@sinilill/http';
 import { postgresStreamReader } from '@sinilill/event-store';
 import { projectedPosition, projections, readCheckpoints } from '@sinilill/read-models';
 import { AnswerCache } from './answer-cache';
@@ -93,7 +93,7 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
       return;
     }
     if (typeof raw !== 'string' || !POSITION.test(raw)) {
-      void reply.status(400).send({ message: 'INVALID_REQUEST' });
+      void reply.status(400).send(errorBody('INVALID_REQUEST'));
       return;
     }
     waitForProjections({

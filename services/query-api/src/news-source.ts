@@ -11,12 +11,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Value } from 'typebox/value';
-import { NewsAnswer, type NewsBlock, type NewsImage, type NewsStory } from '@sinilill/contracts';
-
-export type NewsContentLocale = 'et' | 'en';
+import { NewsAnswer, type Language, type NewsBlock, type NewsImage, type NewsStory } from '@sinilill/contracts';
 
 /** Answers the stories of one language; rejects when the source cannot be read. */
-export type NewsSource = (locale: NewsContentLocale) => Promise<NewsAnswer>;
+export type NewsSource = (locale: Language) => Promise<NewsAnswer>;
 
 type Json = Record<string, unknown>;
 
@@ -214,7 +212,7 @@ export function localSource(dir: string): NewsSource {
  */
 export function cachedSource(source: NewsSource, ttlMs: number, now: () => number = () => performance.now()): NewsSource {
   if (ttlMs <= 0) return source;
-  const cache = new Map<NewsContentLocale, { at: number; answer: Promise<NewsAnswer> }>();
+  const cache = new Map<Language, { at: number; answer: Promise<NewsAnswer> }>();
   return (locale) => {
     const hit = cache.get(locale);
     if (hit && now() - hit.at < ttlMs) return hit.answer;

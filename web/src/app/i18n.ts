@@ -7,14 +7,14 @@
  */
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import type { Lang } from '../lib/language';
+import type { Language } from '@sinilill/contracts';
 import { pageNamespaces, startNamespaces, startResources, type PageNamespace } from './resources';
 
 /** Page namespaces some route has asked for: loaded again in the other language when it changes. */
 const requestedPageNamespaces = new Set<PageNamespace>();
 
 /** `instance`'s current language as the app names it. */
-function currentLang(instance: I18n): Lang {
+function currentLang(instance: I18n): Language {
   return instance.language === 'en' ? 'en' : 'et';
 }
 
@@ -34,7 +34,7 @@ export async function loadPageNamespace(ns: PageNamespace, instance: I18n = i18n
  * Makes the start namespaces available in `lang` (fetching that language's chunk the first
  * time). Resolves once `t()` can use them; rejects when the chunk could not be fetched.
  */
-export async function loadStartNamespaces(lang: Lang, instance: I18n = i18next): Promise<void> {
+export async function loadStartNamespaces(lang: Language, instance: I18n = i18next): Promise<void> {
   if (startNamespaces.every((ns) => instance.hasResourceBundle(lang, ns))) return;
   const bundles = await startResources[lang]();
   for (const ns of startNamespaces) instance.addResourceBundle(lang, ns, bundles[ns], true, true);
@@ -46,7 +46,7 @@ export async function loadStartNamespaces(lang: Lang, instance: I18n = i18next):
  * English page falls back on the Estonian texts (the fallback language); failing that it
  * resolves all the same, and the page shows its text keys rather than nothing.
  */
-export async function initI18n(lang: Lang): Promise<typeof i18next> {
+export async function initI18n(lang: Language): Promise<typeof i18next> {
   void i18next.use(initReactI18next).init({
     lng: lang,
     fallbackLng: 'et',
@@ -64,7 +64,7 @@ export async function initI18n(lang: Lang): Promise<typeof i18next> {
     react: { bindI18nStore: 'added' },
   });
   i18next.on('languageChanged', (next: string) => {
-    const changed: Lang = next === 'en' ? 'en' : 'et';
+    const changed: Language = next === 'en' ? 'en' : 'et';
     void loadStartNamespaces(changed).catch(() => undefined);
     for (const ns of requestedPageNamespaces) void loadPageNamespace(ns).catch(() => undefined);
   });

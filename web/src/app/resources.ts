@@ -13,11 +13,11 @@
  *   its namespaces, in the page's language only, next to the page's own chunk (i18n.ts
  *   loadPageNamespace, router.tsx loaders).
  */
-import type { Lang } from '../lib/language';
+import type { Language } from '@sinilill/contracts';
 import type { startResourcesEt } from './start-resources-et';
 
 /** The start namespaces of each language (each promise rejects when its chunk could not be fetched). */
-export const startResources: Record<Lang, () => Promise<StartResources>> = {
+export const startResources: Record<Language, () => Promise<StartResources>> = {
   et: () => import('./start-resources-et').then((module) => module.startResourcesEt),
   en: () => import('./start-resources-en').then((module) => module.startResourcesEn),
 };

@@ -1,11 +1,11 @@
-import type { Lang } from './language';
+import type { Language } from '@sinilill/contracts';
 
 /**
  * A calendar day given as YYYY-MM-DD, written for the page's language: "30.04.2025" in
  * Estonian (numeric, so it reads right in any grammatical case), "30 April 2025" in English.
  * Anything that is not a valid YYYY-MM-DD is returned unchanged.
  */
-export function formatDay(isoDay: string, lang: Lang): string {
+export function formatDay(isoDay: string, lang: Language): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDay);
   if (!match) return isoDay;
   const [, year, month, day] = match;
@@ -16,7 +16,7 @@ export function formatDay(isoDay: string, lang: Lang): string {
 }
 
 /** Month abbreviations of the tables' dates (spec §9 "MMM"), fixed so that every browser agrees. */
-const MONTHS: Record<Lang, readonly string[]> = {
+const MONTHS: Record<Language, readonly string[]> = {
   et: ['jaan', 'veebr', 'märts', 'apr', 'mai', 'juuni', 'juuli', 'aug', 'sept', 'okt', 'nov', 'dets'],
   en: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
 };
@@ -24,7 +24,7 @@ const MONTHS: Record<Lang, readonly string[]> = {
 /** The zone dates and times are shown in (house style: times in UTC, shown in Europe/Tallinn). */
 export const DISPLAY_TIME_ZONE = 'Europe/Tallinn';
 
-function dayMonthYear(year: string, month: number, day: string, lang: Lang): string | undefined {
+function dayMonthYear(year: string, month: number, day: string, lang: Language): string | undefined {
   const name = MONTHS[lang][month - 1];
   return name === undefined ? undefined : `${day}-${name}-${year}`;
 }
@@ -33,7 +33,7 @@ function dayMonthYear(year: string, month: number, day: string, lang: Lang): str
  * A calendar day (YYYY-MM-DD) as DD-MMM-YYYY (spec §9): "05-Apr-2025", in Estonian "05-apr-2025".
  * Anything that is not YYYY-MM-DD is returned unchanged.
  */
-export function formatDate(isoDay: string, lang: Lang): string {
+export function formatDate(isoDay: string, lang: Language): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDay);
   if (!match) return isoDay;
   const [, year = '', month = '', day = ''] = match;
@@ -63,7 +63,7 @@ function dateTimeFormatter(timeZone: string): Intl.DateTimeFormat {
  * An instant (ISO-8601, e.g. "2025-04-12T11:03:00Z") as DD-MMM-YYYY HH:mm in `timeZone`
  * (default Europe/Tallinn; spec §9): "12-Apr-2025 14:03". An unreadable value is returned unchanged.
  */
-export function formatDateTime(isoInstant: string, lang: Lang, timeZone = DISPLAY_TIME_ZONE): string {
+export function formatDateTime(isoInstant: string, lang: Language, timeZone = DISPLAY_TIME_ZONE): string {
   const ms = Date.parse(isoInstant);
   if (Number.isNaN(ms)) return isoInstant;
   const parts = dateTimeFormatter(timeZone).formatToParts(ms);

@@ -1,11 +1,11 @@
-import type { Lang } from './language';
+import type { Language } from '@sinilill/contracts';
 
 /** Options of {@link formatNumber}. */
 export interface FormatNumberOptions {
   /** Digits after the decimal separator (rounded half away from zero). Default 0. */
   decimals?: number;
   /** The page's language: a decimal comma in Estonian (the default), a decimal point in English. */
-  lang?: Lang;
+  lang?: Language;
 }
 
 /**
@@ -16,10 +16,10 @@ export interface FormatNumberOptions {
  */
 export const THOUSANDS_SEPARATOR = '\u00a0';
 
-const LOCALES: Record<Lang, string> = { et: 'et-EE', en: 'en-GB' };
+const LOCALES: Record<Language, string> = { et: 'et-EE', en: 'en-GB' };
 const formatters = new Map<string, Intl.NumberFormat>();
 
-function formatter(lang: Lang, decimals: number): Intl.NumberFormat {
+function formatter(lang: Language, decimals: number): Intl.NumberFormat {
   const key = `${lang}:${decimals}`;
   let found = formatters.get(key);
   if (!found) {
@@ -53,7 +53,7 @@ export function formatNumber(value: number, options: FormatNumberOptions = {}): 
  * "distances two decimals"): 40.25 → "40,25" (et) / "40.25" (en), 1234.5 → "1 234,50" /
  * "1 234.50" (a no-break space between thousands). Non-finite input gives "0,00" / "0.00".
  */
-export function formatDistance(km: number, lang: Lang): string {
+export function formatDistance(km: number, lang: Language): string {
   return formatNumber(km, { decimals: 2, lang });
 }
 
@@ -62,7 +62,7 @@ export function formatDistance(km: number, lang: Lang): string {
  * plain point and no grouping ("1 234,50 1234.50 1234,50"), so that a person finds it whichever
  * way they type it.
  */
-export function distanceSearchText(km: number, lang: Lang): string {
+export function distanceSearchText(km: number, lang: Language): string {
   const plain = (Number.isFinite(km) ? km : 0).toFixed(2);
   return `${formatDistance(km, lang)} ${plain} ${plain.replace('.', ',')}`;
 }

@@ -1,41 +1,35 @@
 /**
  * The interface language (spec §1, §9): Estonian by default, English on request. The choice is
- * kept in localStorage under `lang` as `est` or `eng`; i18next and `<html lang>` use `et`/`en`.
+ * kept in localStorage under `lang` as the spec's `est` or `eng` (SpecLanguage); i18next,
+ * `<html lang>` and the code use `et`/`en` (Language, @sinilill/contracts).
  */
-export type Lang = 'et' | 'en';
-export type StoredLang = 'est' | 'eng';
+import { DEFAULT_LANGUAGE, toSpecLanguage, type Language } from '@sinilill/contracts';
 
 export const LANG_STORAGE_KEY = 'lang';
-export const DEFAULT_LANG: Lang = 'et';
 
 /** The language for a stored value; anything but `eng` (missing, garbled) means Estonian. */
-export function langFromStored(stored: string | null | undefined): Lang {
-  return stored === 'eng' ? 'en' : DEFAULT_LANG;
-}
-
-/** The value stored for a language. */
-export function storedFromLang(lang: Lang): StoredLang {
-  return lang === 'en' ? 'eng' : 'est';
+export function langFromStored(stored: string | null | undefined): Language {
+  return stored === 'eng' ? 'en' : DEFAULT_LANGUAGE;
 }
 
 /** The other language: what the flag control switches to. */
-export function otherLang(lang: Lang): Lang {
+export function otherLang(lang: Language): Language {
   return lang === 'et' ? 'en' : 'et';
 }
 
 /** Reads the stored choice; storage may be unavailable (privacy modes), which means the default. */
-export function readStoredLang(storage: Pick<Storage, 'getItem'> | undefined = globalThis.localStorage): Lang {
+export function readStoredLang(storage: Pick<Storage, 'getItem'> | undefined = globalThis.localStorage): Language {
   try {
     return langFromStored(storage?.getItem(LANG_STORAGE_KEY));
   } catch {
-    return DEFAULT_LANG;
+    return DEFAULT_LANGUAGE;
   }
 }
 
 /** Stores the choice; returns false when storage refused it. */
-export function writeStoredLang(lang: Lang, storage: Pick<Storage, 'setItem'> | undefined = globalThis.localStorage): boolean {
+export function writeStoredLang(lang: Language, storage: Pick<Storage, 'setItem'> | undefined = globalThis.localStorage): boolean {
   try {
-    storage?.setItem(LANG_STORAGE_KEY, storedFromLang(lang));
+    storage?.setItem(LANG_STORAGE_KEY, toSpecLanguage(lang));
     return storage !== undefined;
   } catch {
     return false;
@@ -57,7 +51,7 @@ export function takeLangFromAddress(
   location: Pick<Location, 'href'> = window.location,
   history: Pick<History, 'replaceState' | 'state'> = window.history,
   storage: Pick<Storage, 'setItem'> | undefined = globalThis.localStorage,
-): Lang | null {
+): Language | null {
   const url = new URL(location.href);
   const asked = url.searchParams.get(LANG_QUERY_PARAM);
   if (asked !== 'est' && asked !== 'eng') return null;

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery, type QueryKey } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { errorCodeOf } from './api-client';
 import type { CatalogueCode } from './errors/catalogue';
 
@@ -6,27 +7,25 @@ import type { CatalogueCode } from './errors/catalogue';
 export type Fetched<T> = { status: 'loading' } | { status: 'ready'; data: T } | { status: 'error'; code: CatalogueCode };
 
 /**
- * A read a page shows (a GET of spec §7), loaded when the page mounts: runs `fetcher` once per
- * mount, and again on `reload()` (a try-again button), showing loading meanwhile; aborts it on
- * unmount. `fetcher` must keep its identity (a module-level function), or it runs on every
- * render. useStats, the pay page's reads and the history's account e-mails are written on it.
+ * A read a page shows (a GET of spec §7) through the app's query cache (lib/query-client.ts),
+ * as the three states the pages draw: loading, ready with the answer, or the catalogue code of
+ * the failure. Read when the page mounts (a cached answer is shown at once and read again
+ * behind it), again on `reload()` (a try-again button, which shows loading meanwhile), and
+ * cancelled when no page shows it any more.
+ * @param key the read's cache key (queryKeys): two pages with the same key share one read.
+ * @param fetcher the GET; `signal` aborts it.
+ * @param options.enabled false: nothing is read (yet), the state stays loading.
  */
-export function useFetched<T>(fetcher: (signal: AbortSignal) => Promise<T>): Fetched<T> & { reload: () => void } {
-  const [state, setState] = useState<Fetched<T>>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    const controller = new AbortController();
-    fetcher(controller.signal).then(
-      (data) => setState({ status: 'ready', data }),
-      (error: unknown) => {
-        if (!controller.signal.aborted) setState({ status: 'error', code: errorCodeOf(error) });
-      },
-    );
-    return () => controller.abort();
-  }, [fetcher, attempt]);
-  const reload = useCallback(() => {
-    setState({ status: 'loading' });
-    setAttempt((previous) => previous + 1);
-  }, []);
-  return { ...state, reload };
+export function useFetched<T>(
+  key: QueryKey,
+  fetcher: (signal: AbortSignal) => Promise<T>,
+  options: { enabled?: boolean } = {},
+): Fetched<T> & { reload: () => void } {
+  const query = useQuery({ queryKey: key, queryFn: ({ signal }) => fetcher(signal), enabled: options.enabled ?? true });
+  const { refetch } = query;
+  const reload = useCallback(() => void refetch(), [refetch]);
+  if (query.status === 'success') return { status: 'ready', data: query.data, reload };
+  // A try-again after a failure shows loading until the new answer.
+  if (query.status === 'error' && !query.isFetching) return { status: 'error', code: errorCodeOf(query.error), reload };
+  return { status: 'loading', reload };
 }

@@ -4,6 +4,7 @@
  */
 import type { StatsAnswer } from '@sinilill/contracts';
 import { apiGet } from './api-client';
+import { queryKeys } from './query-client';
 import { useFetched } from './use-fetched';
 
 /** What a page shows when the stats cannot be loaded (spec §7: "failure resets to empty stats"). */
@@ -26,11 +27,12 @@ export type StatsState =
   | { status: 'error'; stats: StatsAnswer; code: string };
 
 /**
- * Loads the stats once per mount; on failure the stats are empty and `code` says why.
+ * Reads the stats when the page mounts (a cached answer shows at once, read again behind it);
+ * on failure the stats are empty and `code` says why.
  * `reload()` loads them again (a "try again" button), showing the loading state meanwhile.
  */
 export function useStats(): StatsState & { reload: () => void } {
-  const fetched = useFetched(getStats);
+  const fetched = useFetched(queryKeys.stats, getStats);
   const { reload } = fetched;
   if (fetched.status === 'ready') return { status: 'success', stats: fetched.data, reload };
   if (fetched.status === 'error') return { status: 'error', stats: EMPTY_STATS, code: fetched.code, reload };

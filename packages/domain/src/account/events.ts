@@ -3,11 +3,12 @@
  * hashes never appear here) and `settings` (account/settings.ts). The union of all events and
  * their registry are in ../events.ts; personal-data fields are listed there too.
  */
+import type { SpecLanguage } from '../language';
 
 /** Spec §3 roles (USER 0, ADMIN 1). */
 export type Role = 'USER' | 'ADMIN';
 /** The language an account's mails are written in (spec §4 stored values). */
-export type MailLanguage = 'est' | 'eng';
+export type MailLanguage = SpecLanguage;
 
 /** The account of a participant (registration, or the importer for the 2025 people). */
 export interface UserRegistered {

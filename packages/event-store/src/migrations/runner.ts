@@ -5,7 +5,7 @@
  * - Each set keeps its migrations in its own schema's `kysely_migration` table (es, app, media,
  *   rm), so a schema carries its own history: a replay's fresh read-model schema `rm_next` is
  *   renamed to `rm` together with the record of what built it.
- * - Names sort in the order they run (`0001-…`, `2026-005-…`); Kysely refuses a database whose
+ * - Names are `NNNN-kebab-title` and sort in the order they run; Kysely refuses a database whose
  *   applied migrations are not the first ones of the list (allowUnorderedMigrations stays false),
  *   so a migration added below an applied one fails loudly instead of running out of order.
  * - Providers are static objects (each package's migrations/index.ts imports its files): the
@@ -52,6 +52,13 @@ export interface MigrationSet {
    * the adoption transaction.
    */
   readonly legacy?: (db: AnyKysely) => Promise<string[]>;
+  /**
+   * Former names of migrations that were renamed after databases recorded them: former name →
+   * name in `migrations`. `runMigrations` renames such records before anything else, so a database
+   * that applied a migration under its former name runs nothing again (Kysely's Migrator would
+   * otherwise refuse it: an applied migration it does not know).
+   */
+  readonly renamed?: Readonly<Record<string, string>>;
 }
 
 /** What `runMigrations` did to one set. */
@@ -60,6 +67,8 @@ export interface MigrationSetReport {
   schema: string;
   /** Migrations recorded as done because the old runner had made them (not run). */
   adopted: string[];
+  /** Records renamed from a former name to the current one (`renamed`), as `former → current`. */
+  renamed: string[];
   /** Migrations run by this call, in order. */
   applied: string[];
   /** The last migration in place now (null for a set without migrations). */
@@ -115,7 +124,9 @@ export async function runMigrations<DB>(
 /** Adoption, then Kysely's Migrator, for one set, on the locked connection. */
 async function migrateSet(db: AnyKysely, set: MigrationSet): Promise<MigrationSetReport> {
   let adopted: string[];
+  let renamed: string[];
   try {
+    renamed = set.renamed ? await renameRecords(db, set.schema, set.renamed) : [];
     adopted = set.legacy ? await adopt(db, set, set.legacy) : [];
   } catch (error) {
     throw new MigrationError(set.name, null, error);
@@ -133,9 +144,37 @@ async function migrateSet(db: AnyKysely, set: MigrationSet): Promise<MigrationSe
     name: set.name,
     schema: set.schema,
     adopted,
+    renamed,
     applied: results.filter((r) => r.status === 'Success').map((r) => r.migrationName),
     latest: Object.keys(set.migrations).sort().at(-1) ?? null,
   };
+}
+
+/**
+ * Renames the set's records of migrations applied under a former name (`renamed`: former →
+ * current), in one transaction; the timestamps stay, so Kysely reads the same order.
+ * @returns `former → current` for each record renamed (empty when none had a former name).
+ */
+async function renameRecords(db: AnyKysely, schema: string, renamed: Readonly<Record<string, string>>): Promise<string[]> {
+  const table = `${schema}.${DEFAULT_MIGRATION_TABLE}`;
+  if (!(await relationsExist(db, [table]))) return [];
+  return db.transaction().execute(async (trx) => {
+    const done: string[] = [];
+    for (const [former, current] of Object.entries(renamed)) {
+      const result = await trx.withSchema(schema).updateTable(DEFAULT_MIGRATION_TABLE)
+        .set({ name: current }).where('name', '=', former).executeTakeFirst();
+      if (result.numUpdatedRows > 0n) done.push(`${former} → ${current}`);
+    }
+    return done;
+  });
+}
+
+/**
+ * The current name of a migration recorded as `name`: its entry in the set's `renamed`, else
+ * `name` itself. For readers of recorded names (a backup's header, `pendingMigrations`).
+ */
+export function currentMigrationName(set: MigrationSet, name: string): string {
+  return set.renamed?.[name] ?? name;
 }
 
 /**
@@ -212,7 +251,7 @@ export async function pendingMigrations<DB>(
     const applied = new Set<string>();
     if (await relationsExist(db, [table])) {
       const { rows } = await sql<{ name: string }>`SELECT name FROM ${sql.table(table)}`.execute(db);
-      for (const row of rows) applied.add(row.name);
+      for (const row of rows) applied.add(currentMigrationName(set, row.name));
     }
     for (const name of Object.keys(set.migrations).sort()) {
       if (!applied.has(name)) pending.push(`${set.schema}/${name}`);

@@ -45,6 +45,7 @@ import {
 } from '@sinilill/contracts';
 import { isStrongPassword, type AccountService, type CommandRequest } from '@sinilill/commands';
 import { DomainError, type ActingUser } from '@sinilill/domain';
+import { errorBody } from '@sinilill/http';
 import { commandRequest } from '../command-request';
 import { LoginThrottle, addressKey, type Limit, type RateLimitCounters, type RateLimits } from '../rate-limits';
 import { setRefreshCookie } from './session';
@@ -87,7 +88,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
   const shared = app.errorHandler;
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
     const limited = error instanceof DomainError ? error.code === 'TOO_MANY_REQUESTS' : error.statusCode === 429;
-    if (limited) return reply.status(429).send({ message: 'TOO_MANY_REQUESTS' });
+    if (limited) return reply.status(429).send(errorBody('TOO_MANY_REQUESTS'));
     return shared.call(app, error, request, reply);
   });
 

@@ -41,6 +41,8 @@ import {
   PaymentOrderBody,
   RefundAnswer,
   RefundBody,
+  fromSpecLanguage,
+  type Language,
 } from '@sinilill/contracts';
 import { requireAdmin, routeFile } from '@sinilill/http';
 import type { CommandService, PaymentOrderView } from '@sinilill/commands';
@@ -78,14 +80,14 @@ async function methodsOf(provider: PaymentProvider, log: FastifyBaseLogger): Pro
 }
 
 /** The provider's pages' language: the body's `lang`, else Accept-Language, Estonian by default. */
-function localeOf(body: PaymentOrderBody, request: FastifyRequest): 'et' | 'en' {
-  if (body.lang) return body.lang === 'eng' ? 'en' : 'et';
+function localeOf(body: PaymentOrderBody, request: FastifyRequest): Language {
+  if (body.lang) return fromSpecLanguage(body.lang);
   const accepted = request.headers['accept-language'];
   return typeof accepted === 'string' && /^\s*en\b/i.test(accepted) ? 'en' : 'et';
 }
 
 /** The payment's line on the payer's bank statement (a team fee names how many it pays for). */
-function description(order: PaymentOrderView, locale: 'et' | 'en', edition: Edition): string {
+function description(order: PaymentOrderView, locale: Language, edition: Edition): string {
   const people = order.covers?.length ?? 1;
   const what = order.kind === 'donation'
     ? (locale === 'et' ? 'annetus' : 'donation')

@@ -13,7 +13,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import Type from 'typebox';
 import { invalidSessionPage, PaymentVerificationError, type SandboxCheckout, SandboxProvider } from '@sinilill/payments';
-import { routeFile } from '@sinilill/http';
+import { errorBody, routeFile } from '@sinilill/http';
 import type { RouteDependencies } from '../dependencies';
 
 export interface SandboxRouteOptions {
@@ -76,7 +76,7 @@ export const sandboxRoutes: FastifyPluginAsync<SandboxRouteOptions> = async (app
   app.get('/payment/sandbox/logos/:file', { schema: { params: LogoParams } }, async (request, reply) => {
     const { file } = request.params as { file: string };
     const svg = sandbox.logo(file.slice(0, -'.svg'.length));
-    if (svg === null) return reply.status(404).send({ message: 'NOT_FOUND' });
+    if (svg === null) return reply.status(404).send(errorBody('NOT_FOUND'));
     return reply.headers({ 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' }).send(svg);
   });
 };

@@ -17,7 +17,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { stringify } from 'csv-stringify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { ErrorAnswer, MY_DATA_CSV_COLUMNS, MyDataCsvQuery, MyDataQuery, myDataFileName } from '@sinilill/contracts';
+import { ErrorAnswer, MY_DATA_CSV_COLUMNS, MyDataCsvQuery, MyDataQuery, fromSpecLanguage, myDataFileName, type Language } from '@sinilill/contracts';
 import { DomainError, accountDecider, currentEdition, isUserId, localDate, streams } from '@sinilill/domain';
 import type { EventStore } from '@sinilill/event-store';
 import type { ReadModelDatabase } from '@sinilill/read-models';
@@ -38,7 +38,7 @@ const refusals = { 400: ErrorAnswer, 401: ErrorAnswer, 404: ErrorAnswer };
 export const myDataRoutes: FastifyPluginAsyncTypebox<MyDataRouteOptions> = async (app, { db, store, now }) => {
   const reader = new MyDataReader(store);
 
-  const download = (format: 'json' | 'csv', lang: 'est' | 'eng' = 'est') => async (request: FastifyRequest, reply: FastifyReply) => {
+  const download = (format: 'json' | 'csv', lang: Language) => async (request: FastifyRequest, reply: FastifyReply) => {
     const userId = request.actor.userId;
     if (!isUserId(userId)) throw new DomainError('UNAUTHORIZED', 'not an account');
     // A fixed end: the download shows the log as it stood when it began, and ends.
@@ -98,11 +98,11 @@ export const myDataRoutes: FastifyPluginAsyncTypebox<MyDataRouteOptions> = async
     ...guard,
     // No response schema: the body is a stream; refusals go through the shared error handler.
     schema: { querystring: MyDataQuery, response: refusals },
-  }, async (request, reply) => download(request.query.format ?? 'json', request.query.lang)(request, reply));
+  }, async (request, reply) => download(request.query.format ?? 'json', fromSpecLanguage(request.query.lang ?? 'est'))(request, reply));
   // The file is named in the page's language (`?lang=eng`), as the JSON route's.
   app.get('/me/data.csv', {
     ...guard, schema: { querystring: MyDataCsvQuery, response: refusals },
-  }, async (request, reply) => download('csv', request.query.lang)(request, reply));
+  }, async (request, reply) => download('csv', fromSpecLanguage(request.query.lang ?? 'est'))(request, reply));
 };
 
 /** Served under /api by being in routes/ (route-files.ts); only with the event store. */

@@ -2,9 +2,9 @@ import { Link, useRouterState } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FlowerIcon } from '../../components/ui/flower-icon';
-import { useIsPaid, usePaymentInfoStore } from '../../lib/payment-info-store';
+import { loadPaymentInfo, useIsPaid } from '../../lib/payment-info';
 import { useSessionStore } from '../../lib/session-store';
-import { selectRegistrationEnabled, useSettingsStore } from '../../lib/settings-store';
+import { selectRegistrationEnabled, useSettings } from '../../lib/settings';
 import { LanguageToggle } from './language-toggle';
 import { NotPaidBanner } from './not-paid-banner';
 import { OfflineBanner } from './offline-banner';
@@ -24,7 +24,7 @@ const PUBLIC_LINKS = [
  * /sponsor, /history, /participants, /news), then the links the visitor may use now (/team with
  * a team, /admin for admins, /register while registration is open and nobody is logged in, /pay
  * as "donate" once paid, /account, /login, logout), the flag control, and the red not-paid
- * banner. Paid or not is the payment info (lib/payment-info-store.ts, loaded here when the app
+ * banner. Paid or not is the payment info (lib/payment-info.ts, loaded here when the app
  * starts with a stored session), the token's claim until it arrives. On small screens the links
  * fold into a menu button.
  */
@@ -36,17 +36,14 @@ export function SiteHeader() {
   const isPaid = useIsPaid();
   // An account without a participant (an administrator) has no fee to pay and cannot pay one.
   const hasParticipant = useSessionStore((s) => s.identity.participantId !== null);
-  const loadPaymentInfo = usePaymentInfoStore((s) => s.load);
-  const registrationEnabled = useSettingsStore(selectRegistrationEnabled);
-  const loadSettings = useSettingsStore((s) => s.load);
+  const registrationEnabled = selectRegistrationEnabled(useSettings());
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const [menuOpen, setMenuOpen] = useState(false);
 
-  useEffect(() => loadSettings(), [loadSettings]);
   // At app start with a stored session; later logins and logouts reach the store directly.
   useEffect(() => {
     void loadPaymentInfo();
-  }, [loadPaymentInfo]);
+  }, []);
   // A followed link closes the menu (also when the page stays the same).
   const [menuPath, setMenuPath] = useState(pathname);
   if (menuPath !== pathname) {

@@ -1,7 +1,7 @@
-import type { Lang } from '../../lib/language';
+import type { Language } from '@sinilill/contracts';
 
 /** Small flag of the language's country: Estonia for Estonian, the United Kingdom for English. */
-export function Flag({ lang, width = 24 }: { lang: Lang; width?: number }) {
+export function Flag({ lang, width = 24 }: { lang: Language; width?: number }) {
   const height = (width * 2) / 3;
   if (lang === 'et') {
     return (

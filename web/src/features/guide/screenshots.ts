@@ -4,7 +4,7 @@
  * again after the pages change: `npx tsx web/scripts/guide-screenshots.ts`), which also writes
  * their pixel sizes to assets/sizes.json.
  */
-import type { Lang } from '../../lib/language';
+import type { Language } from '@sinilill/contracts';
 import progressEn from './assets/en/progress.webp';
 import registerEn from './assets/en/register.webp';
 import progressEt from './assets/et/progress.webp';
@@ -19,12 +19,12 @@ export interface Screenshot {
   height: number;
 }
 
-const SOURCES: Record<ScreenshotId, Record<Lang, string>> = {
+const SOURCES: Record<ScreenshotId, Record<Language, string>> = {
   register: { et: registerEt, en: registerEn },
   progress: { et: progressEt, en: progressEn },
 };
 
 /** The screenshot `id` in the page's language. */
-export function screenshot(id: ScreenshotId, lang: Lang): Screenshot {
+export function screenshot(id: ScreenshotId, lang: Language): Screenshot {
   return { src: SOURCES[id][lang], ...sizes[id][lang] };
 }

@@ -14,7 +14,7 @@ import pohjakaare from '../../assets/supporters/pohjakaare-logistika.svg';
 import rabarebase from '../../assets/supporters/rabarebase-pagarikoda.svg';
 import tahesaju from '../../assets/supporters/tahesaju-spordiklubi.svg';
 import { MAIN_SUPPORTER } from '../../lib/organisation';
-import type { Lang } from '../../lib/language';
+import type { Language } from '@sinilill/contracts';
 
 export interface Sponsor {
   id: string;
@@ -23,7 +23,7 @@ export interface Sponsor {
   link: string;
   /** URL of the logo image (an SVG with the name in it). */
   logo: string;
-  description: Record<Lang, string>;
+  description: Record<Language, string>;
   /** The main supporter: shown first and larger, and in the footer. */
   main?: boolean;
 }

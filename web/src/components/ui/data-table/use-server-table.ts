@@ -2,17 +2,20 @@
  * The state of a table the server pages, sorts and searches: the request
  * (page, size, sort, search), the search box's text, the rows of the last answer and its total,
  * and the `server` prop that puts DataTable in manual mode. The feature gives `load`, which reads
- * one page (GET /api/admin/users?…, /api/stats/teams?…); this hook calls it whenever the request
- * or `load` itself changes (the admin console makes a new `load` for each command position it
- * must reflect), cancelling a read still under way.
+ * one page (GET /api/admin/users?…, /api/stats/teams?…) and `key`, the table's key in the query
+ * cache (lib/query-client.ts); each request is one cache entry under it, read whenever the
+ * request or the key changes (the admin console puts the command position it must reflect in
+ * the key), cancelling a read no page shows any more. The last page stays shown while the next
+ * one is read, and after a failed read.
  *
  * The page, its size, the sort, the order and the search live in the address's query string
  * (`?page=2&sort=team_name&order=asc&q=…`, only what differs from the defaults): the table opens
  * on what the address says, and every change replaces the address (no history entry per click),
  * so a reload, the back button and a shared link show the same rows.
  */
+import { keepPreviousData, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useRouter } from '@tanstack/react-router';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { PAGE_SIZES } from '@sinilill/contracts';
 import type { DataTableServer, TableSort } from './data-table';
 import { addressWithQuery, queryFromAddress, withPage, withPageSize, withSearch, withSort, type ServerTableQuery } from './server-query';
@@ -28,10 +31,9 @@ export interface ServerPage<T> {
 }
 
 export interface ServerTableOptions<T> {
-  /**
-   * Reads one page; rejects on failure (an abort included: ignored). Keep it stable (a
-   * module-level function or useCallback): a new `load` reads the page again.
-   */
+  /** The table's key in the query cache: what `load` reads depends on nothing else than it and the request. */
+  key: QueryKey;
+  /** Reads one page; rejects on failure (an abort included: ignored). */
   load: (query: ServerTableQuery, signal: AbortSignal) => Promise<ServerPage<T>>;
   /** The default sort (spec §2), e.g. { id: 'participant_created_at', desc: true }. */
   initialSort: TableSort;
@@ -63,7 +65,7 @@ export interface ServerTable<T> {
 }
 
 /** See the module's comment. */
-export function useServerTable<T>({ load, initialSort, pageSize, searchMaxLength, debounceMs = SEARCH_DEBOUNCE_MS }: ServerTableOptions<T>): ServerTable<T> {
+export function useServerTable<T>({ key, load, initialSort, pageSize, searchMaxLength, debounceMs = SEARCH_DEBOUNCE_MS }: ServerTableOptions<T>): ServerTable<T> {
   const router = useRouter();
   const defaults = useMemo(
     (): ServerTableQuery => ({ pageIndex: 0, pageSize, sort: initialSort.id, desc: initialSort.desc, search: '' }),
@@ -78,10 +80,7 @@ export function useServerTable<T>({ load, initialSort, pageSize, searchMaxLength
     const next = addressWithQuery(search, query, defaults);
     if (next !== search) router.history.replace(`${pathname}${next}${hash}`, router.history.location.state);
   }, [router, query, defaults]);
-  const [page, setPage] = useState<ServerPage<T> | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [failure, setFailure] = useState<unknown>(null);
-  const [attempt, setAttempt] = useState(0);
+  const queryClient = useQueryClient();
 
   // The search goes out once the typing pauses, from page 1.
   useEffect(() => {
@@ -89,29 +88,24 @@ export function useServerTable<T>({ load, initialSort, pageSize, searchMaxLength
     return () => clearTimeout(timer);
   }, [typed, debounceMs]);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoading(true);
-    load(query, controller.signal).then(
-      (answer) => {
-        if (controller.signal.aborted) return;
-        setPage(answer);
-        setFailure(null);
-        setLoading(false);
-      },
-      (reason: unknown) => {
-        if (controller.signal.aborted) return;
-        setFailure(reason);
-        setLoading(false);
-      },
-    );
-    return () => controller.abort();
-  }, [load, query, attempt]);
+  const pageKey = useMemo(() => [...key, query], [key, query]);
+  const read = useQuery({
+    queryKey: pageKey,
+    queryFn: ({ signal }) => load(query, signal),
+    placeholderData: keepPreviousData,
+  });
+  // The last page answered: shown while another is read (the placeholder) and after a failure.
+  const lastPage = useRef<ServerPage<T> | null>(null);
+  if (read.data !== undefined) lastPage.current = read.data;
+  const page = read.data ?? lastPage.current;
+  const loading = read.isFetching;
+  const failure: unknown = read.status === 'error' ? read.error : null;
 
-  const reload = useCallback(() => setAttempt((n) => n + 1), []);
+  const { refetch } = read;
+  const reload = useCallback(() => void refetch(), [refetch]);
   const patch = useCallback(
-    (update: (rows: T[]) => T[]) => setPage((previous) => (previous === null ? previous : { ...previous, rows: update(previous.rows) })),
-    [],
+    (update: (rows: T[]) => T[]) => queryClient.setQueryData<ServerPage<T>>(pageKey, (previous) => (previous ? { ...previous, rows: update(previous.rows) } : previous)),
+    [queryClient, pageKey],
   );
 
   const total = page?.total ?? 0;

@@ -4,10 +4,9 @@
  * only with the session's token, so a plain link (no Authorization header) will not do: the file
  * is fetched and handed to the browser as a Blob through an `<a download>`.
  */
-import { myDataFileName, type EraseMyAccountAnswer } from '@sinilill/contracts';
+import { myDataFileName, toSpecLanguage, type EraseMyAccountAnswer, type Language } from '@sinilill/contracts';
 import { ApiError, apiFetch, apiPost } from '../../../lib/api-client';
 import { filenameFromDisposition, saveBlob } from '../../../lib/download';
-import type { StoredLang } from '../../../lib/language';
 
 export type MyDataFormat = 'json' | 'csv';
 
@@ -18,8 +17,8 @@ export type MyDataFormat = 'json' | 'csv';
  * @throws ApiError with the answer's catalogue code (a 401 or 403 clears the session, spec §4);
  *   GENERIC_ERROR (status 0) when the network failed or the download broke off.
  */
-export async function downloadMyData(format: MyDataFormat, lang: StoredLang): Promise<void> {
-  const response = await apiFetch('GET', `/me/data${format === 'csv' ? '.csv' : ''}?lang=${lang}`, { accept: format === 'csv' ? 'text/csv' : 'application/json' });
+export async function downloadMyData(format: MyDataFormat, lang: Language): Promise<void> {
+  const response = await apiFetch('GET', `/me/data${format === 'csv' ? '.csv' : ''}?lang=${toSpecLanguage(lang)}`, { accept: format === 'csv' ? 'text/csv' : 'application/json' });
   let blob: Blob;
   try {
     blob = await response.blob();

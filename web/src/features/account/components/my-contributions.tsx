@@ -1,10 +1,11 @@
 import type { ContributionMission, ParticipantContributionsAnswer } from '@sinilill/contracts';
-import { useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ui/form/alert';
-import { ApiError } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/format-date';
 import { formatDistance } from '../../../lib/format-number';
+import { queryKeys } from '../../../lib/query-client';
+import { useFetched } from '../../../lib/use-fetched';
 import { useLang } from '../../../lib/use-lang';
 import { getContributions } from '../api/get-contributions';
 import styles from './my-contributions.module.css';
@@ -21,19 +22,10 @@ const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0');
 export function MyContributions({ participantId }: { participantId: number }) {
   const { t } = useTranslation('account');
   const lang = useLang();
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoad({ status: 'loading' });
-    getContributions(participantId, controller.signal).then(
-      (answer) => setLoad({ status: 'done', answer }),
-      (error: unknown) => {
-        if (!controller.signal.aborted) setLoad({ status: 'error', code: error instanceof ApiError ? error.code : 'GENERIC_ERROR' });
-      },
-    );
-    return () => controller.abort();
-  }, [participantId]);
+  const fetcher = useCallback((signal: AbortSignal) => getContributions(participantId, signal), [participantId]);
+  const fetched = useFetched(queryKeys.contributions(participantId), fetcher);
+  const load: Load = fetched.status === 'ready' ? { status: 'done', answer: fetched.data }
+    : fetched.status === 'error' ? { status: 'error', code: fetched.code } : { status: 'loading' };
 
   const mission = (m: ContributionMission) =>
     m.lap > 1 ? t('contributions.missionLap', { id: m.id, name: m.name[lang], lap: m.lap }) : t('contributions.mission', { id: m.id, name: m.name[lang] });

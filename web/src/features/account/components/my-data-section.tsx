@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ui/form/alert';
 import formStyles from '../../../components/ui/form/form.module.css';
-import { storedFromLang } from '../../../lib/language';
 import { useSessionStore } from '../../../lib/session-store';
 import { useLang } from '../../../lib/use-lang';
 import { useAction } from '../../../lib/use-action';
@@ -28,7 +27,7 @@ export function MyDataSection() {
 
   const start = (next: MyDataFormat) => {
     setFormat(next);
-    void download.run(next, storedFromLang(lang));
+    void download.run(next, lang);
   };
 
   return (

@@ -1,9 +1,11 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useRef } from 'react';
 import { create } from 'zustand';
 import { ADMIN_PAGE_SIZE, SEARCH_MAX } from '@sinilill/contracts';
 import { useServerTable, type ServerPage, type ServerTable, type ServerTableQuery, type TableSort } from '../../../components/ui/data-table';
 import { errorCodeOf } from '../../../lib/api-client';
 import type { CatalogueCode } from '../../../lib/errors/catalogue';
+import { queryKeys } from '../../../lib/query-client';
 import type { AdminReadOptions } from './get-admin-data';
 
 interface ConsolePosition {
@@ -39,40 +41,37 @@ export interface AdminList<T> {
 }
 
 /**
- * Loads a whole list with `load` (keep it stable: a module-level function) when the tab opens,
- * again whenever a command of the console answered a newer position (waiting for it, see
+ * Reads a whole list with `load` through the query cache under `name` when the tab opens, again
+ * whenever a command of the console answered a newer position (waiting for it, see
  * useConsolePosition), and on `reload`. A newer read cancels an older one still under way. A
  * failed refresh keeps the rows shown and reports the error.
  */
-export function useAdminList<T>(load: (options: AdminReadOptions) => Promise<T[]>): AdminList<T> {
+export function useAdminList<T>(name: string, load: (options: AdminReadOptions) => Promise<T[]>): AdminList<T> {
   const position = useConsolePosition((state) => state.position);
-  const [rows, setRows] = useState<T[] | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<CatalogueCode | null>(null);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoading(true);
-    load({ signal: controller.signal, minPosition: position }).then(
-      (next) => {
-        if (controller.signal.aborted) return;
-        setRows(next);
-        setError(null);
-        setLoading(false);
-      },
-      (reason: unknown) => {
-        if (controller.signal.aborted) return;
-        setError(errorCodeOf(reason));
-        setLoading(false);
-      },
-    );
-    return () => controller.abort();
-  }, [load, position, attempt]);
-
-  const reload = useCallback(() => setAttempt((n) => n + 1), []);
-  const patch = useCallback((update: (rows: T[]) => T[]) => setRows((previous) => (previous === null ? previous : update(previous))), []);
-  return { rows, loading, error, reload, patch };
+  const queryClient = useQueryClient();
+  const key = useMemo(() => queryKeys.adminList(name, position), [name, position]);
+  const read = useQuery({
+    queryKey: key,
+    queryFn: ({ signal }) => load({ signal, minPosition: position }),
+    // The rows of the position before stay shown while the newer read is under way.
+    placeholderData: (previous) => previous,
+  });
+  const { refetch } = read;
+  const reload = useCallback(() => void refetch(), [refetch]);
+  const patch = useCallback(
+    (update: (rows: T[]) => T[]) => queryClient.setQueryData<T[]>(key, (previous) => (previous === undefined ? previous : update(previous))),
+    [queryClient, key],
+  );
+  // The last rows answered: kept after a failed refresh.
+  const lastRows = useRef<T[] | null>(null);
+  if (read.data !== undefined) lastRows.current = read.data;
+  return {
+    rows: read.data ?? lastRows.current,
+    loading: read.isFetching,
+    error: read.status === 'error' ? errorCodeOf(read.error) : null,
+    reload,
+    patch,
+  };
 }
 
 /** A table tab's page as read from the query API, with the read's failure as a catalogue code. */
@@ -82,18 +81,20 @@ export interface AdminPage<T> extends ServerTable<T> {
 }
 
 /**
- * One page of a table tab (users, teams, entries), paged, sorted and searched on the server:
- * `load` reads the page the table asks for (keep it stable: a module-level function), sending
+ * One page of a table tab (users, teams, entries) named `name`, paged, sorted and searched on the
+ * server: `load` reads the page the table asks for, sending
  * the console's newest command position as x-min-position, so that the page is read again —
  * the same page, sort and search — whenever a command of the console answered (read-your-writes,
  * see useConsolePosition). 50 rows per page at first (spec §2), searches up to SEARCH_MAX characters.
  */
 export function useAdminPage<T>(
+  name: string,
   load: (query: ServerTableQuery, options: AdminReadOptions) => Promise<ServerPage<T>>,
   initialSort: TableSort,
 ): AdminPage<T> {
   const position = useConsolePosition((state) => state.position);
+  const key = useMemo(() => queryKeys.adminList(name, position), [name, position]);
   const read = useCallback((query: ServerTableQuery, signal: AbortSignal) => load(query, { signal, minPosition: position }), [load, position]);
-  const table = useServerTable({ load: read, initialSort, pageSize: ADMIN_PAGE_SIZE, searchMaxLength: SEARCH_MAX });
+  const table = useServerTable({ key, load: read, initialSort, pageSize: ADMIN_PAGE_SIZE, searchMaxLength: SEARCH_MAX });
   return { ...table, error: table.failure === null ? null : errorCodeOf(table.failure) };
 }

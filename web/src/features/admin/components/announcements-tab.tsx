@@ -1,5 +1,6 @@
-import type { AnnouncementProgress, AnnouncementRecipients, AnnouncementRequest } from '@sinilill/contracts';
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import type { AnnouncementProgress, AnnouncementRecipients, AnnouncementRequest, Language } from '@sinilill/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import tableStyles from '../../../components/ui/data-table/data-table.module.css';
 import { ConfirmDialog } from '../../../components/ui/dialog/confirm-dialog';
@@ -8,7 +9,9 @@ import { RadioGroup, TextField } from '../../../components/ui/form/field';
 import { SubmitButton } from '../../../components/ui/form/submit-button';
 import formStyles from '../../../components/ui/form/form.module.css';
 import styles from './announcements.module.css';
+import { queryKeys } from '../../../lib/query-client';
 import { useAction } from '../../../lib/use-action';
+import { useFetched } from '../../../lib/use-fetched';
 import { useLang } from '../../../lib/use-lang';
 import { useNumberFormat } from '../../../lib/use-number-format';
 import { countRecipients, listAnnouncements, sendAnnouncement, sendTestAnnouncement } from '../api/announcements';
@@ -27,7 +30,7 @@ function paragraphsOf(body: string): string[] {
 }
 
 /** The mail in one language as it will arrive: its subject and paragraphs. */
-function MailPreview({ lang, heading, subject, body, subjectLabel }: { lang: 'et' | 'en'; heading: string; subject: string; body: string; subjectLabel: string }) {
+function MailPreview({ lang, heading, subject, body, subjectLabel }: { lang: Language; heading: string; subject: string; body: string; subjectLabel: string }) {
   return (
     <section lang={lang} className={styles.preview} data-testid={`announcement-preview-${lang}`} aria-label={heading}>
       <h4 className={styles.previewHeading}>{heading}</h4>
@@ -57,41 +60,30 @@ export function AnnouncementsTab() {
   const { t } = useTranslation('admin');
   const lang = useLang();
   const [form, setForm] = useState<AnnouncementRequest>(EMPTY);
-  const [list, setList] = useState<AnnouncementProgress[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  // Read again every REFRESH_MS while an announcement is still being sent.
+  const listed = useQuery({
+    queryKey: queryKeys.announcements,
+    queryFn: ({ signal }) => listAnnouncements(signal),
+    refetchInterval: (query) => (query.state.data?.announcements.some(unfinished) ? REFRESH_MS : false),
+  });
+  const list: AnnouncementProgress[] | null = listed.data?.announcements ?? null;
+  const loadError = listed.status === 'error' ? 'GENERIC_ERROR' : null;
+  const { refetch } = listed;
+  const refresh = useCallback(async () => {
+    await refetch();
+  }, [refetch]);
   const send = useAction(sendAnnouncement);
   const sendTest = useAction(sendTestAnnouncement);
   const number = useNumberFormat();
-  const [recipients, setRecipients] = useState<AnnouncementRecipients | null>(null);
-  const [recipientsError, setRecipientsError] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const bodyEtId = useId();
   const bodyEnId = useId();
 
-  const refresh = useCallback(async () => {
-    try {
-      setList((await listAnnouncements()).announcements);
-      setLoadError(null);
-    } catch {
-      setLoadError('GENERIC_ERROR');
-    }
-  }, []);
-  useEffect(() => { void refresh(); }, [refresh]);
   const { audience } = form;
-  useEffect(() => {
-    const controller = new AbortController();
-    setRecipients(null);
-    setRecipientsError(false);
-    countRecipients(audience, controller.signal).then(setRecipients, () => {
-      if (!controller.signal.aborted) setRecipientsError(true);
-    });
-    return () => controller.abort();
-  }, [audience]);
-  useEffect(() => {
-    if (!list?.some(unfinished)) return;
-    const timer = setTimeout(() => void refresh(), REFRESH_MS);
-    return () => clearTimeout(timer);
-  }, [list, refresh]);
+  const countFetcher = useCallback((signal: AbortSignal) => countRecipients(audience, signal), [audience]);
+  const counted = useFetched(queryKeys.announcementRecipients(audience), countFetcher);
+  const recipients: AnnouncementRecipients | null = counted.status === 'ready' ? counted.data : null;
+  const recipientsError = counted.status === 'error';
 
   const set = (field: keyof AnnouncementRequest) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
   const complete = Boolean(form.subject_et.trim() && form.body_et.trim() && form.subject_en.trim() && form.body_en.trim());

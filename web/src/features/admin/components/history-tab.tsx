@@ -1,5 +1,5 @@
 import type { HistoryOrder, HistoryPage } from '@sinilill/contracts';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ui/form/alert';
 import { focusField } from '../../../components/ui/form/problem-text';
@@ -52,12 +52,11 @@ export function HistoryTab() {
   const [pageSize, setPageSize] = useState(HISTORY_PAGE_SIZE);
   const [timeline, setTimeline] = useState<string | null>(null);
   const timelineOpener = useRef<HTMLElement | null>(null);
-  const { state, load } = useLoad<HistoryPage>();
+  const { state } = useLoad<HistoryPage>(
+    ['audit', 'history', applied, order, place, pageSize],
+    (signal) => getHistoryPage(applied, order, place, pageSize, signal),
+  );
   const accountEmails = useLoadAccountEmails();
-
-  useEffect(() => {
-    void load((signal) => getHistoryPage(applied, order, place, pageSize, signal));
-  }, [applied, order, place, pageSize, load]);
 
   /** The filters as typed, or null after marking the fields in error and focusing the first. */
   const checkedFilters = useCallback((): HistoryFilterQuery | null => {

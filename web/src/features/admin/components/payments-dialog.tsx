@@ -1,7 +1,7 @@
 import type { AdminPaymentOrder } from '@sinilill/contracts';
 import { REFUND_REASON_MAX } from '@sinilill/contracts';
 import { eurosToCents } from '@sinilill/domain';
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ui/dialog/confirm-dialog';
 import { ModalDialog } from '../../../components/ui/dialog/modal-dialog';
@@ -10,11 +10,12 @@ import { TextField } from '../../../components/ui/form/field';
 import { focusField } from '../../../components/ui/form/problem-text';
 import formStyles from '../../../components/ui/form/form.module.css';
 import { LoadingPanel } from '../../../components/ui/spinner';
-import { errorCodeOf } from '../../../lib/api-client';
 import type { CatalogueCode } from '../../../lib/errors/catalogue';
 import { formatEuros } from '../../../lib/format-money';
 import { checkText, type FieldProblem } from '../../../lib/form-validation';
+import { queryKeys } from '../../../lib/query-client';
 import { useAction } from '../../../lib/use-action';
+import { useFetched } from '../../../lib/use-fetched';
 import { useLang } from '../../../lib/use-lang';
 import { getParticipantPayments, refundOrder } from '../api/payments';
 import { checkRefundAmount, refundableCents } from '../utils/refund';
@@ -56,21 +57,15 @@ type Loaded = { status: 'loading' } | { status: 'ready'; orders: readonly AdminP
 function PaymentsPanel({ participantId, onClose, onRefunded }: { participantId: number; onClose: () => void; onRefunded: (position: number) => void }) {
   const { t } = useTranslation('admin');
   const lang = useLang();
-  const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
   const [position, setPosition] = useState<number | undefined>(undefined);
   const [chosen, setChosen] = useState<AdminPaymentOrder | null>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoaded({ status: 'loading' });
-    getParticipantPayments(participantId, { signal: controller.signal, ...(position ? { minPosition: position } : {}) }).then(
-      (answer) => setLoaded({ status: 'ready', orders: answer.orders }),
-      (error: unknown) => {
-        if (!controller.signal.aborted) setLoaded({ status: 'error', code: errorCodeOf(error) });
-      },
-    );
-    return () => controller.abort();
-  }, [participantId, position]);
+  const fetcher = useCallback(
+    (signal: AbortSignal) => getParticipantPayments(participantId, { signal, ...(position ? { minPosition: position } : {}) }),
+    [participantId, position],
+  );
+  const fetched = useFetched(queryKeys.participantPayments(participantId, position ?? 0), fetcher);
+  const loaded: Loaded = fetched.status === 'ready' ? { status: 'ready', orders: fetched.data.orders }
+    : fetched.status === 'error' ? { status: 'error', code: fetched.code } : { status: 'loading' };
 
   const euros = (value: number) => formatEuros(eurosToCents(value) ?? 0, lang);
   const kindText = (order: AdminPaymentOrder) =>

@@ -36,7 +36,7 @@ function reset({ userId, password }: { userId: string; password: string }) {
 export function ResetPasswordTab() {
   const { t } = useTranslation('admin');
   const lang = useLang();
-  const list = useAdminList(loadAccounts);
+  const list = useAdminList('accounts', loadAccounts);
   const notice = useNotice();
   const [query, setQuery] = useState('');
   const [userId, setUserId] = useState('');

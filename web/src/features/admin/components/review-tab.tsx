@@ -1,5 +1,6 @@
 import type { FlagReason, ModerationRule, ReviewQueueAnswer, ReviewQueueQuery, ReviewStatus } from '@sinilill/contracts';
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import tableStyles from '../../../components/ui/data-table/data-table.module.css';
 import { Alert, ErrorAlert } from '../../../components/ui/form/alert';
@@ -8,6 +9,7 @@ import formStyles from '../../../components/ui/form/form.module.css';
 import { entryTypeLabel } from '../../../lib/entry-type';
 import { formatDate, formatDateTime } from '../../../lib/format-date';
 import { formatDistance } from '../../../lib/format-number';
+import { queryKeys } from '../../../lib/query-client';
 import { useAction } from '../../../lib/use-action';
 import { useLang } from '../../../lib/use-lang';
 import { decideReview, getReviewQueue } from '../api/review';
@@ -41,25 +43,26 @@ export function ReviewTab() {
   const reasonText = useReasonText();
   const noteId = useId();
   const [filters, setFilters] = useState<ReviewQueueQuery>({ status: 'flagged' });
-  const [page, setPage] = useState<ReviewQueueAnswer | null>(null);
-  const [loadError, setLoadError] = useState(false);
+  // The position the list must reflect: the answer of the last decision (0: none yet).
+  const [minPosition, setMinPosition] = useState(0);
+  const read = useQuery({
+    queryKey: queryKeys.reviewQueue(filters, minPosition),
+    queryFn: ({ signal }) => getReviewQueue(filters, minPosition ? { signal, minPosition } : { signal }),
+    // The page shown stays while the next is read, and after a failed read (with the error).
+    placeholderData: (previous) => previous,
+  });
+  const lastPage = useRef<ReviewQueueAnswer | null>(null);
+  if (read.data !== undefined) lastPage.current = read.data;
+  const page = read.data ?? lastPage.current;
+  const loadError = read.status === 'error';
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [note, setNote] = useState('');
   const [done, setDone] = useState<{ decision: 'approve' | 'reject'; count: number } | null>(null);
   const decide = useAction(decideReview);
 
-  const load = useCallback(async (query: ReviewQueueQuery, minPosition?: number) => {
-    try {
-      setPage(await getReviewQueue(query, minPosition ? { minPosition } : {}));
-      setLoadError(false);
-    } catch {
-      setLoadError(true);
-    }
-  }, []);
   useEffect(() => {
     setSelected(new Set());
-    void load(filters);
-  }, [filters, load]);
+  }, [filters]);
 
   const setFilter = (field: keyof ReviewQueueQuery) => (value: string) =>
     setFilters((f) => ({ ...f, [field]: value === '' ? undefined : value, page: undefined }));
@@ -80,7 +83,7 @@ export function ReviewTab() {
     setDone({ decision, count: outcome.result.count });
     setSelected(new Set());
     setNote('');
-    await load(filters, outcome.result.position);
+    setMinPosition((before) => Math.max(before, outcome.result.position));
   }
 
   return (

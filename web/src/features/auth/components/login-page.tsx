@@ -1,5 +1,5 @@
 import { Link, useNavigate } from '@tanstack/react-router';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, ErrorAlert } from '../../../components/ui/form/alert';
 import { SubmitButton } from '../../../components/ui/form/submit-button';
@@ -8,10 +8,10 @@ import { focusField } from '../../../components/ui/form/problem-text';
 import formStyles from '../../../components/ui/form/form.module.css';
 import { Panel, panelStyles } from '../../../components/ui/panel';
 import { checkEmail, checkText, type FieldProblems, limits, problemFields } from '../../../lib/form-validation';
-import { storedFromLang } from '../../../lib/language';
-import { isPaidNow, usePaymentInfoStore } from '../../../lib/payment-info-store';
+import { toSpecLanguage } from '@sinilill/contracts';
+import { isPaidNow, loadPaymentInfo } from '../../../lib/payment-info';
 import { useSessionStore } from '../../../lib/session-store';
-import { selectRegistrationEnabled, useSettingsStore } from '../../../lib/settings-store';
+import { selectRegistrationEnabled, useSettings } from '../../../lib/settings';
 import { useAction } from '../../../lib/use-action';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useLang } from '../../../lib/use-lang';
@@ -49,10 +49,8 @@ function LoginForm() {
   const [problems, setProblems] = useState<FieldProblems<LoginField>>({});
   const [sessionError, setSessionError] = useState(false);
   const storeToken = useSessionStore((s) => s.login);
-  const registrationEnabled = useSettingsStore(selectRegistrationEnabled);
-  const loadSettings = useSettingsStore((s) => s.load);
+  const registrationEnabled = selectRegistrationEnabled(useSettings());
   const action = useAction(login);
-  useEffect(() => loadSettings(), [loadSettings]);
 
   const check = (next: typeof values): FieldProblems<LoginField> => {
     const found: FieldProblems<LoginField> = {
@@ -91,7 +89,7 @@ function LoginForm() {
       void navigate({ to: identity.isAdmin ? '/admin' : '/' });
       return;
     }
-    const info = await usePaymentInfoStore.getState().load();
+    const info = await loadPaymentInfo();
     void navigate({ to: isPaidNow(info, identity) ? '/team' : '/pay' });
   };
 
@@ -151,7 +149,7 @@ function ForgotForm() {
       focusField(formRef.current, 'email');
       return;
     }
-    const outcome = await action.run({ email: email.trim(), lang: storedFromLang(lang) });
+    const outcome = await action.run({ email: email.trim(), lang: toSpecLanguage(lang) });
     if (outcome.ok) {
       setEmail('');
       setProblems({});

@@ -6,6 +6,7 @@ import { Alert, ErrorAlert } from '../../../components/ui/form/alert';
 import { Panel } from '../../../components/ui/panel';
 import { Spinner } from '../../../components/ui/spinner';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { queryKeys } from '../../../lib/query-client';
 import { useFetched } from '../../../lib/use-fetched';
 import { useNumberFormat } from '../../../lib/use-number-format';
 import { verifyCertificate } from '../api/verify-certificate';
@@ -38,7 +39,7 @@ export function VerifyPage({ code }: { code?: string }) {
 function Verdict({ code }: { code: string }) {
   const { t } = useTranslation('certificates');
   const fetcher = useCallback((signal: AbortSignal) => verifyCertificate(code, signal), [code]);
-  const state = useFetched(fetcher);
+  const state = useFetched(queryKeys.certificate(code), fetcher);
   return (
     <div>
       {state.status === 'loading' && <Spinner label={t('verify.loading')} color="var(--brand)" />}

@@ -3,6 +3,7 @@ import { ErrorAlert } from '../../../components/ui/form/alert';
 import { Panel } from '../../../components/ui/panel';
 import { currentEdition } from '@sinilill/domain';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { queryKeys } from '../../../lib/query-client';
 import { useFetched } from '../../../lib/use-fetched';
 import { getDraw } from '../api/draw';
 
@@ -33,7 +34,7 @@ function plannedTime(localDateTime: string, language: string): string {
 export function DrawPage() {
   const { t, i18n } = useTranslation('draw');
   useDocumentTitle(t('title'));
-  const draw = useFetched(getDraw);
+  const draw = useFetched(queryKeys.draw, getDraw);
 
   return (
     <Panel heading={t('title')} headingId="draw-heading" testId="draw-page">

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { preloadRouteMap } from '../../../components/ui/route-map';
 import { LoadingPanel } from '../../../components/ui/spinner';
-import { useSettingsStore } from '../../../lib/settings-store';
+import { useSettings } from '../../../lib/settings';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useStats } from '../../../lib/use-stats';
 import { MissingFlowers } from './missing-flowers';
@@ -23,11 +23,9 @@ export function HomePage() {
   useDocumentTitle();
   const state = useStats();
   const edition = currentEdition;
-  const settings = useSettingsStore((s) => s.settings);
-  const loadSettings = useSettingsStore((s) => s.load);
+  const { settings } = useSettings();
   // The map's chunk downloads while the stats load, not after.
   useEffect(preloadRouteMap, []);
-  useEffect(() => loadSettings(), [loadSettings]);
 
   return (
     <div className={styles.home}>

@@ -1,8 +1,9 @@
-import type { NewsAnswer, NewsLocale } from '@sinilill/contracts';
-import { useCallback, useEffect, useState } from 'react';
+import type { Language, NewsAnswer, NewsLocale } from '@sinilill/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { apiPost, errorCodeOf } from '../../../lib/api-client';
 import type { CatalogueCode } from '../../../lib/errors/catalogue';
-import type { Lang } from '../../../lib/language';
+import { queryKeys } from '../../../lib/query-client';
 
 /**
  * POST /api/strapi/story {locale} (spec §7): the news stories in `locale`, newest first.
@@ -17,23 +18,12 @@ export type StoriesState =
   | { status: 'ready'; stories: NewsAnswer['stories'] }
   | { status: 'error'; code: CatalogueCode };
 
-/** The stories in `lang`, loaded on mount; `retry` asks again after a failure. */
-export function useStories(lang: Lang): { state: StoriesState; retry: () => void } {
-  const [state, setState] = useState<StoriesState>({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    const controller = new AbortController();
-    getStories(lang, controller.signal).then(
-      (answer) => setState({ status: 'ready', stories: answer.stories }),
-      (error: unknown) => {
-        if (!controller.signal.aborted) setState({ status: 'error', code: errorCodeOf(error) });
-      },
-    );
-    return () => controller.abort();
-  }, [lang, attempt]);
-  const retry = useCallback(() => {
-    setState({ status: 'loading' });
-    setAttempt((n) => n + 1);
-  }, []);
-  return { state, retry };
+/** The stories in `lang`, read on mount through the query cache; `retry` asks again after a failure (showing loading meanwhile). */
+export function useStories(lang: Language): { state: StoriesState; retry: () => void } {
+  const query = useQuery({ queryKey: queryKeys.news(lang), queryFn: ({ signal }) => getStories(lang, signal) });
+  const { refetch } = query;
+  const retry = useCallback(() => void refetch(), [refetch]);
+  if (query.status === 'success') return { state: { status: 'ready', stories: query.data.stories }, retry };
+  if (query.status === 'error' && !query.isFetching) return { state: { status: 'error', code: errorCodeOf(query.error) }, retry };
+  return { state: { status: 'loading' }, retry };
 }

@@ -1,5 +1,5 @@
 import { DISPLAY_TIME_ZONE, formatDate } from '../../../lib/format-date';
-import type { Lang } from '../../../lib/language';
+import type { Language } from '@sinilill/contracts';
 
 const dayFormatter = new Intl.DateTimeFormat('en-CA', { timeZone: DISPLAY_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
 
@@ -16,7 +16,7 @@ export function tallinnDay(isoInstant: string): string | null {
  * A story's publication instant as its Europe/Tallinn day, DD-MMM-YYYY (spec §9): "04-May-2025",
  * in Estonian "04-mai-2025". An unreadable value is returned unchanged.
  */
-export function storyDate(isoInstant: string, lang: Lang): string {
+export function storyDate(isoInstant: string, lang: Language): string {
   const day = tallinnDay(isoInstant);
   return day === null ? isoInstant : formatDate(day, lang);
 }

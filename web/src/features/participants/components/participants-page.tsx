@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { toPageQuery, useServerTable, type ServerTableQuery } from '../../../components/ui/data-table';
 import { LoadingPanel } from '../../../components/ui/spinner';
+import { queryKeys } from '../../../lib/query-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { DEFAULT_TEAM_SORT, getTeamPage, PUBLIC_PAGE_SIZE, SEARCH_MAX, TEAM_SORTS } from '../api/get-team-page';
 import { teamRows } from '../utils/team-rows';
@@ -23,7 +24,7 @@ const INITIAL_SORT = { id: DEFAULT_TEAM_SORT.sort, desc: DEFAULT_TEAM_SORT.order
 export function ParticipantsPage() {
   const { t } = useTranslation('participants');
   useDocumentTitle(t('title'));
-  const table = useServerTable({ load: loadTeams, initialSort: INITIAL_SORT, pageSize: PUBLIC_PAGE_SIZE, searchMaxLength: SEARCH_MAX });
+  const table = useServerTable({ key: queryKeys.teamsTable, load: loadTeams, initialSort: INITIAL_SORT, pageSize: PUBLIC_PAGE_SIZE, searchMaxLength: SEARCH_MAX });
 
   return (
     <section className={styles.page} aria-labelledby="participants-heading">

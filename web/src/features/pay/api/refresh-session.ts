@@ -1,4 +1,4 @@
-import { usePaymentInfoStore } from '../../../lib/payment-info-store';
+import { loadPaymentInfo } from '../../../lib/payment-info';
 import { useSessionStore } from '../../../lib/session-store';
 
 /**
@@ -10,5 +10,5 @@ import { useSessionStore } from '../../../lib/session-store';
  */
 export async function refreshAfterPayment(): Promise<void> {
   if (!(await useSessionStore.getState().refresh())) console.warn('POST /api/session/refresh failed');
-  await usePaymentInfoStore.getState().load();
+  await loadPaymentInfo();
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { CatalogueCode } from '../../../lib/errors/catalogue';
-import { usePaymentInfoStore } from '../../../lib/payment-info-store';
+import { loadPaymentInfo } from '../../../lib/payment-info';
 import { useAction } from '../../../lib/use-action';
 import { useLang } from '../../../lib/use-lang';
 import { checkOrder, type OrderDraft, paymentOrderBody } from '../utils/order';
@@ -59,7 +59,7 @@ export function usePlaceOrder(): PlaceOrder {
       window.location.assign(outcome.result.paymentUrl);
       return null;
     }
-    if (outcome.code === 'ALREADY_PAID_FOR') void usePaymentInfoStore.getState().load();
+    if (outcome.code === 'ALREADY_PAID_FOR') void loadPaymentInfo();
     return outcome.code ?? null;
   };
 

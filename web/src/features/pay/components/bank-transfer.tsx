@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { LoadingPanel } from '../../../components/ui/spinner';
 import { formatEuros } from '../../../lib/format-money';
 import { CONTACT_EMAIL } from '../../../lib/organisation';
+import { queryKeys } from '../../../lib/query-client';
 import { useFetched } from '../../../lib/use-fetched';
 import { useLang } from '../../../lib/use-lang';
 import { getBankTransfer } from '../api/get-bank-transfer';
@@ -20,7 +21,7 @@ import styles from './pay.module.css';
 export function BankTransfer() {
   const { t } = useTranslation('pay');
   const lang = useLang();
-  const details = useFetched(getBankTransfer);
+  const details = useFetched(queryKeys.bankTransfer, getBankTransfer);
   return (
     <section aria-labelledby="bank-transfer-heading" data-testid="bank-transfer">
       <h2 id="bank-transfer-heading" className={styles.heading}>

@@ -8,6 +8,7 @@ import formStyles from '../../../components/ui/form/form.module.css';
 import { LoadingPanel } from '../../../components/ui/spinner';
 import { formatEuros } from '../../../lib/format-money';
 import { useSessionStore } from '../../../lib/session-store';
+import { queryKeys } from '../../../lib/query-client';
 import { useFetched } from '../../../lib/use-fetched';
 import { useLang } from '../../../lib/use-lang';
 import { getPaymentMethods } from '../api/get-payment-methods';
@@ -74,7 +75,7 @@ function PayForChoice(props: { feeCents: number; offer: TeamFeeOffer; teammates:
   const teamId = useSessionStore((s) => s.identity.teamId);
   const participantId = useSessionStore((s) => s.identity.participantId);
   const fetchMembers = useCallback((signal: AbortSignal) => getTeamMembers(teamId ?? 0, signal), [teamId]);
-  const members = useFetched(fetchMembers);
+  const members = useFetched(queryKeys.teamMembersToPay(teamId), fetchMembers);
   const names = members.status === 'ready' ? unpaidTeammateNames(members.data, participantId) : [];
   const listed = names.length > 0 ? new Intl.ListFormat(lang, { type: 'conjunction' }).format(names) : null;
   return (
@@ -132,7 +133,7 @@ function BankLinkSection(props: {
   children: (countries: readonly PaymentCountry[]) => ReactNode;
 }) {
   const { t } = useTranslation('pay');
-  const methods = useFetched(getPaymentMethods);
+  const methods = useFetched(queryKeys.paymentMethods, getPaymentMethods);
   const answer = methods.status === 'ready' ? methods.data : null;
   const countries = useMemo(() => (answer ? listedCountries(answer) : []), [answer]);
   return (

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useSessionStore } from '../../../lib/session-store';
 import { useMoneyRaised } from '../../../lib/use-money-raised';
 import { getFundraising } from '../api/get-fundraising';
+import { queryKeys } from '../../../lib/query-client';
 import { useFetched } from '../../../lib/use-fetched';
 import { centsOfEuros } from '../utils/amount';
 import { teamRaisedCents } from '../utils/fundraising';
@@ -18,7 +19,7 @@ export function FundraisingTotals() {
   const { t } = useTranslation('pay');
   const moneyRaised = useMoneyRaised();
   const teamId = useSessionStore((s) => s.identity.teamId);
-  const fundraising = useFetched(getFundraising);
+  const fundraising = useFetched(queryKeys.fundraising, getFundraising);
   if (fundraising.status !== 'ready') return null;
 
   const teamCents = teamRaisedCents(fundraising.data, teamId);

@@ -7,7 +7,7 @@ import { Panel, panelStyles } from '../../../components/ui/panel';
 import { LoadingPanel } from '../../../components/ui/spinner';
 import { formatEuros } from '../../../lib/format-money';
 import { EVENT_REGISTRATION_URL } from '../../../lib/organisation';
-import { usePaymentInfoStore } from '../../../lib/payment-info-store';
+import { loadPaymentInfo, usePaymentInfo } from '../../../lib/payment-info';
 import { useSessionStore } from '../../../lib/session-store';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useLang } from '../../../lib/use-lang';
@@ -33,13 +33,11 @@ export function PayPage() {
   const lang = useLang();
   const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
   const hasParticipant = useSessionStore((s) => s.identity.participantId !== null);
-  const info = usePaymentInfoStore((s) => s.info);
-  const status = usePaymentInfoStore((s) => s.status);
-  const loadInfo = usePaymentInfoStore((s) => s.load);
+  const { info, status } = usePaymentInfo();
   useDocumentTitle(t('title'));
   useEffect(() => {
-    if (isAuthenticated && hasParticipant) void loadInfo();
-  }, [isAuthenticated, hasParticipant, loadInfo]);
+    if (isAuthenticated && hasParticipant) void loadPaymentInfo();
+  }, [isAuthenticated, hasParticipant]);
   if (!isAuthenticated) return <LoginRequired />;
   if (!hasParticipant) {
     // An administrator's account without a participant: no fee, and the server takes no order.
@@ -61,7 +59,7 @@ export function PayPage() {
     <Panel heading={t('title')} headingId="pay-heading" wide testId="pay-page">
       <div className={styles.sections}>
         {info === null && !failed && <LoadingPanel label={t('loading', { ns: 'common' })} testId="pay-loading" />}
-        {failed && <LoadFailed code="GENERIC_ERROR" onRetry={() => void loadInfo()} testId="pay-info-retry" />}
+        {failed && <LoadFailed code="GENERIC_ERROR" onRetry={() => void loadPaymentInfo()} testId="pay-info-retry" />}
         {paid && (
           <p className={styles.paid} data-testid="pay-paid">
             {t('paid')}

@@ -1,6 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import type { PaymentOrderStatusAnswer } from '@sinilill/contracts';
-import { useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ui/form/alert';
 import formStyles from '../../../components/ui/form/form.module.css';
@@ -8,9 +9,10 @@ import { LoginRequired } from '../../../components/ui/login-required';
 import { Panel } from '../../../components/ui/panel';
 import { isCatalogueCode } from '../../../lib/errors/catalogue';
 import { formatEuros } from '../../../lib/format-money';
-import { usePaymentInfoStore } from '../../../lib/payment-info-store';
+import { loadPaymentInfo, usePaymentInfo } from '../../../lib/payment-info';
 import { useSessionStore } from '../../../lib/session-store';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { queryKeys } from '../../../lib/query-client';
 import { useLang } from '../../../lib/use-lang';
 import { getPaymentOrder } from '../api/get-payment-order';
 import { refreshAfterPayment } from '../api/refresh-session';
@@ -52,7 +54,7 @@ export function PaymentResultPage({ status, amount, code }: PaymentResultPagePro
     if (!isAuthenticated || refreshed.current) return;
     refreshed.current = true;
     if (success) void refreshAfterPayment();
-    else void usePaymentInfoStore.getState().load();
+    else void loadPaymentInfo();
   }, [success, isAuthenticated]);
   if (!isAuthenticated) return <LoginRequired />;
 
@@ -113,8 +115,7 @@ export function PaymentResultPage({ status, amount, code }: PaymentResultPagePro
 /** The participation fee as the server knows it (GET /api/payment/info), whatever the address says. */
 function ServerState() {
   const { t } = useTranslation('pay');
-  const status = usePaymentInfoStore((s) => s.status);
-  const info = usePaymentInfoStore((s) => s.info);
+  const { info, status } = usePaymentInfo();
   const state = info ? (info.isPaid ? 'paid' : 'unpaid') : status === 'error' ? 'unknown' : 'loading';
   return (
     <section aria-labelledby="payment-server-heading">
@@ -146,28 +147,14 @@ type OrderFetch = { state: 'loading' } | { state: 'ready'; order: PaymentOrderSt
 function OrderState({ reference }: { reference: string }) {
   const { t } = useTranslation('pay');
   const lang = useLang();
-  const [fetched, setFetched] = useState<OrderFetch>({ state: 'loading' });
-  useEffect(() => {
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const ask = (polls: number) => {
-      getPaymentOrder(reference, controller.signal).then(
-        (order) => {
-          if (controller.signal.aborted) return;
-          setFetched({ state: 'ready', order });
-          if (order.status === 'pending' && polls > 1) timer = setTimeout(() => ask(polls - 1), ORDER_POLL_MS);
-        },
-        () => {
-          if (!controller.signal.aborted) setFetched({ state: 'unknown' });
-        },
-      );
-    };
-    ask(ORDER_POLLS);
-    return () => {
-      controller.abort();
-      clearTimeout(timer);
-    };
-  }, [reference]);
+  const read = useQuery({
+    queryKey: queryKeys.paymentOrder(reference),
+    queryFn: ({ signal }) => getPaymentOrder(reference, signal),
+    // Asked again while pending, up to ORDER_POLLS answers in all.
+    refetchInterval: (query) => (query.state.data?.status === 'pending' && query.state.dataUpdateCount < ORDER_POLLS ? ORDER_POLL_MS : false),
+  });
+  const fetched: OrderFetch = read.status === 'error' ? { state: 'unknown' }
+    : read.status === 'success' ? { state: 'ready', order: read.data } : { state: 'loading' };
   const state = fetched.state === 'ready' ? fetched.order.status : fetched.state;
   return (
     <section aria-labelledby="payment-order-heading">

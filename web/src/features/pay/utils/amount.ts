@@ -1,4 +1,4 @@
-import type { Lang } from '../../../lib/language';
+import type { Language } from '@sinilill/contracts';
 
 /**
  * Euro amounts as people type and read them, and exact integer EUR cents as the API takes them
@@ -29,7 +29,7 @@ export function amountCents(value: string | number | undefined): number | null {
  * decimal comma in Estonian and a point in English, no euro sign and no grouping ("15,00",
  * "1234.50") — what the inputs start with; amountInputCents reads either separator back.
  */
-export function amountInputText(cents: number, lang: Lang): string {
+export function amountInputText(cents: number, lang: Language): string {
   const text = (cents / 100).toFixed(2);
   return lang === 'en' ? text : text.replace('.', ',');
 }

@@ -1,5 +1,5 @@
 import type { PaymentMethod, PaymentMethodsAnswer } from '@sinilill/contracts';
-import type { Lang } from '../../../lib/language';
+import type { Language } from '@sinilill/contracts';
 
 /** The country selected first (spec §9: "Default country EE"). */
 export const DEFAULT_COUNTRY = 'EE';
@@ -46,7 +46,7 @@ export function chosenMethod(methods: readonly PaymentMethod[], code: string | n
 }
 
 /** A country's name in the page's language ("Eesti", "Estonia"); the code where it has none. */
-export function countryName(code: string, lang: Lang): string {
+export function countryName(code: string, lang: Language): string {
   try {
     return new Intl.DisplayNames([lang], { type: 'region', fallback: 'code' }).of(code) ?? code;
   } catch {

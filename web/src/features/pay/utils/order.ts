@@ -1,6 +1,5 @@
-import type { PaymentOrderBody } from '@sinilill/contracts';
 import { centsToEuros } from '@sinilill/domain';
-import { type Lang, storedFromLang } from '../../../lib/language';
+import { toSpecLanguage, type Language, type PaymentOrderBody } from '@sinilill/contracts';
 
 /** The refusals the pay page finds before asking the server, with the server's codes (spec §8). */
 export type OrderProblem = 'NOT_SELECTED' | 'AMOUNT_TOO_LOW';
@@ -42,7 +41,7 @@ export function checkOrder(draft: OrderDraft): OrderCheck {
  * `forTeam` is a company team's captain paying for every unpaid member at once; sent
  * only when true.
  */
-export function paymentOrderBody(order: { isPaid: boolean; country: string; methodCode: string | null; cents: number; lang: Lang; forTeam?: boolean }): PaymentOrderBody {
+export function paymentOrderBody(order: { isPaid: boolean; country: string; methodCode: string | null; cents: number; lang: Language; forTeam?: boolean }): PaymentOrderBody {
   return {
     billingAddress: {},
     isPaid: order.isPaid,
@@ -52,7 +51,7 @@ export function paymentOrderBody(order: { isPaid: boolean; country: string; meth
       methodOptions: { preferredCountry: order.country, preferredProvider: order.methodCode ?? '' },
       amount: centsToEuros(order.cents),
     },
-    lang: storedFromLang(order.lang),
+    lang: toSpecLanguage(order.lang),
     ...(order.forTeam ? { forTeam: true } : {}),
   };
 }

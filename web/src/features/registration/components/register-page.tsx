@@ -1,7 +1,6 @@
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Panel, panelStyles } from '../../../components/ui/panel';
-import { selectRegistrationEnabled, useSettingsStore } from '../../../lib/settings-store';
+import { selectRegistrationEnabled, useSettings } from '../../../lib/settings';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { RegistrationWizard } from './registration-wizard';
 
@@ -13,10 +12,9 @@ import { RegistrationWizard } from './registration-wizard';
 export function RegisterPage() {
   const { t } = useTranslation('registration');
   useDocumentTitle(t('title'));
-  const status = useSettingsStore((s) => s.status);
-  const enabled = useSettingsStore(selectRegistrationEnabled);
-  const load = useSettingsStore((s) => s.load);
-  useEffect(() => load(), [load]);
+  const settings = useSettings();
+  const { status } = settings;
+  const enabled = selectRegistrationEnabled(settings);
 
   if (!enabled) return status === 'ready' || status === 'error' ? <div data-testid="register-closed" /> : null;
   return (

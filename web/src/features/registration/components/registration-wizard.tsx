@@ -13,7 +13,7 @@ import { ApiError } from '../../../lib/api-client';
 import { formatClockTime } from '../../../lib/format-date';
 import { limits, problemFields } from '../../../lib/form-validation';
 import { isStrongPassword } from '../../../lib/password-strength';
-import { storedFromLang } from '../../../lib/language';
+import { toSpecLanguage } from '@sinilill/contracts';
 import { useAction } from '../../../lib/use-action';
 import { useLang } from '../../../lib/use-lang';
 import { register } from '../api/register';
@@ -122,7 +122,7 @@ export function RegistrationWizard() {
         return;
       }
     }
-    const outcome = await submission.run(toRegistrationBody(draft, storedFromLang(lang)));
+    const outcome = await submission.run(toRegistrationBody(draft, toSpecLanguage(lang)));
     if (outcome.ok) void navigate({ to: '/success' });
     else if (outcome.code === 'PASSWORD_TOO_WEAK') {
       // Judged with the team name too, or the rule changed since step one: back to the field.

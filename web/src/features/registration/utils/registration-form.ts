@@ -4,7 +4,7 @@
  * password at least 6 characters and equal to its confirmation, lengths: email 264, full name 32,
  * join code 64, team name 50).
  */
-import type { RegistrationBody, RegistrationType } from '@sinilill/contracts';
+import type { RegistrationBody, RegistrationType, SpecLanguage } from '@sinilill/contracts';
 import {
   checkConfirmation,
   checkEmail,
@@ -15,7 +15,6 @@ import {
   limits,
   REQUIRED,
 } from '../../../lib/form-validation';
-import type { StoredLang } from '../../../lib/language';
 
 /** The step ids of the wizard, spelled as in the original (`team-infromation` sic). */
 export const STEPS = ['user-information', 'register-type', 'team-infromation'] as const;
@@ -125,7 +124,7 @@ export function lengthProblems(step: StepId, draft: RegistrationDraft): FieldPro
  * passed their checks: texts trimmed (the password as typed), only the chosen type's team field;
  * `company: true` only for a new company team (the server refuses it on JOIN_TEAM).
  */
-export function toRegistrationBody(draft: RegistrationDraft, lang: StoredLang): RegistrationBody {
+export function toRegistrationBody(draft: RegistrationDraft, lang: SpecLanguage): RegistrationBody {
   if (draft.type === '' || draft.gender === '') throw new Error('toRegistrationBody: the draft has not passed its checks');
   const body: RegistrationBody = {
     full_name: draft.full_name.trim(),

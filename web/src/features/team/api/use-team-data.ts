@@ -1,7 +1,9 @@
 import type { Entry, TeamAnswer, TeamMember } from '@sinilill/contracts';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useRef } from 'react';
 import { errorCodeOf } from '../../../lib/api-client';
 import type { CatalogueCode } from '../../../lib/errors/catalogue';
+import { queryKeys } from '../../../lib/query-client';
 import { getEntries } from './get-entries';
 import { getParticipants } from './get-participants';
 import { getTeam } from './get-team';
@@ -31,61 +33,52 @@ export interface TeamDataHandle {
 }
 
 /**
- * Team `teamId`'s data for the team page (spec §2: "loads entries, participants and team"). The
- * team must load; members and entries that fail count as empty (spec §7 "list, empty on error")
- * or keep their last value on a refresh. Answers are applied in the order asked, so a slow older
- * read never overwrites a newer one. Everything stops on unmount.
+ * Team `teamId`'s data for the team page (spec §2: "loads entries, participants and team"), one
+ * entry of the query cache read as one: the team must load; members and entries that fail count
+ * as empty (spec §7 "list, empty on error") or keep their last value on a refresh, and a failed
+ * refresh keeps what is shown. A refresh cancels the read still under way, so a slow older read
+ * never overwrites a newer one; leaving the page cancels it too. Offline, the service worker
+ * answers these reads from the last ones it saw (app/service-worker/offline-routes.ts).
  */
 export function useTeamData(teamId: number): TeamDataHandle {
-  const [state, setState] = useState<TeamDataState>({ status: 'loading' });
-  const load = useRef<((position?: number) => void) | null>(null);
+  const queryClient = useQueryClient();
+  const key = queryKeys.team(teamId);
+  // The newest position a refresh asked the reads to wait for (0: none).
+  const requestedPosition = useRef(0);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    const { signal } = controller;
-    let issued = 0;
-    let applied = 0;
-    let requestedPosition = 0;
-
-    load.current = (position) => {
-      if (position !== undefined) {
-        if (position <= requestedPosition) return;
-        requestedPosition = position;
+  const query = useQuery({
+    queryKey: key,
+    queryFn: async ({ signal }): Promise<TeamData> => {
+      const position = requestedPosition.current;
+      const options = { signal, minPosition: position > 0 ? position : undefined };
+      const [team, members, entries] = await Promise.allSettled([getTeam(teamId, options), getParticipants(teamId, options), getEntries(teamId, options)]);
+      const before = queryClient.getQueryData<TeamData>(key);
+      if (team.status === 'rejected') {
+        if (before) return before;
+        throw team.reason;
       }
-      const seq = ++issued;
-      const options = { signal, minPosition: position };
-      void Promise.allSettled([getTeam(teamId, options), getParticipants(teamId, options), getEntries(teamId, options)]).then(
-        ([team, members, entries]) => {
-          if (signal.aborted || seq < applied) return;
-          applied = seq;
-          setState((previous) => {
-            const before = previous.status === 'ready' ? previous.data : null;
-            if (team.status === 'rejected') {
-              // A failed refresh keeps what is shown; a failed first load is an error.
-              return before ? previous : { status: 'error', code: errorCodeOf(team.reason) };
-            }
-            return {
-              status: 'ready',
-              data: {
-                team: team.value,
-                members: members.status === 'fulfilled' ? members.value : (before?.members ?? []),
-                entries: entries.status === 'fulfilled' ? entries.value : (before?.entries ?? []),
-              },
-            };
-          });
-        },
-      );
-    };
-    load.current();
-    return () => {
-      controller.abort();
-      load.current = null;
-    };
-  }, [teamId]);
+      return {
+        team: team.value,
+        members: members.status === 'fulfilled' ? members.value : (before?.members ?? []),
+        entries: entries.status === 'fulfilled' ? entries.value : (before?.entries ?? []),
+      };
+    },
+  });
 
-  const refresh = useCallback((position?: number) => load.current?.(position), []);
+  const { refetch } = query;
+  const refresh = useCallback((position?: number) => {
+    if (position !== undefined) {
+      if (position <= requestedPosition.current) return;
+      requestedPosition.current = position;
+    }
+    void refetch();
+  }, [refetch]);
   const patchTeam = useCallback((patch: Partial<TeamAnswer>) => {
-    setState((previous) => (previous.status === 'ready' ? { status: 'ready', data: { ...previous.data, team: { ...previous.data.team, ...patch } } } : previous));
-  }, []);
+    queryClient.setQueryData<TeamData>(queryKeys.team(teamId), (previous) => (previous ? { ...previous, team: { ...previous.team, ...patch } } : previous));
+  }, [queryClient, teamId]);
+
+  const state: TeamDataState = query.status === 'success'
+    ? { status: 'ready', data: query.data }
+    : query.status === 'error' ? { status: 'error', code: errorCodeOf(query.error) } : { status: 'loading' };
   return { state, refresh, patchTeam };
 }

@@ -1,12 +1,13 @@
 import type { ContributionAnswer, ContributionMission, Entry } from '@sinilill/contracts';
-import { useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ModalDialog } from '../../../components/ui/dialog/modal-dialog';
 import { ErrorAlert } from '../../../components/ui/form/alert';
 import { Spinner } from '../../../components/ui/spinner';
-import { ApiError } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format-date';
 import { formatDistance, formatNumber } from '../../../lib/format-number';
+import { queryKeys } from '../../../lib/query-client';
+import { useFetched } from '../../../lib/use-fetched';
 import { useLang } from '../../../lib/use-lang';
 import { getContribution } from '../api/get-contribution';
 import styles from './contribution-dialog.module.css';
@@ -38,21 +39,12 @@ export function ContributionDialog({ entry, onClose }: ContributionDialogProps) 
   const { t } = useTranslation('team');
   const lang = useLang();
   const whole = (n: number) => formatNumber(n, { lang });
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-
-  useEffect(() => {
-    if (!entry) return;
-    const controller = new AbortController();
-    setLoad({ status: 'loading' });
-    getContribution(entry.team_id, entry.id, controller.signal).then(
-      (answer) => setLoad({ status: 'done', answer }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        setLoad({ status: 'error', code: error instanceof ApiError ? error.code : 'GENERIC_ERROR' });
-      },
-    );
-    return () => controller.abort();
-  }, [entry]);
+  const teamId = entry?.team_id ?? 0;
+  const entryId = entry?.id ?? 0;
+  const fetcher = useCallback((signal: AbortSignal) => getContribution(teamId, entryId, signal), [teamId, entryId]);
+  const fetched = useFetched(queryKeys.contribution(teamId, entryId), fetcher, { enabled: entry !== null });
+  const load: Load = fetched.status === 'ready' ? { status: 'done', answer: fetched.data }
+    : fetched.status === 'error' ? { status: 'error', code: fetched.code } : { status: 'loading' };
 
   const mission = (m: ContributionMission) =>
     m.lap > 1 ? t('contributions.missionLap', { id: m.id, name: m.name[lang], lap: m.lap }) : t('contributions.mission', { id: m.id, name: m.name[lang] });

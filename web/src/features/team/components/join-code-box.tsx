@@ -1,12 +1,15 @@
 import type { JoinCodeAnswer } from '@sinilill/contracts';
-import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ui/dialog/confirm-dialog';
 import { ErrorAlert } from '../../../components/ui/form/alert';
 import { CheckIcon, CopyIcon, RefreshIcon } from '../../../components/ui/icons';
 import { errorCodeOf } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format-date';
+import { queryKeys } from '../../../lib/query-client';
 import { useAction } from '../../../lib/use-action';
+import { useFetched } from '../../../lib/use-fetched';
 import { useLang } from '../../../lib/use-lang';
 import { useTimedValue } from '../../../lib/use-timed-value';
 import { getJoinCode, newJoinCode } from '../api/join-code';
@@ -23,23 +26,16 @@ type CodeState = { status: 'loading' } | { status: 'error' } | { status: 'ready'
 export function JoinCodeBox({ teamId, onChanged }: { teamId: number; onChanged: (position: number) => void }) {
   const { t } = useTranslation('team');
   const lang = useLang();
-  const [state, setState] = useState<CodeState>({ status: 'loading' });
+  const queryClient = useQueryClient();
+  const fetcher = useCallback((signal: AbortSignal) => getJoinCode(teamId, signal), [teamId]);
+  const fetched = useFetched(queryKeys.joinCode(teamId), fetcher);
+  const state: CodeState = fetched.status === 'ready' ? { status: 'ready', code: fetched.data } : { status: fetched.status };
   const [generated, setGenerated] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [copied, showCopied] = useTimedValue<true>();
   const [error, showError] = useTimedValue<string>();
   const regenerate = useAction(newJoinCode);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    getJoinCode(teamId, controller.signal).then(
-      (code) => setState({ status: 'ready', code }),
-      () => {
-        if (!controller.signal.aborted) setState({ status: 'error' });
-      },
-    );
-    return () => controller.abort();
-  }, [teamId]);
 
   async function copy(code: string) {
     try {
@@ -59,7 +55,7 @@ export function JoinCodeBox({ teamId, onChanged }: { teamId: number; onChanged: 
     const outcome = await regenerate.run(teamId);
     if (!outcome.ok) return; // the dialog stays open with the refusal
     setConfirming(false);
-    setState({ status: 'ready', code: outcome.result });
+    queryClient.setQueryData(queryKeys.joinCode(teamId), outcome.result);
     setGenerated(outcome.result.created_at);
     if (outcome.result.position !== undefined) onChanged(outcome.result.position);
   }

@@ -7,7 +7,7 @@ import { LoginRequired } from '../../../components/ui/login-required';
 import { Panel } from '../../../components/ui/panel';
 import { LoadingPanel } from '../../../components/ui/spinner';
 import { useSessionStore } from '../../../lib/session-store';
-import { useSettingsStore } from '../../../lib/settings-store';
+import { useSettings } from '../../../lib/settings';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useMediaQuery } from '../../../lib/use-media-query';
 import { useTeamData } from '../api/use-team-data';
@@ -53,17 +53,13 @@ export function TeamPage() {
 function TeamView({ teamId }: { teamId: number }) {
   const { t } = useTranslation('team');
   const participantId = useSessionStore((s) => s.identity.participantId);
-  const entriesOpen = useSettingsStore((s) => s.settings?.entriesOpen === true);
-  const loadSettings = useSettingsStore((s) => s.load);
+  const entriesOpen = useSettings().settings?.entriesOpen === true;
   const resetUi = useTeamStore((s) => s.reset);
   const { state, refresh, patchTeam } = useTeamData(teamId);
   const phone = useMediaQuery(PHONE_QUERY);
   const reload = useCallback(() => refresh(), [refresh]);
   useTeamLive(teamId, refresh, reload);
 
-  useEffect(() => {
-    loadSettings();
-  }, [loadSettings]);
   useEffect(() => resetUi, [resetUi]);
 
   const onTeamChanged = useCallback(

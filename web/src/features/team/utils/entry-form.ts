@@ -14,7 +14,7 @@ import {
 } from '@sinilill/domain';
 import { REQUIRED, type FieldProblem, type FieldProblems } from '../../../lib/form-validation';
 import { entryTypeChoice, entryTypeValue, isPresetType } from '../../../lib/entry-type';
-import type { Lang } from '../../../lib/language';
+import type { Language } from '@sinilill/contracts';
 import { parseDecimal } from '../../../lib/parse-decimal';
 
 export type EntryFormMode = 'add' | 'edit';
@@ -132,7 +132,7 @@ export function defaultPerformedAt(today: string, edition: Edition): string {
  */
 export function initialEntryForm(
   entry: Entry | null,
-  defaults: { participantId: number | null; today: string; lang?: Lang },
+  defaults: { participantId: number | null; today: string; lang?: Language },
   edition: Edition,
 ): EntryFormValues {
   if (entry) {

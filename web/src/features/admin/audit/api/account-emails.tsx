@@ -1,10 +1,11 @@
 /**
  * The e-mails of the live accounts by user id, so the history names its actors ("a
- * timeline … showing actor"): read once per visit of the history tab from GET
+ * timeline … showing actor"): read on each visit of the history tab from GET
  * /api/admin/userdata. An erased or unknown account is absent, and the actor then shows as its
  * user id; a failed read only costs the names.
  */
 import { createContext, useContext } from 'react';
+import { queryKeys } from '../../../../lib/query-client';
 import { useFetched } from '../../../../lib/use-fetched';
 import { getUsers } from '../../api/get-admin-data';
 
@@ -23,7 +24,7 @@ async function accountEmails(signal: AbortSignal): Promise<ReadonlyMap<string, s
 
 /** Loads the e-mails by user id (empty until the answer arrives, and after a failure). */
 export function useLoadAccountEmails(): ReadonlyMap<string, string> {
-  const fetched = useFetched(accountEmails);
+  const fetched = useFetched(queryKeys.adminAccountEmails, accountEmails);
   return fetched.status === 'ready' ? fetched.data : NO_EMAILS;
 }
 

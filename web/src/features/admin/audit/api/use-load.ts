@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { keepPreviousData, useQuery, type QueryKey } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { errorCodeOf } from '../../../../lib/api-client';
 import type { CatalogueCode } from '../../../../lib/errors/catalogue';
 
@@ -9,35 +10,37 @@ export type LoadState<T> =
   | { status: 'ready'; data: T }
   | { status: 'error'; code: CatalogueCode };
 
+/** Nothing asked yet: the cache entry no read is made for. */
+const IDLE_KEY = ['audit', 'idle'] as const;
+
 /**
- * One read the audit makes on request (a history page, a timeline, a team's figures): its state,
- * `load` and `reset`. A new `load` aborts the one under way, so the last asked always wins;
- * unmounting aborts too. `load` resolves once the state is set (never rejects).
+ * One read the audit makes on request (a history page, a timeline, a team's figures) through the
+ * query cache: `key` names what is asked (null: nothing yet), and each new key reads it, the
+ * last data staying shown meanwhile; a newer key cancels the read of the older one, so the last
+ * asked always wins, and unmounting cancels too. `reload()` reads the same key again (resolves
+ * once it is read, never rejects).
+ * @param key the read's cache key, e.g. ['audit', 'timeline', stream]; null while nothing is asked.
+ * @param read the GET for `key`; `signal` aborts it.
  */
-export function useLoad<T>() {
-  const [state, setState] = useState<LoadState<T>>({ status: 'idle' });
-  const controller = useRef<AbortController | null>(null);
-  useEffect(() => () => controller.current?.abort(), []);
+export function useLoad<T>(key: QueryKey | null, read: (signal: AbortSignal) => Promise<T>): { state: LoadState<T>; reload: () => Promise<void> } {
+  const query = useQuery<T>({
+    queryKey: key ?? IDLE_KEY,
+    queryFn: ({ signal }) => read(signal),
+    enabled: key !== null,
+    placeholderData: keepPreviousData,
+  });
+  const { refetch } = query;
+  const reload = useCallback(async () => {
+    await refetch();
+  }, [refetch]);
 
-  const load = useCallback(async (read: (signal: AbortSignal) => Promise<T>): Promise<void> => {
-    controller.current?.abort();
-    const current = new AbortController();
-    controller.current = current;
-    setState((before) => ({ status: 'loading', previous: lastData(before) }));
-    try {
-      const data = await read(current.signal);
-      if (!current.signal.aborted) setState({ status: 'ready', data });
-    } catch (error) {
-      if (!current.signal.aborted) setState({ status: 'error', code: errorCodeOf(error) });
-    }
-  }, []);
-
-  const reset = useCallback(() => {
-    controller.current?.abort();
-    setState({ status: 'idle' });
-  }, []);
-
-  return { state, load, reset };
+  let state: LoadState<T>;
+  if (key === null) state = { status: 'idle' };
+  else if (query.isFetching) state = query.data === undefined ? { status: 'loading' } : { status: 'loading', previous: query.data };
+  else if (query.status === 'error') state = { status: 'error', code: errorCodeOf(query.error) };
+  else if (query.status === 'success') state = { status: 'ready', data: query.data };
+  else state = { status: 'loading' };
+  return { state, reload };
 }
 
 /** The data a state shows: loaded, or kept from before while loading. */

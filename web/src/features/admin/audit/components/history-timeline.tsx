@@ -31,12 +31,11 @@ export function HistoryTimeline({ stream, onClose }: HistoryTimelineProps) {
   const lang = useLang();
   const fieldLabel = useFieldLabel();
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const { state, load } = useLoad<TimelineAnswer>();
+  const { state } = useLoad<TimelineAnswer>(['audit', 'timeline', stream], (signal) => getTimeline(stream, signal));
 
   useEffect(() => {
-    void load((signal) => getTimeline(stream, signal));
     headingRef.current?.focus();
-  }, [stream, load]);
+  }, [stream]);
 
   return (
     <AuditSection

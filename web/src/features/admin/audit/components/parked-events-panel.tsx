@@ -1,5 +1,6 @@
 import type { ParkedEvent, ParkedEventsAnswer } from '@sinilill/contracts';
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import tableStyles from '../../../../components/ui/data-table/data-table.module.css';
 import { ModalDialog } from '../../../../components/ui/dialog/modal-dialog';
@@ -33,7 +34,11 @@ export function ParkedEventsPanel() {
   const lang = useLang();
   const captionId = useId();
   const reasonId = useId();
-  const { state, load } = useLoad<ParkedEventsAnswer>();
+  const queryClient = useQueryClient();
+  // The position the list must reflect: the answer of the last decision (0: none yet).
+  const [minPosition, setMinPosition] = useState(0);
+  const parkedKey = (position: number) => ['audit', 'parked', position] as const;
+  const { state, reload: refresh } = useLoad<ParkedEventsAnswer>(parkedKey(minPosition), (signal) => getParkedEvents(minPosition || undefined, signal));
   const data = lastData(state);
   const decide = useAction(async ({ kind, park }: Decision, reason: string) => {
     const { position } = kind === 'retry'
@@ -46,10 +51,6 @@ export function ParkedEventsPanel() {
   const [reason, setReason] = useState('');
   const [outcome, showOutcome, clearOutcome] = useTimedValue<ParkedOutcome>(ALERT_MS);
 
-  const refresh = useCallback((minPosition?: number) => load((signal) => getParkedEvents(minPosition, signal)), [load]);
-  useEffect(() => {
-    void refresh();
-  }, [refresh]);
 
   const run = async (decision: Decision, why = '') => {
     clearOutcome();
@@ -58,12 +59,10 @@ export function ParkedEventsPanel() {
     setWorking(null);
     if (!done.ok) return;
     // The list as the projections left it after acting on the decision.
-    const seen: { after?: ParkedEventsAnswer } = {};
-    await load(async (signal) => {
-      seen.after = await getParkedEvents(done.result.position, signal);
-      return seen.after;
-    });
-    if (seen.after) showOutcome(outcomeOf(decision.kind, decision.park, seen.after));
+    const { position } = done.result;
+    const after = await queryClient.fetchQuery({ queryKey: parkedKey(position), queryFn: ({ signal }) => getParkedEvents(position, signal) }).catch(() => null);
+    setMinPosition((before) => Math.max(before, position));
+    if (after) showOutcome(outcomeOf(decision.kind, decision.park, after));
   };
 
   const openSkip = (park: ParkedEvent) => {

@@ -1,14 +1,15 @@
-import type { AdminSettingsBody, SettingsAnswer } from '@sinilill/contracts';
-import { useEffect, useId, useRef, useState } from 'react';
+import type { AdminSettingsBody } from '@sinilill/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, ErrorAlert } from '../../../../components/ui/form/alert';
 import formStyles from '../../../../components/ui/form/form.module.css';
 import { Spinner } from '../../../../components/ui/spinner';
-import { useSettingsStore } from '../../../../lib/settings-store';
+import { errorCodeOf } from '../../../../lib/api-client';
+import { publishSettings, settingsQuery } from '../../../../lib/settings';
 import { useAction } from '../../../../lib/use-action';
 import { ALERT_MS, useTimedValue } from '../../../../lib/use-timed-value';
 import { changeSettings, getSettings } from '../api/operations';
-import { useLoad } from '../api/use-load';
 import { AuditSection } from './audit-section';
 import styles from './audit.module.css';
 
@@ -24,16 +25,16 @@ const SWITCHES: readonly { name: SwitchName; label: 'registration' | 'entries'; 
  * switchable"): registration and entry insertion, read from GET /api/settings and
  * changed with PUT /api/admin/settings. A switch moves only once the server has confirmed
  * (spec §4 "Admin toggles update local state only after the server reports success"); success
- * shows a green alert for 2 s (spec §9), failure the catalogue's red alert. The app-wide
- * settings store is updated too, so the rest of the page (the register link) follows at once.
+ * shows a green alert for 2 s (spec §9), failure the catalogue's red alert. The switches shown
+ * are the app's cached settings (lib/settings.ts): a confirmed change is written there, so the
+ * rest of the page (the register link) follows at once.
  */
 export function SettingsSwitches() {
   const { t } = useTranslation('adminAudit');
   const baseId = useId();
-  const { state, load } = useLoad<SettingsAnswer>();
-  // What the server confirmed since the first read (null until a change).
-  const [confirmed, setConfirmed] = useState<SettingsAnswer | null>(null);
-  const settings = confirmed ?? (state.status === 'ready' ? state.data : null);
+  // The app's switches, read afresh when the console opens (the cache may hold an older read).
+  const read = useQuery({ ...settingsQuery, staleTime: 0 });
+  const settings = read.data ?? null;
   const change = useAction(changeSettings);
   // The switch being saved: it says so, and no switch takes a click meanwhile.
   const [pending, setPending] = useState<SwitchName | null>(null);
@@ -41,14 +42,7 @@ export function SettingsSwitches() {
   // Only the newest change's follow-up read may replace what is shown.
   const changes = useRef(0);
 
-  useEffect(() => {
-    void load((signal) => getSettings(undefined, signal));
-  }, [load]);
-
-  const publish = (next: SettingsAnswer) => {
-    setConfirmed(next);
-    useSettingsStore.setState({ status: 'ready', settings: next });
-  };
+  const publish = publishSettings;
 
   const toggle = async (name: SwitchName) => {
     if (!settings || pending !== null) return;
@@ -73,8 +67,8 @@ export function SettingsSwitches() {
 
   return (
     <AuditSection level={2} heading={t('operations.switches.heading')} intro={t('operations.switches.intro')} testId="settings-switches">
-      {state.status === 'loading' && <Spinner label={t('loading')} color="var(--brand)" />}
-      {state.status === 'error' && <ErrorAlert code={state.code} />}
+      {read.status === 'pending' && <Spinner label={t('loading')} color="var(--brand)" />}
+      {read.status === 'error' && <ErrorAlert code={errorCodeOf(read.error)} />}
       {settings && (
         <ul className={styles.plainList}>
           {SWITCHES.map(({ name, label, testId }) => {

@@ -33,7 +33,12 @@ export function TeamAsOf({ requireTeamId }: TeamAsOfProps) {
   const format = useNumberFormat();
   const [asOf, setAsOf] = useState(() => isoToLocalInput(new Date().toISOString()) ?? '');
   const [invalid, setInvalid] = useState(false);
-  const { state, load } = useLoad<TeamAsOfAnswer>();
+  // The team and instant asked for (null: nothing asked yet).
+  const [asked, setAsked] = useState<{ teamId: string; at: string } | null>(null);
+  const { state, reload } = useLoad<TeamAsOfAnswer>(
+    asked && ['audit', 'team-as-of', asked.teamId, asked.at],
+    (signal) => (asked ? getTeamAsOf(asked.teamId, asked.at, signal) : Promise.reject(new Error('nothing asked'))),
+  );
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -41,7 +46,9 @@ export function TeamAsOf({ requireTeamId }: TeamAsOfProps) {
     setInvalid(at === null);
     const teamId = requireTeamId();
     if (at === null || teamId === null) return;
-    void load((signal) => getTeamAsOf(teamId, at, signal));
+    // The same question again is read again (the log may have grown).
+    if (asked?.teamId === teamId && asked.at === at) void reload();
+    else setAsked({ teamId, at });
   };
 
   const figures = state.status === 'ready' ? state.data : null;

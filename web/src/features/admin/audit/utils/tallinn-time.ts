@@ -5,7 +5,7 @@
  * (contracts/history.ts `Instant`). House style: times are kept in UTC and shown in
  * Europe/Tallinn. The project has no date library: the runtime's Intl time-zone data does it.
  */
-import type { Lang } from '../../../../lib/language';
+import type { Language } from '@sinilill/contracts';
 import { DISPLAY_TIME_ZONE, formatDateTime } from '../../../../lib/format-date';
 
 const LOCAL_INPUT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?$/;
@@ -88,7 +88,7 @@ export function isoToLocalInput(iso: string, timeZone: string = DISPLAY_TIME_ZON
  * 14:03:07"; spec §9's date format, with seconds as the admin tables show creation times).
  * An unreadable value is returned unchanged.
  */
-export function formatAuditTime(iso: string, lang: Lang): string {
+export function formatAuditTime(iso: string, lang: Language): string {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return iso;
   const second = String(wallClock(ms, DISPLAY_TIME_ZONE).second).padStart(2, '0');

@@ -76,7 +76,7 @@ export function useConsoleTab<T, S extends string>(table: ConsoleTable<T, S>): C
     (query: ServerTableQuery, options: AdminReadOptions) => table.load(toPageQuery(query, table.sorts, table.defaultSort.sort), options),
     [table],
   );
-  const list = useAdminPage(load, tableSort(table.defaultSort));
+  const list = useAdminPage(table.name, load, tableSort(table.defaultSort));
   const notice = useNotice();
   const advance = useConsolePosition((state) => state.advance);
   const [selectedById, setSelectedById] = useState<ReadonlyMap<string, T>>(() => new Map());

@@ -1,6 +1,6 @@
 /**
- * Read-model migration 2026-005: the payments projection's tables. Schema-scoped like
- * every read-model migration (see 2025-001-initial.ts).
+ * Read-model migration 0005: the payments projection's tables. Schema-scoped like
+ * every read-model migration (see 0001-initial.ts).
  */
 import type { Kysely } from 'kysely';
 

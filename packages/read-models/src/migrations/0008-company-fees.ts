@@ -1,9 +1,9 @@
 /**
- * Read-model migration 2026-008: fees as spec §9 writes them in the payments
+ * Read-model migration 0008: fees as spec §9 writes them in the payments
  * projection — company teams (`company_teams`; payment_info's `company` and `is_captain`, so that
  * GET /payment/info answers a member's company fee and a captain's team total), refunds
  * (payment_orders' `refunded_cents`) and the members a team fee covers (payment_orders' `covers`).
- * Schema-scoped like every read-model migration (see 2025-001-initial.ts).
+ * Schema-scoped like every read-model migration (see 0001-initial.ts).
  */
 import { sql, type Kysely } from 'kysely';
 

@@ -1,7 +1,7 @@
 /**
- * Read-model migration 2026-007: the payments projection's orders (GET
+ * Read-model migration 0007: the payments projection's orders (GET
  * /payment/order/{reference}: the result page shows an order as the server knows it).
- * Schema-scoped like every read-model migration (see 2025-001-initial.ts).
+ * Schema-scoped like every read-model migration (see 0001-initial.ts).
  */
 import type { Kysely } from 'kysely';
 

@@ -1,6 +1,6 @@
 /**
- * Read-model migration 2026-003: team-directory's current join codes (GET
- * /team/{id}/joincode). Schema-scoped like every read-model migration (see 2025-001-initial.ts).
+ * Read-model migration 0003: team-directory's current join codes (GET
+ * /team/{id}/joincode). Schema-scoped like every read-model migration (see 0001-initial.ts).
  */
 import type { Kysely } from 'kysely';
 

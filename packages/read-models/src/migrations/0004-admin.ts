@@ -1,13 +1,13 @@
 /**
- * Read-model migration 2026-004: the admin-directory projection's tables. Schema-scoped
- * like every read-model migration (see 2025-001-initial.ts).
+ * Read-model migration 0004: the admin-directory projection's tables. Schema-scoped
+ * like every read-model migration (see 0001-initial.ts).
  */
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   // admin-directory. A new projection has no checkpoint, so it reads the log from
   // position 0. team-stats and team-directory now also read TeamRenamed, TeamDeleted,
-  // ParticipantRenamed and ParticipantDeleted; unlike 2026-003 they are not started over:
+  // ParticipantRenamed and ParticipantDeleted; unlike 0003 they are not started over:
   // those events are new with this release, so no schema has passed one of them yet.
   await db.schema.createTable('admin_users')
     .addColumn('user_id', 'text', (c) => c.primaryKey())

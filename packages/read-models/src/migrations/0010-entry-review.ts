@@ -1,5 +1,5 @@
 /**
- * Read-model migration 2026-010: moderation of entries. team_entries (the
+ * Read-model migration 0010: moderation of entries. team_entries (the
  * team-directory projection) gains each entry's review state: status ('flagged', 'approved',
  * 'rejected'; NULL when never flagged), the latest flag's reasons (JSON text: an array of
  * { rule, limit, value, duplicateOf? }, km), when it was flagged, who decided (the

@@ -1,7 +1,7 @@
 /**
- * Read-model migration 2025-002: the settings projection's one-row table (registration and
+ * Read-model migration 0002: the settings projection's one-row table (registration and
  * entry-insertion switches, on until a SettingsChanged says otherwise). Schema-scoped like every
- * read-model migration (see 2025-001-initial.ts).
+ * read-model migration (see 0001-initial.ts).
  */
 import { sql, type Kysely } from 'kysely';
 

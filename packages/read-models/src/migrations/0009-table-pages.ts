@@ -1,7 +1,7 @@
 /**
- * Read-model migration 2026-009: the indexes of the tables paged, sorted and searched on the
+ * Read-model migration 0009: the indexes of the tables paged, sorted and searched on the
  * server (services/query-api admin-pages.ts, public-pages.ts). Schema-scoped like
- * every read-model migration (see 2025-001-initial.ts). Indexes only: no projection starts over.
+ * every read-model migration (see 0001-initial.ts). Indexes only: no projection starts over.
  *
  * Measured on a synthetic edition of a million events (893 702 entries, 35 746 participants and
  * accounts, 4 468 teams): the users (admin_users) and teams (team_stats) tables sort whole in
@@ -26,7 +26,7 @@ const ESTONIAN = 'et-x-icu';
 export async function up(db: Kysely<unknown>): Promise<void> {
   const collation = await sql<{ collname: string }>`SELECT collname FROM pg_collation WHERE collname = ${ESTONIAN}`.execute(db);
   if (collation.rows.length === 0) {
-    throw new Error(`read-model migration 2026-009: PostgreSQL has no collation "${ESTONIAN}" (built without ICU); names cannot sort in Estonian order`);
+    throw new Error(`read-model migration 0009: PostgreSQL has no collation "${ESTONIAN}" (built without ICU); names cannot sort in Estonian order`);
   }
   await db.schema.createIndex('team_entries_created').on('team_entries').columns(['created_at', 'entry_id']).execute();
   await db.schema.createIndex('team_entries_participant').on('team_entries').column('participant_id').execute();

@@ -1,5 +1,5 @@
 /**
- * Read-model migration 2026-011: money raised that cannot be known. fundraising_teams and
+ * Read-model migration 0012: money raised that cannot be known. fundraising_teams and
  * fundraising_totals count the paid marks whose amount is unknown (an imported participant
  * marked paid in the old system, whose fee the export cannot tell: no birth year), so that a
  * total they feed is shown as incomplete ("at least …") instead of as if it were complete.

@@ -1,5 +1,5 @@
 /**
- * Read-model migration 2025-001: the checkpoints and the team-stats and team-directory tables.
+ * Read-model migration 0001: the checkpoints and the team-stats and team-directory tables.
  *
  * Like every read-model migration it is written for a schema-scoped Kysely (index.ts passes
  * `db.withSchema(schema)`), so the same file builds the live schema `rm` and a replay's `rm_next`.

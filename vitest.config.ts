@@ -9,11 +9,14 @@
  *         the stacks are shared by files with the same process settings (e2e-global-setup.ts).
  */
 import { defineConfig } from 'vitest/config';
+import { StackOrderSequencer } from './tests/support/stack-sequencer';
 
 const exclude = ['**/node_modules/**', '**/dist/**', '.data/**', '.tmp/**'];
 
 export default defineConfig({
   test: {
+    // Browser test files that share a stack run one after another (tests/support/stack-sequencer.ts).
+    sequence: { sequencer: StackOrderSequencer },
     projects: [
       {
         test: {

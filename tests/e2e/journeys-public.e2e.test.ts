@@ -44,7 +44,7 @@ const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([
-    sharedStack({ CLOCK_START }),
+    sharedStack({ CLOCK_START: '2025-04-30T12:00:00+03:00' }),
     launchBrowser(),
   ]);
 });

@@ -1,23 +1,24 @@
 /**
  * One running stack shared by every browser test file with the same process configuration,
  * instead of a stack per file. The first file that asks for a configuration boots it (under a
- * lock, so that two workers never boot the same one twice); later files attach to it by the
- * record it left in the registry folder that e2e-global-setup.ts provides and, at the end of the
- * run, stops. Files sharing a stack keep their data apart by using their own teams, people and
- * e-mail addresses, and each starts with fresh rate-limit counters: every browser test connects
- * from 127.0.0.1, so the per-address limits of spec §7 (registration, password reset, login)
- * would otherwise add up over the files.
+ * lock, so that two workers never boot the same one twice) and stops the other shared stacks
+ * (the files run one at a time, grouped by stack: stack-sequencer.ts); later files attach to it
+ * by the record it left in the registry folder that e2e-global-setup.ts provides, whose teardown
+ * stops what is left. Files sharing a stack keep their data apart by using their own teams,
+ * people and e-mail addresses, and each starts with fresh rate-limit counters: every browser test
+ * connects from 127.0.0.1, so the per-address limits (registration, password reset, login:
+ * decision D24) would otherwise add up over the files.
  *
  * The configuration a file may choose is what the services read once at start: the simulated
  * clock's start (CLOCK_START) and the bank-transfer settings. The administrator and the token
  * secret are the same for every shared stack (E2E_ADMIN, E2E_JWT_SECRET).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { inject } from 'vitest';
-import { readLauncherLog, startStack, type RunningStack } from './stack';
+import { readLauncherLog, startStack, stopStackProcesses, type RunningStack } from './stack';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -72,6 +73,7 @@ export async function sharedStack(settings: SharedStackSettings = {}): Promise<R
   }
   if (mine && !existsSync(recordFile)) {
     try {
+      await stopOtherStacks(registry, key);
       const stack = await startStack(env);
       const record: StackRecord = { pid: stack.pid, dataDir: stack.dataDir, baseUrl: stack.baseUrl };
       writeFileSync(recordFile, JSON.stringify(record));
@@ -88,6 +90,21 @@ export async function sharedStack(settings: SharedStackSettings = {}): Promise<R
   const record = JSON.parse(readFileSync(recordFile, 'utf8')) as StackRecord;
   await clearRateLimits(record);
   return { baseUrl: record.baseUrl, dataDir: record.dataDir, output: () => readLauncherLog(record.dataDir), stop: async () => {} };
+}
+
+/**
+ * Stops every shared stack of the registry but `key`'s, forgetting it first, so that a later file
+ * that asks for it boots it again. Browser test files run one at a time (vitest.config.ts) and
+ * ordered by stack (stack-sequencer.ts): a stack another file asks for is not in use, and is
+ * rarely needed again.
+ */
+async function stopOtherStacks(registry: string, key: string): Promise<void> {
+  for (const name of readdirSync(registry).filter((entry) => entry.endsWith('.json') && entry !== `${key}.json`)) {
+    const record = JSON.parse(readFileSync(join(registry, name), 'utf8')) as StackRecord;
+    rmSync(join(registry, name));
+    rmSync(join(registry, name.replace(/\.json$/, '.lock')), { recursive: true, force: true });
+    await stopStackProcesses(record.pid, record.dataDir);
+  }
 }
 
 /**

@@ -2,6 +2,16 @@
 // no clock, no randomness (house style: time, ids and randomness come in as arguments).
 import tseslint from 'typescript-eslint';
 
+// One door to the log: only packages/event-store speaks SQL to the log's table; everything else
+// reads through the EventStore interface, so every feature runs on every engine
+// (docs/decisions/0070-every-read-of-the-log-goes-through-event-store.md). Tests may inspect the
+// stored rows. Listed in every block that sets no-restricted-syntax (a later block replaces it).
+const LOG_SQL = 'only packages/event-store reads es.events: use the EventStore interface (readEvents, countEvents, readStream, readAll)';
+const noLogSql = [
+  { selector: 'Literal[value=/\\bes\\.events\\b/]', message: LOG_SQL },
+  { selector: 'TemplateElement[value.raw=/\\bes\\.events\\b/]', message: LOG_SQL },
+];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '.tmp*/**', 'web/dist/**', '**/*.d.ts', '!packages/local-infra/src/*.d.ts'] },
   ...tseslint.configs.recommended,
@@ -10,6 +20,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
+  },
+  {
+    files: ['packages/*/src/**/*.ts', 'services/*/src/**/*.ts', 'web/src/**/*.{ts,tsx}'],
+    ignores: ['packages/event-store/**', '**/*.test.ts', '**/*.test.tsx'],
+    rules: { 'no-restricted-syntax': ['error', ...noLogSql] },
   },
   {
     files: ['packages/domain/src/**/*.ts'],
@@ -25,6 +40,7 @@ export default tseslint.config(
         { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'time comes in as an argument (DecisionContext.now)' },
         { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'time comes in as an argument (DecisionContext.now)' },
         { selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']", message: 'randomness comes in as an argument' },
+        ...noLogSql,
       ],
     },
   },

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The entry point of Sinilill's image (infra/Dockerfile, issue 17): the container's first argument
+# The entry point of Sinilill's image (infra/Dockerfile): the container's first argument
 # picks what runs, the rest is handed on.
 #
 #   command-api | query-api | projector | gateway
@@ -16,7 +16,7 @@
 # (@sinilill/http, SHUTDOWN_DELAY_MS).
 #
 # replay and restore get their capped heap (--max-old-space-size=160 --max-semi-space-size=8,
-# issue 16: about 280 MB resident for a million events instead of 600 MB) from the launcher itself,
+# about 280 MB resident for a million events instead of 600 MB) from the launcher itself,
 # which starts itself again with those flags unless NODE_OPTIONS holds heap flags of the operator's
 # (services/cli/bin/sinilill.mjs HEAP_FLAGS): one list, kept in one place.
 set -eu

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The containers' health check (infra/compose.yaml; issue 17): `node infra/healthcheck.mjs <url>`
+ * The containers' health check (infra/compose.yaml): `node infra/healthcheck.mjs <url>`
  * exits 0 when `url` answers a 2xx status within 4 s, and 1 otherwise, with one line on stderr
  * saying why (Docker keeps it in `docker inspect`'s health log); 2 without a URL. Plain JavaScript
  * on Node's own fetch, because the slim base image has neither curl nor wget.

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * Recomputes the Sinilill prize draw from its public data, so that anyone can check it (issue 20
- * item 2). Plain Node (18 or later), no dependencies.
+ * Recomputes the Sinilill prize draw from its public data, so that anyone can check it.
+ * Plain Node (18 or later), no dependencies.
  *
  *   node scripts/verify-draw.mjs https://sinilill.ee/api/draw
  *   node scripts/verify-draw.mjs draw.json

@@ -58,7 +58,7 @@ const ICONS = [
 ] as const;
 
 /**
- * Issue 19 item 5: the installable app's manifests and icons, made at build time. The icons are
+ * The installable app's manifests and icons, made at build time. The icons are
  * the favicon's flower rendered with sharp: `any` on a transparent ground; `maskable` on white
  * with the flower inside the middle 60 % (the safe zone is the middle 80 % circle). Names and
  * descriptions per language (the description is the footer's tagline, app/locales); colours

@@ -1,5 +1,5 @@
 /**
- * `npm run build`: the production build (issue 12, docs/architecture.md D19).
+ * `npm run build`: the production build (docs/decisions/0019).
  *
  * - Each service's entry (and the operators' CLI) is compiled by esbuild into one ES module,
  *   `services/<name>/dist/<entry>.js`, with the workspace packages (@sinilill/*) compiled into it

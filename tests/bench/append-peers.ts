@@ -1,5 +1,5 @@
 /**
- * Append beside its peers (issue 15 item 7). Unit: events/s — single-event appends to distinct,
+ * Append beside its peers. Unit: events/s — single-event appends to distinct,
  * new streams completed per second of wall time, with 1, 8 and 32 concurrent writers (each writer
  * appends, awaits the answer, appends again until the trial's time is up).
  *
@@ -23,7 +23,7 @@
  * time; after a warm-up (every connection opened, a short unrecorded trial each) the figures are
  * the medians over the rounds, with ratios ours/raw and ours/Emmett.
  *
- * Targets (issue 15): 32 writers: ours ≥ 1.0× raw and ≥ 1.5× Emmett; 1 and 8 writers: ours ≥ 0.8×
+ * Targets: 32 writers: ours ≥ 1.0× raw and ≥ 1.5× Emmett; 1 and 8 writers: ours ≥ 0.8×
  * raw and ≥ 1.5× Emmett.
  */
 import { randomUUID } from 'node:crypto';

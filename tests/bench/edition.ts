@@ -1,6 +1,6 @@
 /**
  * The 2025 edition: its import and the replay of its log, and the import of a synthetic edition
- * (issue 15 items 6 and 7).
+ *.
  *
  * - Import. Unit: events/s and seconds. The 2025 export (infra/seed/edition-2025: teams,
  *   participants with their accounts and payments, entries) imported in bulk by the CLI's
@@ -8,7 +8,7 @@
  *   account-table rows and an account per participant; the AccountDirectory on the same database
  *   with a pool of its own, as services/cli/src/application.ts builds it) into a fresh, migrated
  *   database; events = the log's head position after the import minus before it (the database is
- *   fresh, so: the head), over the import's own wall time. Target (issue 15): ≥ 20 000 events/s.
+ *   fresh, so: the head), over the import's own wall time. Target: ≥ 20 000 events/s.
  *   No peer.
  * - Replay. Unit: events/s. Every read model rebuilt from the whole log into fresh tables and
  *   swapped in (`rebuildReadModels` with all projections, as `npm run replay` does), the best of
@@ -18,7 +18,7 @@
  *   1 000 000; 0 skips the row) imported by `importRows` through the same bulk path, as
  *   `npm run import -- --synthetic <events>` does, into a scratch database of its own (created,
  *   migrated, and dropped afterwards); events = the log's head after the import, over the
- *   import's own wall time (the lazily made entry rows included). Target (issue 15 item 6): a
+ *   import's own wall time (the lazily made entry rows included). Target: a
  *   million events in < 60 s. No peer.
  */
 import { join } from 'node:path';
@@ -33,10 +33,10 @@ import { importEdition, importRows, migrateToLatest, syntheticEdition, type Impo
 import { projections, rebuildReadModels, type ReadModelDatabase } from '@sinilill/read-models';
 import { grouped, progress, times, verdict, type Row } from './report';
 
-/** Issue 15's floor for the import and for the replay, events/s. */
+/** The floor for the import and for the replay, events/s. */
 export const EDITION_TARGET_EVENTS_PER_SECOND = 20_000;
 
-/** Issue 15 item 6's ceiling for a synthetic edition of a million events, seconds. */
+/** The ceiling for a synthetic edition of a million events, seconds. */
 export const SYNTHETIC_TARGET_SECONDS = 60;
 
 /** The e-mail index's secret in the bench's account tables (the same as http-peers.ts's). */
@@ -167,7 +167,7 @@ export async function measureReplay(db: Kysely<ReadModelDatabase>, store: EventS
 
 /** What the table's import and replay rows cannot say. */
 export const EDITION_NOTES: readonly string[] = [
-  'import and replay count only the 2025 edition\'s events (the append peers and the synthetic edition write to databases of their own); bench runs before issue 15 '
+  'import and replay count only the 2025 edition\'s events (the append peers and the synthetic edition write to databases of their own); older bench runs '
   + 'replayed 5 000 BenchHappened events with them, which no projection reads, so their replay rates are not comparable.',
   'the 2025 import runs the bulk path with accounts (as npm run import); bench runs before it imported command by command through the '
   + 'CommandService without accounts, so their import rates are not comparable.',

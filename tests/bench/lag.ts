@@ -1,5 +1,5 @@
 /**
- * Projection lag under a steady write load (issue 15 item 7). Unit: ms (p50 / p95 / p99).
+ * Projection lag under a steady write load. Unit: ms (p50 / p95 / p99).
  *
  * Entries are added through the CommandService on an open-loop schedule of `rate` per second
  * (each started at its due time, whether or not earlier ones have answered; 50 participants of the
@@ -9,7 +9,7 @@
  * (rm.checkpoints, polled every 2 ms) covers its global position. The achieved rate is printed
  * too: on a loaded machine the schedule may fall behind.
  *
- * Target (issue 15): p99 ≤ 100 ms at 500 appends/s. No peer.
+ * Target: p99 ≤ 100 ms at 500 appends/s. No peer.
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -23,7 +23,7 @@ import { percentile, progress, times, verdict, type Row } from './report';
 
 const SYSTEM: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, teamId: null };
 
-/** Issue 15's ceiling for the p99 lag, ms, and the rate it is judged at, appends/s. */
+/** The ceiling for the p99 lag, ms, and the rate it is judged at, appends/s. */
 export const LAG_TARGET = { p99Ms: 100, rate: 500 } as const;
 
 export interface LagFigures {

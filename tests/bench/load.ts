@@ -1,5 +1,5 @@
 /**
- * One HTTP load run for the benchmarks beside their peers (issues 15 and 16): autocannon in a
+ * One HTTP load run for the benchmarks beside their peers: autocannon in a
  * worker thread of its own (so that the load generator does not share the servers' event loop),
  * `connections` connections for `seconds` s. Requests/s count 2xx answers only; latencies in ms.
  */

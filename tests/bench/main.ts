@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the spine's speed on this machine beside its peers, printed as one table
- * (measure | result | ratio to peer | target) — issue 15 item 7. A benchmark, not a timed test:
+ * (measure | result | ratio to peer | target). A benchmark, not a timed test:
  * nothing here fails on a slow run; each target is printed beside its figure with "met" or
  * "MISSED". Figures without a peer carry their ratio to their target instead.
  *
@@ -20,21 +20,21 @@
  *    and their ratio, p99 of POST /api/entry, ms, 32 connections. Targets: ≥ 30 % of hello world,
  *    p99 ≤ 50 ms;
  * 6. GET /api/stats beside a Fastify hello world serving the same bytes, on the query API directly
- *    and through the gateway (stats-peers.ts, issue 16 items 2, 3 and 7): requests/s of the three
+ *    and through the gateway (stats-peers.ts): requests/s of the three
  *    and their ratios to the peer, p50 and p99 of the two, ms, and the gateway's added latency, %,
  *    32 connections. Targets: through the gateway ≥ 50 % of the peer; the gateway adds ≤ 10 %;
  * 7. the home route's JavaScript, gzipped, from a fresh production build (web-size.ts): KB.
  *    Target: ≤ 250 KB;
- * 4b. N projector processes sharing the projections (projector-share.ts, issue 16 item 6): the
+ * 4b. N projector processes sharing the projections (projector-share.ts): the
  *    2025 backlog caught up from empty read models by one process and by two, events/s and gain;
  * 8. a synthetic edition of BENCH_SYNTHETIC_EVENTS events (default 1 000 000; 0 skips it) imported
  *    through the same bulk path, on a scratch database of its own, last so that its load does not
  *    disturb the other figures (edition.ts): seconds and events/s. Target: < 60 s for a million;
- * 9. on that log, the replay at scale beside a plain ordered read of es.events (replay-scale.ts,
- *    issue 16 item 1): events/s of both, the replay's peak resident memory and its checksums.
+ * 9. on that log, the replay at scale beside a plain ordered read of es.events (replay-scale.ts):
+ *    events/s of both, the replay's peak resident memory and its checksums.
  *    Targets: ≥ 100 000 events/s, ≤ 300 MB, all match;
  * 10. on that log, the first page of each admin tab and of the public participants table
- *    (table-pages.ts, issue 16 item 5), ms. Target: ≤ 1 s.
+ *    (table-pages.ts), ms. Target: ≤ 1 s.
  *
  * The app's clock is 2025-04-20T10:00Z (inside April: entries are accepted). Uses DATABASE_URL /
  * REDIS_URL when set, else starts embedded PostgreSQL and redis-server in a temporary folder.

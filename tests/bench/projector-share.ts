@@ -1,6 +1,6 @@
 /**
- * Projector throughput with the projections shared by one and by two processes (issue 16 item
- * 6). Unit: events/s.
+ * Projector throughput with the projections shared by one and by two processes.
+ * Unit: events/s.
  *
  * The log as it stands (in `npm run bench`: the 2025 edition, ~16 700 events) is projected from
  * checkpoint 0 by real projector processes — services/projector/src/server.ts run as `npm start`
@@ -44,7 +44,7 @@ const FRESH_SCHEMA = 'rm_fresh';
 /**
  * Replaces the live read models (schema `rm`) by fresh, migrated, empty ones, every checkpoint
  * at 0: built in a schema aside, then swapped in by renaming in one transaction (as a replay
- * swaps, D5), so a projector running meanwhile sees the old tables or the new ones. The old ones
+ * swaps, docs/decisions/0005), so a projector running meanwhile sees the old tables or the new ones. The old ones
  * are dropped.
  * @throws pg errors (the live schema is then untouched unless the swap committed).
  */

@@ -1,5 +1,5 @@
 /**
- * Replay at scale (issue 16 items 1 and 7): on the synthetic edition's log (a million events by
+ * Replay at scale: on the synthetic edition's log (a million events by
  * default, edition.ts measureSyntheticImport), beside its ceiling.
  *
  * - Ceiling: a plain ordered read of the same table from Node: `SELECT <the store's columns> FROM

@@ -1,5 +1,5 @@
 /**
- * The bench's arithmetic and its table (issue 15 item 7): medians and percentiles of samples,
+ * The bench's arithmetic and its table: medians and percentiles of samples,
  * ratios to a peer or to a target, numbers written as the docs write them (thin groups of three:
  * "1 440"), and the one table `npm run bench` prints at the end: measure | result | ratio to peer |
  * target. Units are the caller's (events/s, requests/s, ms, s, KB); nothing here measures.
@@ -16,7 +16,7 @@ export interface Row {
   result: string;
   /** Its ratio to its peer ("0.91× raw"), or to its target when it has no peer; "" for a peer itself. */
   ratio: string;
-  /** The target as issue 15 writes it, with "met"/"missed" when the run can judge it; "" when none. */
+  /** The target, with "met"/"missed" when the run can judge it; "" when none. */
   target: string;
 }
 

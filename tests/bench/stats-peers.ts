@@ -1,7 +1,7 @@
 /**
  * GET /api/stats beside a Fastify hello world serving the same bytes, on the query API directly,
  * through the gateway and through the production front door, nginx with infra/nginx/sinilill.conf
- * (issue 16 items 2, 3 and 7). Units: requests/s (2xx answers per second) and ms (p50 and p99
+ *. Units: requests/s (2xx answers per second) and ms (p50 and p99
  * latency); each front door's added latency in % of the query API's own.
  *
  * - GET /api/stats on the query API: the real query API (`buildQueryApi` of @sinilill/query-api,
@@ -10,7 +10,7 @@
  *   answer cache current; logger off) listening on 127.0.0.1 in this process, on the database the
  *   2025 edition was imported into and its read models built (121 teams); no media, news or
  *   history (routes GET /api/stats does not touch). Nothing is appended meanwhile, so after the
- *   first request every GET /api/stats is the cached answer (issue 16 item 2: serialised once per
+ *   first request every GET /api/stats is the cached answer (serialised once per
  *   position, about 25 KB, served from memory). Clock 2025-04-20T10:00Z.
  * - The same through the gateway: the real gateway (`buildGateway` of @sinilill/gateway, logger
  *   off), also on 127.0.0.1 in this process, its query API the one above; GET /api/* goes to the
@@ -38,7 +38,7 @@
  * faces of one figure (latency ≈ connections / requests/s), so a front door's added latency
  * mirrors the requests/s it costs.
  *
- * Targets (issue 16): GET /api/stats through the front door ≥ 50 % of the peer's requests/s; the
+ * Targets: GET /api/stats through the front door ≥ 50 % of the peer's requests/s; the
  * front door adds ≤ 10 % to an answer's latency (p50 and p99 through it vs directly; the cached
  * GET /api/stats and the uncached GET /api/fundraising). The front
  * door is nginx where it ran (production's, infra/nginx), else the gateway; the gateway's rows
@@ -59,7 +59,7 @@ import { load, type LoadFigures } from './load';
 import { grouped, median, progress, spread, times, verdict, type Row } from './report';
 
 /**
- * Issue 16's targets: stats requests/s through the gateway as a share of the peer's, at least; the
+ * The targets: stats requests/s through the gateway as a share of the peer's, at least; the
  * gateway's added latency as a share of the query API's own, at most.
  */
 export const STATS_TARGET = { shareOfPeer: 0.5, gatewayAddedLatency: 0.1 } as const;
@@ -74,7 +74,7 @@ export type StatsRun = LoadFigures;
 const LEGS = ['peer', 'direct', 'gateway', 'nginx', 'uncachedDirect', 'uncachedDoor'] as const;
 type Leg = (typeof LEGS)[number];
 
-/** The kit's nginx configuration (issue 16 item 3). */
+/** The kit's nginx configuration. */
 export const NGINX_CONF = join(repoRoot, 'infra/nginx/sinilill.conf');
 
 /** True when an `nginx` binary answers on the PATH. */
@@ -334,11 +334,11 @@ export function statsRows(result: StatsPeersResult): Row[] {
       measure: `HTTP: ${what} latency, directly → through ${door.name}`,
       result: `mean ${mean(d).toFixed(2)} → ${mean(g).toFixed(2)} ms (${percentiles(directRuns)} → ${percentiles(doorRuns)} ms)`,
       ratio: `adds ${(added * 100).toFixed(1)} % (${(mean(g) - mean(d)).toFixed(2)} ms)`,
-      // Item 3 asks ≤ 10 % of the gateway, or the gateway replaced by a kept reverse proxy in the
+      // The target is ≤ 10 % of the gateway, or the gateway replaced by a kept reverse proxy in the
       // deploy kit and the proxy measured: nginx is that proxy, so its figure is reported, and
       // its verdict says so rather than judging it.
       target: door.name.startsWith('nginx')
-        ? `≤ ${STATS_TARGET.gatewayAddedLatency * 100} % asked of the gateway (${added <= STATS_TARGET.gatewayAddedLatency ? 'met' : 'not met'} by nginx, which replaces it: measured, item 3)`
+        ? `≤ ${STATS_TARGET.gatewayAddedLatency * 100} % asked of the gateway (${added <= STATS_TARGET.gatewayAddedLatency ? 'met' : 'not met'} by nginx, which replaces it: measured)`
         : judged(door, `front door adds ≤ ${STATS_TARGET.gatewayAddedLatency * 100} % (${verdict(added <= STATS_TARGET.gatewayAddedLatency)})`),
     });
   };

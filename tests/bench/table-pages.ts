@@ -1,7 +1,7 @@
 /**
- * The tables paged, sorted and searched on the server (issue 16 item 5): how long the first page
+ * The tables paged, sorted and searched on the server: how long the first page
  * of each takes. Unit: ms per request, the median of 3 after one warm-up request; target ≤ 1 000 ms
- * each (issue 16: "each tab's first page in ≤ 1 s with a million entries"). No peer.
+ * each ("each tab's first page in ≤ 1 s with a million entries"). No peer.
  *
  * The real query API (`buildQueryApi` of @sinilill/query-api, wired as stats-peers.ts wires it:
  * the production pool size, a clock in April 2025, a change feed that never speaks, logger off)
@@ -26,7 +26,7 @@ import { createReadModelDb } from '@sinilill/read-models';
 import { testSessions } from '../support/sessions';
 import { grouped, median, progress, spread, times, verdict, type Row } from './report';
 
-/** Issue 16 item 5's ceiling for a table's first page, ms. */
+/** The ceiling for a table's first page, ms. */
 export const TABLE_PAGE_TARGET_MS = 1000;
 
 const JWT_SECRET = 'bench-jwt-secret-that-is-long-enough-for-hs256-0123456789';

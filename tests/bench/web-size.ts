@@ -1,5 +1,5 @@
 /**
- * The home route's JavaScript, gzipped (issue 16 item 7: at most 150 KB; no peer): what a
+ * The home route's JavaScript, gzipped (at most 150 KB; no peer): what a
  * visitor's browser downloads and runs as script to show `/`. Read from a fresh production
  * build's Vite manifest; sizes are gzip level 9 of the built files, in KB (1000 bytes).
  *
@@ -88,7 +88,7 @@ export function measureHomeRoute(): HomeRouteSize {
   };
 }
 
-/** Issue 16 item 7's ceiling for the home route's JavaScript with its lazy chunks, gzipped KB. */
+/** The ceiling for the home route's JavaScript with its lazy chunks, gzipped KB. */
 export const HOME_ROUTE_TARGET_KB = 150;
 
 /** The bench table's rows for the home route. */

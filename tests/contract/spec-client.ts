@@ -1,5 +1,5 @@
 /**
- * A client of the API written from the product spec alone (issue 14, item 5): spec §7's calls
+ * A client of the API written from the product spec alone: spec §7's calls
  * under /api, the stored-token Authorization header ("Bearer <token>", spec §4), bodies shaped as
  * spec §3 defines them, failures read from the answer's `message` field (spec §7). It imports
  * nothing of the application — no @sinilill/contracts types, no web client code — so that a change

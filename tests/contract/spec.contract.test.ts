@@ -1,5 +1,5 @@
 /**
- * The spec contract suite (issue 14, item 5): every call of spec §7, driven as a client written
+ * The spec contract suite: every call of spec §7, driven as a client written
  * from the spec alone would drive it (spec-client.ts: §3 payloads with the numeric enumerations,
  * whole entities sent back as they were read, euro amounts), against the app as the README's
  * `npm start` runs it (startStack: the compiled launcher, the 2025 edition imported, MailDev for

@@ -1,5 +1,5 @@
 /**
- * Accounts as a new user tries them (issue 3), in headless Chromium against `npm start`, with the
+ * Accounts as a new user tries them, in headless Chromium against `npm start`, with the
  * mail read from the local MailDev inbox the launcher starts.
  */
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Activity files on the team page (issue 19 item 1), in headless Chromium against `npm start`
+ * Activity files on the team page, in headless Chromium against `npm start`
  * (the 2025 export imported; the simulated clock on 20 April 2025, so entries are open): a member
  * chooses a GPX and a FIT file at once (made here: the GPX as text, the FIT by @garmin/fitsdk's
  * Encoder), sees each proposal with its map, adds both as entries; the same GPX is refused the

@@ -1,5 +1,5 @@
 /**
- * Tables paged, sorted and searched on the server (issue 16 item 5), in headless Chromium against
+ * Tables paged, sorted and searched on the server, in headless Chromium against
  * `npm start` with a large log: a synthetic edition of SYNTHETIC_EVENTS events (about 2 000
  * participants in 250 teams, 55 000 entries), imported by the operators' CLI (`import
  * --synthetic`, services/cli) into the running stack's database instead of the 2025 export.

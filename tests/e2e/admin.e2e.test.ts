@@ -1,5 +1,5 @@
 /**
- * The admin console as an administrator uses it (issue 6), in headless Chromium against
+ * The admin console as an administrator uses it, in headless Chromium against
  * `npm start` (the 2025 export imported; the clock on 2 May 2025, inside the late-entry window,
  * so a participant may still edit entries). The administrator comes from ADMIN_EMAIL /
  * ADMIN_PASSWORD, as an operator would set them.

@@ -1,5 +1,5 @@
 /**
- * Announcements in the browser (issue 20 item 4), against `npm start` with its MailDev inbox:
+ * Announcements in the browser, against `npm start` with its MailDev inbox:
  * the administrator writes an announcement in both languages in the console's "Teated" tab and
  * sends it to the newsletter subscribers; the progress reaches "sent"; each subscriber's mail
  * arrives in their registration language; the mail's unsubscribe link opens the public page

@@ -1,6 +1,6 @@
 /**
- * Certificates and share images in headless Chromium against `npm start` (issue 19 items 3 and 4;
- * the 2025 export imported, the app's clock on 10 May 2025, after the late-entry deadline, so the
+ * Certificates and share images in headless Chromium against `npm start`
+ * (the 2025 export imported, the app's clock on 10 May 2025, after the late-entry deadline, so the
  * results are final): an imported participant downloads their certificate from the team page, the
  * code in the PDF opens /verify/{code} for a visitor with the figures the team page shows; a
  * mistyped code is refused with no name; the team's progress page carries an og:image that loads
@@ -47,7 +47,7 @@ async function seriousViolations(page: Page, include?: string): Promise<string[]
 
 let code = '';
 
-describe('certificates (issue 19 item 3)', () => {
+describe('certificates', () => {
   test('a participant downloads their certificate from the team page; its code verifies for a visitor', async () => {
     const { context, page } = await kit.newPage('est');
     await kit.setPasswordByMail(page, person.email, 'sertifikaat-1');
@@ -87,7 +87,7 @@ describe('certificates (issue 19 item 3)', () => {
   }, 90_000);
 });
 
-describe('sharing a team\'s progress (issue 19 item 4)', () => {
+describe('sharing a team\'s progress', () => {
   test('the progress page\'s og:image is an absolute address of a 1200×630 PNG', async () => {
     const html = await (await fetch(`${stack.baseUrl}/api/share/team/${teamId}`)).text();
     expect(html).toContain('<meta name="twitter:card" content="summary_large_image">');

@@ -1,5 +1,5 @@
 /**
- * Fees as spec §9 writes them (issue 14 item 3), in headless Chromium against `npm start` with the
+ * Fees as spec §9 writes them, in headless Chromium against `npm start` with the
  * sandbox bank and the bank transfer's details configured (BANK_ACCOUNT_NAME, BANK_ACCOUNT_IBAN,
  * BANK_TRANSFER_DESCRIPTION):
  *

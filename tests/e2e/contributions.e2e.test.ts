@@ -1,5 +1,5 @@
 /**
- * "What this did" (issue 19 item 2) in headless Chromium against `npm start` (the 2025 export
+ * "What this did" in headless Chromium against `npm start` (the 2025 export
  * imported; the simulated clock on 2 May 2025, inside the late-entry window): an imported member
  * adds an entry that takes the team past the end of its next mission; the entry's "what did this
  * do?" dialog on the team page names that mission and the flower it brought, in Estonian and in

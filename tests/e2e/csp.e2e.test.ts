@@ -1,5 +1,5 @@
 /**
- * The content security policy in a browser (issue 17 item 10): headless Chromium against `npm
+ * The content security policy in a browser: headless Chromium against `npm
  * start` (the 2025 export imported, the clock on 20 April 2025, an administrator from
  * ADMIN_EMAIL) visits every page of the web client — as a visitor, as an unpaid participant and
  * as an administrator (every console tab), in Estonian, and in English those whose requests
@@ -150,7 +150,7 @@ const ADMIN_TABS = ['users', 'teams', 'entries', 'resetPassword', 'history', 'op
 
 beforeEach(() => { violations.length = 0; });
 
-describe('issue 17 item 10: a content security policy the client passes', () => {
+describe('a content security policy the client passes', () => {
   test('the HTML answers carry their policies; the client\'s allows its inline script by its hash; a violation would be seen', async () => {
     const home = await fetch(`${stack.baseUrl}/`);
     const html = await home.text();

@@ -1,5 +1,5 @@
 /**
- * The prize draw anyone can check, in headless Chromium against `npm start` (issue 20 item 2; the
+ * The prize draw anyone can check, in headless Chromium against `npm start` (the
  * 2025 export imported with its original times, the app's clock on 5 May 2025 12:00 Tallinn,
  * after the eligibility deadline): the administrator creates a seed in the console, publishes
  * its hash, reveals it; the public page /loos shows the commitment, the seed, the eligible count
@@ -49,7 +49,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 
 let seed = '';
 
-describe('the prize draw (issue 20 item 2)', () => {
+describe('the prize draw', () => {
   test('the administrator commits and reveals in the console; the script recomputes the public result', async () => {
     const { context, page } = await kit.newPage('est');
     await kit.login(page, ADMIN.email, ADMIN.password);

@@ -1,5 +1,5 @@
 /**
- * Idempotent clients (issue 15 item 3), in headless Chromium against `npm start` (the 2025 export
+ * Idempotent clients, in headless Chromium against `npm start` (the 2025 export
  * imported; the clock on 2 May 2025, inside the late-entry window, as team.e2e's). An imported
  * participant adds an entry on the team page; the first POST /api/entry reaches the server — which
  * appends the entry — but its answer is dropped (route interception: `route.fetch()`, then
@@ -48,7 +48,7 @@ async function entriesOf(token: string, position = 0): Promise<TeamEntriesAnswer
   return await response.json() as TeamEntriesAnswer;
 }
 
-describe('a command whose answer was lost counts once (issue 15 item 3)', () => {
+describe('a command whose answer was lost counts once', () => {
   test('add-entry: the first answer dropped, the client retries with the same idempotency key; one entry', async () => {
     const { context, page } = await kit.newPage('est', 1440);
     await kit.setPasswordByMail(page, person.email, PASSWORD);

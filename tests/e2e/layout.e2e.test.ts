@@ -1,5 +1,5 @@
 /**
- * Layout and accessibility at the widths people use (issue 14, item 4 "rough edges"), in headless
+ * Layout and accessibility at the widths people use (the rough edges), in headless
  * Chromium against `npm start` (the 2025 export imported, the app's clock on 20 April 2025 so that
  * entries are open), in Estonian and in English. One stack, one browser; pages are reused and
  * resized rather than opened anew, to keep the file at a few minutes.
@@ -218,7 +218,7 @@ describe('360 px: the floating button, stat boxes, the empty table and wide tabl
         // Home: the four totals.
         await page.goto(stack.baseUrl);
         await page.getByTestId('stat-participants').waitFor();
-        expect(await checkStatBoxes(page.locator('section[aria-labelledby="stats-heading"]'), 'home')).toBe(5); // distance, participants, teams, blue flowers and (issue 20) money raised
+        expect(await checkStatBoxes(page.locator('section[aria-labelledby="stats-heading"]'), 'home')).toBe(5); // distance, participants, teams, blue flowers and money raised
 
         // Team page: the three figures, the entries table that scrolls sideways.
         await page.goto(`${stack.baseUrl}/team`);

@@ -1,5 +1,5 @@
 /**
- * Moderation of entries in the browser (issue 20 item 1), against `npm start` at 20 April 2025: a
+ * Moderation of entries in the browser, against `npm start` at 20 April 2025: a
  * participant logs an implausible walk (70 km, above the 60 km a walk may have) on the team page
  * and sees it "under review"; the administrator filters the console's review queue by team,
  * rejects it with a note; the participant sees it rejected with the note, and the team's km drop

@@ -1,5 +1,5 @@
 /**
- * The money raised in view (issue 20 item 3), in headless Chromium against `npm start` with the
+ * The money raised in view, in headless Chromium against `npm start` with the
  * sandbox payment provider (the 2025 import's paid marks count the fees they assume, but a new
  * team starts from nothing), so the fee is paid through the sandbox as payments.e2e.test.ts does:
  *

@@ -1,5 +1,5 @@
 /**
- * "My data" in the browser (issue 19 item 6), against `npm start` with the 2025 export imported
+ * "My data" in the browser, against `npm start` with the 2025 export imported
  * (the simulated clock on 2 May 2025, inside the late-entry window): a participant downloads their
  * data as JSON and as CSV from the account page (Playwright download events; the files hold
  * their data and not a teammate's), erases their account with a wrong and then the right

@@ -1,5 +1,5 @@
 /**
- * The app on the phone, offline (issue 19 item 5), in headless Chromium against `npm start` (the
+ * The app on the phone, offline, in headless Chromium against `npm start` (the
  * 2025 export imported, the app's clock on 20 April 2025 so that entries are open):
  *
  * - a paid participant opens the team page online; the service worker installs and controls the

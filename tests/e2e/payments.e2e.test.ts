@@ -1,5 +1,5 @@
 /**
- * Paying the participation fee and donating (issue 7), as new users do it, in headless Chromium
+ * Paying the participation fee and donating, as new users do it, in headless Chromium
  * against `npm start` with its default payment provider, the sandbox (a local test bank that
  * notifies the app with a signed webhook and then returns the payer, as a real provider does).
  *
@@ -8,8 +8,8 @@
  *   leaves her unpaid; a successful one removes the banner and her session says isPaid.
  * - Paid, she donates; the fundraising totals grow by exactly the fee and the donation.
  * - A teammate born in 2012, in English on a phone, pays 5 EUR.
- * - Without BANK_* configuration the bank transfer shows the made-up details, flagged (issue 14;
- *   configured ones in both languages: company-fee.e2e.test.ts).
+ * - Without BANK_* configuration the bank transfer shows the made-up details, flagged
+ *   (configured ones in both languages: company-fee.e2e.test.ts).
  * The server's answers for every payment code, duplicate and forged webhooks are tested in
  * tests/int/payments.int.test.ts.
  */
@@ -71,7 +71,7 @@ async function payThroughSandbox(page: Page, outcome: 'succeed' | 'fail', amount
 }
 
 const cents = (euros: string) => Math.round(Number(euros.replace(',', '.')) * 100);
-/** An answer's EUR (issue 14: 15, 7.5) in cents. */
+/** An answer's EUR (15, 7.5) in cents. */
 const eurosInCents = (euros: number) => Math.round(euros * 100);
 /**
  * The amount in a formatted Estonian or English amount ("15,00 €", "€15.00", "13 975,00 €": the
@@ -93,7 +93,7 @@ describe('the participation fee and donations through the sandbox', () => {
     await page.getByTestId('pay-fee-form').waitFor();
     const info = await api<PaymentInfoAnswer>('/payment/info', await tokenOf(page));
     expect(info).toEqual({ isPaid: false, isChild: false, fee: 15, feeCents: 1500, company: false });
-    // No bank details configured (issue 14): the made-up development ones, flagged as an example.
+    // No bank details configured: the made-up development ones, flagged as an example.
     await page.getByTestId('bank-example').waitFor();
     expect(text(await page.getByTestId('bank-account').textContent())).toBe('EE00 0000 0000 0000 0000');
     expect(text(await page.getByTestId('bank-description').textContent())).toBe(`Sinilill 2025 ID ${(await claimsOf(page)).participantId}`);
@@ -122,7 +122,7 @@ describe('the participation fee and donations through the sandbox', () => {
     await page.waitForURL(/\/payment\/failed/);
     await page.getByTestId('payment-failed').waitFor();
     expect(text(await page.getByTestId('payment-code').textContent())).not.toBe('');
-    // The order as the server knows it (GET /api/payment/order/{reference}, issue 14).
+    // The order as the server knows it (GET /api/payment/order/{reference}).
     await expect.poll(() => page.getByTestId('payment-order-state').getAttribute('data-state')).toBe('failed');
     expect(amountIn(await page.getByTestId('payment-order-amount').textContent())).toBe(1500);
     await page.getByTestId('not-paid-banner').waitFor();

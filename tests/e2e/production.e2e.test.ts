@@ -1,5 +1,5 @@
 /**
- * The production build (issue 12): `npm run build`, then a deployment folder holding only what a
+ * The production build: `npm run build`, then a deployment folder holding only what a
  * deploy needs — the package manifests and lockfile, the compiled services (services/*\/dist),
  * the built web client (web/dist), the launcher's entry and infra's seed and content — installed
  * with `npm ci --omit=dev`, started with `npm start`. A browser drives it; no tsx runs, and every

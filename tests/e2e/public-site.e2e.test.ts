@@ -1,5 +1,5 @@
 /**
- * The public site as visitors see it (issue 5), in headless Chromium against `npm start` with the
+ * The public site as visitors see it, in headless Chromium against `npm start` with the
  * 2025 export: every route of the spec's route table (§2) in Estonian and English, at 360 px and
  * at 1440 px, with its key content and no horizontal scroll; the screenshots are kept in
  * test-results/ as artifacts, not compared. axe-core runs on every route (logged out and in, WCAG
@@ -26,8 +26,8 @@ const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
-  // 6 May 2025: after the prize draw (5 May 17:00), so the home page's phase is 'afterDraw'
-  // (issue 14); nothing else here depends on the day.
+  // 6 May 2025: after the prize draw (5 May 17:00), so the home page's phase is 'afterDraw';
+  // nothing else here depends on the day.
   [stack, browser] = await Promise.all([sharedStack({ CLOCK_START: '2025-05-06T12:00:00+03:00' }), launchBrowser()]);
   stats = await (await fetch(`${stack.baseUrl}/api/stats`)).json() as StatsAnswer;
 });
@@ -156,7 +156,7 @@ describe('the participants table sorts and pages as spec §2 says', () => {
     expect(await firstRow.getAttribute('data-row-id')).toBe(String(byDistance[0]!.team.id));
     expect(await page.locator('[data-testid^="teams-table-page-"]').count()).toBeLessThanOrEqual(7);
 
-    // Page 2 (read from the server, issue 16 item 5) starts with the 11th team by distance (a team
+    // Page 2 (read from the server) starts with the 11th team by distance (a team
     // of the same distance when there is a tie: the server breaks ties by id), and the row index
     // continues (11).
     const rowIds = () => page.getByTestId('teams-table-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-row-id')));

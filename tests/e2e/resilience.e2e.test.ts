@@ -1,5 +1,5 @@
 /**
- * The site heals itself, and nothing acknowledged is lost (issue 13). The whole app as `npm start`
+ * The site heals itself, and nothing acknowledged is lost. The whole app as `npm start`
  * runs it, under a steady load of entries from a real member (6 clients): each service is killed
  * (SIGKILL) in turn, then PostgreSQL is crashed (immediate shutdown, SIGQUIT to the postmaster)
  * and started again. After each, the site answers again within seconds; at the end every entry
@@ -207,7 +207,7 @@ test('killing each service and crashing PostgreSQL under load loses nothing ackn
       if (row.type === 'EntryAdded') byEntry.set(row.entry_id, [...(byEntry.get(row.entry_id) ?? []), row.global_position]);
     }
     // Every acknowledged entry is in the log once, in the append its answer named: the answer's
-    // position is its append's last event, the EntryAdded or (issue 20) the EntryFlagged that
+    // position is its append's last event, the EntryAdded or the EntryFlagged that
     // moderation appends with it — the load repeats its entries, which the duplicate rule flags.
     const lost = load.acknowledged.filter(({ id }) => !byEntry.has(id));
     expect(lost).toEqual([]);

@@ -1,5 +1,5 @@
 /**
- * The rough edges a participant meets (issue 14, item 4), in headless Chromium against
+ * The rough edges a participant meets, in headless Chromium against
  * `npm start` (the 2025 export imported), in Estonian and in English. One stack, its clock on
  * 2 May 2025: the late-entry window, so entries are still open.
  *
@@ -254,7 +254,7 @@ describe('the admin console and unknown addresses', () => {
     await kit.login(page, ADMIN.email, ADMIN.password);
     await page.waitForURL(/\/admin$/);
     // An answer of the wrong shape (created_at an object) makes the users tab throw while rendering.
-    // The tab reads one page of GET /api/admin/users (issue 16 item 5).
+    // The tab reads one page of GET /api/admin/users.
     const broken = {
       rows: [{ id: 'broken', email: 'katki@example.ee', is_approved: true, role: 'USER', participant_id: null, created_at: { when: 'eile' }, participant: null }],
       total: 1, page: 1, size: 50,

@@ -1,5 +1,5 @@
 /**
- * Short-lived access tokens in the browser (issue 13), in headless Chromium against `npm start`.
+ * Short-lived access tokens in the browser, in headless Chromium against `npm start`.
  * The administrator from ADMIN_EMAIL logs in; the console's users list (GET /api/admin/userdata,
  * which shows an empty list when it fails) tells whether the page's calls work.
  *
@@ -52,7 +52,7 @@ const sign = (claims: Record<string, unknown>, iat: number, exp: number) =>
 /** Waits until the console's users table shows rows (its call succeeded). */
 const usersShown = (page: Page) => page.locator('[data-testid="admin-users-table"] [data-testid="admin-row"]').first().waitFor();
 
-describe('sessions in the browser (issue 13)', () => {
+describe('sessions in the browser', () => {
   let page: Page;
 
   test('login: a 15-minute access token in localStorage, the refresh cookie HttpOnly, Secure, SameSite=Strict on /api/session', async () => {
@@ -104,7 +104,7 @@ describe('sessions in the browser (issue 13)', () => {
     expect(calls[0]).toMatch(/ 401$/);
     expect(calls.filter((call) => call.startsWith('POST /api/session/refresh'))).toEqual(['POST /api/session/refresh 200']);
     for (const call of refused) expect(calls.slice(calls.indexOf(call))).toContain(call.replace(/401$/, '200'));
-    // The teams tab reads its first page on the server (issue 16 item 5).
+    // The teams tab reads its first page on the server.
     expect(calls).toContain('GET /api/admin/teams 200');
     expect(await storedToken(page)).not.toBe(wrong);
     expect(await page.getByTestId('admin-console').isVisible()).toBe(true);
@@ -125,7 +125,7 @@ describe('sessions in the browser (issue 13)', () => {
   });
 });
 
-// Issue 14: the home page says where the edition stands by the app's clock — here 20 April,
+// the home page says where the edition stands by the app's clock — here 20 April,
 // during the month of moving (2 May is rough-edges.e2e's, 6 May public-site.e2e's).
 describe('the home page on 20 April: the edition is under way', () => {
   const DURING = {

@@ -1,5 +1,5 @@
 /**
- * The team page as participants use it (issue 4), in headless Chromium against `npm start` (the
+ * The team page as participants use it, in headless Chromium against `npm start` (the
  * 2025 export imported; the simulated clock on 2 May 2025, inside the late-entry window, so the
  * new entries are the newest of the team, as the export has entries created on 1 May): imported
  * people set a password

@@ -1,6 +1,6 @@
 /**
  * The 2025 export imported in bulk with the account tables wired in (as `npm start` and
- * `npm run import` run it, issue 15 item 6): every imported person gets an approved account
+ * `npm run import` run it): every imported person gets an approved account
  * without a password, every team's name and join code are indexed, a second import appends nothing and trips over none of its own reservations, and
  * an imported person sets a password through forgot-password and logs in.
  */

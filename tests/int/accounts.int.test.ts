@@ -121,7 +121,7 @@ describe('accounts through the command API', () => {
     expect(claims).toMatchObject({
       userId, fullName: 'Kati Karu', is_approved: true, participantId: expect.any(Number), teamId: expect.any(Number), role: 'USER', isPaid: false,
     });
-    // Issue 13: a 15-minute access token of a session (sv, sid); the refresh cookie renews it.
+    // a 15-minute access token of a session (sv, sid); the refresh cookie renews it.
     expect(claims.exp - claims.iat).toBe(15 * 60);
     expect(claims).toMatchObject({ sv: 1, sid: expect.any(String) });
     expect(JSON.parse(Buffer.from(jwt.split('.')[0]!, 'base64url').toString())).toMatchObject({ alg: 'HS256' });
@@ -236,7 +236,7 @@ describe('accounts through the command API', () => {
     expect((await app.store.readAll({ after: head, maxCount: 100 })).map((event) => event.type)).toEqual(['PasswordResetRequested', 'PasswordResetRequested']);
   });
 
-  test('a registration retried with its Idempotency-Key (its answer lost) answers the first answer, once, with one mail (issue 15)', async () => {
+  test('a registration retried with its Idempotency-Key (its answer lost) answers the first answer, once, with one mail', async () => {
     const body = registration();
     const key = { 'idempotency-key': `reg-${++serial}-0123456789` };
     const head = await app.store.headPosition();
@@ -487,7 +487,7 @@ describe('accounts through the command API', () => {
       const refused = await attempt('TARGET@example.ee');
       expectRefusal(refused, 429, 'TOO_MANY_REQUESTS');
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-      // The budget is the client's, whatever the e-mail (issue 13, D24: spraying e-mails is limited too).
+      // The budget is the client's, whatever the e-mail (docs/decisions/0024: spraying e-mails is limited too).
       expectRefusal(await attempt('someone-else@example.ee'), 429, 'TOO_MANY_REQUESTS');
       const reset = () => limited.inject({ method: 'POST', url: '/api/requestpasswordreset', payload: { email: 'nobody@example.ee', lang: 'est' } });
       // An unknown address is answered as a known one (200), and counts as one.

@@ -1,5 +1,5 @@
 /**
- * The activity-file upload's body limit at the front doors (issue 19 item 1): the development
+ * The activity-file upload's body limit at the front doors: the development
  * gateway and production's nginx (infra/nginx/sinilill.conf, where nginx is installed) pass a file
  * up to ACTIVITY_FILE_BODY_LIMIT to the command API and answer a larger one 413 REQUEST_TOO_LARGE
  * themselves, as the command API answers 413 ACTIVITY_FILE_TOO_LARGE when reached directly.

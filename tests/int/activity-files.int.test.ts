@@ -1,5 +1,5 @@
 /**
- * Activity files through the command API on real PostgreSQL (issue 19 item 1): upload → proposal
+ * Activity files through the command API on real PostgreSQL: upload → proposal
  * (nothing stored) → confirm → an entry whose EntryAdded (schema 2) records the file, with
  * ActivityFileUsed in the file's stream in the same append; the same file refused while its entry
  * lives, free again once it is deleted; refusals with catalogue codes, never a 500; members only.

@@ -1,7 +1,7 @@
 /**
- * The admin console's commands end to end on real PostgreSQL (issue 6; spec §2 "Admin", §6, §7
+ * The admin console's commands end to end on real PostgreSQL (spec §2 "Admin", §6, §7
  * `/admin/*`): who may call them; approval, payment, renames; deletions of entries, users and
- * teams with their cascades in one append and the erasure of the person's data (D2); the
+ * teams with their cascades in one append and the erasure of the person's data (docs/decisions/0002); the
  * administrator's password reset; the global switches.
  */
 import type {} from '@fastify/jwt'; // brings app.jwt's type (the command API registers the plugin)
@@ -40,7 +40,7 @@ describe('admin commands through the command API', () => {
   const userClaims = (participantId: number, teamId: number): SessionClaims => ({
     userId: `00000000-0000-4000-8000-0000000000${participantId}`, fullName: 'Test Person', is_approved: true, participantId, teamId, role: 'USER', isPaid: true,
   });
-  // Real accounts with live sessions (issue 13: a token needs its account's session version).
+  // Real accounts with live sessions (a token needs its account's session version).
   const bearer = (claims: SessionClaims) => ({ authorization: sessions.bearer(commandApi, claims) });
   const asAdmin = () => bearer(adminClaims);
   const call = (method: 'PUT' | 'POST', url: string, payload: unknown, headers: Record<string, string> = asAdmin()) =>

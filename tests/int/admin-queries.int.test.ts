@@ -1,5 +1,5 @@
 /**
- * The admin console's reads on real PostgreSQL (issue 6): GET /api/admin/userdata, /teamdata and
+ * The admin console's reads on real PostgreSQL: GET /api/admin/userdata, /teamdata and
  * /entrydata, for administrators only; the projections following renames and deletions; and the
  * erasure that goes with a deletion leaving no trace of the person in the rebuilt read models.
  *
@@ -55,7 +55,7 @@ const event = (e: DomainEvent) => ({
 });
 const to = (stream: string, ...events: DomainEvent[]): AppendRequest => ({ stream, events: events.map(event), expectedRevision: 'any' });
 
-describe('the admin console reads (issue 6)', () => {
+describe('the admin console reads', () => {
   let app: TestApplication;
   /** The store with a vault of this suite's own, so that its forget() is seen at once (no cached key). */
   let store: EventStore;
@@ -66,7 +66,7 @@ describe('the admin console reads (issue 6)', () => {
   const claims = (userId: string, participantId: number | null, role: 'USER' | 'ADMIN'): SessionClaims => ({
     userId, fullName: 'Test Person', is_approved: true, participantId, teamId: null, role, isPaid: true,
   });
-  // Live sessions of the accounts appended below (issue 13: a token needs its account's session version).
+  // Live sessions of the accounts appended below (a token needs its account's session version).
   const bearer = (c: SessionClaims) => sessions.bearer(queryApi, c);
   const admin = () => bearer(claims(ADMIN_ID, null, 'ADMIN'));
   const get = (url: string, authorization?: string) => queryApi.inject({ url, headers: authorization ? { authorization } : {} });
@@ -156,7 +156,7 @@ describe('the admin console reads (issue 6)', () => {
 
     test('an ADMIN role claim for an account that is no administrator gets 403; for no account at all, 401', async () => {
       expect((await get('/api/admin/userdata', bearer(claims(USER_OF[11]!, 11, 'ADMIN')))).statusCode).toBe(403);
-      // Issue 13: an account that never had a session has no valid token, whatever it claims.
+      // an account that never had a session has no valid token, whatever it claims.
       const nobody = { ...sessions.access(claims(ADMIN_ID, null, 'ADMIN')), userId: randomUUID() };
       expect((await get('/api/admin/userdata', `Bearer ${queryApi.jwt.sign(nobody)}`)).statusCode).toBe(401);
     });

@@ -1,5 +1,5 @@
 /**
- * Announcements end to end on real PostgreSQL, Redis and SMTP (issue 20 item 4): an
+ * Announcements end to end on real PostgreSQL, Redis and SMTP: an
  * administrator's announcement to the newsletter audience reaches exactly the opted-in, not
  * erased participants through the `mail` queue, each in their stored language, in MailDev's
  * inbox; someone erased after the announcement was queued gets nothing (checked at send time);
@@ -97,7 +97,7 @@ describe('announcements', () => {
     const commands = new CommandService({ store, ids: app.ids, now: () => NOW, directory, personalData: vault, streamIndex: streamIndexOn(app.pool) });
     accounts = new AccountService({ store, ids: app.ids, directory, mailer: NO_MAIL, now: () => NOW, publicUrl: PUBLIC_URL });
     announcements = new Announcements({
-      store, query: streamIndexOn(app.pool), redisUrl: inject('redisUrl'), prefix, publicUrl: PUBLIC_URL, secret: SECRET, now: () => NOW,
+      store, redisUrl: inject('redisUrl'), prefix, publicUrl: PUBLIC_URL, secret: SECRET, now: () => NOW,
       mailer: smtpMailer({ url: maildev.smtpUrl, from: 'Sinilill <info@sinilill.test>' }), backoffMs: 20, ratePerSecond: 2,
     });
     commandApi = buildCommandApi({ commands, accounts, announcements, jwtSecret: SECRET, rateLimit: { max: 1000, timeWindowMs: 60_000 } });
@@ -212,7 +212,7 @@ describe('announcements', () => {
     let tries = 0;
     const counting = { send: async (mail: Parameters<typeof refusing.send>[0]) => { tries += 1; await refusing.send(mail); }, close: () => refusing.close() };
     const broken = new Announcements({
-      store, query: streamIndexOn(app.pool), redisUrl: inject('redisUrl'), prefix: `${prefix}-broken`, publicUrl: PUBLIC_URL, secret: SECRET, now: () => NOW,
+      store, redisUrl: inject('redisUrl'), prefix: `${prefix}-broken`, publicUrl: PUBLIC_URL, secret: SECRET, now: () => NOW,
       mailer: counting, attempts: 3, backoffMs: 20, ratePerSecond: 50,
     });
     broken.startWorker();

@@ -1,5 +1,5 @@
 /**
- * Public answers cached by position (issue 16 item 2) on real PostgreSQL: GET /api/stats and GET
+ * Public answers cached by position on real PostgreSQL: GET /api/stats and GET
  * /api/settings are computed once per position of the projections they read (and per local day,
  * per state of the entry window), served from memory with a weak ETag (If-None-Match → 304) and
  * precompressed (br, gzip by Accept-Encoding); the ETag changes once an append is projected; a
@@ -35,7 +35,7 @@ const claims = (participantId: number, teamId: number): SessionClaims => ({
   participantId, teamId, role: 'USER', isPaid: true,
 });
 
-describe('public answers cached by position (issue 16 item 2)', () => {
+describe('public answers cached by position', () => {
   let app: TestApplication;
   let changes: ReadModelChangeListener;
   let queryApi: FastifyInstance;

@@ -1,5 +1,5 @@
 /**
- * The APIs' documentation (issue 17 item 8), on the whole application running in this process
+ * The APIs' documentation, on the whole application running in this process
  * (tests/support/running-app.ts: both APIs with every optional part — accounts, payments with the
  * sandbox, the replay queue and queue board, the history, media — and the gateway in front).
  *
@@ -70,7 +70,7 @@ function codesOf(op: Operation, status: number): string[] {
   return op.responses[String(status)]?.content?.['application/json']?.schema.properties?.message?.enum ?? [];
 }
 
-describe('issue 17 item 8: OpenAPI documents generated from the route schemas', () => {
+describe('OpenAPI documents generated from the route schemas', () => {
   test('every /api route of both APIs is in its API\'s document (method and path), and nothing else is', () => {
     for (const api of ['command', 'query'] as const) {
       const registered = new Set(running.routes

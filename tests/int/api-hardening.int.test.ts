@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 10 on the APIs as their builders wire them (buildCommandApi, buildQueryApi, on a
+ * Hardening on the APIs as their builders wire them (buildCommandApi, buildQueryApi, on a
  * scratch database):
  *
  * - `trustProxy` (config TRUST_PROXY, passed by each server.ts): a gateway on another host is

@@ -1,5 +1,5 @@
 /**
- * Backup and restore (issue 17 item 9) on real PostgreSQL: the 2025 export is imported with its
+ * Backup and restore on real PostgreSQL: the 2025 export is imported with its
  * accounts, projected and read through GET /api/stats; it is backed up (backupDatabase, what
  * `npm run backup` runs), the database is dropped, and the backup is restored into a new one
  * (restoreBackup, what `npm run restore` runs: load, migrate, replay). /api/stats then answers

@@ -1,5 +1,5 @@
 /**
- * The bulk import (issue 15 item 6) on real PostgreSQL: the 2025 export decided in memory and
+ * The bulk import on real PostgreSQL: the 2025 export decided in memory and
  * appended in large batches gives exactly the events and account-table rows of the
  * command-by-command import (same ids, streams, revisions, data and metadata), the published
  * figures once projected, and nothing on a second run; a synthetic edition projects to the

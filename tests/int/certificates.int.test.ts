@@ -1,5 +1,5 @@
 /**
- * Certificates and share images on real PostgreSQL (issue 19 items 3 and 4): who may download a
+ * Certificates and share images on real PostgreSQL: who may download a
  * certificate (401/403/404), not before the late-entry deadline (409), the PDF's code verifying
  * publicly with the figures of the read models, forged and mistyped codes refused with no name,
  * an erased participant's code no longer verifying any name; the share image and the team-progress
@@ -27,7 +27,7 @@ const DURING = new Date('2025-04-20T10:00:00Z');
 const LAST_MINUTE = new Date('2025-05-03T20:59:00Z');
 const AFTER = new Date('2025-05-10T10:00:00Z');
 
-describe('certificates and share images (issue 19 items 3 and 4)', () => {
+describe('certificates and share images', () => {
   let app: TestApplication;
   let commands: CommandService;
   let sessions: TestSessions;

@@ -1,5 +1,5 @@
 /**
- * The operators' tools touch only a database they started or were told about (issue 13: `npm run
+ * The operators' tools touch only a database they started or were told about (`npm run
  * replay` without PORT rebuilt whatever PostgreSQL listened on the default port). Here a real
  * PostgreSQL — the suite's own server — listens where the tools would look for this data
  * folder's embedded one (PORT + 3): `replay` and `migrate` refuse, say how to point them at it,

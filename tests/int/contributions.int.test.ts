@@ -1,5 +1,5 @@
 /**
- * "What this did" (issue 19 item 2) on real PostgreSQL: an entry's contribution folded from the
+ * "What this did" on real PostgreSQL: an entry's contribution folded from the
  * log (equal to the read model's team figures as of then), an edit counted as of the edit, a
  * participant's contributions, and who may read them: 401 without a token, 403 for a stranger,
  * 404 for what does not exist.
@@ -43,7 +43,7 @@ const as = (at = '2025-04-12T09:00:00Z'): CommandRequest => {
 };
 const walk = (participantId: number, distance: number) => ({ participantId, distance, entryType: 'WALK', performedAt: '2025-04-10' });
 
-describe('"what this did" (issue 19 item 2)', () => {
+describe('"what this did"', () => {
   let app: TestApplication;
   let queryApi: FastifyInstance;
   let sessions: TestSessions;

@@ -1,5 +1,5 @@
 /**
- * The copy CLI (issue 18 item 5) between two PostgreSQL databases, through the EventStore
+ * The copy CLI between two PostgreSQL databases, through the EventStore
  * interface only (the code path that moves the log to KurrentDB): the 2025 export is imported into
  * database A (one person's key erased), copied into a fresh database B with its subject keys
  * (copySubjectKeys + copyLog, what `npm run copy-log` runs), and

@@ -1,6 +1,6 @@
 /**
  * team_daily_distance must not depend on where the projector's batches end (found by the
- * many-processes test, issue 17 item 11): an entry added in one batch and moved to another day or
+ * many-processes test): an entry added in one batch and moved to another day or
  * deleted in a later one left a 0-km row live, which a replay (one batch for both events) never
  * writes, so the read models differed from a replay from zero. A day whose km come back to 0 now
  * loses its row (a missing row reads as 0 km).

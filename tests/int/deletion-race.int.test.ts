@@ -1,9 +1,10 @@
 /**
- * Deletions found in the event log, not in the read models (issue 15 item 4), on real
- * PostgreSQL: deleteTeams and deleteUsers find members and entries through the stream index
- * (packages/commands/src/stream-index.ts) with no projector ever run, and remove them in one
- * atomic append under the index's condition: an entry or a member landing between the read and
- * the append fails the condition and the deletion gathers again. Raced 100 times, an add-entry and
+ * Deletions found in the event log, not in the read models, on both engines (real PostgreSQL, and
+ * KurrentDB on the in-memory stand-in of its client): deleteTeams and deleteUsers find members
+ * and entries through the stream index (packages/commands/src/stream-index.ts, EventStore.readEvents)
+ * with no projector ever run, and remove them in one atomic append under the index's condition:
+ * an entry or a member landing between the read and the append fails the condition and the
+ * deletion gathers again. Raced 100 times, an add-entry and
  * a team deletion never leave an entry alive in a deleted team; raced 15 times, a join and a team
  * deletion never leave a member alive in a deleted team.
  */
@@ -11,9 +12,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import pg from 'pg';
 import { AccountDirectory, AccountService, CommandService, type CommandRequest } from '@sinilill/commands';
-import { DomainError, PERSONAL_DATA_FIELDS, streams, type ActingUser } from '@sinilill/domain';
-import { AppendConditionFailedError, PersonalDataVault, PostgresEventStore, withPersonalDataProtection, type EventStore } from '@sinilill/event-store';
-import { streamIndexOn, testApplication, type TestApplication } from '../support/app';
+import { DomainError, streams, type ActingUser } from '@sinilill/domain';
+import { AppendConditionFailedError, PersonalDataVault, type EventStore } from '@sinilill/event-store';
+import { testApplication, type EventStoreEngine, type TestApplication } from '../support/app';
 import { NO_MAIL } from '../support/sessions';
 
 const NOW = new Date('2025-04-15T09:00:00Z');
@@ -22,7 +23,7 @@ const ADMIN: ActingUser = { userId: '0b6f4c1e-6a0e-4c36-9a53-3f1f0b6a9c01', role
 const ROUNDS = 100;
 const JOIN_ROUNDS = 15;
 
-describe('deletions from the event log', () => {
+describe.each(['postgres', 'kurrentdb'] as const satisfies readonly EventStoreEngine[])('deletions from the event log (%s)', (engine) => {
   let app: TestApplication;
   let accountPool: pg.Pool;
   let store: EventStore;
@@ -41,14 +42,12 @@ describe('deletions from the event log', () => {
   const system = (id: string) => request(SYSTEM, id);
   const admin = (id: string) => request(ADMIN, id);
   const lastType = async (stream: string) => (await store.readStream(stream)).at(-1)?.type;
-  /** Entry ids ever added to the team, straight from es.events (not the read models). */
-  const entriesInLog = async (teamId: number) => (await app.pool.query<{ stream: string }>(
-    "SELECT stream FROM es.events WHERE type = 'EntryAdded' AND data->>'teamId' = $1", [String(teamId)],
-  )).rows.map((row) => Number(row.stream.slice('entry-'.length)));
-  /** Participant ids ever registered into the team, from es.events. */
-  const membersInLog = async (teamId: number) => (await app.pool.query<{ stream: string }>(
-    "SELECT stream FROM es.events WHERE type = 'ParticipantRegistered' AND data->>'teamId' = $1", [String(teamId)],
-  )).rows.map((row) => Number(row.stream.slice('participant-'.length)));
+  /** Entry ids ever added to the team, straight from the log (not the read models). */
+  const entriesInLog = async (teamId: number) => (await store.readEvents({ types: ['EntryAdded'], data: [{ field: 'teamId', values: [teamId] }] }))
+    .map((event) => Number(event.stream.slice('entry-'.length)));
+  /** Participant ids ever registered into the team, from the log. */
+  const membersInLog = async (teamId: number) => (await store.readEvents({ types: ['ParticipantRegistered'], data: [{ field: 'teamId', values: [teamId] }] }))
+    .map((event) => Number(event.stream.slice('participant-'.length)));
   /** The refusal's code, or rethrows what is no DomainError. */
   const codeOf = (error: unknown) => {
     if (error instanceof DomainError) return error.code;
@@ -73,11 +72,11 @@ describe('deletions from the event log', () => {
   };
 
   beforeAll(async () => {
-    app = await testApplication({ now: () => NOW });
+    app = await testApplication({ now: () => NOW, engine });
     accountPool = new pg.Pool({ connectionString: app.url, max: 6 });
     directory = new AccountDirectory({ pool: accountPool, indexSecret: 'test-index-secret-0123456789' });
     const vault = new PersonalDataVault({ pool: app.pool });
-    const base = withPersonalDataProtection(new PostgresEventStore({ pool: app.pool }), vault, PERSONAL_DATA_FIELDS);
+    const base = app.store;
     store = {
       ...base,
       async appendToStreams(requests) {
@@ -93,7 +92,7 @@ describe('deletions from the event log', () => {
         interlude = null;
         if (run) await run();
         try {
-          return await base.appendToStreamsIf!(requests, condition);
+          return await base.appendToStreamsIf(requests, condition);
         } catch (error) {
           if (error instanceof AppendConditionFailedError) conditionFailures++;
           throw error;
@@ -102,7 +101,7 @@ describe('deletions from the event log', () => {
     };
     // No read-model look-ups at all (no membersOfTeam, no entriesOfParticipant): deletions must
     // find everything in the log, and no projector runs in this suite.
-    commands = new CommandService({ store, ids: app.ids, now: () => NOW, directory, personalData: vault, streamIndex: streamIndexOn(app.pool) });
+    commands = new CommandService({ store, ids: app.ids, now: () => NOW, directory, personalData: vault, streamIndex: store });
     accounts = new AccountService({ store, ids: app.ids, directory, mailer: NO_MAIL, now: () => NOW, publicUrl: 'http://sinilill.test' });
   }, 120_000);
 

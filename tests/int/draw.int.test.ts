@@ -1,7 +1,7 @@
 /**
- * The prize draw anyone can check, end to end on real PostgreSQL (issue 20 item 2): commit and
+ * The prize draw anyone can check, end to end on real PostgreSQL: commit and
  * reveal through the command API (administrators only, every refusal code), eligibility as of
- * 3 May 24:00 Tallinn, the public answer GET /api/draw, and scripts/verify-draw.mjs recomputing
+ * 3 May 24:00 Tallinn (rejected entries counting nowhere), the public answer GET /api/draw, and scripts/verify-draw.mjs recomputing
  * the winners from that answer (and failing with another seed).
  */
 import { execFile } from 'node:child_process';
@@ -51,7 +51,7 @@ async function verify(draw: unknown): Promise<{ code: number; out: string }> {
   }
 }
 
-describe('the prize draw (issue 20 item 2)', () => {
+describe('the prize draw', () => {
   let app: TestApplication;
   let clock = new Date('2025-04-15T09:00:00Z');
   let commandApi: FastifyInstance;
@@ -84,6 +84,16 @@ describe('the prize draw (issue 20 item 2)', () => {
     for (const id of [11, 12, 13, 21]) await app.commands.markPayment(id, true, as(SYSTEM, april));
     await app.commands.addEntry({ participantId: 11, distance: 12, entryType: 'WALK', performedAt: '2025-04-10' }, as(SYSTEM, april));
     await app.commands.addEntry({ participantId: 21, distance: 5, entryType: 'WALK', performedAt: '2025-04-10' }, as(SYSTEM, april));
+    // Team 3 walks 5 km that count and 60.01 km that moderation flags (WALK: 60 km per entry) and an
+    // administrator rejects: its only km past the first mission (7 km) were rejected.
+    await app.commands.registerTeam({ teamId: 3, teamName: 'Võru Vibud', description: '', joinCode: 'CCCC3333', icon: null }, as(SYSTEM, april));
+    await app.commands.registerParticipant({ ...person, participantId: 31, teamId: 3, fullName: 'Tiit Tamm', email: 'p31@example.ee', isCaptain: true }, as(SYSTEM, april));
+    await app.commands.markPayment(31, true, as(SYSTEM, april));
+    const tiit: ActingUser = { userId: '00000000-0000-4000-8000-000000000031', role: 'USER', participantId: 31, teamId: 3 };
+    await app.commands.addEntry({ participantId: 31, distance: 5, entryType: 'WALK', performedAt: '2025-04-10' }, as(tiit, april));
+    const flagged = await app.commands.addEntry({ participantId: 31, distance: 60.01, entryType: 'WALK', performedAt: '2025-04-11' }, as(tiit, april));
+    const ADMIN: ActingUser = { userId: claims('ADMIN').userId, role: 'ADMIN', participantId: null, teamId: null };
+    await app.commands.reviewEntries({ entryIds: [flagged.entry.id], decision: 'reject', note: '' }, as(ADMIN, april));
     // After the deadline (4 May in Tallinn): Liis pays and team 2 walks on — neither counts.
     const late = '2025-05-03T21:30:00Z';
     await app.commands.addEntry({ participantId: 21, distance: 50, entryType: 'WALK', performedAt: '2025-04-30' }, as(SYSTEM, late));
@@ -131,7 +141,8 @@ describe('the prize draw (issue 20 item 2)', () => {
 
     const draw = await publicDraw();
     // Eligible as of 3 May 24:00: paid, team with a collected flower — Mari, Kati, Peeter (team 1);
-    // not Liis (paid late), not Jüri (team 2 had 5 km by the deadline).
+    // not Liis (paid late), not Jüri (team 2 had 5 km by the deadline), not Tiit (team 3's km past
+    // the first mission were rejected).
     expect(draw).toMatchObject({ status: 'drawn', seed: SEED, eligible: [11, 12, 13], eligibleCount: 3, eligibleListHash: sha256('11\n12\n13') });
     expect(draw.winners).toHaveLength(2);
     for (const winner of draw.winners) {

@@ -36,7 +36,7 @@ describe('entry commands through the APIs', () => {
     userId: userOf(participantId), fullName: 'Test Person', is_approved: true, participantId, teamId, role, isPaid: true,
   });
   const adminClaims = (): SessionClaims => ({ ...claims(1, 1, 'ADMIN'), participantId: null, teamId: null });
-  // Real accounts with live sessions (issue 13: a token needs its account's session version).
+  // Real accounts with live sessions (a token needs its account's session version).
   const bearer = (c: SessionClaims) => sessions.bearer(commandApi, c);
   const stats = async (position?: number) => {
     const response = await queryApi.inject({ url: '/api/stats', headers: position ? { 'x-min-position': String(position) } : {} });
@@ -178,7 +178,7 @@ describe('entry commands through the APIs', () => {
   test.each([
     ['malformed JSON', '{"distance": 5,', 400, 'INVALID_REQUEST'],
     ['an unknown field', { distance: 5, entry_type: 'WALK', performed_at: '2025-04-20', colour: 'blue' }, 400, 'INVALID_REQUEST'],
-    // A §3 Entry's team_id is accepted and compared (issue 14): another team's is refused.
+    // A §3 Entry's team_id is accepted and compared: another team's is refused.
     ["another team's team_id", { distance: 5, entry_type: 'WALK', performed_at: '2025-04-20', team_id: 2 }, 409, 'FIELD_MISMATCH'],
     ['a distance as text', { distance: '5', entry_type: 'WALK', performed_at: '2025-04-20' }, 400, 'INVALID_REQUEST'],
     ['a missing type', { distance: 5, performed_at: '2025-04-20' }, 400, 'INVALID_REQUEST'],

@@ -1,5 +1,5 @@
 /**
- * Issue 13, item 8: a property-based fuzz suite. Thousands of hostile requests — bodies, path
+ * a property-based fuzz suite. Thousands of hostile requests — bodies, path
  * parameters, query strings and headers, some as raw bytes no JSON library writes — go to every
  * route of the running application (both APIs, through the gateway over loopback as a browser's
  * would; the few routes outside /api straight to their API), with the real projector behind it.
@@ -44,7 +44,7 @@ import { JWT_SECRET, startRunningApp, type CollectedRoute, type RunningApp } fro
 
 const NOW = new Date('2025-04-15T09:00:00Z');
 const SYSTEM: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, teamId: null };
-/** An answer slower than this fails the property (issue 13: "hang over 5 s"). */
+/** An answer slower than this fails the property ("hang over 5 s"). */
 const LIMIT_MS = 5_000;
 /**
  * The query API's read-your-writes bound in this suite. A hostile x-min-position beyond the
@@ -192,8 +192,8 @@ describe('fuzz: hostile requests to every route of the running application', () 
     const byStatus = statuses.get(routeKey(c.route)) ?? new Map<number, number>();
     byStatus.set(response.status, (byStatus.get(response.status) ?? 0) + 1);
     statuses.set(routeKey(c.route), byStatus);
-    // The payment sandbox's checkout is the test bank's page in the payer's browser: it refuses an invalid session with a page (D18).
-    // The queue board is Bull Board's own UI and API (D17, operators only): its 4xx keep the shape
+    // The payment sandbox's checkout is the test bank's page in the payer's browser: it refuses an invalid session with a page (docs/decisions/0018).
+    // The queue board is Bull Board's own UI and API (docs/decisions/0017, operators only): its 4xx keep the shape
     // its UI reads ({ error: { key } }); a 5xx or a hang there still fails.
     const problem = problemWith(request, response, LIMIT_MS, {
       pages: c.route.url.startsWith('/api/payment/sandbox/'),

@@ -1,11 +1,11 @@
 /**
- * The gateway at its edges (issue 13): an upstream that is down or restarting answers 503
+ * The gateway at its edges: an upstream that is down or restarting answers 503
  * SERVICE_UNAVAILABLE with nothing internal in the body (it answered 500 with the upstream's
  * address); a body over the API's limit answers 413 REQUEST_TOO_LARGE at the gateway (it answered
  * 500, EPIPE, and held small requests meanwhile), while the requests beside it are served.
  * The upstream stand-in is built with the APIs' own createApp (same limit and error handler).
  *
- * Production's front door (issue 16 item 3), nginx with infra/nginx/sinilill.conf, where nginx is
+ * Production's front door, nginx with infra/nginx/sinilill.conf, where nginx is
  * installed (skipped otherwise): `nginx -t` accepts the configuration; and, run in front of two
  * stand-in APIs that say which of them answered, it routes every method and path of a matrix
  * (the gateway's EXCEPTIONS among them) to the same API as the gateway, sets the same
@@ -133,7 +133,7 @@ test('an empty chunked body on a method the gateway does not proxy is answered a
 
 const hasNginx = nginxAvailable();
 
-describe.skipIf(!hasNginx)('nginx with infra/nginx/sinilill.conf, production\'s front door (issue 16 item 3)', () => {
+describe.skipIf(!hasNginx)('nginx with infra/nginx/sinilill.conf, production\'s front door', () => {
   /** A stand-in API answering every method and path with which API it is, what it got, and the headers. */
   const standIn = (api: 'query' | 'command') => {
     const app = createApp();
@@ -224,7 +224,7 @@ describe.skipIf(!hasNginx)('nginx with infra/nginx/sinilill.conf, production\'s 
     }
   });
 
-  test('public answers are kept for one second (D44); read-your-writes, Authorization and cookies pass by the cache', async () => {
+  test('public answers are kept for one second (docs/decisions/0044); read-your-writes, Authorization and cookies pass by the cache', async () => {
     const get = async (headers: Record<string, string> = {}, method = 'GET') => {
       const response = await fetch(`${nginx.url}/api/settings`, { method, headers, ...(method === 'POST' ? { body: '{}' } : {}) });
       const body = await response.json() as { served: number };

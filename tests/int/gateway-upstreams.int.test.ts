@@ -1,5 +1,5 @@
 /**
- * The gateway over lists of upstreams (issue 17 item 11: many processes of each kind), against
+ * The gateway over lists of upstreams (many processes of each kind), against
  * stand-in APIs that say which of them answered (built with the APIs' own createApp):
  *
  * - reads and commands are balanced round-robin over each kind's list;

@@ -1,5 +1,5 @@
 /**
- * The administrators' event history (issue 6) on real PostgreSQL: the log itself, filtered and
+ * The administrators' event history on real PostgreSQL: the log itself, filtered and
  * keyset-paged, a stream's timeline of changes with actors, a team's figures as of an instant
  * (equal to the read model's now, without an entry recorded later), and the export as NDJSON and
  * CSV with an erased person's data gone. Only an administrator may read any of it.
@@ -27,14 +27,14 @@ const as = (actor: ActingUser, at = '2025-04-12T09:00:00Z'): CommandRequest => {
   const id = `history-${++commandCount}`;
   return { actor, metadata: { commandId: id, correlationId: `corr-${id}`, causationId: null }, now: new Date(at) };
 };
-/** The accounts behind the tokens (issue 13: real accounts with live sessions): Mari's and the administrator's. */
+/** The accounts behind the tokens (real accounts with live sessions): Mari's and the administrator's. */
 const ACCOUNT = { mari: '00000000-0000-4000-8000-000000000011', admin: '00000000-0000-4000-8000-00000000ad01' };
 const claims = (participantId: number | null, teamId: number | null, role: 'USER' | 'ADMIN'): SessionClaims => ({
   userId: participantId === null ? ACCOUNT.admin : ACCOUNT.mari, fullName: 'Test Person', is_approved: true, participantId, teamId, role, isPaid: true,
 });
 const walk = (participantId: number, distance: number) => ({ participantId, distance, entryType: 'WALK', performedAt: '2025-04-10' });
 
-describe('the event history for administrators (issue 6)', () => {
+describe('the event history for administrators', () => {
   let app: TestApplication;
   let vault: PersonalDataVault;
   let queryApi: FastifyInstance;

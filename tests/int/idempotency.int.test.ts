@@ -1,5 +1,5 @@
 /**
- * Idempotency keys end to end on real PostgreSQL (issue 13 item 6; D7): a repeated
+ * Idempotency keys end to end on real PostgreSQL (docs/decisions/0007): a repeated
  * `Idempotency-Key` with the same request answers the first result — also while the first request
  * still runs — and appends nothing; the key reused with another body, path or route answers 422
  * IDEMPOTENCY_KEY_REUSED and changes nothing; a request refused with a domain error is not
@@ -41,7 +41,7 @@ describe('Idempotency-Key on the command API', () => {
     userId: 'b7d1f6c4-3f51-4a4c-9d51-2f0f5c6c0a01', fullName: 'Administrator', is_approved: true,
     participantId: null, teamId: null, role: 'ADMIN', isPaid: false,
   };
-  // Real accounts with live sessions (issue 13: a token needs its account's session version).
+  // Real accounts with live sessions (a token needs its account's session version).
   const headers = (claims: SessionClaims, key?: string) => ({
     authorization: sessions.bearer(commandApi, claims),
     ...(key !== undefined ? { 'idempotency-key': key } : {}),
@@ -103,7 +103,7 @@ describe('Idempotency-Key on the command API', () => {
     expect(appended[0]!.globalPosition).toBe(body.position);
     expect(appended[0]!.stream).toBe(streams.entry(body.entry.id));
     // The request's fingerprint is recorded with the command: HMAC-SHA256 under the app's key,
-    // never a plain hash of the body (a body may hold passwords; issue 15).
+    // never a plain hash of the body (a body may hold passwords).
     const route = { params: {}, body: { distance: 5, entry_type: 'WALK', performed_at: '2025-04-19' } };
     expect(appended[0]!.metadata).toMatchObject({
       commandId: `${member.userId}:${key}`,
@@ -324,10 +324,13 @@ describe('Idempotency-Key on the command API', () => {
       const store = app.store;
       const twinStore: EventStore = {
         appendToStream: async (stream, events, options) => { await pass('appendToStream', stream); return store.appendToStream(stream, events, options); },
-        // Every command appends through appendToStreams (one write path, issue 15): held as 'appendToStream' too.
+        // Every command appends through appendToStreams (one write path): held as 'appendToStream' too.
         appendToStreams: async (requests) => { await pass('appendToStream', requests[0]!.stream); return store.appendToStreams(requests); },
         readStream: async (stream, options) => { await pass('readStream', stream); return store.readStream(stream, options); },
         readAll: (options) => store.readAll(options),
+        appendToStreamsIf: (requests, condition) => store.appendToStreamsIf(requests, condition),
+        readEvents: (selector, options) => store.readEvents(selector, options),
+        countEvents: (selector) => store.countEvents(selector),
         headPosition: () => store.headPosition(),
         findEvent: (id) => store.findEvent(id),
         close: async () => undefined,

@@ -1,5 +1,5 @@
 /**
- * Many processes of each kind (issue 17 item 11): two command APIs, two query APIs and three
+ * Many processes of each kind: two command APIs, two query APIs and three
  * projectors as real processes (`node --import tsx services/<name>/src/server.ts`) on one
  * PostgreSQL database and one Redis, with a gateway process over both API lists
  * (COMMAND_API_URLS, QUERY_API_URLS).

@@ -1,5 +1,5 @@
 /**
- * Health and Prometheus metrics (issue 17 items 5 and 6).
+ * Health and Prometheus metrics.
  *
  * - The projector as a real process (services/projector/src/server.ts, PROJECTOR_PORT=0): while
  *   one projection is held back (the test holds its advisory lock, the one every batch of it

@@ -1,5 +1,5 @@
 /**
- * `npm run migrate` (issue 12): migrateToLatest on scratch databases — from empty, again, twice at
+ * `npm run migrate`: migrateToLatest on scratch databases — from empty, again, twice at
  * once, over a database the old runner built (adopted, nothing re-run, the same schema as a fresh
  * one), a failing migration, and the read models' way down and up again.
  */
@@ -15,7 +15,7 @@ import { readModelMigrationSet, readModelMigrations } from '@sinilill/read-model
 import { buildPreKyselyDatabase } from './fixtures/pre-kysely-schema';
 
 const EXPECTED = {
-  event: ['0001-event-log', '0002-append-batch'],
+  event: ['0001-event-log', '0002-append-batch', '0003-payload-indexes'],
   accounts: ['0001-id-sequences', '0002-account-tables', '0003-session-tables', '0004-stream-index'],
   media: ['0001-images'],
   readModels: ['2025-001-initial', '2025-002-settings', '2026-003-team-page', '2026-004-admin', '2026-005-payments', '2026-006-parked-events', '2026-007-payment-orders', '2026-008-company-fees', '2026-009-table-pages', '2026-010-entry-review', '2026-011-search-folding', '2026-012-raised-unknown'],
@@ -108,13 +108,13 @@ describe('migrateToLatest', () => {
     fresh = await scratchPool();
     const reports = await migrateToLatest(fresh);
     expect(reports).toEqual([
-      { name: 'event store', schema: 'es', adopted: [], applied: EXPECTED.event, latest: '0002-append-batch' },
+      { name: 'event store', schema: 'es', adopted: [], applied: EXPECTED.event, latest: '0003-payload-indexes' },
       { name: 'accounts', schema: 'app', adopted: [], applied: EXPECTED.accounts, latest: '0004-stream-index' },
       { name: 'media', schema: 'media', adopted: [], applied: EXPECTED.media, latest: '0001-images' },
       { name: 'read models', schema: 'rm', adopted: [], applied: EXPECTED.readModels, latest: '2026-012-raised-unknown' },
     ]);
     expect(await missing(fresh)).toEqual([]);
-    expect(describeMigrations(reports)[0]).toBe('event store (es): ran 0001-event-log, 0002-append-batch');
+    expect(describeMigrations(reports)[0]).toBe('event store (es): ran 0001-event-log, 0002-append-batch, 0003-payload-indexes');
     // Each schema keeps its own record (the read models' where they always had it).
     expect((await recorded(fresh, 'es')).map((r) => r.name)).toEqual(EXPECTED.event);
     expect((await recorded(fresh, 'app')).map((r) => r.name)).toEqual(EXPECTED.accounts);
@@ -133,7 +133,7 @@ describe('migrateToLatest', () => {
     const reports = await migrateToLatest(fresh);
     expect(reports.map((r) => [r.adopted, r.applied])).toEqual([[[], []], [[], []], [[], []], [[], []]]);
     expect(describeMigrations(reports)).toEqual([
-      'event store (es): up to date (0002-append-batch)',
+      'event store (es): up to date (0003-payload-indexes)',
       'accounts (app): up to date (0004-stream-index)',
       'media (media): up to date (0001-images)',
       'read models (rm): up to date (2026-012-raised-unknown)',
@@ -171,14 +171,14 @@ describe('migrateToLatest', () => {
 
     const reports = await migrateToLatest(pool);
     expect(reports.map(({ name, adopted, applied }) => ({ name, adopted, applied }))).toEqual([
-      // The old runner made the event log; group commit (issue 15) is new to it.
-      { name: 'event store', adopted: ['0001-event-log'], applied: ['0002-append-batch'] },
-      // The old runner made the first two; the session tables (issue 13) and the stream index (issue 15) are new to it.
+      // The old runner made the event log; group commit and the payload indexes are new to it.
+      { name: 'event store', adopted: ['0001-event-log'], applied: ['0002-append-batch', '0003-payload-indexes'] },
+      // The old runner made the first two; the session tables and the stream index are new to it.
       { name: 'accounts', adopted: ['0001-id-sequences', '0002-account-tables'], applied: ['0003-session-tables', '0004-stream-index'] },
       { name: 'media', adopted: EXPECTED.media, applied: [] },
       { name: 'read models', adopted: [], applied: [] },
     ]);
-    expect(describeMigrations(reports)[1]).toMatch(/^accounts \(app\): adopted 0001-id-sequences, 0002-account-tables \(made by the runner before issue 12\)/);
+    expect(describeMigrations(reports)[1]).toMatch(/^accounts \(app\): adopted 0001-id-sequences, 0002-account-tables \(made by the earlier hand-rolled runners\)/);
     expect((await recorded(pool, 'app')).map((r) => r.name)).toEqual(EXPECTED.accounts);
     // The old version tables stay as history.
     expect((await pool.query('SELECT version FROM es.schema_migrations')).rows).toEqual([{ version: 1 }]);
@@ -205,7 +205,7 @@ describe('migrateToLatest', () => {
     await buildPreKyselyDatabase(pool, new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) }), { accounts: false, media: false, readModels: false });
     const reports = await migrateToLatest(pool);
     expect(reports.map(({ name, adopted, applied }) => ({ name, adopted, applied }))).toEqual([
-      { name: 'event store', adopted: ['0001-event-log'], applied: ['0002-append-batch'] },
+      { name: 'event store', adopted: ['0001-event-log'], applied: ['0002-append-batch', '0003-payload-indexes'] },
       { name: 'accounts', adopted: ['0001-id-sequences'], applied: ['0002-account-tables', '0003-session-tables', '0004-stream-index'] },
       { name: 'media', adopted: [], applied: EXPECTED.media },
       { name: 'read models', adopted: [], applied: EXPECTED.readModels },

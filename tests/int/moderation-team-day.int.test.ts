@@ -1,5 +1,5 @@
 /**
- * TEAM_DAY_OUTLIER on the real read models (issue 20 item 1): the command API's look-up
+ * TEAM_DAY_OUTLIER on the real read models: the command API's look-up
  * (readModelLookups.teamDayOf) reads a team's other entries of the day, its members and every other
  * team's km per member that day; with it wired, an entry that takes its team past 4 × the other
  * teams' 90th percentile per member is flagged, one 0.01 km per member less is not, and with fewer

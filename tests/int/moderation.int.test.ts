@@ -1,5 +1,5 @@
 /**
- * Moderation of entries (issue 20 item 1) on real PostgreSQL: a participant's implausible entry
+ * Moderation of entries on real PostgreSQL: a participant's implausible entry
  * is flagged in the same append as it is added, counts until an admin rejects it, then leaves the
  * totals (stats, team page, member km); only admins decide (the server refuses others); the team
  * page and the admin queue show the review; a replay gives the same tables.

@@ -1,5 +1,5 @@
 /**
- * The money raised in the stats and on the team page (issue 20 item 3) on real PostgreSQL: a
+ * The money raised in the stats and on the team page on real PostgreSQL: a
  * payment that succeeds shows in GET /api/stats (raised_cents overall and on its team's entry),
  * in GET /api/stats/teams and in GET /api/team/{id}, EUR cents; the cached stats answer (keyed
  * on the positions of team-stats and payments) refreshes on it, even when team-stats was projected
@@ -37,7 +37,7 @@ const claims = (participantId: number, teamId: number): SessionClaims => ({
 });
 const actorOf = (c: SessionClaims): ActingUser => ({ userId: c.userId, role: 'USER', participantId: c.participantId, teamId: c.teamId });
 
-describe('money raised in the stats and on the team page (issue 20 item 3)', () => {
+describe('money raised in the stats and on the team page', () => {
   let app: TestApplication;
   let changes: ReadModelChangeListener;
   let queryApi: FastifyInstance;

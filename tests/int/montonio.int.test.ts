@@ -1,5 +1,5 @@
 /**
- * The `montonio` adapter (issue 7, D18) against a local stand-in that enforces Montonio's
+ * The `montonio` adapter (docs/decisions/0018) against a local stand-in that enforces Montonio's
  * documented Stargate contract (tests/support/montonio-stand-in.ts): the bank list, orders the
  * stand-in accepts or refuses, notification tokens verified or refused; then the whole flow
  * through the command API on real PostgreSQL: order, the stand-in's signed webhook over HTTP, the
@@ -123,7 +123,7 @@ describe('the Montonio adapter against the stand-in', () => {
   });
 });
 
-describe('the bank list shared through Redis by every process (issue 17 item 11)', () => {
+describe('the bank list shared through Redis by every process', () => {
   let redis: Redis;
   let prefix: string;
   beforeAll(() => {
@@ -206,7 +206,7 @@ describe('a fee paid through Montonio, end to end on the command API', () => {
     const { participantId } = await app.commands.registerParticipant({
       teamId, fullName: 'Mari Montonio', email: 'mari.montonio@example.ee', birthYear: 1985, gender: 'FEMALE', isCaptain: true, newsletter: false,
     }, system('m-person'));
-    // A real account with a live session (issue 13: a token needs its account's session version).
+    // A real account with a live session (a token needs its account's session version).
     const claims: SessionClaims = { userId: '00000000-0000-4000-8000-00000000e001', fullName: 'Mari Montonio', is_approved: true, participantId, teamId, role: 'USER', isPaid: false };
     await sessions.enrol(claims);
     const fee = feeFor(1985, currentEdition);

@@ -1,5 +1,5 @@
 /**
- * "My data" end to end on real PostgreSQL (issue 19 item 6): a participant's download of
+ * "My data" end to end on real PostgreSQL: a participant's download of
  * everything the app holds about them (GET /api/me/data, JSON and CSV) holds exactly their data
  * and events and nobody else's, and their own erasure (POST /api/me/erase) with their password:
  * a wrong one changes nothing (and counts as a failed login), the right one deletes and

@@ -1,5 +1,5 @@
 /**
- * The news page's stories (issue 5, spec §7 POST /api/strapi/story {locale}): from the project's
+ * The news page's stories (spec §7 POST /api/strapi/story {locale}): from the project's
  * own content files (infra/content/news) when no Strapi is configured, from Strapi 5 when it is
  * (here a local HTTP stand-in that records what it was asked), 400 INVALID_REQUEST for a bad
  * locale, 502 NEWS_UNAVAILABLE when Strapi fails; and the gateway sends this one POST to the

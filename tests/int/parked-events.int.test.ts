@@ -1,5 +1,5 @@
 /**
- * Issue 13, item 1, the projections: one poisoned event can no longer stall the pipeline.
+ * The projections: one poisoned event can no longer stall the pipeline.
  *
  * The audit's finding: a participant whose (encrypted) name holds NUL reached the team-directory
  * and admin-directory projections, whose every batch then failed with `invalid byte sequence for
@@ -39,7 +39,7 @@ const noMail: Mailer = { send: async () => undefined, close: () => undefined };
 const POISON_NAME = 'Evil\u0000Name';
 const POISON_EMAIL = 'evil-person@example.ee';
 
-describe('a poisoned event cannot stall the projections (issue 13)', () => {
+describe('a poisoned event cannot stall the projections', () => {
   let app: TestApplication;
   let accountPool: pg.Pool;
   let commands: CommandService;

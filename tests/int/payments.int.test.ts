@@ -1,12 +1,12 @@
 /**
- * The participation fee and donations end to end (issue 7; spec §2 "Payment", §3, §4, §7, §8,
- * §9; D18) on real PostgreSQL and Redis, over real HTTP through the gateway: the payment codes of
+ * The participation fee and donations end to end (spec §2 "Payment", §3, §4, §7, §8,
+ * §9; docs/decisions/0018) on real PostgreSQL and Redis, over real HTTP through the gateway: the payment codes of
  * spec §8; the sandbox's checkout page, its signed webhook and the return redirect recording one
  * payment however often and in whatever order they arrive; forged, expired and foreign tokens
  * refused, logged and changing nothing; the child fee; donations in the fundraising totals;
  * payment info and a refreshed session following a success; the administrator's mark; a replay.
  *
- * Issue 14 item 3 (spec §9 "company team 15 EUR per person"): a company team registered through
+ * Spec §9 ("company team 15 EUR per person"): a company team registered through
  * /api/registerteam, whose captain pays 45 EUR once for its three members and all three show paid
  * (payment info, the team page's members, the session); a member paying alone pays 15 EUR even
  * when born 2011 or later; members joining later; the bank transfer's details from configuration;
@@ -51,7 +51,7 @@ const NOW = new Date('2025-04-15T09:00:00Z');
 const SYSTEM: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, teamId: null };
 const { fees } = currentEdition;
 const noMail: Mailer = { send: async () => undefined, close: () => undefined };
-/** The bank transfer's configuration (issue 14), as the environment gives it to the query API. */
+/** The bank transfer's configuration, as the environment gives it to the query API. */
 const BANK_ENV = {
   BANK_ACCOUNT_NAME: 'MTÜ Sinilill Test', BANK_ACCOUNT_IBAN: 'EE38 2200 2210 2014 5685', BANK_TRANSFER_DESCRIPTION: 'Sinilill {year} osalustasu {participantId} tiim {teamId}',
 };
@@ -81,7 +81,7 @@ describe('payments through the gateway', () => {
   let sessions: TestSessions;
 
   const system = (id: string) => ({ actor: SYSTEM, metadata: { commandId: id, correlationId: id, causationId: null } });
-  // Real accounts with live sessions (issue 13: a token needs its account's session version).
+  // Real accounts with live sessions (a token needs its account's session version).
   const sign = (claims: SessionClaims) => sessions.bearer(commandApi, claims);
   const admin: SessionClaims = { userId: randomUUID(), fullName: 'Admin', is_approved: true, participantId: null, teamId: null, role: 'ADMIN', isPaid: false };
   const adminAuthorization = () => sign(admin);
@@ -120,7 +120,7 @@ describe('payments through the gateway', () => {
     } catch { /* not JSON (a page, a redirect) */ }
     return { status: response.status, location: response.headers.get('location'), contentType: response.headers.get('content-type') ?? '', text, json };
   };
-  /** A payment request as spec §3 shapes it, from an amount in EUR cents: the body carries EUR (issue 14). */
+  /** A payment request as spec §3 shapes it, from an amount in EUR cents: the body carries EUR. */
   const orderBody = (amount: number, options: { isPaid?: boolean; country?: string; bank?: string; grandTotal?: number } = {}) =>
     eurosBody(centsToEuros(amount), { ...options, grandTotal: options.grandTotal === undefined ? undefined : centsToEuros(options.grandTotal) });
   /** A payment request with its amounts as given (EUR, or anything a client might send). */
@@ -400,7 +400,7 @@ describe('payments through the gateway', () => {
     expect(await types(streams.payment(orderId))).toEqual(['PaymentOrdered', 'DonationReceived']);
     expect(await types(streams.participant(who.participantId))).toEqual(['ParticipantRegistered', 'ParticipantPaymentMarked']);
     const after = await fundraising(await head());
-    // Answers carry EUR (issue 14): 7.50 EUR donated, 15 EUR fee.
+    // Answers carry EUR: 7.50 EUR donated, 15 EUR fee.
     const cents = (euros: number) => Math.round(euros * 100);
     expect(cents(after.donations) - cents(before.donations)).toBe(donation);
     expect(after.fees).toBe(before.fees);
@@ -432,7 +432,7 @@ describe('payments through the gateway', () => {
     expect(await snapshot()).toEqual(live);
   });
 
-  // ---- issue 14: euros at the edge, cents inside; the order read of the result page ----------
+  // ---- euros at the edge, cents inside; the order read of the result page ----------
 
   const postOrder = (who: Payer, body: unknown) => call('POST', '/api/payment/order', { authorization: who.authorization, body });
   const orderRead = async (reference: string, authorization?: string, position?: number) =>
@@ -440,7 +440,7 @@ describe('payments through the gateway', () => {
       ...(authorization ? { authorization } : {}), headers: position ? { 'x-min-position': String(position) } : {},
     });
 
-  test('issue 14: a 15 EUR fee order and a 20.50 EUR custom order each answer a paymentUrl; the events hold cents, the answers euros', async () => {
+  test('a 15 EUR fee order and a 20.50 EUR custom order each answer a paymentUrl; the events hold cents, the answers euros', async () => {
     const adult = await payer(1980);
     // The spec's Montonio-shaped request, written as §9 writes the fee: 15 (and 15.00 is the same number).
     const fee = await postOrder(adult, JSON.parse(JSON.stringify(eurosBody(15)).replace(/15/g, '15.00')) as unknown);
@@ -468,7 +468,7 @@ describe('payments through the gateway', () => {
     expect((await app.store.readStream(streams.payment(customAnswer.orderId)))[1]).toMatchObject({ type: 'PaymentSucceeded', data: { amountCents: 2050 } });
   });
 
-  test('issue 14: 15 EUR for a child\'s 5 EUR fee is a custom amount; 0.15 is too low; 20.505, -5, "15", 1e9 are INVALID_AMOUNT; a donation in euros', async () => {
+  test('15 EUR for a child\'s 5 EUR fee is a custom amount; 0.15 is too low; 20.505, -5, "15", 1e9 are INVALID_AMOUNT; a donation in euros', async () => {
     const child = await payer(2014);
     await refused(child, eurosBody(4.99), 400, 'AMOUNT_TOO_LOW');
     const custom = await order(child, 1500);
@@ -500,7 +500,7 @@ describe('payments through the gateway', () => {
     expect(one.status, one.text).toBe(200);
   });
 
-  test('issue 14: GET /api/payment/order/{reference} answers the caller\'s own order in euros, 404 for another\'s or an unknown one, 401 without a session', async () => {
+  test('GET /api/payment/order/{reference} answers the caller\'s own order in euros, 404 for another\'s or an unknown one, 401 without a session', async () => {
     const who = await payer(1980);
     const stranger = await payer(1980);
     const placed = await order(who, 2050);
@@ -538,7 +538,7 @@ describe('payments through the gateway', () => {
       .toEqual({ amount_cents: 500, status: 'paid' });
   });
 
-  // ---- issue 14 item 3: fees as spec §9 writes them --------------------------------------------
+  // ---- fees as spec §9 writes them --------------------------------------------
 
   const PASSWORD = 'kollane kaelkirjak jookseb 97';
   let registrations = 0;
@@ -582,7 +582,7 @@ describe('payments through the gateway', () => {
 
   let company: { captain: Member; member: Member; child: Member; order: PaymentOrderAnswer } | undefined;
 
-  test('issue 14: a company team of 3 pays 45 EUR once, through the sandbox, and all three show paid', async () => {
+  test('a company team of 3 pays 45 EUR once, through the sandbox, and all three show paid', async () => {
     const captain = await signUp('/api/registerteam', registration(1980, { type: 'REGISTER_TEAM', team_name: `Firma ${prefix} OÜ`, company: true }));
     // The registration event records it (an optional field: absent reads as false).
     expect((await app.store.readStream(streams.team(captain.teamId)))[0]!.data).toMatchObject({ teamId: captain.teamId, company: true });
@@ -645,7 +645,7 @@ describe('payments through the gateway', () => {
     company = { captain, member, child, order };
   });
 
-  test('issue 14: members who join later are unpaid; one born 2014 pays 15 EUR alone (not 5), another is paid for by the captain', async () => {
+  test('members who join later are unpaid; one born 2014 pays 15 EUR alone (not 5), another is paid for by the captain', async () => {
     const { captain } = company!;
     const code = await joinCodeOf(captain.teamId);
     const late = await signUp('/api/jointeam', registration(2014, { type: 'JOIN_TEAM', team_join_code: code }));
@@ -673,7 +673,7 @@ describe('payments through the gateway', () => {
     expect(await teamFees(captain.teamId)).toBe(75);
   });
 
-  test('issue 14: the bank transfer details come from configuration, personalised; unset, they are a flagged example', async () => {
+  test('the bank transfer details come from configuration, personalised; unset, they are a flagged example', async () => {
     const who = await payer(2012);
     expect((await call('GET', '/api/payment/banktransfer')).status).toBe(401);
     const response = await call('GET', '/api/payment/banktransfer', { authorization: who.authorization, headers: { 'x-min-position': String(await head()) } });
@@ -696,7 +696,7 @@ describe('payments through the gateway', () => {
     }
   });
 
-  test('issue 14: an administrator\'s mark is a manual payment of the fee due: counted in the totals, taken back when undone', async () => {
+  test('an administrator\'s mark is a manual payment of the fee due: counted in the totals, taken back when undone', async () => {
     const who = await payer(2012);
     const before = await teamFees(who.teamId);
     const marked = await call('PUT', `/api/admin/participant/${who.participantId}`, { authorization: adminAuthorization(), body: { is_paid: true } });
@@ -721,7 +721,7 @@ describe('payments through the gateway', () => {
     expect(await teamFees(captain.teamId)).toBe(teamBefore + 15);
   });
 
-  test('issue 14: refunds — admin only, partial then full; the totals follow, and a full refund of the team fee unmarks its members', async () => {
+  test('refunds — admin only, partial then full; the totals follow, and a full refund of the team fee unmarks its members', async () => {
     const { captain, member, child, order: teamFee } = company!;
     const reason = { reason: 'Ettevõte maksis arvega' };
     // Administrators only, enforced by the server; checked before the body.
@@ -776,7 +776,7 @@ describe('payments through the gateway', () => {
     expect([captain, member, child].map((who) => listed.get(who.participantId))).toEqual([false, false, false]);
     expect(await teamFees(captain.teamId)).toBe(teamBefore - 45);
     expect(await refund(teamFee.reference, reason)).toMatchObject({ status: 400, json: { message: 'REFUND_EXCEEDS_PAYMENT' } });
-    // The first refund's key again, after the full refund: its own answer (D7), nothing recorded.
+    // The first refund's key again, after the full refund: its own answer (docs/decisions/0007), nothing recorded.
     const settled = await head();
     const late = await refund(teamFee.reference, { amount: 10, ...reason }, adminAuthorization(), { 'idempotency-key': `refund-${prefix}-1` });
     expect(late.json).toEqual(partial.json);
@@ -792,7 +792,7 @@ describe('payments through the gateway', () => {
     expect((await call('GET', `/api/admin/participant/${child.participantId}/payments`, { authorization: child.authorization })).status).toBe(403);
   });
 
-  test('issue 14: a donation\'s refund lowers the donations; a single fee refunded in full unmarks its payer only', async () => {
+  test('a donation\'s refund lowers the donations; a single fee refunded in full unmarks its payer only', async () => {
     const who = await payer(1980);
     const fee = await order(who, 1500);
     await atTheBank(fee.paymentUrl, 'succeed');
@@ -813,7 +813,7 @@ describe('payments through the gateway', () => {
     expect(again.amount).toBe(15);
   });
 
-  test('issue 14: a replay rebuilds the same payment read models, company teams, manual payments and refunds included', async () => {
+  test('a replay rebuilds the same payment read models, company teams, manual payments and refunds included', async () => {
     const rm = () => app.db.withSchema('rm');
     const snapshot = async () => ({
       info: await rm().selectFrom('payment_info').selectAll().orderBy('participant_id').execute(),

@@ -1,6 +1,6 @@
 /**
  * The spine on real-scale input: the 2025 export imported as events through the deciders, in
- * bulk (issue 15 item 6; bulk-import.int.test.ts compares it with the command-by-command path),
+ * bulk (bulk-import.int.test.ts compares it with the command-by-command path),
  * projected by the projections, equals the published 2025 figures (spec §1); a second import
  * appends nothing; a replay rebuilds the same figures; a crash mid-projection loses and
  * doubles nothing.

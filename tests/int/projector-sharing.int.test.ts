@@ -1,5 +1,5 @@
 /**
- * Projector processes share the projections (issue 16 item 6; services/projector/src/leases.ts):
+ * Projector processes share the projections (services/projector/src/leases.ts):
  *
  * - two projectors catching up the 2025 edition from checkpoint 0 split the five projections
  *   (neither holds all), work at the same time (their batches overlap), read every event exactly

@@ -1,6 +1,6 @@
 /**
  * The projector follows an engine's live feed of the log (EventStore.subscribe, KurrentDB's
- * catch-up subscription; issue 18 item 2). No KurrentDB server runs here, so the feed is the
+ * catch-up subscription). No KurrentDB server runs here, so the feed is the
  * test's own, standing where the engine's would: events are appended to a real PostgreSQL log
  * without any wake-up (no BullMQ job, a sweep an hour away), and the projections move only when
  * the feed tells of them; a failed feed is opened again from the last position it told.

@@ -1,8 +1,8 @@
 /**
- * The operators' queue board (D17) on a real Redis: Bull Board over every queue, at
+ * The operators' queue board (docs/decisions/0017) on a real Redis: Bull Board over every queue, at
  * /api/admin/queues in the command API. A browser gets in with the HttpOnly cookie that
  * POST /api/admin/queues/session sets for an administrator — a narrow credential of its own
- * (issue 13), not an access token; nobody else gets in. And the gateway
+ *, not an access token; nobody else gets in. And the gateway
  * sends the replay and board paths to the command API whatever the method.
  */
 import type {} from '@fastify/jwt'; // brings app.jwt's type (the command API registers the plugin)
@@ -31,7 +31,7 @@ describe('the queue board', () => {
   let replay: Queue<ReplayJob>;
   let watched: Queue[];
   let sessions: TestSessions;
-  // Real accounts with live sessions (issue 13: a token needs its account's session version).
+  // Real accounts with live sessions (a token needs its account's session version).
   const bearer = (claims: SessionClaims) => ({ authorization: sessions.bearer(api, claims) });
 
   beforeAll(async () => {
@@ -76,7 +76,7 @@ describe('the queue board', () => {
     expect(cookie).toMatch(/; Secure(;|$)/);
     expect(cookie).toMatch(/; SameSite=Strict(;|$)/);
     expect(cookie).toMatch(/; Max-Age=900(;|$)/);
-    // A queue-board token (issue 13), not an access token: its own scope, key and claims.
+    // A queue-board token, not an access token: its own scope, key and claims.
     const claims = api.queueBoardToken.verify(value) as (ReturnType<typeof api.queueBoardToken.verify> & { iat: number; exp: number });
     const { sv, sid } = sessions.access(admin);
     expect(claims).toMatchObject({ scope: 'queue-board', userId: admin.userId, sv, sid });

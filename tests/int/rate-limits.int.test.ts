@@ -1,5 +1,5 @@
 /**
- * Rate limits that count people (issue 13 item 5, D24), through a real gateway in front of real
+ * Rate limits that count people (docs/decisions/0024), through a real gateway in front of real
  * command APIs on real PostgreSQL and Redis.
  *
  * The audit's findings, each reproduced here: the limits counted the gateway (every client behind
@@ -325,7 +325,7 @@ describe('the counters are shared and cannot be dodged', () => {
   });
 });
 
-describe('issue 13 item 7: a password must be hard to guess, not only 6 characters long', () => {
+describe('a password must be hard to guess, not only 6 characters long', () => {
   test('registration, password change and reset refuse abcdef, salasõna1 and the own e-mail with 400 PASSWORD_TOO_WEAK (too short stays PASSWORD_TOO_SHORT)', async () => {
     const { url } = await commandApi();
     const gateway = await gatewayFor(url);

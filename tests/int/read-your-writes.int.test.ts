@@ -1,5 +1,5 @@
 /**
- * Read-your-writes without polling (issue 16 item 4, D6) on real PostgreSQL: a query with
+ * Read-your-writes without polling (docs/decisions/0006) on real PostgreSQL: a query with
  * `x-min-position` waits for the projections its route reads only, and is woken by the
  * checkpoint notification the query API's one LISTEN hears (live.ts), not by polling the
  * checkpoints; it answers within the bound with `x-read-your-writes: timeout` when they do not
@@ -44,7 +44,7 @@ const system = (): CommandRequest => {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('read-your-writes woken by notifications (issue 16 item 4)', () => {
+describe('read-your-writes woken by notifications', () => {
   let app: TestApplication;
   let changes: ReadModelChangeListener;
   let queryApi: FastifyInstance;

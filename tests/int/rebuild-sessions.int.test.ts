@@ -1,5 +1,5 @@
 /**
- * Rebuild sessions (D43, issue 16 item 1): during a replay team-stats and team-directory keep
+ * Rebuild sessions (docs/decisions/0043): during a replay team-stats and team-directory keep
  * their team and member rows in memory across the batches and write them at the end, and load an
  * entry's row only when an earlier batch wrote it. Whatever the batch size, the rebuilt tables
  * must equal the live ones, projected one event per batch: edits and deletions of entries made in
@@ -78,7 +78,7 @@ describe('a rebuild with sessions equals the live read models, whatever its batc
         deleted(104, 31, C), deleted(105, 31, C),
       ],
       [added(106, 11, A, 2.25, 14), edited(106, 11, A, 2.5, 14)],
-      // Moderation (issue 20 item 1): flagged entries, one approved, one rejected in a later batch
+      // Moderation: flagged entries, one approved, one rejected in a later batch
       // (its km leave team-stats and its member's km in team-directory), one flagged in the same batch as added.
       [
         added(107, 11, A, 90, 15), flagged(107, 11, A), added(108, 21, B, 95, 15), flagged(108, 21, B),

@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 1: before a replay swaps its rebuilt read models in, it compares every read-model
+ * before a replay swaps its rebuilt read models in, it compares every read-model
  * table of the rebuilt schema with the live one (count and an order-independent hash of the rows,
  * read-models checksums.ts). A replay of an unchanged log matches table for table; a row changed
  * by hand in the live tables makes exactly its table differ, and the swap repairs it; the

@@ -1,5 +1,5 @@
 /**
- * Replay as a job (D17) on real PostgreSQL and Redis: an administrator enqueues a replay through
+ * Replay as a job (docs/decisions/0017) on real PostgreSQL and Redis: an administrator enqueues a replay through
  * the command API, a projector-like replay worker started here runs it, the administrator follows
  * its progress to completion; the totals are unchanged for an unchanged route, and the replay is
  * recorded as ReadModelsReplayed in stream `operations`. Nobody else may start or follow one.
@@ -34,7 +34,7 @@ describe('replay as a job', () => {
   let worker: ReturnType<typeof startReplayWorker>;
   const reported: ReplayJobProgress[] = [];
   let sessions: TestSessions;
-  // Real accounts with live sessions (issue 13: a token needs its account's session version).
+  // Real accounts with live sessions (a token needs its account's session version).
   const bearer = (claims: SessionClaims) => ({ authorization: sessions.bearer(api, claims) });
 
   beforeAll(async () => {
@@ -103,8 +103,8 @@ describe('replay as a job', () => {
     const last = seen[seen.length - 1]!;
     expect(last.state).toBe('completed');
 
-    // Progress grows with every batch of the one pass over the log (every projection at once, issue
-    // 16), over several reports, up to 95 %; the last step (indexes, checksums, swap: projection
+    // Progress grows with every batch of the one pass over the log (every projection at once),
+    // over several reports, up to 95 %; the last step (indexes, checksums, swap: projection
     // '*') reports 95 and the worker 100 once the swap is done.
     const pass = reported.filter((p) => p.projection !== '*').map((p) => p.percent);
     expect(pass.length).toBeGreaterThan(4);

@@ -1,5 +1,5 @@
 /**
- * D9 + D17: the route is data. Lengthening one mission and replaying changes exactly the flowers
+ * docs/decisions/0009 + docs/decisions/0017: the route is data. Lengthening one mission and replaying changes exactly the flowers
  * the rules predict. A slice of the 2025 export is imported and projected with the 2025 route;
  * then the read models are rebuilt with an edition whose mission N is X km longer (every later
  * mission shifted by X, the lap X longer). Every team's flowers must then equal the domain's

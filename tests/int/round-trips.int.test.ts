@@ -1,5 +1,5 @@
 /**
- * PostgreSQL round trips per `POST /api/entry` (issue 15 item 2: at most 3), counted at the
+ * PostgreSQL round trips per `POST /api/entry` (at most 3), counted at the
  * driver: every query any pg client of this process sends while one request is answered. The
  * command API is wired as services/command-api/src/server.ts wires it (ids in blocks, the
  * switches' cache, the store's after-commit hook), on real PostgreSQL; no projector runs, so

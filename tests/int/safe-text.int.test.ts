@@ -1,5 +1,5 @@
 /**
- * Issue 13, item 1, the boundary: NUL, lone surrogates and control characters never get into
+ * The boundary: NUL, lone surrogates and control characters never get into
  * the system. The audit's findings — `POST /api/registerteam` with `"full_name":"Evil\u0000Name"`
  * answered 200 (and then stalled the projections), NUL and lone surrogates in unencrypted fields
  * answered 500 — now answer 400 INVALID_CHARACTERS and append nothing; a multi-line description
@@ -22,7 +22,7 @@ const NOW = new Date('2025-04-15T09:00:00Z');
 const SYSTEM: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, teamId: null };
 const noMail: Mailer = { send: async () => undefined, close: () => undefined };
 
-describe('safe text at the boundary (issue 13)', () => {
+describe('safe text at the boundary', () => {
   let app: TestApplication;
   let accountPool: pg.Pool;
   let commands: CommandService;

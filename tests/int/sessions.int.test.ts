@@ -1,5 +1,5 @@
 /**
- * Sessions end when they should (issue 13, item 4), on real PostgreSQL and Redis, through both
+ * Sessions end when they should, on real PostgreSQL and Redis, through both
  * APIs. The audit's findings, each reproduced and now refused:
  *
  * - a token kept working for 7 days after a password change, a reset (by link or by an
@@ -44,7 +44,7 @@ const CONFIRM_LINK = /\/confirm\/account\/([A-Za-z0-9_-]{43})\/([0-9a-f-]{36})/;
 interface Person { userId: string; email: string; password: string; teamId: number }
 interface Session { token: string; cookie: string }
 
-describe('sessions end when they should (issue 13)', () => {
+describe('sessions end when they should', () => {
   let app: TestApplication;
   let accountPool: pg.Pool;
   let store: EventStore;
@@ -299,7 +299,7 @@ describe('sessions end when they should (issue 13)', () => {
     expect(await adminProbe(keeperSession.token)).toEqual(ADMIN_ACCEPTED);
   });
 
-  test('an access token older than 15 minutes is refused by both APIs; so is a token of before issue 13 (no sv)', async () => {
+  test('an access token older than 15 minutes is refused by both APIs; so is a token of the older format (no sv)', async () => {
     const mari = await person();
     const { token } = await login(mari.email, mari.password);
     const claims = claimsOf(token);

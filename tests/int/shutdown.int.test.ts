@@ -1,5 +1,5 @@
 /**
- * Graceful shutdown (issue 12): the services as real processes, stopped with SIGTERM.
+ * Graceful shutdown: the services as real processes, stopped with SIGTERM.
  *
  * - The command API, in the middle of a burst of POST /api/entry: it exits 0 within the bound,
  *   every command answered 2xx has exactly one EntryAdded in the log, none is doubled, nothing
@@ -51,7 +51,7 @@ const MEMBER: SessionClaims = {
 
 /**
  * A member's access token, signed like the command API's (HS256, the shared secret), with the
- * session version and session of a real account (issue 13: the services check both).
+ * session version and session of a real account (the services check both).
  */
 async function memberToken(): Promise<string> {
   return new SignJWT({ ...sessions.access(MEMBER) }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('15m')
@@ -115,7 +115,7 @@ describe('the command API stopped with SIGTERM during a burst of appends', () =>
     const api = start('services/command-api/src/server.ts', env);
     await waitForOk(`${base}/health/ready`, api);
     expect(await (await fetch(`${base}/health/ready`)).json()).toEqual({ ready: true });
-    // The spawned service runs on the Node.js LTS the project brings (issue 12: 24 or newer).
+    // The spawned service runs on the Node.js LTS the project brings (24 or newer).
     const live = await (await fetch(`${base}/health/live`)).json() as { live: boolean; node: string };
     expect(live).toEqual({ live: true, node: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
     expect(Number(live.node.split('.')[0])).toBeGreaterThanOrEqual(24);

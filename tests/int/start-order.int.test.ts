@@ -1,5 +1,5 @@
 /**
- * A service started before its database waits for it instead of exiting (issue 13: the projector
+ * A service started before its database waits for it instead of exiting (the projector
  * exited at start when PostgreSQL was not yet up, and only the launcher's restart saved it). The
  * projector is started against a port where nothing listens; PostgreSQL comes up there once it
  * has said twice that it waits, then its database, empty: the projector says it waits for the

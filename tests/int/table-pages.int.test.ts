@@ -1,5 +1,5 @@
 /**
- * Tables paged, sorted and searched on the server (issue 16 item 5; contract
+ * Tables paged, sorted and searched on the server (contract
  * @sinilill/contracts pages.ts) on real PostgreSQL: GET /api/admin/users, /teams, /entries, their
  * CSV downloads, and the public GET /api/stats/teams, over a synthetic edition (about 720
  * participants, 90 teams, 18 000 entries, imported in bulk) plus people and teams made here:
@@ -145,7 +145,7 @@ function parseCsv(text: string): string[][] {
 
 interface Page<T> { rows: T[]; total: number; page: number; size: number }
 
-describe('tables paged, sorted and searched on the server (issue 16 item 5)', () => {
+describe('tables paged, sorted and searched on the server', () => {
   let app: TestApplication;
   let accountPool: pg.Pool;
   let queryApi: FastifyInstance;

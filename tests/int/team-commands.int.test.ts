@@ -1,5 +1,5 @@
 /**
- * The team card and join code commands end to end on real PostgreSQL (issue 4): icon uploads
+ * The team card and join code commands end to end on real PostgreSQL: icon uploads
  * judged by content and stored outside the event log, served by the query API with immutable
  * caching; the description limit; join code replacement and what /jointeam then accepts; who may
  * do either; and the gateway's routing of the one GET that is a command.
@@ -53,7 +53,7 @@ describe('team card and join code through the APIs', () => {
   const admin: SessionClaims = {
     userId: 'b7d1f6c4-3f51-4a4c-9d51-2f0f5c6c0a01', fullName: 'Administrator', is_approved: true, participantId: null, teamId: null, role: 'ADMIN', isPaid: false,
   };
-  // Real accounts with live sessions (issue 13: a token needs its account's session version).
+  // Real accounts with live sessions (a token needs its account's session version).
   const bearer = (claims: SessionClaims) => ({ authorization: sessions.bearer(commandApi, claims) });
   const memberOfA = () => bearer(member(11, team.a));
   const put = (teamId: number, payload: unknown, headers: Record<string, string> = memberOfA()) =>

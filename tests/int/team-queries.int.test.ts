@@ -1,5 +1,5 @@
 /**
- * The team page's reads on real PostgreSQL (issue 4): GET /api/team/{id}, …/participants,
+ * The team page's reads on real PostgreSQL: GET /api/team/{id}, …/participants,
  * …/entries, …/joincode and the live stream …/live. Only a member of the team or an admin may
  * read them (the team from the read models, never from the token's claims); the live stream
  * speaks when a committed projection batch names the team, directly and through the gateway, and
@@ -108,7 +108,7 @@ async function closeNow(app: FastifyInstance): Promise<void> {
   await app.close();
 }
 
-describe('the team page reads (issue 4)', () => {
+describe('the team page reads', () => {
   let app: TestApplication;
   let changes: ReadModelChangeListener;
   let queryApi: FastifyInstance;
@@ -118,7 +118,7 @@ describe('the team page reads (issue 4)', () => {
   let newCodeOfA = '';
   let sessions: TestSessions;
 
-  // Real accounts with live sessions (issue 13: a token needs its account's session version).
+  // Real accounts with live sessions (a token needs its account's session version).
   const bearer = (c: SessionClaims) => sessions.bearer(queryApi, c);
   const memberOfA = () => bearer(claims(11, A));
   const memberOfB = () => bearer(claims(21, B));
@@ -275,7 +275,7 @@ describe('the team page reads (issue 4)', () => {
       }
     });
 
-    test('ids beyond PostgreSQL integer answer 4xx, never 500 (issue 13: 2 147 483 648 answered 500)', async () => {
+    test('ids beyond PostgreSQL integer answer 4xx, never 500 (2 147 483 648 included)', async () => {
       for (const id of ['2147483647', '2147483648', '9999999999', '99999999999999999999']) {
         for (const route of ['', '/participants', '/entries', '/joincode']) {
           const response = await get(`/api/team/${id}${route}`, admin());
@@ -427,7 +427,7 @@ describe('the team page reads (issue 4)', () => {
     const migrations = readModelMigrations(schema);
     const migrator = new Migrator({ db: raw, provider: { getMigrations: async () => migrations }, migrationTableSchema: schema });
     expect((await migrator.migrateTo('2025-002-settings')).error).toBeUndefined();
-    // The team-directory of before this issue: no team events.
+    // A team-directory that handles no team events.
     const before = { ...teamDirectoryProjection, handles: ['ParticipantRegistered', 'ParticipantPaymentMarked', 'EntryAdded', 'EntryEdited', 'EntryDeleted'] };
     await catchUp(app.db, app.store, before, { schema, lock: false });
     const rm = app.db.withSchema(schema);

@@ -1,5 +1,5 @@
 /**
- * Logs and traces end to end (issue 17 item 7), in this process on real PostgreSQL and Redis: the
+ * Logs and traces end to end, in this process on real PostgreSQL and Redis: the
  * gateway in front of the command API (both listening on loopback ports), the store's after-commit
  * wake-up through BullMQ, and the projector; spans recorded in memory
  * (@sinilill/telemetry/testing, started before any Fastify instance is made, as server.ts starts
@@ -12,7 +12,7 @@
  *   the entry's event.
  * - Without the header, or with a bad one, the gateway makes the id, and the API, the answer and
  *   the event all have that one.
- * - A wake-up job as sent before issue 17 (no correlation id, no trace context) is still taken:
+ * - A wake-up job as older senders send it (no correlation id, no trace context) is still taken:
  *   its batch is traced from a new root.
  */
 import { randomUUID } from 'node:crypto';
@@ -62,7 +62,7 @@ function capture(into: Record<string, unknown>[]) {
   });
 }
 
-describe('logs and traces from POST /api/entry to the projection batch (issue 17 item 7)', () => {
+describe('logs and traces from POST /api/entry to the projection batch', () => {
   let tracing: InMemoryTracing;
   let app: TestApplication;
   let sessions: TestSessions;
@@ -208,7 +208,7 @@ describe('logs and traces from POST /api/entry to the projection batch (issue 17
     expect(JSON.stringify(apiLog)).not.toContain(bad);
   });
 
-  test('a wake-up job of before issue 17 (no correlation id, no trace context) still runs its projection, traced from a new root', async () => {
+  test('a wake-up job of an older sender (no correlation id, no trace context) still runs its projection, traced from a new root', async () => {
     // The earlier tests' wake-ups done (so no run of theirs reads the event below), an append that
     // wakes nobody (the test application's own store), then the old job by hand.
     const queues = createProjectionQueues({ redisUrl: inject('redisUrl'), prefix });

@@ -11,6 +11,7 @@ import { repoRoot } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import { migrateToLatest } from '@sinilill/cli';
 import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection, type EventStore } from '@sinilill/event-store';
+import { kurrentDbStandInStore } from '@sinilill/event-store/testing';
 import { createScratchDatabase } from '@sinilill/local-infra';
 import { catchUp, createReadModelDb, projections, type ReadModelDatabase } from '@sinilill/read-models';
 
@@ -40,6 +41,9 @@ export interface TestApplication {
   url: string;
   pool: pg.Pool;
   db: Kysely<ReadModelDatabase>;
+  /** The log's engine (`EVENT_STORE`): PostgreSQL in `pool`, or KurrentDB on its in-memory client stand-in. */
+  engine: EventStoreEngine;
+  /** The engine's store with personal-data protection (keys in `pool` whatever the engine). */
   store: EventStore;
   ids: PostgresIdAllocator;
   commands: CommandService;
@@ -50,26 +54,36 @@ export interface TestApplication {
 }
 
 /**
- * The stream index's query on `pool` (CommandServiceDependencies.streamIndex), as the command API
- * wires it (services/command-api/src/server.ts): deletions find members and entries there
- * (issue 15 item 4).
+ * The stream index on the PostgreSQL log in `pool` (CommandServiceDependencies.streamIndex): the
+ * command API passes its event store (services/command-api/src/server.ts); deletions find members
+ * and entries through its readEvents.
  */
 export function streamIndexOn(pool: pg.Pool): NonNullable<CommandServiceDependencies['streamIndex']> {
-  return async (text, values) => (await pool.query<Record<string, unknown>>(text, [...values])).rows;
+  return new PostgresEventStore({ pool });
 }
 
-/** A migrated scratch database with the command side and the projections wired to it. */
-export async function testApplication(options: { now?: () => Date } = {}): Promise<TestApplication> {
+/** The engines a test application can put the log in (the services' EVENT_STORE). */
+export type EventStoreEngine = 'postgres' | 'kurrentdb';
+
+/**
+ * A migrated scratch database with the command side and the projections wired to it. With
+ * `engine: 'kurrentdb'` the log is a KurrentDbEventStore on the in-memory stand-in of its client
+ * (@sinilill/event-store/testing), injected in-process as the services' createEventStore would
+ * build it on a server; everything else (read models, ids, keys, accounts) stays in PostgreSQL.
+ */
+export async function testApplication(options: { now?: () => Date; engine?: EventStoreEngine } = {}): Promise<TestApplication> {
   const url = await createScratchDatabase(inject('databaseServerUrl'));
   const pool = new pg.Pool({ connectionString: url, max: 12 });
   const db = createReadModelDb(pool);
   await migrateToLatest(pool);
-  const store = withPersonalDataProtection(new PostgresEventStore({ pool }), new PersonalDataVault({ pool }), PERSONAL_DATA_FIELDS);
+  const engine = options.engine ?? 'postgres';
+  const engineStore = engine === 'postgres' ? new PostgresEventStore({ pool }) : kurrentDbStandInStore().store;
+  const store = withPersonalDataProtection(engineStore, new PersonalDataVault({ pool }), PERSONAL_DATA_FIELDS);
   const ids = new PostgresIdAllocator(pool);
   const now = options.now ?? (() => new Date('2025-04-15T09:00:00Z'));
-  const commands = new CommandService({ store, ids, now, streamIndex: streamIndexOn(pool) });
+  const commands = new CommandService({ store, ids, now, streamIndex: engineStore });
   return {
-    url, pool, db, store, ids, commands,
+    url, pool, db, engine, store, ids, commands,
     async project() {
       for (const projection of projections) await catchUp(db, store, projection);
     },

@@ -3,7 +3,7 @@
  * redis-server (unless TEST_REDIS_URL or REDIS_URL names a Redis) and Chromium for the browser
  * tests (unless CHROMIUM_PATH names one) — are installed when missing and the project can
  * (packages/local-infra ensureSystemPart); otherwise the run stops here, before anything else,
- * with one message per missing part. Issue 12.
+ * with one message per missing part.
  */
 import { ensureSystemPart, SystemPartMissing, type SystemPart } from '@sinilill/local-infra';
 

@@ -1,5 +1,5 @@
 /**
- * Hostile requests for the fuzz suite (issue 13, item 8): fast-check arbitraries for whole HTTP
+ * Hostile requests for the fuzz suite: fast-check arbitraries for whole HTTP
  * requests to the routes the APIs registered, how a generated case becomes bytes on the wire, and
  * the check every answer must pass.
  *
@@ -618,7 +618,7 @@ function fillPath(route: CollectedRoute, mode: FuzzMode, known: KnownValues, fie
   return fc.tuple(...parts).map((filled) => filled.join('/'));
 }
 
-/** The queue board's routes (Bull Board's UI and API, D17): many, alike, and behind one cookie. */
+/** The queue board's routes (Bull Board's UI and API, docs/decisions/0017): many, alike, and behind one cookie. */
 function isBoardRoute(route: CollectedRoute): boolean {
   return route.url.startsWith(`${contracts.QUEUE_BOARD_PATH}/`);
 }

@@ -1,5 +1,5 @@
 /**
- * A local HTTP stand-in for Montonio's Stargate API (issue 7), enforcing the provider's documented
+ * A local HTTP stand-in for Montonio's Stargate API, enforcing the provider's documented
  * contract (https://docs.montonio.com/api/stargate/reference, guides/orders, guides/webhooks) so
  * that the `montonio` adapter is tested against the rules, not against itself. Independent of the
  * adapter: it verifies and signs with jose directly.

@@ -1,5 +1,5 @@
 /**
- * A minimal HTTP/1.1 client over a plain TCP socket, for the fuzz suite (issue 13, item 8).
+ * A minimal HTTP/1.1 client over a plain TCP socket, for the fuzz suite.
  *
  * Node's own client (and fetch) refuses to send what a hostile client may send — control
  * characters in a header value, raw non-ASCII bytes or spaces in the request target, a body that

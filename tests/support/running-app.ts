@@ -1,6 +1,6 @@
 /**
  * The whole application running in this process on real loopback ports, wired as the services'
- * server.ts files wire it (issue 13, item 8: the fuzz suite): the command API (accounts, media,
+ * server.ts files wire it (for the fuzz suite): the command API (accounts, media,
  * the payment sandbox, the replay queue and the queue board), the query API (media, the live
  * change listener, the history), the gateway in front of both, and the projector (BullMQ workers
  * with a short sweep) with its replay worker — all on one scratch database and the suite's Redis

@@ -1,5 +1,5 @@
 /**
- * Sessions for tests that call authenticated routes with tokens they sign themselves (issue 13).
+ * Sessions for tests that call authenticated routes with tokens they sign themselves.
  *
  * An access token is accepted only with its account's current session version (`sv`) and a live
  * session (`sid`), so a token signed for a made-up user gets 401. `testSessions` gives an

@@ -1,5 +1,5 @@
 /**
- * Where the integration and browser suites get their PostgreSQL and Redis (issue 12, item 7):
+ * Where the integration and browser suites get their PostgreSQL and Redis:
  * 1. TEST_DATABASE_URL / TEST_REDIS_URL when set (servers someone already runs);
  * 2. containers from @testcontainers/postgresql and @testcontainers/redis when a container
  *    engine answers (the design card's choice; GitHub's runners have one);

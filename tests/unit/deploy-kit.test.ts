@@ -1,5 +1,5 @@
 /**
- * The deploy kit (issue 17 items 1–4), checked without a container engine: infra/compose.yaml
+ * The deploy kit, checked without a container engine: infra/compose.yaml
  * against the Compose specification's JSON schema, every manifest under infra/k8s against the
  * Kubernetes JSON schema of its kind (kubernetes-models' validators), every variable they set
  * against packages/config (known, and together a configuration that loads in production), the
@@ -702,7 +702,7 @@ describe('infra/k8s', () => {
 // ---------------------------------------------------------------------------------------------
 // Metrics
 
-/** Sinilill's own metrics (issue 17; prom-client in each service), by type. */
+/** Sinilill's own metrics (prom-client in each service), by type. */
 const SINILILL_METRICS = {
   histograms: ['http_request_duration_seconds', 'sinilill_append_duration_seconds', 'sinilill_projection_batch_duration_seconds'],
   others: ['sinilill_appends_total', 'sinilill_appended_events_total', 'sinilill_append_conflicts_total', 'sinilill_projection_lag_events',
@@ -779,7 +779,7 @@ describe('infra/README.md', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// The KurrentDB override (issue 18)
+// The KurrentDB override
 
 /** `override` merged over `base` as Compose merges files: mappings key by key, the rest replaced. */
 function composeMerge(base: unknown, override: unknown): unknown {

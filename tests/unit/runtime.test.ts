@@ -1,5 +1,5 @@
 /**
- * The runtime the app and its tests run on (issue 12): a current Node.js LTS (24 or newer) that
+ * The runtime the app and its tests run on: a current Node.js LTS (24 or newer) that
  * the project brings in through npm (the `node` package puts its binary first on the PATH of npm
  * scripts), and no installed package that declares it needs a newer one.
  */

@@ -1,5 +1,5 @@
 /**
- * Activity files (issue 19 item 1): GPX, TCX and FIT files recorded by a watch or a phone, read
+ * Activity files: GPX, TCX and FIT files recorded by a watch or a phone, read
  * into a proposed entry (distance in km to 0.01, the day in Europe/Tallinn, the entry type from
  * the file's sport) and a simplified track for a small map. Pure parsing, no I/O.
  */

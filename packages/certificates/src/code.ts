@@ -1,5 +1,5 @@
 /**
- * A certificate's signed short code (issue 19 item 3): who it is for (a participant or a team, by
+ * A certificate's signed short code: who it is for (a participant or a team, by
  * id) and for which edition, with a truncated HMAC so that it cannot be forged, written as 16
  * Crockford base32 characters in groups of four (`7K2M-9QXA-4T0B-HVCE`).
  *

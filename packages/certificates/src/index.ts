@@ -1,5 +1,5 @@
 /**
- * Certificates and share images (issue 19 items 3 and 4): a bilingual PDF certificate per
+ * Certificates and share images: a bilingual PDF certificate per
  * participant and per team with a QR code and a signed short code that /verify/{code} checks
  * against the read models, and a team's 1200×630 PNG share image of its progress on the route
  * with the public team-progress page that carries it as its Open Graph image.

@@ -1,5 +1,5 @@
 /**
- * The certificate as a PDF (issue 19 item 3): one A4 landscape page, Estonian on the left and
+ * The certificate as a PDF: one A4 landscape page, Estonian on the left and
  * English on the right, with the figures, the edition's dates, the cause, and a QR code of the
  * verification address with the code in text below it. Drawn with pdf-lib and its standard
  * Helvetica (WinAnsi: Estonian õ ä ö ü š ž are in it); a character outside WinAnsi (a Cyrillic

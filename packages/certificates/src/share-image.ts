@@ -1,5 +1,5 @@
 /**
- * A team's share image (issue 19 item 4): a 1200×630 PNG (the Open Graph size) with the team's
+ * A team's share image: a 1200×630 PNG (the Open Graph size) with the team's
  * name, km, blue flowers, missions completed and a progress bar along the current lap of the
  * route — only what GET /api/stats shows the public. Laid out by satori (text drawn as paths with
  * the Inter typeface of @fontsource/inter, latin and latin-ext, so no system font is needed) and

@@ -1,5 +1,5 @@
 /**
- * The public team-progress page (issue 19 item 4), GET /api/share/team/{id}: the address people
+ * The public team-progress page, GET /api/share/team/{id}: the address people
  * share. Crawlers of social networks run no JavaScript, so the server sends the Open Graph and
  * Twitter card tags in the HTML itself (og:title, og:description, og:image with its absolute URL
  * and size, twitter:card summary_large_image). People who open it see the image, the same figures

@@ -1,5 +1,5 @@
 /**
- * After-commit hooks of the event store (issue 15 item 1): "waking the projectors is one
+ * After-commit hooks of the event store: "waking the projectors is one
  * after-commit hook of the store, never the route's job". `withAfterCommit` wraps an EventStore
  * so that every append that wrote something calls the hook with the global position of its last
  * event, once the store has committed it — whoever appended (a route's command, ensureAdmin at
@@ -16,7 +16,7 @@ import { aroundAppends, type AppendRequest, type AppendResult, type EventStore }
 /** What an append that wrote something was (AfterCommitHook's second argument). */
 export interface CommittedAppend {
   /**
-   * The correlation id in the metadata of its last written event (issue 17 item 7: the wake-up
+   * The correlation id in the metadata of its last written event (the wake-up
    * carries it to the projector's log); undefined when that metadata has none.
    */
   correlationId: string | undefined;
@@ -26,7 +26,7 @@ export interface CommittedAppend {
  * Called with the global position (>= 1) of the last event of an append that wrote something,
  * and what it was (CommittedAppend). Runs in the appender's async context (a request's, with its
  * trace span when tracing is on). Must not throw and should not wait (a failed wake-up is the
- * sweep's to catch up, D17); an exception is caught and ignored so that it never fails the
+ * sweep's to catch up, docs/decisions/0017); an exception is caught and ignored so that it never fails the
  * committed command.
  */
 export type AfterCommitHook = (position: number, append: CommittedAppend) => void;

@@ -1,12 +1,12 @@
 /**
  * The application's team, participant, entry, payment and deletion commands behind one object,
  * shared by the command API and the importer (the importer passes the old system's original times
- * and ids and marks its metadata `imported`). A thin facade (issue 15 item 1): each method is a
+ * and ids and marks its metadata `imported`). A thin facade: each method is a
  * handler of handlers/*.ts on the one write path (handler/command-handler.ts), which reads,
  * decides with the pure deciders, appends atomically, retries on a conflict and runs the
  * after-commit hooks. Authorization and validation are the deciders' (spec §5, §6, §8).
  *
- * Every command is idempotent by its command id (D7): a repeat answers as the first run did and
+ * Every command is idempotent by its command id (docs/decisions/0007): a repeat answers as the first run did and
  * appends nothing; a repeat with another request fingerprint is IDEMPOTENCY_KEY_REUSED. The
  * command API runs keyed requests through `idempotent`, which makes a retry wait for a first
  * request that is still running. Each command answers the global position of its last appended
@@ -71,7 +71,7 @@ export class CommandService {
    * The acting user with the team read from the event log (not trusted from the token). A
    * participant's team never changes (no event moves a participant), and a deletion ends the
    * person's sessions before any later request passes authentication, so a live participant's
-   * team is remembered in this process (issue 15 item 2: no read of the stream per request); a
+   * team is remembered in this process (no read of the stream per request); a
    * participant without a live team is read every time.
    */
   async resolveActor(actor: ActingUser): Promise<ActingUser> {
@@ -112,7 +112,7 @@ export class CommandService {
 
   /**
    * Sets a participant's paid flag (admin, importer): PaymentCommands.markPayment (an admin's mark
-   * records the fee due as money verified by hand, issue 14).
+   * records the fee due as money verified by hand).
    * @throws DomainError FORBIDDEN, NOT_FOUND, INVALID_REQUEST.
    */
   markPayment(participantId: number, isPaid: boolean, request: CommandRequest): Promise<{ position: number }> {
@@ -128,7 +128,7 @@ export class CommandService {
     return addEntry(this.deps, input, request);
   }
 
-  /** Whether an activity file (SHA-256 of its bytes) counts for a live entry now (issue 19 item 1). */
+  /** Whether an activity file (SHA-256 of its bytes) counts for a live entry now. */
   activityFileInUse(sha256: string): Promise<boolean> {
     return activityFileInUse(this.deps, sha256);
   }
@@ -144,7 +144,7 @@ export class CommandService {
   }
 
   /**
-   * Approves or rejects flagged entries in one atomic append (issue 20 item 1): handlers/entry.ts.
+   * Approves or rejects flagged entries in one atomic append: handlers/entry.ts.
    * @throws DomainError FORBIDDEN, NOT_FOUND, ENTRY_NOT_UNDER_REVIEW, INVALID_REQUEST, VALUE_TOO_LONG.
    */
   reviewEntries(input: { entryIds: readonly number[]; decision: 'approve' | 'reject'; note: string }, request: CommandRequest): Promise<{ count: number; position: number }> {
@@ -167,7 +167,7 @@ export class CommandService {
 
   /**
    * Orders the participation fee or a donation (spec §7 POST /payment/order), or with `forTeam` a
-   * company team's fee for every unpaid member (issue 14): PaymentCommands.orderPayment.
+   * company team's fee for every unpaid member: PaymentCommands.orderPayment.
    * @throws DomainError FORBIDDEN, NOT_SELECTED, AMOUNT_NOT_MATCH, ALREADY_PAID_FOR, AMOUNT_TOO_LOW, INVALID_REQUEST.
    */
   orderPayment(input: PaymentOrderInput, request: CommandRequest): Promise<{ order: PaymentOrderView; position: number }> {
@@ -189,7 +189,7 @@ export class CommandService {
   }
 
   /**
-   * An administrator's refund of a paid order named by its reference or id (issue 14).
+   * An administrator's refund of a paid order named by its reference or id.
    * @throws DomainError FORBIDDEN, NOT_FOUND, INVALID_REQUEST, ORDER_NOT_PAID, INVALID_AMOUNT,
    *   REFUND_EXCEEDS_PAYMENT, VALUE_TOO_LONG, CONCURRENCY_CONFLICT.
    */
@@ -217,7 +217,7 @@ export class CommandService {
   }
 
   /**
-   * The acting participant erases their own account with their password (issue 19 item 6):
+   * The acting participant erases their own account with their password:
    * handlers/self-erasure.ts; the administrator's deletion, entries kept.
    * @throws DomainError UNAUTHORIZED, INVALID_PASSWORD, FORBIDDEN, NOT_FOUND, CONCURRENCY_CONFLICT.
    */
@@ -230,12 +230,12 @@ export class CommandService {
     return deleteTeams(this.deps, teamIds, request);
   }
 
-  /** Publishes the prize draw's commitment (issue 20 item 2; administrators): draw.ts commitDraw. */
+  /** Publishes the prize draw's commitment (administrators): draw.ts commitDraw. */
   commitDraw(input: { commitment: string; drawAt: string; winners: number }, request: CommandRequest): Promise<{ position: number }> {
     return commitDraw(this.deps, input, request);
   }
 
-  /** Reveals the seed and draws the winners (issue 20 item 2; administrators): draw.ts revealDraw. */
+  /** Reveals the seed and draws the winners (administrators): draw.ts revealDraw. */
   revealDraw(input: { seed: string }, request: CommandRequest): Promise<{ position: number }> {
     return revealDraw(this.deps, input, request);
   }

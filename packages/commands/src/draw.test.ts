@@ -1,4 +1,4 @@
-/** The draw procedure (issue 20 item 2): deterministic, fixed vectors, the same as scripts/verify-draw.mjs documents. */
+/** The draw procedure: deterministic, fixed vectors, the same as scripts/verify-draw.mjs documents. */
 import { describe, expect, it } from 'vitest';
 import { drawWinners, eligibleListHash, sha256Hex } from './draw';
 

@@ -1,5 +1,5 @@
 /**
- * The prize draw's commands (issue 20 item 2; packages/domain draw): an administrator commits to a
+ * The prize draw's commands (packages/domain draw): an administrator commits to a
  * secret seed, later reveals it, and the winners follow from the seed and the eligible list by the
  * documented procedure below — which scripts/verify-draw.mjs repeats byte for byte from the public
  * answer (GET /api/draw), so anyone can check the result.

@@ -3,7 +3,7 @@
  * here, e.g. the importer's bulk path): command metadata and event ids (handler/metadata.ts), the
  * repeat checks (handler/repeats.ts), the generic command handler (handler/command-handler.ts)
  * and the request fingerprints and keyed mutex (idempotency.ts). See command-handler.ts for how a
- * command is read, decided, appended, retried and followed by its after-commit hooks (issue 15).
+ * command is read, decided, appended, retried and followed by its after-commit hooks.
  */
 export * from './idempotency';
 export {

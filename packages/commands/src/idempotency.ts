@@ -1,5 +1,5 @@
 /**
- * The pieces of command idempotency that need no event store (D7, issue 13 item 6):
+ * The pieces of command idempotency that need no event store (docs/decisions/0007):
  *
  * - the *request fingerprint*: what a client's `Idempotency-Key` promises to mean. A repeated key
  *   is a repeat only when it comes with the same fingerprint (same route, same body, same path);
@@ -52,12 +52,12 @@ function canonical(value: unknown, ancestors: Set<object>): string | undefined {
  * `<route>\n<canonicalJson(input)>`. `route` is the method and the route pattern (`POST
  * /api/entry`, `PUT /api/entry/:id/edit`); `input` what the request asks, as validated (the
  * command API passes `{ params, body }`). Stored in the metadata of the command's events as
- * `requestFingerprint` (D7).
+ * `requestFingerprint` (docs/decisions/0007).
  *
  * The command API passes a key of its own (fingerprintKey): a body may hold a secret (PUT
  * /account/changepassword holds two passwords), and a plain hash in the log could be guessed
  * offline by hashing candidate passwords with the rest of the body; keyed, it cannot be without
- * the server's secret (issue 15: the web client now sends a key with every command).
+ * the server's secret (the web client sends a key with every command).
  */
 export function requestFingerprint(route: string, input: unknown, key?: Buffer | string): string {
   const text = `${route}\n${canonicalJson(input)}`;

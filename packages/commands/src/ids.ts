@@ -19,7 +19,7 @@ export interface IdAllocator {
 /**
  * The IdAllocator on schema `app`'s sequences (`app.team_ids`, `app.participant_ids`, `app.entry_ids`).
  *
- * With `block` > 1 (the command API: issue 15 item 2, fewer round trips per command) each
+ * With `block` > 1 (the command API: fewer round trips per command) each
  * sequence read takes `block` ids at once (`nextval` over generate_series, one round trip) and
  * hands them out one by one: a process's ids stay unique and increasing, but ids of concurrent
  * processes interleave and a stopped process leaves its unused ids as gaps. `reserveThrough`

@@ -1,5 +1,5 @@
 /**
- * Administrators' decisions about events a projection parked (issue 13): skip or retry, each an
+ * Administrators' decisions about events a projection parked: skip or retry, each an
  * event in stream `operations` decided by the domain's parkedEventDecider. The projection runner
  * (packages/read-models) acts on them when it reaches them in the log; this side only checks
  * that the position names an event of the log and records the decision with that event's id and
@@ -26,7 +26,7 @@ export async function eventAtPosition(store: EventStore, position: number): Prom
 
 /**
  * Records the decision (ProjectionEventSkipped or ProjectionEventRetryRequested) in stream
- * `operations`. Idempotent by command id like every command (D7).
+ * `operations`. Idempotent by command id like every command (docs/decisions/0007).
  * @returns the global position of the recorded event (send it back as x-min-position: once the
  *   projections are there, the park is resolved, or shows the retry's new error).
  * @throws DomainError NOT_FOUND (no event at `position`), FORBIDDEN, INVALID_REQUEST,

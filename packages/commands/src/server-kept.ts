@@ -1,5 +1,5 @@
 /**
- * Fields a client may send back as it read them (issue 14, "every §7 call accepts what §3 defines
+ * Fields a client may send back as it read them ("every §7 call accepts what §3 defines
  * for it"). A client written from the spec sends whole §3 entities — an Entry with its id,
  * team_id and created_at, a Team with its team_name and join_code — where the server derives
  * those fields itself. They are accepted and compared with what the server keeps: an equal value

@@ -3,7 +3,7 @@
  * registration (REGISTRATION_DISABLED) and the CommandService refuses entries
  * (ENTRY_INSERTION_DISABLED) from them; the query side may read them the same way.
  *
- * SettingsCache (issue 15 item 2): the switches kept in memory with the revision of the
+ * SettingsCache: the switches kept in memory with the revision of the
  * `settings` stream they were folded to. A command brings it up to date by reading only the
  * stream's tail (`tail()`, events after that revision), in the same round trip as its own streams
  * (executeCommand's `settings`), so no command folds the whole stream.

@@ -1,86 +1,85 @@
 /**
- * What a deletion removes, found in the event store itself (issue 15 item 4), not in the read
- * models: a team's members and entries, a participant's entries. Read through the indexes of
- * migrations/0004-stream-index.ts on `es.events`: a team's members by team, entries by
- * participant (a team's entries are its members').
+ * What a deletion removes, found in the event log itself, not in the read models (which may lag):
+ * a team's members and entries, a participant's entries. Read through EventStore.readEvents, on
+ * either engine: a team's members by `teamId` of ParticipantRegistered, entries by
+ * `participantId` of EntryAdded and EntryEdited (a team's entries are its members': an edit
+ * moves an entry only within its team). On PostgreSQL the event store's partial indexes on those
+ * fields answer it without a scan.
  *
- * Every look-up answers, from ONE statement (one snapshot), the ids it found and `mark`: the
- * highest global position among the indexed events it read. A deletion decides from the ids and
- * appends with `appendToStreamsIf`, whose condition reads the mark again under the append's
- * locks: a member who joined or an entry added between the read and the append moves the mark,
- * the append rolls back, and the deletion reads and decides again. Nothing added before the
- * deletion's commit can survive it; after the commit, a new entry or member fails its own
- * check of the participant's or team's stream.
+ * Every look-up answers the ids it found, `mark` (the log's head position read before the
+ * look-up: everything found is at or below it) and `condition`: "no member joined and no entry of
+ * these people was added or moved to them after the mark". A deletion decides from the ids and
+ * appends with `appendToStreamsIf(…, condition)`; if the condition fails, the append writes
+ * nothing and the deletion reads and decides again; on both engines nothing committed between
+ * the look-up and the append escapes the condition (EventStore.appendToStreamsIf: PostgreSQL's
+ * locks, KurrentDB's payload index streams). After the commit, a new entry or member fails its
+ * own check of the participant's or team's stream.
  *
  * Ids found here may be stale (an entry deleted since, an entry moved to another participant by
  * an edit): the caller checks each against its own stream before acting on it.
  */
+import type { AppendCondition, EventSelector, EventStore } from '@sinilill/event-store';
 
-/** The ids of what belongs to some teams and participants, and the mark they were read at. */
+/** The ids of what belongs to some teams and participants, the mark they were read at, and the condition that keeps them current. */
 export interface IndexedStreams {
   /** Participant ids registered into the teams, ascending. */
   members: number[];
   /** Entry ids added to the teams, or added to / moved to the participants, ascending. */
   entries: number[];
-  /** The highest global position of the indexed events read (0 when none). */
+  /** The log's head position read before the look-up (0 for an empty log). */
   mark: number;
+  /** For appendToStreamsIf: no member of the teams and no entry of these people after `mark`. */
+  condition: AppendCondition;
 }
 
-/** A query function: a pool's, or the one appendToStreamsIf gives its condition. */
-export type IndexQuery = (text: string, values: readonly unknown[]) => Promise<Record<string, unknown>[]>;
+/** The reads of the log a look-up needs: an EventStore (the command API passes its own). */
+export type StreamIndex = Pick<EventStore, 'readEvents' | 'headPosition'>;
 
-/** A team's members (their ParticipantRegistered), for $1 = team ids as text. */
-const MEMBERS = `SELECT stream, global_position, data->>'participantId' AS participant FROM es.events
-  WHERE type = 'ParticipantRegistered' AND data->>'teamId' = ANY($1::text[])`;
+/** Which keys a look-up starts from: team ids and participant ids. */
+export interface IndexKeys {
+  teams: readonly number[];
+  participants: readonly number[];
+}
 
-/**
- * Members of the teams, and entries of their members and of the participants ($2): an entry
- * belongs to a participant of its team (an edit moves it only within the team), so a team's
- * entries are its members' and an entry is indexed once, by participant.
- */
-const SQL = `
-  WITH members AS MATERIALIZED (${MEMBERS})
-  SELECT 'ParticipantRegistered' AS type, stream, global_position FROM members
-  UNION ALL
-  SELECT type, stream, global_position FROM es.events
-  WHERE type IN ('EntryAdded', 'EntryEdited')
-    AND data->>'participantId' = ANY(array_cat($2::text[], ARRAY(SELECT participant FROM members)))`;
-
-const MARK_SQL = `
-  WITH members AS MATERIALIZED (${MEMBERS})
-  SELECT greatest(
-    (SELECT max(global_position) FROM members),
-    (SELECT max(global_position) FROM es.events
-     WHERE type IN ('EntryAdded', 'EntryEdited')
-       AND data->>'participantId' = ANY(array_cat($2::text[], ARRAY(SELECT participant FROM members))))
-  ) AS mark`;
+const MEMBER_TYPES = ['ParticipantRegistered'] as const;
+const ENTRY_TYPES = ['EntryAdded', 'EntryEdited'] as const;
 
 /** The numeric id at the end of a stream name (`entry-12` → 12). */
 function idOf(stream: string): number {
   return Number(stream.slice(stream.lastIndexOf('-') + 1));
 }
 
-/**
- * The members and entries of `teams` and the entries of `participants` (integer ids), with
- * their mark (see the module docs). One statement.
- */
-export async function readIndexedStreams(query: IndexQuery, keys: { teams: readonly number[]; participants: readonly number[] }): Promise<IndexedStreams> {
-  const rows = await query(SQL, [keys.teams.map(String), keys.participants.map(String)]);
-  const members = new Set<number>();
-  const entries = new Set<number>();
-  let mark = 0;
-  for (const row of rows) {
-    const id = idOf(String(row.stream));
-    if (row.type === 'ParticipantRegistered') members.add(id);
-    else entries.add(id);
-    mark = Math.max(mark, Number(row.global_position));
-  }
-  const ascending = (a: number, b: number) => a - b;
-  return { members: [...members].sort(ascending), entries: [...entries].sort(ascending), mark };
+const ascending = (a: number, b: number) => a - b;
+
+/** The selectors of the members of `teams` and of the entries of `participants`. */
+function selectors(teams: readonly number[], participants: readonly number[]): { members: EventSelector; entries: EventSelector } {
+  return {
+    members: { types: MEMBER_TYPES, data: [{ field: 'teamId', values: teams }] },
+    entries: { types: ENTRY_TYPES, data: [{ field: 'participantId', values: participants }] },
+  };
 }
 
-/** The mark alone (for appendToStreamsIf's condition): one index-only statement. */
-export async function indexMark(query: IndexQuery, keys: { teams: readonly number[]; participants: readonly number[] }): Promise<number> {
-  const rows = await query(MARK_SQL, [keys.teams.map(String), keys.participants.map(String)]);
-  return Number(rows[0]?.mark ?? 0);
+/**
+ * The members and entries of `keys.teams` and the entries of `keys.participants` (integer ids),
+ * with their mark and condition (see the module docs). Three reads: the head, the members, the
+ * entries of the participants and members, the last two bounded by the head.
+ */
+export async function readIndexedStreams(log: StreamIndex, keys: IndexKeys): Promise<IndexedStreams> {
+  const mark = await log.headPosition();
+  const members = new Set<number>();
+  if (keys.teams.length > 0) {
+    for (const event of await log.readEvents({ ...selectors(keys.teams, []).members, until: mark })) members.add(idOf(event.stream));
+  }
+  const people = [...new Set([...keys.participants, ...members])];
+  const entries = new Set<number>();
+  if (people.length > 0) {
+    for (const event of await log.readEvents({ ...selectors([], people).entries, until: mark })) entries.add(idOf(event.stream));
+  }
+  const watched = selectors(keys.teams, people);
+  return {
+    members: [...members].sort(ascending),
+    entries: [...entries].sort(ascending),
+    mark,
+    condition: { noneAfter: mark, selectors: [watched.members, watched.entries] },
+  };
 }

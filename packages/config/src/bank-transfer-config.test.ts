@@ -1,5 +1,5 @@
 /**
- * The manual bank transfer's configuration (issue 14 item 3): BANK_ACCOUNT_NAME,
+ * The manual bank transfer's configuration: BANK_ACCOUNT_NAME,
  * BANK_ACCOUNT_IBAN and BANK_TRANSFER_DESCRIPTION, made-up and flagged when unset, warned about in
  * production rather than refused.
  */

@@ -22,7 +22,7 @@
  * | DATA_DIR | embedded PostgreSQL's and Redis's files, MailDev's mail, the generated secrets | ./.data |
  * | DATABASE_URL | an existing PostgreSQL (postgres://…) instead of the embedded one | (embedded) |
  * | EMBEDDED_POSTGRES_PORT | the embedded PostgreSQL's port | PORT + 3 |
- * | EVENT_STORE | where the event log lives: `postgres` or `kurrentdb` (issue 18) | postgres |
+ * | EVENT_STORE | where the event log lives: `postgres` or `kurrentdb` | postgres |
  * | KURRENTDB_URL | KurrentDB connection string; required with EVENT_STORE=kurrentdb | (none) |
  * | REDIS_URL | an existing Redis (redis:// or rediss://…) instead of a local redis-server | (local) |
  * | EMBEDDED_REDIS_PORT | the local redis-server's port | PORT + 4 |
@@ -47,7 +47,7 @@
  * | SANDBOX_PAYMENT_SECRET | HS256 secret of the sandbox's notifications, at least 32 characters; generated into DATA_DIR when unset | (generated) |
  * | MONTONIO_ACCESS_KEY, MONTONIO_SECRET_KEY | the Montonio store's API keys; required with PAYMENT_PROVIDER=montonio | (none) |
  * | MONTONIO_API_URL | Montonio's API base URL | https://sandbox-stargate.montonio.com/api |
- * | BANK_ACCOUNT_NAME, BANK_ACCOUNT_IBAN | the account payers transfer the fee to by hand (spec §2 "Payment"; issue 14): its name (≤ 70) and IBAN or account number | (a made-up example; production warns) |
+ * | BANK_ACCOUNT_NAME, BANK_ACCOUNT_IBAN | the account payers transfer the fee to by hand (spec §2 "Payment"): its name (≤ 70) and IBAN or account number | (a made-up example; production warns) |
  * | BANK_TRANSFER_DESCRIPTION | the payment description payers write (≤ 140), with {participantId} and optionally {teamId}, {year} | Sinilill {year} ID {participantId} |
  *
  * Paths are resolved against the working directory; their defaults against the repository root.
@@ -57,7 +57,7 @@
  * PUBLIC_URL must be set; PAYMENT_PROVIDER must be `montonio` unless ALLOW_PAYMENT_SANDBOX=true.
  * The bank transfer's details are not refused but warned about (configWarnings): the site works
  * without them — they are a fallback the pay page flags as an example while unset — and refusing to
- * start over a page's text would take payments by bank link down with it (docs/architecture.md D18).
+ * start over a page's text would take payments by bank link down with it (docs/decisions/0018).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -84,7 +84,7 @@ export interface Config {
   databaseUrl: string | null;
   /** Null: start a local redis-server (the launcher sets REDIS_URL for the services). */
   redisUrl: string | null;
-  /** EVENT_STORE and KURRENTDB_URL: the event log's engine (issue 18); kurrentdbUrl is set when engine is kurrentdb. */
+  /** EVENT_STORE and KURRENTDB_URL: the event log's engine; kurrentdbUrl is set when engine is kurrentdb. */
   eventStore: { engine: 'postgres' | 'kurrentdb'; kurrentdbUrl: string | null };
   /** BullMQ key prefix. */
   queuePrefix: string;
@@ -95,7 +95,7 @@ export interface Config {
   clock: { mode: 'simulated' | 'real'; start: string };
   sweepIntervalMs: number;
   readYourWritesTimeoutMs: number;
-  /** Heap of the activity-file reading worker, MB (issue 19, D46). */
+  /** Heap of the activity-file reading worker, MB (docs/decisions/0046). */
   activityFileHeapMb: number;
   /** Absolute. */
   fixtureDir: string;
@@ -125,7 +125,7 @@ export interface Config {
   strapiUrl: string | null;
   /** Null: Strapi is asked without a token (its stories are public). */
   strapiToken: string | null;
-  /** The payment provider (issue 7, docs/architecture.md D18; @sinilill/payments createProvider). */
+  /** The payment provider (docs/decisions/0018; @sinilill/payments createProvider). */
   payments: PaymentConfig;
   /** WEB_ROOT, absolute: the built web client (index.html and its assets) the gateway serves. */
   webRoot: string;
@@ -148,7 +148,7 @@ export interface BankTransferConfig {
 }
 
 /**
- * The bank transfer's made-up development details (issue 14): a name that says it is an example and
+ * The bank transfer's made-up development details: a name that says it is an example and
  * an IBAN whose check digits 00 no IBAN has (valid ones are 02–98), so no bank accepts a transfer
  * to it.
  */
@@ -161,7 +161,7 @@ export const DEVELOPMENT_BANK_TRANSFER: BankTransferConfig = {
 
 /** PAYMENT_PROVIDER and its keys. */
 export interface PaymentConfig {
-  /** Null: PAYMENT_PROVIDER unset, no payments (issue 13: the sandbox only when chosen). */
+  /** Null: PAYMENT_PROVIDER unset, no payments (the sandbox only when chosen). */
   provider: 'sandbox' | 'montonio' | null;
   /** Signs the sandbox's notifications (at least 32 characters); '' unless set with montonio. */
   sandboxSecret: string;
@@ -341,7 +341,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /**
- * The manual bank transfer's details from `env` (default process.env; issue 14 item 3): the
+ * The manual bank transfer's details from `env` (default process.env): the
  * configured name, IBAN and description template, or DEVELOPMENT_BANK_TRANSFER's made-up name and
  * IBAN for those unset (then `example` is true). Validated by the same schema as loadConfig.
  * @throws ConfigError naming a malformed BANK_ACCOUNT_NAME, BANK_ACCOUNT_IBAN or
@@ -362,7 +362,7 @@ export function bankTransferConfig(env: NodeJS.ProcessEnv = process.env): BankTr
 /**
  * What a valid configuration still should not run production with, one sentence each, for the
  * services to log at warn when they start: today the bank transfer's made-up development details
- * (BANK_ACCOUNT_NAME or BANK_ACCOUNT_IBAN unset with NODE_ENV=production; issue 14). Empty in
+ * (BANK_ACCOUNT_NAME or BANK_ACCOUNT_IBAN unset with NODE_ENV=production). Empty in
  * development and when all is set.
  */
 export function configWarnings(config: Pick<Config, 'nodeEnv'>, bankTransfer: BankTransferConfig): string[] {

@@ -125,7 +125,7 @@ describe('development (NODE_ENV unset)', () => {
       admin: null,
       strapiUrl: null,
       strapiToken: null,
-      // No provider unless chosen (issue 13: the sandbox only when explicitly chosen).
+      // No provider unless chosen (the sandbox only when explicitly chosen).
       payments: { provider: null, sandboxSecret: '', montonio: null },
       webRoot: join(repoRoot, 'web/dist'),
     });
@@ -240,7 +240,7 @@ describe('required', () => {
   });
 });
 
-describe('the upstream lists of the gateway (COMMAND_API_URLS, QUERY_API_URLS; issue 17 item 11)', () => {
+describe('the upstream lists of the gateway (COMMAND_API_URLS, QUERY_API_URLS)', () => {
   it('reads comma-separated URLs, spaces around the commas allowed, trailing slashes dropped', () => {
     const config = loadConfig({ DATA_DIR: dataDir(), COMMAND_API_URLS: 'http://a:3001/, http://b:3001', QUERY_API_URLS: 'https://q:3002' });
     expect(config.commandApiUrls).toEqual(['http://a:3001', 'http://b:3001']);
@@ -252,7 +252,7 @@ describe('the upstream lists of the gateway (COMMAND_API_URLS, QUERY_API_URLS; i
   });
 });
 
-describe('the event log engine (EVENT_STORE, KURRENTDB_URL; issue 18)', () => {
+describe('the event log engine (EVENT_STORE, KURRENTDB_URL)', () => {
   it('is PostgreSQL by default, KurrentDB when chosen with its URL', () => {
     expect(loadConfig({ DATA_DIR: dataDir() }).eventStore).toEqual({ engine: 'postgres', kurrentdbUrl: null });
     expect(loadConfig({ DATA_DIR: dataDir(), EVENT_STORE: 'kurrentdb', KURRENTDB_URL: 'kurrentdb://localhost:2113?tls=false' }).eventStore)

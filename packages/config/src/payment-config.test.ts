@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from './index';
 const dataDir = () => mkdtempSync(join(tmpdir(), 'sinilill-config-'));
 
 describe('payment configuration (PAYMENT_PROVIDER and its keys)', () => {
-  it('has no provider unless one is chosen: the sandbox never runs by default (issue 13)', () => {
+  it('has no provider unless one is chosen: the sandbox never runs by default', () => {
     const dir = dataDir();
     expect(loadConfig({ DATA_DIR: dir }).payments).toEqual({ provider: null, sandboxSecret: '', montonio: null });
     expect(existsSync(join(dir, 'sandbox-payment-secret'))).toBe(false);

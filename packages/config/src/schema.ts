@@ -139,7 +139,7 @@ export const ConfigSchema = Type.Object({
   STRAPI_URL: Type.Optional(url(HTTP, { description: 'Strapi 5 the news page reads its stories from; unset: infra/content/news' })),
   STRAPI_TOKEN: optionalText('API token sent to Strapi as Authorization: Bearer … (read-only token)', { writeOnly: true }),
 
-  // No default (issue 13): the sandbox, where the payer picks the outcome, runs only when chosen.
+  // No default: the sandbox, where the payer picks the outcome, runs only when chosen.
   // `npm start` chooses it for development (services/cli start.ts); unset, payments are unavailable.
   PAYMENT_PROVIDER: Type.Optional(Type.Enum(['sandbox', 'montonio'], {
     expects: alternatives(['sandbox', 'montonio']),
@@ -151,7 +151,7 @@ export const ConfigSchema = Type.Object({
   MONTONIO_SECRET_KEY: optionalText("the Montonio store's secret key; required with PAYMENT_PROVIDER=montonio", { writeOnly: true }),
   MONTONIO_API_URL: url(HTTP, { description: "Montonio's API base URL (production: https://stargate.montonio.com/api)", default: 'https://sandbox-stargate.montonio.com/api' }),
 
-  // The manual bank transfer of spec §2 "Payment" (issue 14 item 3). Unset: made-up development
+  // The manual bank transfer of spec §2 "Payment". Unset: made-up development
   // details (DEVELOPMENT_BANK_TRANSFER), served flagged as an example; production warns, not refuses.
   BANK_ACCOUNT_NAME: Type.Optional(Type.String({
     minLength: 1, maxLength: 70, expects: 'text of at most 70 characters',

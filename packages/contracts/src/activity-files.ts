@@ -1,5 +1,5 @@
 /**
- * Activity files (issue 19 item 1): POST /api/team/{id}/activity-files reads one GPX, TCX or FIT
+ * Activity files: POST /api/team/{id}/activity-files reads one GPX, TCX or FIT
  * file (the raw bytes, Content-Type application/octet-stream, its name in ACTIVITY_FILE_NAME_HEADER)
  * into a proposal and stores nothing; POST /api/team/{id}/activity-files/confirm makes a proposal an
  * entry. distance: km to 0.01; performed_at: YYYY-MM-DD of the activity's start in Europe/Tallinn.

@@ -18,7 +18,7 @@ const Position = Type.Integer();
 /** Path of PUT /api/admin/user/{id}: the user id (UUID). */
 export const AdminUserParams = Type.Object({ id: UserId });
 
-/** Role in a request: by name or as spec §3 numbers it (USER 0, ADMIN 1; issue 14). */
+/** Role in a request: by name or as spec §3 numbers it (USER 0, ADMIN 1). */
 export const RoleInput = Type.Union([Type.Literal('USER'), Type.Literal('ADMIN'), Type.Literal(0), Type.Literal(1)]);
 export type RoleInput = Type.Static<typeof RoleInput>;
 
@@ -32,7 +32,7 @@ const NullableString = (maxLength: number) => Type.Union([Type.String({ maxLengt
 const EchoedParticipant = Type.Object(
   {
     id: Type.Optional(Id),
-    // Stored when it differs (a rename): safe text, as every stored name (issue 13).
+    // Stored when it differs (a rename): safe text, as every stored name.
     full_name: Type.Optional(Type.Union([SingleLine({ maxLength: 200 }), Type.Null()])),
     is_paid: Type.Optional(Type.Boolean()),
     created_at: Type.Optional(NullableString(40)),
@@ -47,7 +47,7 @@ const EchoedParticipant = Type.Object(
 /**
  * PUT /api/admin/user/{id}: approve the account or withdraw the approval (spec §4 "Admin may
  * approve"). A client written from the spec may send the whole §3 User (admin view) with it
- * (issue 14): id (the path's), email, participant_id, role (a name or 0/1), created_at and
+ *: id (the path's), email, participant_id, role (a name or 0/1), created_at and
  * participant.id are compared with the stored account — different answers 409 FIELD_MISMATCH
  * with `field`; the participant's other fields are changed through /admin/participant and are
  * not compared here. Any other field is INVALID_REQUEST.
@@ -67,7 +67,7 @@ export const AdminUserBody = Type.Object(
 export type AdminUserBody = Type.Static<typeof AdminUserBody>;
 
 /**
- * PUT /api/admin/participant/{id} (spec §7 "{is_paid} or {id, full_name}"; issue 14 also takes
+ * PUT /api/admin/participant/{id} (spec §7 "{is_paid} or {id, full_name}"; also takes
  * the whole §3 Participant): `is_paid` marks the participant paid or not (spec §4, §6);
  * `full_name` corrects the name (spec §2 users tab edit modal; at most 32 characters, spec §5 →
  * VALUE_TOO_LONG). At least one of the two (else INVALID_REQUEST). Sent together (a whole
@@ -91,7 +91,7 @@ export const AdminTeamBody = Type.Object(
     team_name: Type.Optional(SingleLine({ maxLength: 200 })),
     description: Type.Optional(MultiLine()),
     icon: Type.Optional(Type.Union([SingleLine(), Type.Null()])),
-    // The rest of a whole §3 Team (issue 14): join_code and created_at compared (409
+    // The rest of a whole §3 Team: join_code and created_at compared (409
     // FIELD_MISMATCH), the figures accepted and not compared (EchoedTeamFields, team.ts).
     join_code: EchoedTeamFields.join_code,
     created_at: EchoedTeamFields.created_at,

@@ -1,5 +1,5 @@
 /**
- * Announcements (issue 20 item 4). Administrators only (401 UNAUTHORIZED without a valid token,
+ * Announcements. Administrators only (401 UNAUTHORIZED without a valid token,
  * 403 FORBIDDEN for anyone else), except the unsubscribe routes, which need no login:
  *
  * - POST /api/admin/announcements: the text in Estonian and English and the audience

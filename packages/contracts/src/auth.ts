@@ -17,7 +17,7 @@ export type GenderName = Type.Static<typeof GenderName>;
 
 /**
  * Gender in a request: by name or in the spec's numeric form (spec §3 "Gender MALE 0, FEMALE 1,
- * UNDEFINED 2"; issue 14). `genderName` turns either into the name the domain uses.
+ * UNDEFINED 2"). `genderName` turns either into the name the domain uses.
  */
 export const Gender = Type.Union([GenderName, Type.Literal(0), Type.Literal(1), Type.Literal(2)]);
 export type Gender = Type.Static<typeof Gender>;
@@ -53,8 +53,8 @@ export const RegistrationBody = Type.Object(
     team_name: Type.Optional(SingleLine({ maxLength: 50 })),
     lang: Lang,
     /**
-     * REGISTER_TEAM only: a company team (spec §9 "company team 15 EUR per person"; issue 14 item
-     * 3), whose members pay the company fee whatever their birth year and whose captain may pay for
+     * REGISTER_TEAM only: a company team (spec §9 "company team 15 EUR per person"),
+     * whose members pay the company fee whatever their birth year and whose captain may pay for
      * them all. Default false; true on JOIN_TEAM → INVALID_REQUEST (a member joins the team as it is).
      */
     company: Type.Optional(Type.Boolean()),

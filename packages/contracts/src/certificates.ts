@@ -1,5 +1,5 @@
 /**
- * Certificates and share images (issue 19 items 3 and 4).
+ * Certificates and share images.
  *
  * - GET /api/participant/{id}/certificate.pdf (the participant, their team's members, admins) and
  *   GET /api/team/{id}/certificate.pdf (the team's members, admins): an A4 landscape PDF, once the

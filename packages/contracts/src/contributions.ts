@@ -1,5 +1,5 @@
 /**
- * "What this did" (issue 19 item 2, "explain my score"): what one entry's latest event did to its
+ * "What this did" ("explain my score"): what one entry's latest event did to its
  * team, folded from the event log (not the read models): the team's distance, blue flowers and
  * prestige just before and just after that event, and the missions it reached.
  *

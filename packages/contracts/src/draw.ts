@@ -1,5 +1,5 @@
 /**
- * The prize draw anyone can check (issue 20 item 2): the administrators' commands
+ * The prize draw anyone can check: the administrators' commands
  * (POST /api/admin/draw/commit, POST /api/admin/draw/reveal; ADMIN only) and the public answer
  * (GET /api/draw), which carries everything scripts/verify-draw.mjs needs to recompute the winners.
  */

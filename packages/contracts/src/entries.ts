@@ -11,7 +11,7 @@ const EntryType = SingleLine({ minLength: 1, maxLength: 64 });
 
 /**
  * The fields of a whole §3 Entry (and of an admin row) that the server keeps itself: a client
- * written from the spec may send the entity as it read it (issue 14). Each is compared with the
+ * written from the spec may send the entity as it read it. Each is compared with the
  * stored value: equal changes nothing, different answers 409 FIELD_MISMATCH with `field`. On a
  * new entry, id and created_at are null or absent; team_id is the member's team.
  */
@@ -23,7 +23,7 @@ const EchoedEntryFields = {
   participant: Type.Optional(Type.Object({ full_name: Type.Union([Type.String({ maxLength: 200 }), Type.Null()]) }, { additionalProperties: false })),
   team: Type.Optional(Type.Object({ team_name: Type.Union([Type.String({ maxLength: 200 }), Type.Null()]) }, { additionalProperties: false })),
   /**
-   * The team page's moderation state of the entry (issue 20, moderation.ts EntryReview), sent back
+   * The team page's moderation state of the entry (moderation.ts EntryReview), sent back
    * with an entry as read: the server keeps it, so it is accepted and not compared.
    */
   review: Type.Optional(Type.Object({}, { additionalProperties: true })),

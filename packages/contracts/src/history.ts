@@ -1,5 +1,5 @@
 /**
- * The administrators' event history (issue 6): the event log itself, read for an audit. Every
+ * The administrators' event history: the event log itself, read for an audit. Every
  * route answers only an administrator: 401 UNAUTHORIZED without a valid token, 403 FORBIDDEN
  * for anyone else. Positions are the log's global positions; instants ISO-8601 UTC; distances
  * in km. Personal data of an erased person reads null, as everywhere else.

@@ -1,5 +1,5 @@
 /**
- * Moderation of entries (issue 20 item 1): the admin console's review queue and its decisions.
+ * Moderation of entries: the admin console's review queue and its decisions.
  * Administrators only (401 UNAUTHORIZED, 403 FORBIDDEN). Distances in km (two decimals); dates
  * YYYY-MM-DD (Europe/Tallinn); instants ISO-8601 UTC.
  */
@@ -82,6 +82,6 @@ export const EntryReview = Type.Object({
 });
 export type EntryReview = Type.Static<typeof EntryReview>;
 
-/** One row of GET /api/team/{id}/entries: a spec §3 Entry plus, optionally, its review (issue 20 item 1). */
+/** One row of GET /api/team/{id}/entries: a spec §3 Entry plus, optionally, its review. */
 export const TeamPageEntry = Type.Object({ ...Entry.properties, review: Type.Optional(EntryReview) });
 export type TeamPageEntry = Type.Static<typeof TeamPageEntry>;

@@ -1,5 +1,5 @@
 /**
- * "My data" (issue 19 item 6): a participant downloads everything the app holds about them, and
+ * "My data": a participant downloads everything the app holds about them, and
  * erases their own account with their password.
  *
  * - GET /api/me/data (query API; `?format=csv` or GET /api/me/data.csv for the CSV): a download
@@ -9,7 +9,7 @@
  *   entry, payment, event). Events are streamed in batches, in global order. 401 without a valid
  *   session.
  * - POST /api/me/erase (command API) with EraseMyAccountBody: the administrator's deletion of the
- *   caller's account (UserDeleted, ParticipantDeleted, the person's key destroyed: D2), by the
+ *   caller's account (UserDeleted, ParticipantDeleted, the person's key destroyed: docs/decisions/0002), by the
  *   caller themself; their entries stay, so the team keeps its km without the name. Answers
  *   EraseMyAccountAnswer; every session of the account ends (the token then gets 401).
  *   Refusals: INVALID_PASSWORD (400, counted like a failed login of the account), 429
@@ -67,7 +67,7 @@ export const MyParticipant = Type.Object({
   registered_at: Nullable(Type.String()),
 });
 
-/** One state of an entry as an event left it (EntryAdded, EntryEdited, EntryDeleted). */
+/** One state of an entry as an event left it (any entry event: an add or edit carries the entry's figures). */
 export const MyEntryVersion = Type.Object({
   type: Type.String(),
   at: Nullable(Type.String()),
@@ -76,11 +76,14 @@ export const MyEntryVersion = Type.Object({
   performed_at: Nullable(Type.String()),
 });
 
-/** An entry the person logged (or that was theirs), with every version. */
+/**
+ * An entry the person logged (or that was theirs), with every version. `status` 'rejected': an
+ * administrator rejected it, so it counts nowhere (it stays in the download: it is their data).
+ */
 export const MyEntry = Type.Object({
   id: Type.Integer(),
   team_id: Nullable(Type.Integer()),
-  status: Type.Union([Type.Literal('active'), Type.Literal('deleted')]),
+  status: Type.Union([Type.Literal('active'), Type.Literal('deleted'), Type.Literal('rejected')]),
   distance: Nullable(Type.Number()),
   entry_type: Nullable(Type.String()),
   performed_at: Nullable(Type.String()),

@@ -1,5 +1,5 @@
 /**
- * The operators' replay and queue board (issue 6, D17). Every route answers only an
+ * The operators' replay and queue board (docs/decisions/0017). Every route answers only an
  * administrator: 401 UNAUTHORIZED without a valid token, 403 FORBIDDEN for anyone else.
  *
  * POST /api/admin/replay enqueues a replay (rebuild every read model, record ReadModelsReplayed)
@@ -48,9 +48,9 @@ export const ReplayResultAnswer = Type.Object({
   startedAt: Type.String(),
   finishedAt: Type.String(),
   /**
-   * Each read-model table, rebuilt vs live, compared before the swap (issue 16 item 1): rows and
+   * Each read-model table, rebuilt vs live, compared before the swap: rows and
    * a 16-hex-digit checksum of each side, and whether they match. Absent for replays recorded
-   * before issue 16.
+   * without them.
    */
   checksums: Type.Optional(Type.Array(Type.Object({
     table: Type.String(),

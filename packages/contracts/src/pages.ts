@@ -1,5 +1,5 @@
 /**
- * Tables paged, sorted and searched on the server (issue 16 item 5): the admin console's users,
+ * Tables paged, sorted and searched on the server: the admin console's users,
  * teams and entries tabs (spec §2 "Admin": 50 rows per page, page sizes 25/50/100, the default
  * sorts below) and the public participants table (spec §2 "/participants": 10 rows per page).
  * The unpaged calls of spec §7 (GET /admin/userdata, /admin/teamdata, /admin/entrydata, /stats)

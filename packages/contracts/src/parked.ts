@@ -1,5 +1,5 @@
 /**
- * Parked events (issue 13): an event a projection could not apply because of its data (a
+ * Parked events: an event a projection could not apply because of its data (a
  * PostgreSQL data exception or integrity violation, or an error of the projection's pure fold)
  * is parked — recorded with its error — and the projection moves on, so one event can no longer
  * stall the team pages, the admin console or a replay. Administrators see the parks and decide:

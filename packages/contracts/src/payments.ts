@@ -1,9 +1,9 @@
 /**
  * Participation fee and donations (spec §2 "Payment", §3 payment info / payment request /
- * payment method, §4 payment states, §7 /payment/*, §8 payment codes, §9 fees). Issue 7.
+ * payment method, §4 payment states, §7 /payment/*, §8 payment codes, §9 fees).
  *
- * Money on this API is decimal EUR, as spec §3/§9 write it (15 EUR, 5 EUR, "two decimals"; issue
- * 14): JSON numbers with at most two decimals (15, 20.5 = 20.50 EUR). The services convert a
+ * Money on this API is decimal EUR, as spec §3/§9 write it (15 EUR, 5 EUR, "two decimals"):
+ * JSON numbers with at most two decimals (15, 20.5 = 20.50 EUR). The services convert a
  * request's euros to integer cents at the boundary (`parseEuros` in @sinilill/domain: exact, never
  * rounded) and an answer's cents back (`centsToEuros`); the domain, the events and the read models
  * count integer EUR cents. Refusals are `{message: CODE}`: INVALID_AMOUNT (an amount that is not a
@@ -17,9 +17,9 @@
  * returnUrl; 303 to /payment/success?amount=15.00&code=<order reference> or
  * /payment/failed?code=<order reference or catalogue code>), the sandbox's test bank under
  * /api/payment/sandbox/*, and POST /api/session/refresh (authenticated, answers LoginAnswer
- * {token}: a fresh session token whose isPaid is current). docs/architecture.md D18.
+ * {token}: a fresh session token whose isPaid is current). docs/decisions/0018.
  *
- * Issue 14 item 3 ("fees as spec §9 writes them"): company teams (15 EUR per person whatever the
+ * Fees as spec §9 writes them: company teams (15 EUR per person whatever the
  * birth year; the captain pays for every unpaid member at once: PaymentInfoAnswer.teamFee,
  * PaymentOrderBody.forTeam), the bank transfer's details from configuration
  * (BankTransferAnswer), money an administrator marks as paid by hand counted in the fundraising
@@ -36,12 +36,12 @@ export const CountryCode = Type.String({ pattern: '^[A-Z]{2}$' });
 
 /**
  * An amount of EUR in an answer: a JSON number with at most two decimals (15, 19.99), written from
- * integer cents by `centsToEuros`. Spec §9 "two decimals"; issue 14.
+ * integer cents by `centsToEuros`. Spec §9 "two decimals".
  */
 export const Euros = Type.Number({ minimum: 0 });
 
 /**
- * An amount of EUR in a request (spec §3 payment request: grandTotal, payment.amount; issue 14):
+ * An amount of EUR in a request (spec §3 payment request: grandTotal, payment.amount):
  * a JSON number with at most two decimals, 0 to 1 000 000 (15, 15.00, 20.5, 20.50). Typed as a
  * number; the schema lets a string through only so that the route can refuse it with the clear
  * INVALID_AMOUNT (as it refuses 20.505, -5 or 1e9) instead of a generic INVALID_REQUEST. Anything
@@ -71,11 +71,11 @@ export type PaymentMethodsAnswer = Type.Static<typeof PaymentMethodsAnswer>;
 /**
  * GET /api/payment/info (authenticated; spec §3 payment info): whether the caller's fee is paid
  * and whether the child fee applies (born in the edition's childFromBirthYear or later), plus the
- * fee due: `fee` in EUR (15 or 5, spec §9; issue 14) and the same in EUR cents as `feeCents`
+ * fee due: `fee` in EUR (15 or 5, spec §9) and the same in EUR cents as `feeCents`
  * (1500 or 500). A user without a participant (an admin) gets isPaid false and the adult fee.
  * Read from the payment-info read model (x-min-position honoured).
  *
- * Company teams (issue 14 item 3, spec §9 "company team 15 EUR per person"): `company` says whether
+ * Company teams (spec §9 "company team 15 EUR per person"): `company` says whether
  * the caller's team is one; its members' `fee` is the company fee (15 EUR) whatever their birth
  * year (`isChild` still tells the birth year's rule). For the captain of a company team only,
  * `unpaidMembers` counts the team's members whose fee is not paid (the captain included when
@@ -101,7 +101,7 @@ export type PaymentInfoAnswer = Type.Static<typeof PaymentInfoAnswer>;
  * POST /api/payment/order (authenticated; spec §3 payment request, the Montonio-shaped body the
  * spec describes and the web client's /pay forms send alike). `isPaid` is the payer's state as
  * the page saw it: false orders the participation fee, true a donation. grandTotal and
- * payment.amount are EUR (EuroAmount: at most two decimals, else INVALID_AMOUNT; issue 14) and
+ * payment.amount are EUR (EuroAmount: at most two decimals, else INVALID_AMOUNT) and
  * must be equal (AMOUNT_NOT_MATCH). A fee order may exceed the fee (a custom amount: 15 for a
  * child's 5 EUR fee) but not undercut it (AMOUNT_TOO_LOW: 0.15 against 15); a donation is at
  * least 1 EUR (spec §9). preferredProvider is the chosen bank's code; unknown → NOT_SELECTED, and empty → NOT_SELECTED for
@@ -109,7 +109,7 @@ export type PaymentInfoAnswer = Type.Static<typeof PaymentInfoAnswer>;
  * as stored, spec §4) is the language of the provider's pages; without it the Accept-Language
  * header decides, Estonian by default.
  *
- * `forTeam: true` (issue 14 item 3; default false) is a company team's captain paying the fee of
+ * `forTeam: true` (default false) is a company team's captain paying the fee of
  * every member not paid yet at once (the captain included when unpaid): the amount must be at
  * least 15 EUR × those members (AMOUNT_TOO_LOW below it; more is a custom amount), the order
  * records whom it covers, and its confirmation marks every one of them paid. A member who is not
@@ -144,7 +144,7 @@ export type PaymentOrderBody = Type.Static<typeof PaymentOrderBody>;
 /**
  * Answer of POST /api/payment/order: where the browser goes next (the provider's checkout), the
  * order's id, its reference (the code the payer sees, GET /api/payment/order/{reference}) and the
- * amount ordered in EUR; for a team fee (forTeam, issue 14) also `covers`, the participant ids it
+ * amount ordered in EUR; for a team fee (forTeam) also `covers`, the participant ids it
  * pays for.
  */
 export const PaymentOrderAnswer = Type.Object({
@@ -164,11 +164,11 @@ export const OrderReferenceParams = Type.Object(
 export type OrderReferenceParams = Type.Static<typeof OrderReferenceParams>;
 
 /**
- * GET /api/payment/order/{reference} (authenticated; the result page, issue 14): the caller's own
+ * GET /api/payment/order/{reference} (authenticated; the result page): the caller's own
  * order as the server knows it — status 'pending' (ordered, no confirmation yet), 'paid' (the
  * provider confirmed it) or 'failed' (abandoned, refused or not taken; a late confirmation can
  * still make it paid, spec §4); amount in EUR; kind 'fee' or 'donation'; `refunded`, in EUR, only
- * once an administrator recorded a refund of it (issue 14; the status stays 'paid'). Read from the
+ * once an administrator recorded a refund of it (the status stays 'paid'). Read from the
  * payments read model (x-min-position honoured). 404 NOT_FOUND for an unknown reference AND for
  * another person's (so a reference's existence never leaks), 400 INVALID_REQUEST for one that is
  * not 8 hexadecimal digits, 401 without a session.
@@ -183,7 +183,7 @@ export const PaymentOrderStatusAnswer = Type.Object({
 export type PaymentOrderStatusAnswer = Type.Static<typeof PaymentOrderStatusAnswer>;
 
 /**
- * GET /api/fundraising (public): money raised, in EUR (issue 14), overall and per team (teams with
+ * GET /api/fundraising (public): money raised, in EUR, overall and per team (teams with
  * nothing raised are left out). `fees`: the fee orders the provider confirmed (their whole amount,
  * a custom amount above the fee and a company captain's team fee included) plus the fees an
  * administrator marked paid by hand (PUT /api/admin/participant/{id} {is_paid: true}: a bank
@@ -230,7 +230,7 @@ export type PaymentNotificationAnswer = Type.Static<typeof PaymentNotificationAn
 
 /**
  * GET /api/payment/banktransfer (authenticated; spec §2 "Payment": the manual bank transfer
- * fallback — account name, number, description; issue 14 item 3): where and how to pay the fee by
+ * fallback — account name, number, description): where and how to pay the fee by
  * an ordinary bank transfer, from configuration (BANK_ACCOUNT_NAME, BANK_ACCOUNT_IBAN,
  * BANK_TRANSFER_DESCRIPTION). `description` is the configured template personalised for the
  * caller ({participantId}, {teamId}, {year} filled in), so that the administrator who marks the
@@ -238,7 +238,7 @@ export type PaymentNotificationAnswer = Type.Static<typeof PaymentNotificationAn
  * company team, else 15 or 5 by birth year; the adult fee for a user without a participant).
  * `example` is true while any of the three is not configured: the development defaults are made-up
  * details (an IBAN that fails its check digits), which the page must flag instead of presenting as
- * real; in production the services log a warning at start (docs/architecture.md D18).
+ * real; in production the services log a warning at start (docs/decisions/0018).
  */
 export const BankTransferAnswer = Type.Object({
   accountName: Type.String(),
@@ -264,7 +264,7 @@ export const REFUND_REASON_MAX = 500;
 
 /**
  * POST /api/admin/payment/{reference}/refund (administrators only: 401 without a session, 403
- * FORBIDDEN for anyone else, checked before the body is read; issue 14 item 3): records that the
+ * FORBIDDEN for anyone else, checked before the body is read): records that the
  * payer got money back (the provider's or the bank's own refund, done outside the site).
  * `amount` in EUR (EuroAmount: at most two decimals, else INVALID_AMOUNT; 0 → INVALID_AMOUNT);
  * without it the whole rest of the order is refunded. More than was paid and not yet refunded →
@@ -275,7 +275,7 @@ export const REFUND_REASON_MAX = 500;
  * `reason` is required (1–500 characters; the history shows it, so no personal data).
  * The fundraising totals go down by the amount; when the refunds of a fee order reach its whole
  * amount, every participant that order had marked paid (the payer, or a team fee's members) is
- * marked unpaid. An Idempotency-Key makes a retried refund count once (D7).
+ * marked unpaid. An Idempotency-Key makes a retried refund count once (docs/decisions/0007).
  */
 export const RefundBody = Type.Object(
   {
@@ -309,7 +309,7 @@ export const AdminParticipantPaymentsParams = Type.Object(
 );
 export type AdminParticipantPaymentsParams = Type.Static<typeof AdminParticipantPaymentsParams>;
 
-/** One order as the admin console lists it (issue 14): amounts in EUR. */
+/** One order as the admin console lists it: amounts in EUR. */
 export const AdminPaymentOrder = Type.Object({
   orderId: Type.String(),
   reference: Type.String(),
@@ -325,7 +325,7 @@ export const AdminPaymentOrder = Type.Object({
 export type AdminPaymentOrder = Type.Static<typeof AdminPaymentOrder>;
 
 /**
- * GET /api/admin/participant/{id}/payments (administrators only: 401, 403 FORBIDDEN; issue 14):
+ * GET /api/admin/participant/{id}/payments (administrators only: 401, 403 FORBIDDEN):
  * the orders the participant placed or a team fee placed for them, paid ones first, then by
  * reference — what the console's refund action offers. Read from the payments read model
  * (x-min-position honoured); an unknown participant has none.

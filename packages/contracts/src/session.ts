@@ -2,7 +2,7 @@
  * The session identity carried in a login token's claims (spec §3): the web client decodes it
  * without verification for display; the server verifies it (HS256) before trusting it.
  *
- * Sessions (issue 13): the token the client stores (spec §4) is a short-lived *access token*
+ * Sessions: the token the client stores (spec §4) is a short-lived *access token*
  * (ACCESS_TOKEN_SECONDS) whose claims are spec §3's plus `sv` and `sid` (AccessClaims); what lasts
  * is the *refresh token*, an opaque value in an HttpOnly cookie (REFRESH_COOKIE, path
  * REFRESH_COOKIE_PATH) that POST /api/session/refresh trades for a new access token.
@@ -24,7 +24,7 @@ export const SessionClaims = Type.Object({
 export type SessionClaims = Type.Static<typeof SessionClaims>;
 
 /**
- * How long an access token is valid, in seconds (issue 13: 15 minutes). Short, because a token
+ * How long an access token is valid, in seconds (15 minutes). Short, because a token
  * in localStorage can be read by any script of the page; the client refreshes it before expiry.
  * The auth plugin takes another value as an option (tests).
  */
@@ -50,7 +50,7 @@ export const REFRESH_COOKIE_PATH = '/api/session';
  *   authenticated route refuses a token with an older one (401 UNAUTHORIZED).
  * - `sid`: the session (refresh-token family) the token belongs to; logging out or a reused
  *   refresh token ends that session, and its access tokens with it.
- * A token without them (issued before issue 13) is refused: the client refreshes or logs in again.
+ * A token without them (an older token format) is refused: the client refreshes or logs in again.
  */
 export const AccessClaims = Type.Object({
   ...SessionClaims.properties,
@@ -63,7 +63,7 @@ export type AccessClaims = Type.Static<typeof AccessClaims>;
 export const QUEUE_BOARD_SCOPE = 'queue-board';
 
 /**
- * The claims of the queue board's cookie (D17, issue 13): a narrow credential that opens the
+ * The claims of the queue board's cookie (docs/decisions/0017): a narrow credential that opens the
  * board's routes and nothing else, tied to the administrator's session like an access token.
  */
 export const QueueBoardClaims = Type.Object({

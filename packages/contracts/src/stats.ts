@@ -1,5 +1,5 @@
 /**
- * Query-side answers (spec §7, plus the fields issue 2 adds). Distances in km: team distances are
+ * Query-side answers (spec §7, plus fields beyond it). Distances in km: team distances are
  * rounded whole km (spec §4 "rounded sum of entry distances"); daily distance keeps two decimals.
  */
 import Type from 'typebox';
@@ -28,7 +28,7 @@ export const TeamStat = Type.Object({
   blueFlowers: Type.Integer(),
   /**
    * Money the team raised, EUR cents: succeeded fees plus donations less refunds (payments read
-   * model, issue 20 item 3). Optional: added after spec §7's contract.
+   * model). Optional: added after spec §7's contract.
    */
   raised_cents: Type.Optional(Type.Integer()),
   /**
@@ -49,7 +49,7 @@ export const StatsAnswer = Type.Object({
   totalBlueFlowers: Type.Integer(),
   /**
    * Money raised by everyone, EUR cents: fees plus donations less refunds, deleted teams' money
-   * included (as GET /api/fundraising's total; issue 20 item 3). Optional: added after spec §7.
+   * included (as GET /api/fundraising's total). Optional: added after spec §7.
    */
   raised_cents: Type.Optional(Type.Integer()),
   /** Paid fees of unknown amount overall (see TeamStat.raised_unknown_count): above 0, raised_cents is "at least". Optional. */
@@ -77,7 +77,7 @@ export const TeamAnswer = Type.Object({
   prestige: Type.Integer(),
   inLapDistance: Type.Number(),
   blueFlowers: Type.Integer(),
-  /** Money the team raised, EUR cents, as TeamStat.raised_cents (issue 20 item 3). Optional. */
+  /** Money the team raised, EUR cents, as TeamStat.raised_cents. Optional. */
   raised_cents: Type.Optional(Type.Integer()),
   /** As TeamStat.raised_unknown_count: above 0, raised_cents is "at least". Optional. */
   raised_unknown_count: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -87,7 +87,7 @@ export type TeamAnswer = Type.Static<typeof TeamAnswer>;
 /** Every error answer: `message` is a catalogue code (spec §7, §8). */
 export const ErrorAnswer = Type.Object({
   message: Type.String(),
-  /** FIELD_MISMATCH only: the field sent with another value than the stored one (issue 14). */
+  /** FIELD_MISMATCH only: the field sent with another value than the stored one. */
   field: Type.Optional(Type.String()),
 });
 export type ErrorAnswer = Type.Static<typeof ErrorAnswer>;

@@ -1,7 +1,7 @@
 /**
  * The team page's calls (spec §2 "Team page", §7 `/team/{id}/…`). Every route here answers only
  * a member of the team or an admin: 401 UNAUTHORIZED without a valid token, 403 FORBIDDEN for
- * anyone else (issue 4). Distances in km with two decimals; instants ISO-8601 UTC; dates
+ * anyone else. Distances in km with two decimals; instants ISO-8601 UTC; dates
  * YYYY-MM-DD (Europe/Tallinn).
  */
 import Type from 'typebox';
@@ -39,8 +39,8 @@ export const TeamMembersAnswer = Type.Array(TeamMember);
 export type TeamMembersAnswer = Type.Static<typeof TeamMembersAnswer>;
 
 /**
- * GET /api/team/{id}/entries: the team's live entries (spec §3 "Entry"), newest first; issue 20
- * item 1 adds the optional `review` (moderation.ts TeamPageEntry).
+ * GET /api/team/{id}/entries: the team's live entries (spec §3 "Entry"), newest first,
+ * with the optional `review` (moderation.ts TeamPageEntry).
  */
 export const TeamEntriesAnswer = Type.Array(TeamPageEntry);
 export type TeamEntriesAnswer = Type.Static<typeof TeamEntriesAnswer>;
@@ -57,7 +57,7 @@ export type JoinCodeAnswer = Type.Static<typeof JoinCodeAnswer>;
 
 /**
  * The rest of a whole §3 Team (and of GET /api/team/{id}'s answer), which a client written from
- * the spec may send back with its icon and description (issue 14). The fields the server keeps
+ * the spec may send back with its icon and description. The fields the server keeps
  * as identity — id (the path's), team_name and join_code (changed only by an admin and by
  * "new code"), created_at (compared as a moment) — are compared with the stored team: different
  * answers 409 FIELD_MISMATCH with `field`. The figures (participant_count, distance, prestige,

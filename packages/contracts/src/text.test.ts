@@ -1,4 +1,4 @@
-/** The safe-text rule of the boundary (issue 13). */
+/** The safe-text rule of the boundary. */
 import { describe, expect, it } from 'vitest';
 import { Compile } from 'typebox/compile';
 import Type from 'typebox';

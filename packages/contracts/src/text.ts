@@ -1,5 +1,5 @@
 /**
- * Safe text at the boundary (issue 13): every string a request carries — bodies, path
+ * Safe text at the boundary: every string a request carries — bodies, path
  * parameters, query strings — is declared with one of the two helpers below, so that nothing
  * PostgreSQL or a read model cannot store ever enters an event.
  *

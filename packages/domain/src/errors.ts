@@ -28,7 +28,7 @@ export const ERROR_CODES = [
   // added by this product (each has a text in both languages)
   'INVALID_REQUEST', // malformed body, unknown field, wrong type, over-long string
   'INVALID_DISTANCE', // entry distance not a number with at most two decimals, or out of range
-  'INVALID_AMOUNT', // a payment amount that is not euros with at most two decimals (a string, negative, over 1 000 000 EUR): issue 14
+  'INVALID_AMOUNT', // a payment amount that is not euros with at most two decimals (a string, negative, over 1 000 000 EUR)
   'INVALID_ENTRY_TYPE', // missing type, or Other without its free text
   'UNAUTHORIZED', // no or invalid token (401)
   'FORBIDDEN', // authenticated but not allowed (403)
@@ -40,33 +40,33 @@ export const ERROR_CODES = [
   'ALREADY_EXISTS', // the thing was created already (a repeated create)
   'VALUE_TOO_LONG', // a text longer than its limit (spec §5)
   'PASSWORD_TOO_SHORT', // a new password shorter than 6 characters (spec §5 "password minimum length 6")
-  'PASSWORD_TOO_WEAK', // a new password too easy to guess (zxcvbn score below 2; common words, the person's own e-mail or name): issue 13
+  'PASSWORD_TOO_WEAK', // a new password too easy to guess (zxcvbn score below 2; common words, the person's own e-mail or name)
   'REGISTRATION_DISABLED', // the global registration switch is off (spec §2: "Registration is currently disabled.")
-  'TOO_MANY_REQUESTS', // too many login, registration or password-reset attempts in a short time; wait as Retry-After says (429; D24)
+  'TOO_MANY_REQUESTS', // too many login, registration or password-reset attempts in a short time; wait as Retry-After says (429; docs/decisions/0024)
   'NEWS_UNAVAILABLE', // the news page's content service (Strapi) did not answer usably (502)
   'INVALID_NOTIFICATION', // a payment provider's notification or return token is forged, expired, foreign or states another amount
   'PAYMENT_PROVIDER_UNAVAILABLE', // the payment provider did not answer usably (502); try again later
-  'IDEMPOTENCY_KEY_REUSED', // an Idempotency-Key already used for another request (other body, path or route) (422; D7)
-  'INVALID_CHARACTERS', // a text holds NUL, a lone surrogate or a control character (tab and line breaks only in multi-line texts) (400; issue 13)
-  'REQUEST_TOO_LARGE', // a request body over its limit (413; 1 MiB, 16 MiB for a team's icon): issue 13
-  'SERVICE_UNAVAILABLE', // a part of the site is restarting or unreachable; try again in a moment (503): issue 13
-  'REFUND_EXCEEDS_PAYMENT', // a refund larger than what the order paid and has not had refunded yet (400): issue 14
-  'ORDER_NOT_PAID', // a refund of an order the provider has not confirmed as paid (pending or failed) (409): issue 14
-  'FIELD_MISMATCH', // a field the server keeps itself (an id, team_id, created_at, a team's name or join code) sent with another value than the stored one; the body names it in `field` (409): issue 14
-  'ACTIVITY_FILE_NOT_SUPPORTED', // a file that is not a GPX, TCX or FIT activity (another format, or an extension that does not match the content) (415): issue 19
-  'ACTIVITY_FILE_UNREADABLE', // a GPX, TCX or FIT file that is damaged and cannot be parsed (400): issue 19
-  'ACTIVITY_FILE_EMPTY', // an activity file with no track points or no distance to add (400): issue 19
-  'ACTIVITY_FILE_TOO_LARGE', // an activity file over 20 MB (413): issue 19
-  'ACTIVITY_FILE_ALREADY_USED', // the same activity file (same content hash) was already made into an entry (409): issue 19
-  'CERTIFICATE_NOT_AVAILABLE_YET', // a certificate asked for before the event's results are final (the late-entry deadline, spec §4) (409): issue 19
-  'CERTIFICATE_NOT_VALID', // a certificate code that is forged, mistyped or no longer names anyone (404): issue 19
-  'ENTRY_NOT_UNDER_REVIEW', // an approval or rejection of an entry that is not flagged, or whose review was decided already (409): issue 20
-  'DRAW_ALREADY_COMMITTED', // a second commitment for the edition's prize draw (409): issue 20
-  'DRAW_NOT_COMMITTED', // a draw without a published commitment (409): issue 20
-  'DRAW_SEED_MISMATCH', // a revealed seed whose hash is not the published commitment (400): issue 20
-  'DRAW_NOT_YET_ALLOWED', // a draw before its announced time or before the eligibility deadline has passed (409): issue 20
-  'DRAW_ALREADY_DONE', // a second draw of the edition (409): issue 20
-  'INVALID_UNSUBSCRIBE_LINK', // an unsubscribe link that is forged, mistyped or of an erased person (400): issue 20
+  'IDEMPOTENCY_KEY_REUSED', // an Idempotency-Key already used for another request (other body, path or route) (422; docs/decisions/0007)
+  'INVALID_CHARACTERS', // a text holds NUL, a lone surrogate or a control character (tab and line breaks only in multi-line texts) (400)
+  'REQUEST_TOO_LARGE', // a request body over its limit (413; 1 MiB, 16 MiB for a team's icon)
+  'SERVICE_UNAVAILABLE', // a part of the site is restarting or unreachable; try again in a moment (503)
+  'REFUND_EXCEEDS_PAYMENT', // a refund larger than what the order paid and has not had refunded yet (400)
+  'ORDER_NOT_PAID', // a refund of an order the provider has not confirmed as paid (pending or failed) (409)
+  'FIELD_MISMATCH', // a field the server keeps itself (an id, team_id, created_at, a team's name or join code) sent with another value than the stored one; the body names it in `field` (409)
+  'ACTIVITY_FILE_NOT_SUPPORTED', // a file that is not a GPX, TCX or FIT activity (another format, or an extension that does not match the content) (415)
+  'ACTIVITY_FILE_UNREADABLE', // a GPX, TCX or FIT file that is damaged and cannot be parsed (400)
+  'ACTIVITY_FILE_EMPTY', // an activity file with no track points or no distance to add (400)
+  'ACTIVITY_FILE_TOO_LARGE', // an activity file over 20 MB (413)
+  'ACTIVITY_FILE_ALREADY_USED', // the same activity file (same content hash) was already made into an entry (409)
+  'CERTIFICATE_NOT_AVAILABLE_YET', // a certificate asked for before the event's results are final (the late-entry deadline, spec §4) (409)
+  'CERTIFICATE_NOT_VALID', // a certificate code that is forged, mistyped or no longer names anyone (404)
+  'ENTRY_NOT_UNDER_REVIEW', // an approval or rejection of an entry that is not flagged, or whose review was decided already (409)
+  'DRAW_ALREADY_COMMITTED', // a second commitment for the edition's prize draw (409)
+  'DRAW_NOT_COMMITTED', // a draw without a published commitment (409)
+  'DRAW_SEED_MISMATCH', // a revealed seed whose hash is not the published commitment (400)
+  'DRAW_NOT_YET_ALLOWED', // a draw before its announced time or before the eligibility deadline has passed (409)
+  'DRAW_ALREADY_DONE', // a second draw of the edition (409)
+  'INVALID_UNSUBSCRIBE_LINK', // an unsubscribe link that is forged, mistyped or of an erased person (400)
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

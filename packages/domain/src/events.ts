@@ -20,14 +20,14 @@ export const streams = {
   user: (userId: string) => `user-${userId}`,
   settings: () => 'settings',
   operations: () => 'operations',
-  /** One stream per payment order (issue 7); orderId is a UUID. */
+  /** One stream per payment order; orderId is a UUID. */
   payment: (orderId: string) => `payment-${orderId}`,
   /**
-   * One stream per activity file (issue 19 item 1), named by the SHA-256 of its bytes (64
+   * One stream per activity file, named by the SHA-256 of its bytes (64
    * lower-case hex digits): its ActivityFileUsed events prove which entry counts the file.
    */
   activityFile: (sha256: string) => `activity-file-${sha256}`,
-  /** The edition's prize draw (issue 20 item 2): one stream per edition year. */
+  /** The edition's prize draw: one stream per edition year. */
   draw: (year: number) => `draw-${year}`,
 } as const;
 
@@ -63,10 +63,10 @@ export interface TeamRegistered {
     /** ISO-8601 UTC. */
     registeredAt: string;
     /**
-     * A company team (issue 14 item 3; spec §9 "company team 15 EUR per person"): every member's
+     * A company team (spec §9 "company team 15 EUR per person"): every member's
      * fee is the edition's `fees.companyPerPersonCents`, whatever their birth year, and the
      * captain may pay for all unpaid members at once. Present (true) only for company teams:
-     * absent — as on every event recorded before issue 14 — means false. Set at registration and
+     * absent — as on every older event — means false. Set at registration and
      * never changed.
      */
     company?: boolean;
@@ -132,8 +132,8 @@ export interface ParticipantRegistered {
   };
 }
 /**
- * The participant's paid flag changed (spec §4 "admin may mark paid"; issue 7: a succeeded fee
- * payment marks it in the same append as its PaymentSucceeded; issue 14: a team fee marks every
+ * The participant's paid flag changed (spec §4 "admin may mark paid"; a succeeded fee
+ * payment marks it in the same append as its PaymentSucceeded; a team fee marks every
  * member it covers, a full refund takes the mark back).
  */
 export interface ParticipantPaymentMarked {
@@ -143,7 +143,7 @@ export interface ParticipantPaymentMarked {
     isPaid: boolean;
     /**
      * Who set it: 'admin' (the admin console: a payment verified by hand, e.g. a bank transfer),
-     * 'payment' (a succeeded fee order, with `orderId`), 'refund' (issue 14: the fee order
+     * 'payment' (a succeeded fee order, with `orderId`), 'refund' (the fee order
      * `orderId` that had paid it was refunded in full; isPaid false). Absent on the importer's
      * marks and on every mark recorded before fee payments existed. 'import': a paid mark of an imported
      * participant (who paid in the old system), whose amount the import assumes (`assumedCents`).
@@ -152,13 +152,13 @@ export interface ParticipantPaymentMarked {
     /** The fee order (stream payment-{orderId}) that set or took back the flag; with source 'payment' or 'refund'. */
     orderId?: string;
     /**
-     * Money moved by hand, EUR cents (issue 14), with source 'admin' only. isPaid true: the
+     * Money moved by hand, EUR cents, with source 'admin' only. isPaid true: the
      * manual payment (bank transfer, spec §2/§4) the administrator verified — the participant's
      * fee due when marked (participantFee: the company fee, or 15/5 EUR by birth year) — which the
      * fundraising totals count as a fee. isPaid false: the manual payment this unmark takes back
      * (the amount of the administrator's mark it undoes), which the totals subtract. Absent when
      * no money moved by hand (a provider's payment counts through PaymentSucceeded; imported and
-     * pre-issue-14 marks count nothing).
+     * older marks count nothing).
      */
     manualCents?: number;
     /**
@@ -194,18 +194,18 @@ export type ParticipantEvent = ParticipantRegistered | ParticipantPaymentMarked 
 
 // ---- entry-{id} ---------------------------------------------------------------------------
 
-/** Formats of activity files (issue 19 item 1). */
+/** Formats of activity files. */
 export const ACTIVITY_FILE_FORMATS = ['gpx', 'tcx', 'fit'] as const;
 export type ActivityFileFormat = (typeof ACTIVITY_FILE_FORMATS)[number];
 
 /**
- * Where an entry's distance came from: typed in by hand, or read from an activity file (issue 19
- * item 1) identified by the SHA-256 of its bytes (64 lower-case hex digits).
+ * Where an entry's distance came from: typed in by hand, or read from an activity file
+ * identified by the SHA-256 of its bytes (64 lower-case hex digits).
  */
 export type EntrySource = { kind: 'manual' } | { kind: 'file'; format: ActivityFileFormat; sha256: string };
 
 /**
- * Schema version 2 (issue 19 item 1) added `source`; version 1 events are read as version 2 with
+ * Schema version 2 added `source`; version 1 events are read as version 2 with
  * `source: { kind: 'manual' }` (EVENT_UPCASTERS), as every entry before files was typed in.
  */
 export interface EntryAdded {
@@ -246,7 +246,7 @@ export interface EntryDeleted {
 }
 export type EntryEvent = EntryAdded | EntryEdited | EntryDeleted | EntryModerationEvent;
 
-// ---- entry-{id}: moderation (issue 20 item 1) ---------------------------------------------
+// ---- entry-{id}: moderation ---------------------------------------------
 
 /** A moderation rule of edition.moderation (entry/moderation.ts). */
 export type EntryModerationRule = 'MAX_KM_PER_ENTRY' | 'MAX_KM_PER_DAY' | 'DUPLICATE' | 'TEAM_DAY_OUTLIER';
@@ -292,7 +292,7 @@ export interface EntryReviewRejected {
 }
 export type EntryModerationEvent = EntryFlagged | EntryReviewApproved | EntryReviewRejected;
 
-// ---- activity-file-{sha256} (issue 19 item 1) ----------------------------------------------
+// ---- activity-file-{sha256} ----------------------------------------------
 
 /**
  * An activity file's distance was logged as an entry: appended in the same atomic append as that
@@ -314,7 +314,7 @@ export interface ActivityFileUsed {
 }
 export type ActivityFileEvent = ActivityFileUsed;
 
-// ---- payment-{orderId} (issue 7; ids and EUR cents only, never personal data) ---------------
+// ---- payment-{orderId} (ids and EUR cents only, never personal data) ---------------
 
 /** What a payment order pays: the participation fee (spec §9) or a donation (spec §2 "donate"). */
 export type PaymentKind = 'fee' | 'donation';
@@ -336,13 +336,13 @@ export interface PaymentOrdered {
     amountCents: number;
     /**
      * The fee per person at ordering time, EUR cents: by birth year (1500 or 500 in 2025), or the
-     * company fee (fees.companyPerPersonCents, 1500) for a member of a company team (issue 14).
+     * company fee (fees.companyPerPersonCents, 1500) for a member of a company team.
      */
     feeCents: number;
     /**
-     * A team fee (issue 14 item 3): the participants this fee order pays for — the unpaid members
+     * A team fee: the participants this fee order pays for — the unpaid members
      * of the captain's company team when ordered (ascending ids), the payer among them when
-     * unpaid. Absent on an order for the payer alone (and on every order before issue 14).
+     * unpaid. Absent on an order for the payer alone (and on every older order).
      */
     covers?: number[];
     /** The provider's name ('sandbox', 'montonio'). */
@@ -398,7 +398,7 @@ export interface PaymentFailed {
   };
 }
 /**
- * An administrator recorded a refund of a paid order (issue 14 item 3): money given back to the
+ * An administrator recorded a refund of a paid order: money given back to the
  * payer outside the application (the provider's or the bank's own refund). The fundraising totals
  * go down by `amountCents`; when `full` (the refunds reach the whole amount) of a fee order, the
  * participants it had marked paid are marked unpaid in the same atomic append
@@ -449,7 +449,7 @@ export interface UserRegistered {
     fullName: string | null;
     /** True for accounts the system created (imported people); a visitor's starts false (spec §4). */
     approved: boolean;
-    /** False for imported people: they set one through the password reset (issue 3). */
+    /** False for imported people: they set one through the password reset. */
     hasPassword: boolean;
     /** The language of the registration, used for mails sent later without a request language. */
     lang: MailLanguage;
@@ -557,8 +557,8 @@ export interface ReadModelsReplayed {
     startedAt: string;
     finishedAt: string;
     /**
-     * Each read-model table, rebuilt vs live, compared just before the swap (issue 16 item 1).
-     * Absent in replays recorded before issue 16 (an optional addition: no new schema version).
+     * Each read-model table, rebuilt vs live, compared just before the swap.
+     * Absent in older replays (an optional addition: no new schema version).
      */
     checksums?: ReplayTableChecksum[];
   };
@@ -577,7 +577,7 @@ export interface ReplayTableChecksum {
   match: boolean;
 }
 /**
- * An administrator decided that a projection passes over an event it had parked (issue 13): the
+ * An administrator decided that a projection passes over an event it had parked: the
  * event could not be applied (a data error, e.g. text PostgreSQL cannot store) and waits in the
  * projection's parked_events; this decision marks it resolved as skipped, so the read model stays
  * without it. Recorded in stream `operations`, so a replay that parks the same event again finds
@@ -600,7 +600,7 @@ export interface ProjectionEventSkipped {
   };
 }
 /**
- * An administrator asked the projections to apply a parked event again (issue 13), after the
+ * An administrator asked the projections to apply a parked event again, after the
  * cause was fixed (a projection's code, a conflicting row). Each projection that parked it
  * re-applies it when it reaches this event in the log: on success the park is resolved as
  * retried, on the same kind of failure it stays parked with the new error.
@@ -619,7 +619,7 @@ export interface ProjectionEventRetryRequested {
 }
 export type OperationsEvent = ReadModelsReplayed | ProjectionEventSkipped | ProjectionEventRetryRequested;
 
-// ---- draw-{year} (issue 20 item 2: the prize draw anyone can check) ----------------------------
+// ---- draw-{year} (the prize draw anyone can check) ----------------------------
 /**
  * An administrator published the commitment of the edition's prize draw: the SHA-256 (64
  * lower-case hex digits) of a secret seed kept by the administrator, the announced instant of the
@@ -639,7 +639,7 @@ export interface DrawSeedRevealed {
  * scripts/verify-draw.mjs): `eligible` the eligible participant ids ascending (as of the
  * deadline `asOf`, ISO-8601 UTC), `eligibleListHash` the SHA-256 hex of them joined by "\n",
  * `winners` in draw order. No names: the public answer reads them from the read models, so an
- * erased person's name disappears (D2).
+ * erased person's name disappears (docs/decisions/0002).
  */
 export interface DrawWinnersChosen {
   type: 'DrawWinnersChosen';
@@ -654,7 +654,7 @@ export interface DrawWinnersChosen {
 }
 export type DrawEvent = DrawCommitted | DrawSeedRevealed | DrawWinnersChosen;
 
-// ---- announcement-{id}, newsletter-{participantId} (issue 20 item 4) -----------------------
+// ---- announcement-{id}, newsletter-{participantId} -----------------------
 /** Stream names of the announcements (one per announcement, id a UUID) and of newsletter choices. */
 export const announcementStreams = {
   announcement: (announcementId: string) => `announcement-${announcementId}`,

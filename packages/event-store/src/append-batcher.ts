@@ -1,5 +1,5 @@
 /**
- * Group commit for PostgresEventStore (issue 15 item 5; docs/architecture.md D29).
+ * Group commit for PostgresEventStore (docs/decisions/0029).
  *
  * Appends that arrive while an earlier batch is in flight wait in a queue; when the batch
  * returns, everything queued goes to PostgreSQL as the next batch: ONE call of `es.append_batch`

@@ -1,8 +1,8 @@
 /**
  * The shape of the EventStore decorators that watch appends without changing them (the
  * after-commit hook of @sinilill/commands, the command API's append metrics): every append —
- * appendToStream, appendToStreams, and appendToStreamsIf when the store has it — runs through
- * `around` with its requests; reads (readStreams too, when the store has it), findEvent,
+ * appendToStream, appendToStreams and appendToStreamsIf — runs through `around` with its
+ * requests; reads (readStreams too, when the store has it), readEvents, countEvents, findEvent,
  * headPosition and close pass through unchanged. `subscribe` is not passed on (types.ts: the
  * projector takes it from the engine's store).
  */
@@ -22,13 +22,12 @@ export function aroundAppends(store: EventStore, around: AroundAppend): EventSto
       () => store.appendToStream(stream, events, options),
     ),
     appendToStreams: (requests) => around(requests, () => store.appendToStreams(requests)),
-    ...(store.appendToStreamsIf ? {
-      appendToStreamsIf: (requests: AppendRequest[], condition: Parameters<NonNullable<EventStore['appendToStreamsIf']>>[1]) =>
-        around(requests, () => store.appendToStreamsIf!(requests, condition)),
-    } : {}),
+    appendToStreamsIf: (requests, condition) => around(requests, () => store.appendToStreamsIf(requests, condition)),
     ...(store.readStreams ? { readStreams: store.readStreams.bind(store) } : {}),
     readStream: (stream, options) => store.readStream(stream, options),
     readAll: (options) => store.readAll(options),
+    readEvents: (selector, options) => store.readEvents(selector, options),
+    countEvents: (selector) => store.countEvents(selector),
     headPosition: () => store.headPosition(),
     findEvent: (eventId) => store.findEvent(eventId),
     close: () => store.close(),

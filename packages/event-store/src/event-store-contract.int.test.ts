@@ -1,6 +1,7 @@
 /**
  * The EventStore contract suite (contract/event-store-contract.ts) against every adapter:
- * PostgreSQL always (a fresh scratch database), KurrentDB when KURRENTDB_URL points at a server
+ * PostgreSQL always (a fresh scratch database), the KurrentDB adapter on the in-memory stand-in
+ * of its client always (testing/kurrentdb-stand-in.ts), KurrentDB when KURRENTDB_URL points at a server
  * (CI runs this file against a KurrentDB service container). Without it, the KurrentDB run shows
  * up as skipped, with the reason in its name and in the output.
  */
@@ -9,10 +10,25 @@ import { eventStoreContract } from './contract/event-store-contract';
 import { migratedDatabase } from './int-test-support';
 import { PersonalDataVault } from './personal-data';
 import { PostgresEventStore } from './postgres-event-store';
+import { kurrentDbStandInStore } from './testing/kurrentdb-stand-in';
 
 eventStoreContract('PostgreSQL', async () => {
   const { pool } = await migratedDatabase();
   const store = new PostgresEventStore({ pool });
+  return {
+    store,
+    vault: new PersonalDataVault({ pool }),
+    async close() {
+      await store.close();
+      await pool.end();
+    },
+  };
+});
+
+eventStoreContract('KurrentDB adapter on the in-memory client stand-in', async () => {
+  const { store } = kurrentDbStandInStore();
+  // The vault's keys live in PostgreSQL whatever the log's engine.
+  const { pool } = await migratedDatabase(3);
   return {
     store,
     vault: new PersonalDataVault({ pool }),

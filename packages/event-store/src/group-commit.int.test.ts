@@ -1,5 +1,5 @@
 /**
- * Group commit (append-batcher.ts, issue 15 item 5): concurrent appends share a batch, and each
+ * Group commit (append-batcher.ts): concurrent appends share a batch, and each
  * is still checked and answered on its own. Real PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -117,44 +117,43 @@ describe('readStreams', () => {
 });
 
 describe('appendToStreamsIf', () => {
-  test('commits when the condition holds, run inside the append (it sees the append)', async () => {
+  test('commits when the condition holds; its own events, written before the check, do not count', async () => {
     const stream = newStream();
-    const result = await store.appendToStreamsIf([{ stream, events: [event()], expectedRevision: 'no_stream' }], async (query) => {
-      const rows = await query('SELECT count(*)::int AS n FROM es.events WHERE stream = $1', [stream]);
-      return rows[0]!.n === 1;
-    });
+    const head = await store.headPosition();
+    const result = await store.appendToStreamsIf([{ stream, events: [event()], expectedRevision: 'no_stream' }], { noneAfter: head, selectors: [{ streams: [stream] }] });
     expect(result[0]).toMatchObject({ nextExpectedRevision: 0 });
     expect(await store.readStream(stream)).toHaveLength(1);
   });
 
   test('rolls back when the condition fails: AppendConditionFailedError, nothing written, no stream row', async () => {
     const stream = newStream();
-    const error = await store.appendToStreamsIf([{ stream, events: [event()], expectedRevision: 'no_stream' }], async () => false)
+    const watched = newStream();
+    const head = await store.headPosition();
+    await store.appendToStream(watched, [event()], { expectedRevision: 'no_stream' });
+    const error = await store.appendToStreamsIf([{ stream, events: [event()], expectedRevision: 'no_stream' }], { noneAfter: head, selectors: [{ streams: [watched] }] })
       .then(() => null, (e: unknown) => e);
     expect(error).toBeInstanceOf(AppendConditionFailedError);
     expect(await store.readStream(stream)).toHaveLength(0);
     expect((await pool.query('SELECT 1 FROM es.streams WHERE stream = $1', [stream])).rowCount).toBe(0);
   });
 
-  test('a writer to a locked stream waits until the conditional append ends (it cannot slip in between)', async () => {
-    const stream = newStream();
-    await store.appendToStream(stream, [event()], { expectedRevision: 'no_stream' });
+  test('a writer of a watched stream waits until the conditional append ends (it cannot slip in between the check and the commit)', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => { release = resolve; });
     let entered!: () => void;
     const inside = new Promise<void>((resolve) => { entered = resolve; });
-    const conditional = store.appendToStreamsIf([{ stream, events: [event()], expectedRevision: 0 }], async () => {
-      entered();
-      await held;
-      return true;
-    });
+    // The test-only hook runs after the condition's check, under the append's locks.
+    const holding = new PostgresEventStore({ pool, beforeCommit: async () => { entered(); await held; } });
+    const [stream, watched] = [newStream(), newStream()];
+    const head = await store.headPosition();
+    const conditional = holding.appendToStreamsIf([{ stream, events: [event()], expectedRevision: 'no_stream' }], { noneAfter: head, selectors: [{ streams: [watched] }] });
     await inside;
-    const other = settle(store.appendToStream(stream, [event()], { expectedRevision: 0 }));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const other = store.appendToStream(watched, [event()], { expectedRevision: 'no_stream' });
+    // Wait until the other writer is blocked on a lock the conditional append holds.
+    while (Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM pg_locks WHERE NOT granted')).rows[0]!.n) === 0);
     release();
-    await conditional;
-    // The other writer expected revision 0 and waited: it now finds revision 1.
-    expect(await other).toBeInstanceOf(WrongExpectedRevisionError);
+    const [done] = await conditional;
+    expect((await other).position).toBeGreaterThan(done!.position);
   });
 });
 

@@ -7,10 +7,11 @@ import './domain-upcasters';
 export * from './types';
 export { registerUpcasters, upcastEvent, type Upcaster } from './upcasters';
 export { createResilientPool, guardPool, waitForPostgres, type PoolLog, type ResilientPoolOptions } from './pool';
-export { EVENT_COLUMNS, PostgresEventStore, toRecordedEvent, type EventRow, type PostgresEventStoreOptions } from './postgres-event-store';
-export { KurrentDbEventStore, KurrentDbVersionError, takeBatch, type KurrentDbEventStoreOptions } from './kurrentdb-event-store';
+export { EVENT_COLUMNS, PostgresEventStore, postgresStreamReader, toRecordedEvent, type EventRow, type PostgresEventStoreOptions } from './postgres-event-store';
+export { KurrentDbEventStore, KurrentDbVersionError, PAYLOAD_INDEXES, takeBatch, type KurrentDbEventStoreOptions } from './kurrentdb-event-store';
 export * as kurrentDbMapping from './kurrentdb-mapping';
-export { createEventStore, requirePostgresLog, type EventStoreEngineOptions } from './engine';
+export { createEventStore, type EventStoreEngineOptions } from './engine';
+export { POSTGRES_LOG_TABLE, destroyKeysOfDeletedSubjects, postgresLogHead, postgresLogPositions } from './postgres-log-maintenance';
 export {
   APPEND_LOCK,
   MIGRATION_LOCK,

@@ -1,90 +1,16 @@
 /**
- * The KurrentDB adapter's logic on an in-memory stand-in of the client (no server here; the
- * contract suite runs it on a real KurrentDB in CI): appends and their atomicity, the event-id
+ * The KurrentDB adapter's logic on the in-memory stand-in of the client (testing/kurrentdb-stand-in.ts;
+ * the contract suite runs on the stand-in here and on a real KurrentDB in CI): appends and their atomicity, the event-id
  * index, idempotent repeats (the recovery of a half-done command whose answer was lost), reused
  * ids, conflicts, positions and reads, and a server without multi-stream append.
  */
-import {
-  BACKWARDS,
-  NO_STREAM,
-  StreamNotFoundError,
-  WrongExpectedVersionError,
-  type AllStreamResolvedEvent,
-  type AppendStreamRequest,
-  type KurrentDBClient,
-  type MultiAppendResult,
-  type RecordedEvent as KurrentRecordedEvent,
-  type ResolvedEvent,
-} from '@kurrent/kurrentdb-client';
 import { describe, expect, test } from 'vitest';
-import { KurrentDbEventStore, KurrentDbVersionError } from './kurrentdb-event-store';
-import { DuplicateEventIdError, WrongExpectedRevisionError, type EventData } from './types';
-
-/** An in-memory KurrentDB as far as the adapter uses it: atomic multi-stream appends, reads, $all. */
-class FakeKurrent {
-  readonly all: KurrentRecordedEvent[] = [];
-  private readonly streams = new Map<string, KurrentRecordedEvent[]>();
-  private position = 0n;
-  /** The next append commits, then its answer is lost (a dropped connection). */
-  loseNextAnswer = false;
-  /** The server predates multi-stream append. */
-  old = false;
-
-  async multiStreamAppend(requests: AppendStreamRequest[]): Promise<MultiAppendResult> {
-    if (this.old) throw Object.assign(new Error('12 UNIMPLEMENTED: unknown service'), { code: 12 });
-    for (const r of requests) {
-      const current = this.streams.get(r.streamName);
-      const actual = current ? BigInt(current.length - 1) : NO_STREAM;
-      const ok = r.expectedState === 'any' || (r.expectedState === 'no_stream' ? actual === NO_STREAM : r.expectedState === 'stream_exists' ? actual !== NO_STREAM : actual === r.expectedState);
-      if (!ok) throw new WrongExpectedVersionError(undefined, { streamName: r.streamName, expected: r.expectedState, current: actual });
-    }
-    const responses = requests.map((r) => {
-      const stream = this.streams.get(r.streamName) ?? [];
-      this.streams.set(r.streamName, stream);
-      for (const e of r.events) {
-        this.position += 100n;
-        const recorded = {
-          streamId: r.streamName, id: e.id, isJson: true, revision: BigInt(stream.length), type: e.type, created: new Date(1_700_000_000_000),
-          data: JSON.parse(JSON.stringify(e.data)) as unknown, metadata: e.metadata, position: { commit: this.position, prepare: this.position },
-        } as KurrentRecordedEvent;
-        stream.push(recorded);
-        this.all.push(recorded);
-      }
-      return { streamName: r.streamName, revision: BigInt(stream.length - 1) };
-    });
-    if (this.loseNextAnswer) {
-      this.loseNextAnswer = false;
-      throw new Error('14 UNAVAILABLE: connection dropped');
-    }
-    return { position: this.position, responses };
-  }
-
-  async *readStream(name: string, options: { fromRevision?: unknown; maxCount?: number | bigint; direction?: string } = {}): AsyncIterableIterator<ResolvedEvent> {
-    const stream = this.streams.get(name);
-    if (!stream) throw new StreamNotFoundError(undefined, name);
-    const backwards = options.direction === BACKWARDS;
-    let events = backwards ? [...stream].reverse() : stream.filter((e) => typeof options.fromRevision !== 'bigint' || e.revision >= options.fromRevision);
-    if (options.maxCount !== undefined) events = events.slice(0, Number(options.maxCount));
-    for (const event of events) yield { event } as ResolvedEvent;
-  }
-
-  async *readAll(options: { fromPosition?: unknown; direction?: string; maxCount?: number | bigint; filter?: { regex?: string } } = {}): AsyncIterableIterator<AllStreamResolvedEvent> {
-    const match = new RegExp(options.filter?.regex ?? '');
-    const from = typeof options.fromPosition === 'object' ? (options.fromPosition as { commit: bigint }).commit : 0n;
-    let events = this.all.filter((e) => match.test(e.type) && e.position!.commit >= from);
-    if (options.direction === BACKWARDS) events = [...this.all].reverse().filter((e) => match.test(e.type));
-    if (options.maxCount !== undefined) events = events.slice(0, Number(options.maxCount));
-    for (const event of events) yield { event } as AllStreamResolvedEvent;
-  }
-
-  typesOf(stream: string): string[] {
-    return (this.streams.get(stream) ?? []).map((e) => e.type);
-  }
-}
+import { KurrentDbVersionError } from './kurrentdb-event-store';
+import { kurrentDbStandInStore } from './testing/kurrentdb-stand-in';
+import { AppendConditionFailedError, DuplicateEventIdError, WrongExpectedRevisionError, type EventData } from './types';
 
 function setup() {
-  const fake = new FakeKurrent();
-  const store = new KurrentDbEventStore({ client: fake as unknown as KurrentDBClient });
+  const { standIn: fake, store } = kurrentDbStandInStore();
   return { fake, store };
 }
 
@@ -161,12 +87,12 @@ describe('idempotency (the event-id index)', () => {
     expect(await store.readStream('entry-1')).toHaveLength(2);
   });
 
-  test('a repeat is recognised even when the stream has moved on since (its expected revision is not checked)', async () => {
+  test('a repeat is recognised even when the stream has moved on since (its expected revision is not checked) and answers the current revision, as PostgreSQL does', async () => {
     const { store } = setup();
     const first = [event()];
     await store.appendToStream('entry-1', first, { expectedRevision: 'no_stream' });
     await store.appendToStream('entry-1', [event()], { expectedRevision: 0 });
-    expect(await store.appendToStream('entry-1', first, { expectedRevision: 'no_stream' })).toMatchObject({ nextExpectedRevision: 0, repeated: true });
+    expect(await store.appendToStream('entry-1', first, { expectedRevision: 'no_stream' })).toMatchObject({ nextExpectedRevision: 1, repeated: true });
   });
 
   test('a repeat of one request beside a new one appends the new one only', async () => {
@@ -236,5 +162,77 @@ describe('reads', () => {
     const { store } = setup();
     await store.close();
     await expect(store.readStream('x')).rejects.toThrow(/closed/);
+  });
+});
+
+describe('payload indexes and conditional appends', () => {
+  const member = (teamId: number, participantId: number) => event('ParticipantRegistered', { teamId, participantId });
+  const deletion = () => event('TeamDeleted', { teamId: 7 });
+  const members = (teamId: number) => ({ types: ['ParticipantRegistered'], data: [{ field: 'teamId', values: [teamId] }] });
+
+  test('an indexed event also writes a pointer into its index stream, in the same append; readAll never returns it', async () => {
+    const { fake, store } = setup();
+    await store.appendToStream('participant-1', [member(7, 1)], { expectedRevision: 'no_stream' });
+    await store.appendToStream('entry-1', [event('EntryAdded', { participantId: 1, distance: 5 })], { expectedRevision: 'no_stream' });
+    expect(fake.typesOf('sinilill-index-teamId-7')).toEqual(['sinilill.index']);
+    expect(fake.typesOf('sinilill-index-participantId-1')).toEqual(['sinilill.index']);
+    expect((await store.readAll({ after: 0, maxCount: 100 })).map((e) => e.type)).toEqual(['ParticipantRegistered', 'EntryAdded']);
+  });
+
+  test('readEvents of a covered selector reads the index streams, not $all; the rest of the selector still applies', async () => {
+    const { fake, store } = setup();
+    await store.appendToStream('participant-1', [member(7, 1)], { expectedRevision: 'no_stream' });
+    await store.appendToStream('participant-2', [member(8, 2)], { expectedRevision: 'no_stream' });
+    await store.appendToStream('log-1', [member(7, 3)], { expectedRevision: 'any' }); // a pointer without revision
+    const second = await store.appendToStream('participant-4', [member(7, 4)], { expectedRevision: 'no_stream' });
+    fake.readAll = () => {
+      throw new Error('scanned $all');
+    };
+    expect((await store.readEvents(members(7))).map((e) => e.stream)).toEqual(['participant-1', 'log-1', 'participant-4']);
+    expect((await store.readEvents({ ...members(7), until: second.position - 1 }, { direction: 'backwards' })).map((e) => e.stream)).toEqual(['log-1', 'participant-1']);
+    expect(await store.readEvents(members(9))).toEqual([]);
+  });
+
+  test('a member who joins between the condition\'s read and the append moves the index: AppendConditionFailedError, nothing written', async () => {
+    const { fake, store } = setup();
+    await store.appendToStream('participant-1', [member(7, 1)], { expectedRevision: 'no_stream' });
+    const head = await store.headPosition();
+    // The join commits just before the deletion's append reaches the server (after every read of the condition).
+    const appendRecords = fake.appendRecords.bind(fake);
+    let joined = false;
+    fake.appendRecords = async (...args) => {
+      if (!joined) {
+        joined = true;
+        await store.appendToStream('participant-2', [member(7, 2)], { expectedRevision: 'no_stream' });
+      }
+      return appendRecords(...args);
+    };
+    const error = await store.appendToStreamsIf([{ stream: 'team-7', events: [deletion()], expectedRevision: 'any' }], { noneAfter: head, selectors: [members(7)] })
+      .catch((e: unknown) => e);
+    expect(joined).toBe(true);
+    expect(error).toBeInstanceOf(AppendConditionFailedError);
+    expect(await store.readStream('team-7')).toEqual([]);
+    // Read again and decided again, it goes through.
+    const again = await store.headPosition();
+    expect(await store.appendToStreamsIf([{ stream: 'team-7', events: [deletion()], expectedRevision: 'any' }], { noneAfter: again, selectors: [members(7)] })).toHaveLength(1);
+  });
+
+  test('another team\'s member meanwhile does not stop it; a retried conditional append is a repeat', async () => {
+    const { fake, store } = setup();
+    const head = await store.headPosition();
+    const appendRecords = fake.appendRecords.bind(fake);
+    let joined = false;
+    fake.appendRecords = async (...args) => {
+      if (!joined) {
+        joined = true;
+        await store.appendToStream('participant-3', [member(8, 3)], { expectedRevision: 'no_stream' });
+      }
+      return appendRecords(...args);
+    };
+    const events = [deletion()];
+    const [first] = await store.appendToStreamsIf([{ stream: 'team-7', events, expectedRevision: 'any' }], { noneAfter: head, selectors: [members(7)] });
+    expect(first).toMatchObject({ nextExpectedRevision: 0, repeated: false });
+    const [again] = await store.appendToStreamsIf([{ stream: 'team-7', events, expectedRevision: 'any' }], { noneAfter: head, selectors: [members(7)] });
+    expect(again).toMatchObject({ nextExpectedRevision: 0, repeated: true });
   });
 });

@@ -28,6 +28,31 @@ export const EVENT_ID_INDEX_TYPE = 'sinilill.event-id';
 /** Prefix of the event-id index streams: `event-id-<uuid, lower case>` holds one pointer event. */
 export const EVENT_ID_INDEX_PREFIX = 'event-id-';
 
+/** Type of the pointer events of the payload indexes (one per indexed event; never read by projections). */
+export const PAYLOAD_INDEX_TYPE = 'sinilill.index';
+
+/** Prefix of the payload index streams: `sinilill-index-<field>-<value>` (see payloadIndexStream). */
+export const PAYLOAD_INDEX_PREFIX = 'sinilill-index-';
+
+/**
+ * A payload index of the KurrentDB adapter: every event of one of `types` whose data has `field`
+ * gets a pointer in `sinilill-index-<field>-<value>`, in the same atomic append.
+ */
+export interface PayloadIndex {
+  field: string;
+  types: readonly string[];
+}
+
+/** The stream of the payload index `field` for `value` (the value as text, as selectors compare it). */
+export function payloadIndexStream(field: string, value: string): string {
+  return `${PAYLOAD_INDEX_PREFIX}${field}-${value}`;
+}
+
+/** The pointer event of a payload index for the event at `pointer` (its own id is fresh: `pointerId`). */
+export function toIndexPointerEvent(pointerId: string, pointer: EventIdPointer): KurrentEventData {
+  return jsonEvent({ id: pointerId, type: PAYLOAD_INDEX_TYPE, data: { stream: pointer.stream, revision: pointer.revision } });
+}
+
 /** The stream of the pointer event that records where the event with this id is stored. */
 export function eventIdIndexStream(eventId: string): string {
   return `${EVENT_ID_INDEX_PREFIX}${eventId.toLowerCase()}`;
@@ -104,9 +129,9 @@ export function toPointerEvent(pointerId: string, pointer: EventIdPointer): Kurr
   return jsonEvent({ id: pointerId, type: EVENT_ID_INDEX_TYPE, data: { stream: pointer.stream, revision: pointer.revision } });
 }
 
-/** A pointer event's data, or null when it is not one. */
+/** A pointer event's data (of the event-id index, or of a payload index), or null when it is not one. */
 export function readPointer(event: KurrentRecordedEvent | undefined): EventIdPointer | null {
-  if (!event || event.type !== EVENT_ID_INDEX_TYPE || !event.isJson) return null;
+  if (!event || (event.type !== EVENT_ID_INDEX_TYPE && event.type !== PAYLOAD_INDEX_TYPE) || !event.isJson) return null;
   const data = event.data as { stream?: unknown; revision?: unknown };
   if (typeof data.stream !== 'string') return null;
   return { stream: data.stream, revision: typeof data.revision === 'number' ? data.revision : null };
@@ -171,9 +196,9 @@ export function toRecordedEvent(event: KurrentRecordedEvent, options: { metadata
   });
 }
 
-/** True for events readAll and headPosition never return: system events (`$` types or streams) and the event-id index. */
+/** True for events readAll and headPosition never return: system events (`$` types or streams) and the adapter's index pointers. */
 export function isHidden(event: { type: string; streamId: string }): boolean {
-  return event.type.startsWith('$') || event.streamId.startsWith('$') || event.type === EVENT_ID_INDEX_TYPE;
+  return event.type.startsWith('$') || event.streamId.startsWith('$') || event.type === EVENT_ID_INDEX_TYPE || event.type === PAYLOAD_INDEX_TYPE;
 }
 
 /** Escapes a string for a .NET regular expression (the server evaluates the filter). */
@@ -183,9 +208,9 @@ function escapeRegex(text: string): string {
 
 /**
  * The server-side event-type filter of a readAll or subscription: exactly `types` when given,
- * else every type except system ones (`$…`) and the event-id index's pointers.
+ * else every type except system ones (`$…`) and the adapter's index pointers.
  */
 export function eventTypeRegex(types?: readonly string[]): string {
   if (types) return `^(?:${[...new Set(types)].map(escapeRegex).join('|')})$`;
-  return `^(?!\\$)(?!${escapeRegex(EVENT_ID_INDEX_TYPE)}$)`;
+  return `^(?!\\$)(?!(?:${escapeRegex(EVENT_ID_INDEX_TYPE)}|${escapeRegex(PAYLOAD_INDEX_TYPE)})$)`;
 }

@@ -22,7 +22,7 @@ import type pg from 'pg';
 import type { AppendRequest, EventData, EventStore, ReadAllOptions, ReadStreamOptions, RecordedEvent } from './types';
 
 /**
- * The NOTIFY channel of erasures (issue 17 item 11): `forget` sends the subject on it when the key's
+ * The NOTIFY channel of erasures: `forget` sends the subject on it when the key's
  * deletion commits; every process's SubjectErasureListener drops its cached key.
  */
 export const SUBJECT_ERASED_CHANNEL = 'sinilill_subject_erased';
@@ -107,7 +107,7 @@ export interface PersonalDataVaultOptions {
   /**
    * How long a live key stays cached, in ms (default 60 000). Without a SubjectErasureListener
    * this bounds how long another process can still decrypt after `forget` ran elsewhere; with
-   * one (issue 17 item 11) the other processes drop the key within milliseconds, and the TTL is
+   * one the other processes drop the key within milliseconds, and the TTL is
    * only the safety net. This process drops the key at once either way.
    */
   cacheTtlMs?: number;
@@ -118,7 +118,7 @@ export interface PersonalDataVaultOptions {
 interface CachedKey {
   /**
    * null = erased (permanent, cached forever). A KeyObject, imported once: a raw key Buffer is
-   * imported again by every createDecipheriv (13 µs against 3 µs a value, issue 16: a replay
+   * imported again by every createDecipheriv (13 µs against 3 µs a value, a replay
    * opens about 100 000 values).
    */
   key: KeyObject | null;
@@ -201,7 +201,7 @@ export class PersonalDataVault {
    */
   async forget(subject: string): Promise<void> {
     // One statement, so one transaction: the NOTIFY (SUBJECT_ERASED_CHANNEL) is delivered to the
-    // other processes' listeners only when the key's deletion commits (issue 17 item 11). A
+    // other processes' listeners only when the key's deletion commits. A
     // subject too long for a notification's payload (8000 bytes) is announced as '*': drop all.
     await this.pool.query(
       `WITH erased AS (
@@ -345,7 +345,7 @@ export function subjectOf(data: Record<string, unknown>, spec: PersonalFields): 
 
 /**
  * Decorates `store` so that the personal fields listed in `policy` are encrypted on append and
- * decrypted on every read (readStream, readAll, findEvent). Fields of forgotten subjects read as
+ * decrypted on every read (readStream, readStreams, readAll, readEvents, findEvent). Fields of forgotten subjects read as
  * null. Reads load all keys a batch needs in one query. Idempotent appends stay idempotent: the
  * store compares event ids only, so a repeat with different ciphertexts is still a repeat.
  * Values that are not `pii:v1:` strings (events written before the policy) are returned as stored.
@@ -408,14 +408,16 @@ export function withPersonalDataProtection(store: EventStore, vault: PersonalDat
         return { streams, event: read.event ? revealed[offset]! : null };
       },
     } : {}),
-    ...(store.appendToStreamsIf ? {
-      async appendToStreamsIf(requests: AppendRequest[], condition: Parameters<NonNullable<EventStore['appendToStreamsIf']>>[1]) {
-        return store.appendToStreamsIf!(await protect(requests), condition);
-      },
-    } : {}),
+    async appendToStreamsIf(requests, condition) {
+      return store.appendToStreamsIf(await protect(requests), condition);
+    },
     async readAll(options: ReadAllOptions) {
       return reveal(await store.readAll(options));
     },
+    async readEvents(selector, options) {
+      return reveal(await store.readEvents(selector, options));
+    },
+    countEvents: (selector) => store.countEvents(selector),
     headPosition: () => store.headPosition(),
     async findEvent(eventId) {
       const event = await store.findEvent(eventId);

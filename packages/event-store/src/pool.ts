@@ -1,5 +1,5 @@
 /**
- * PostgreSQL connection pools that survive the database going away (issue 13, "the site heals
+ * PostgreSQL connection pools that survive the database going away ("the site heals
  * itself"). pg emits 'error' on a pool when an idle client's connection breaks (a restart, a
  * failover, `pg_terminate_backend`); unhandled, that event ends the process. Here it is logged
  * and the broken client is dropped: the pool opens a new connection on the next checkout, so
@@ -61,7 +61,7 @@ export function guardPool(pool: pg.Pool, log?: PoolLog): pg.Pool {
  * Waits until `pool` can run `SELECT 1` and, when `schemas` is given, until every migration of
  * those sets is applied (pendingMigrations), retrying with back-off (250 ms doubling to 5 s), so
  * a service started before its database, or before `npm run migrate` finished, waits instead of
- * exiting on a missing table (issue 13).
+ * exiting on a missing table.
  * @param log reports each failed attempt (at warn): the connection error's message, or the
  *   migrations still pending.
  * @param timeoutMs gives up after this long (default: never).

@@ -1,7 +1,7 @@
 /**
  * The EventStore on PostgreSQL (schema `es`, see migrations/0001-event-log.ts).
  *
- * **Appends** go through group commit (append-batcher.ts, issue 15): an append joins the next
+ * **Appends** go through group commit (append-batcher.ts): an append joins the next
  * batch, and a batch is one call of the PL/pgSQL function `es.append_batch` (migration 0002), one
  * round trip and one transaction in autocommit. For every group (one appendToStreams call) it
  * locks the stream rows (`es.streams`, in name order across the batch: batches cannot deadlock),
@@ -21,7 +21,7 @@
  * scan `global_position > after`; the checkpoint stays a plain global position. The lock
  * serialises position allocation, the insert and the commit of *batches*; group commit is what
  * makes that cheap under load: 32 concurrent appends cost one lock hold and one WAL flush, not 32
- * (measurements in docs/architecture.md, D29).
+ * (measurements in docs/decisions/0029).
  *
  * **Reads** are index range scans: readAll on the primary key, readStream on (stream, revision),
  * readAll with `types` through `es.read_all_of_types` (one ordered (type, position) range per
@@ -34,17 +34,21 @@ import pg from 'pg';
 import { planAppend, type AppendParameters } from './append-plan';
 import { upcastEvent } from './upcasters';
 import { AppendBatcher, batchValues, settleGroup, type BatchRow } from './append-batcher';
+import { checkSelector } from './event-selector';
 import {
   AppendConditionFailedError,
   DuplicateEventIdError,
   OMITTED_METADATA,
+  type AppendCondition,
   type AppendRequest,
   type AppendResult,
   type EventData,
   type EventMetadata,
+  type EventSelector,
   type EventStore,
   type ExpectedRevision,
   type ReadAllOptions,
+  type ReadEventsOptions,
   type ReadStreamOptions,
   type RecordedEvent,
 } from './types';
@@ -89,7 +93,7 @@ const SQL = {
   appendBatch: 'SELECT request_index, outcome, next_expected_revision, last_position, detail FROM es.append_batch($1::int[], $2::text[], $3::text[], $4::int[], $5::jsonb, $6::uuid[])',
   readStream: `SELECT ${COLUMNS} FROM es.events WHERE stream = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
   // recorded_at as epoch milliseconds: a float is parsed ten times faster than a timestamp's text
-  // (issue 16: a replay reads a million of them).
+  // (a replay reads a million of them).
   readAll: `SELECT ${FAST_COLUMNS} FROM es.events WHERE global_position > $1 ORDER BY global_position LIMIT $2`,
   readAllLean: `SELECT ${LEAN_COLUMNS} FROM es.events WHERE global_position > $1 ORDER BY global_position LIMIT $2`,
   // The streams' events (part 0) and the event looked up by id (part 1), in one round trip.
@@ -153,7 +157,7 @@ export class PostgresEventStore implements EventStore {
    * checks the revision (holding the stream's row lock until the append commits) and returns the
    * stream's revision (-1 when it does not exist) and its last event's position (0 when none).
    *
-   * Group commit (issue 15 item 5): the call joins the batch that goes to PostgreSQL next (see
+   * Group commit: the call joins the batch that goes to PostgreSQL next (see
    * AppendBatcher); it is checked and answered on its own, and a refused neighbour in the batch
    * changes nothing for it.
    */
@@ -172,17 +176,21 @@ export class PostgresEventStore implements EventStore {
   /**
    * See EventStore.appendToStreamsIf: one group alone, in an explicit transaction on its own
    * connection: `es.append_batch` (stream locks, checks, the global-order lock, the insert), then
-   * `condition` on the same connection, then COMMIT or ROLLBACK.
-   * @throws AppendConditionFailedError when the condition is false; the append's own errors.
+   * the condition's statement on the same connection (nothing else can append meanwhile; the
+   * append's own events do not count), then the test-only `beforeCommit`, then COMMIT or ROLLBACK.
+   * @throws AppendConditionFailedError when a selector picks an event after `noneAfter`; the
+   *   append's own errors; TypeError for a malformed selector.
    */
-  async appendToStreamsIf(
-    requests: AppendRequest[],
-    condition: (query: (text: string, values: readonly unknown[]) => Promise<Record<string, unknown>[]>) => Promise<boolean>,
-  ): Promise<AppendResult[]> {
+  async appendToStreamsIf(requests: AppendRequest[], condition: AppendCondition): Promise<AppendResult[]> {
     this.assertOpen();
-    return this.appendAlone(requests, planAppend(requests), async (_results, client) => {
-      const holds = await condition(async (text, values) => (await client.query<Record<string, unknown>>(text, [...values])).rows);
-      if (!holds) throw new AppendConditionFailedError(requests.map((r) => r.stream));
+    const plan = planAppend(requests);
+    const check = conditionSql(condition, requests.flatMap((r) => r.events.map((e) => e.id)));
+    return this.appendAlone(requests, plan, async (results, client) => {
+      if (check) {
+        const { rows } = await client.query<{ found: boolean }>(check.text, check.values);
+        if (rows[0]?.found) throw new AppendConditionFailedError(requests.map((r) => r.stream));
+      }
+      await this.beforeCommit?.(results);
     });
   }
 
@@ -262,6 +270,33 @@ export class PostgresEventStore implements EventStore {
     return rows.map(toRecordedEvent);
   }
 
+  /**
+   * See EventStore.readEvents: one statement, in global-position order. The selector's types are
+   * written into the statement as literals so that the planner can use partial indexes whose
+   * predicate names them (e.g. the stream index's `(data->>'teamId', global_position) WHERE type =
+   * 'ParticipantRegistered'`); everything else is a parameter.
+   */
+  async readEvents(selector: EventSelector, options: ReadEventsOptions = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    checkSelector(selector, options);
+    const values: unknown[] = [];
+    const where = selectorWhere(selector, values);
+    const direction = options.direction === 'backwards' ? 'DESC' : 'ASC';
+    const limit = options.maxCount !== undefined ? ` LIMIT ${options.maxCount}` : '';
+    const offset = options.skip ? ` OFFSET ${options.skip}` : '';
+    const { rows } = await this.pool.query<EventRow>(`SELECT ${COLUMNS} FROM es.events WHERE ${where} ORDER BY global_position ${direction}${limit}${offset}`, values);
+    return rows.map(toRecordedEvent);
+  }
+
+  /** See EventStore.countEvents: one count(*) statement over the same conditions as readEvents. */
+  async countEvents(selector: EventSelector): Promise<number> {
+    this.assertOpen();
+    checkSelector(selector);
+    const values: unknown[] = [];
+    const { rows } = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM es.events WHERE ${selectorWhere(selector, values)}`, values);
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /** See EventStore.headPosition: the highest committed global position, 0 for an empty log. */
   async headPosition(): Promise<number> {
     this.assertOpen();
@@ -288,6 +323,59 @@ export class PostgresEventStore implements EventStore {
   private assertOpen(): void {
     if (this.closed) throw new Error('event store is closed');
   }
+}
+
+/**
+ * The WHERE clause of `selector` over es.events, its parameters pushed onto `values`. Types and
+ * the data field are literals (escaped; the field was checked against DATA_FIELD), so partial and
+ * expression indexes match; stream names, values, ids, times and positions are parameters.
+ */
+function selectorWhere(selector: EventSelector, values: unknown[]): string {
+  const param = (value: unknown) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  const where: string[] = [];
+  if (selector.streams) where.push(`stream = ANY(${param([...selector.streams])}::text[])`);
+  if (selector.category !== undefined) where.push(`stream LIKE ${param(`${selector.category.replace(/[\\%_]/g, '\\$&')}-%`)}`);
+  if (selector.types) where.push(selector.types.length === 0 ? 'FALSE' : `type IN (${[...new Set(selector.types)].map((t) => pg.escapeLiteral(t)).join(', ')})`);
+  for (const condition of selector.data ?? []) where.push(`data->>${pg.escapeLiteral(condition.field)} = ANY(${param(condition.values.map(String))}::text[])`);
+  if (selector.actorUserId !== undefined) where.push(`metadata->'actor'->>'userId' = ${param(selector.actorUserId)}`);
+  if (selector.recordedFrom !== undefined) where.push(`recorded_at >= ${param(selector.recordedFrom)}`);
+  if (selector.recordedAfter !== undefined) where.push(`recorded_at > ${param(selector.recordedAfter)}`);
+  if (selector.recordedBefore !== undefined) where.push(`recorded_at < ${param(selector.recordedBefore)}`);
+  if (selector.after !== undefined) where.push(`global_position > ${param(selector.after)}::bigint`);
+  if (selector.before !== undefined) where.push(`global_position < ${param(selector.before)}::bigint`);
+  if (selector.until !== undefined) where.push(`global_position <= ${param(selector.until)}::bigint`);
+  return where.length > 0 ? where.join(' AND ') : 'TRUE';
+}
+
+/**
+ * The statement that tells whether an AppendCondition fails: one EXISTS per selector (each can
+ * use its own index), OR-ed, leaving out the append's own events (`ownIds`: it runs inside the
+ * append's transaction, after the insert); null when there is no selector (the condition holds).
+ * @throws TypeError for a malformed selector or position.
+ */
+function conditionSql(condition: AppendCondition, ownIds: readonly string[]): { text: string; values: unknown[] } | null {
+  if (!Number.isSafeInteger(condition.noneAfter) || condition.noneAfter < 0) throw new TypeError(`appendToStreamsIf: invalid noneAfter ${String(condition.noneAfter)}`);
+  if (condition.selectors.length === 0) return null;
+  const values: unknown[] = [[...ownIds]];
+  const parts = condition.selectors.map((selector) => {
+    checkSelector(selector);
+    const after = Math.max(selector.after ?? 0, condition.noneAfter);
+    return `EXISTS (SELECT 1 FROM es.events WHERE ${selectorWhere({ ...selector, after }, values)} AND event_id <> ALL($1::uuid[]))`;
+  });
+  return { text: `SELECT ${parts.join(' OR ')} AS found`, values };
+}
+
+/**
+ * One stream of the PostgreSQL log read with a caller's query runner (pg's Pool.query, or a
+ * Kysely raw query), for code that has the database but no EventStore (a query API built without
+ * one in tests); the same statement and result as PostgresEventStore.readStream. Anything that
+ * has an EventStore reads through it instead (either engine).
+ */
+export function postgresStreamReader(run: (text: string, values: readonly unknown[]) => Promise<{ rows: readonly unknown[] }>): (stream: string) => Promise<RecordedEvent[]> {
+  return async (stream) => (await run(SQL.readStream, [stream, 0, null])).rows.map((row) => toRecordedEvent(row as EventRow));
 }
 
 /** An es.events row as the store's RecordedEvent (personal fields still encrypted), upcast to its type's current schema version (upcasters.ts). */

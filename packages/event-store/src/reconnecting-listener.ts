@@ -1,5 +1,5 @@
 /**
- * One PostgreSQL LISTEN that survives its connection (D13, issue 17 item 11): a pg.Client of its
+ * One PostgreSQL LISTEN that survives its connection (docs/decisions/0013): a pg.Client of its
  * own (a LISTEN holds its session), reconnected with exponential backoff when it drops. The
  * processes' listeners are built on it: the query API's read-model changes (services/query-api
  * live.ts) and the personal-data erasures every vault follows (subject-erasures.ts).

@@ -1,5 +1,5 @@
 /**
- * Erasures across processes (issue 17 item 11): two vaults on one database stand for two
+ * Erasures across processes: two vaults on one database stand for two
  * processes, each with its own SubjectErasureListener. An erasure through one reaches the other's
  * cache within milliseconds (not the 60 s TTL); while a listener's connection is down its vault
  * caches no live key, and after it reconnects it caches again.

@@ -1,5 +1,5 @@
 /**
- * Erasures heard across processes (issue 17 item 11): every process that holds a
+ * Erasures heard across processes: every process that holds a
  * PersonalDataVault (command APIs, projectors, the operators' tools) LISTENs on
  * SUBJECT_ERASED_CHANNEL over one dedicated connection. `PersonalDataVault.forget` NOTIFYs the
  * subject in the statement that deletes its key, so PostgreSQL delivers it only on commit; the
@@ -8,7 +8,7 @@
  * rather than after the cache's TTL (60 s).
  *
  * On a ReconnectingListener (reconnecting-listener.ts), as the query API's read-model change
- * listener (D13, services/query-api/src/live.ts): a pg.Client of its own, reconnected with
+ * listener (docs/decisions/0013, services/query-api/src/live.ts): a pg.Client of its own, reconnected with
  * exponential backoff when it drops. Erasures committed while nobody listened are not heard,
  * so while the connection is down the vaults cache no live key (`setCoherent(false)`: every read
  * asks the database), and once it is back every cached live key is dropped and caching resumes

@@ -96,7 +96,7 @@ export interface ReadAllOptions {
   /** When given, only events of these types (the position still advances past others). */
   types?: readonly string[];
   /**
-   * False when the caller never reads the events' metadata (a replay's projections, issue 16):
+   * False when the caller never reads the events' metadata (a replay's projections):
    * the store may then leave it out of the read and return OMITTED_METADATA instead (a fifth of a
    * replay's reading time is parsing metadata). Default true.
    */
@@ -112,6 +112,65 @@ export const OMITTED_METADATA: EventMetadata = Object.freeze({
   correlationId: '',
   causationId: null,
 }) as EventMetadata;
+
+/**
+ * Which events a read of the log picks (EventStore.readEvents, countEvents, appendToStreamsIf):
+ * every criterion given must hold (AND); an absent one picks everything.
+ */
+export interface EventSelector {
+  /** Only events of these streams (exact names). */
+  streams?: readonly string[];
+  /** Only streams of this category, named `<category>-…` (KurrentDB's `$ce-<category>`). */
+  category?: string;
+  /** Only events of these types. */
+  types?: readonly string[];
+  /**
+   * Only events whose payload's top-level `field` equals one of `values`, for every condition of
+   * the list, compared as text (ids are JSON numbers: 12 and '12' both pick `"teamId": 12`).
+   * `field` is a plain name (/^[A-Za-z_][A-Za-z0-9_]*$/; TypeError otherwise). Ids are never
+   * personal data, so this works on encrypted events (personal-data.ts).
+   */
+  data?: readonly DataCondition[];
+  /** Only events caused by this user (metadata.actor.userId). */
+  actorUserId?: string;
+  /** Only events recorded at or after this instant. */
+  recordedFrom?: Date;
+  /** Only events recorded strictly after this instant. */
+  recordedAfter?: Date;
+  /** Only events recorded strictly before this instant. */
+  recordedBefore?: Date;
+  /** Only events with a global position strictly greater than this. */
+  after?: number;
+  /** Only events with a global position strictly smaller than this. */
+  before?: number;
+  /** Only events with a global position at most this (a read's fixed end). */
+  until?: number;
+}
+
+/** A condition on one payload field (EventSelector.data): its text is one of `values`. */
+export interface DataCondition {
+  field: string;
+  values: readonly (string | number)[];
+}
+
+/** How EventStore.readEvents answers. */
+export interface ReadEventsOptions {
+  /** 'forwards' (default): oldest first; 'backwards': newest first. */
+  direction?: 'forwards' | 'backwards';
+  /** At most this many events (an integer >= 1); default all. */
+  maxCount?: number;
+  /** Leave out the first this many matching events (numbered pages); default 0. */
+  skip?: number;
+}
+
+/**
+ * The condition of EventStore.appendToStreamsIf: no event picked by any of `selectors` has a
+ * global position after `noneAfter` (a position the caller read at, e.g. headPosition()).
+ */
+export interface AppendCondition {
+  noneAfter: number;
+  selectors: readonly EventSelector[];
+}
 
 /** What EventStore.subscribe follows. */
 export interface SubscribeOptions {
@@ -130,7 +189,7 @@ export interface Subscription {
   close(): Promise<void>;
 }
 
-/** The event store. Implementations: PostgreSQL (default) and KurrentDB (D42). */
+/** The event store. Implementations: PostgreSQL (default) and KurrentDB (docs/decisions/0042). */
 export interface EventStore {
   /**
    * Appends events to one stream if its revision matches `expectedRevision`.
@@ -155,7 +214,7 @@ export interface EventStore {
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
 
   /**
-   * Several streams at once (issue 15 item 2: one round trip where the store can): the events
+   * Several streams at once (one round trip where the store can): the events
    * of each request's stream from its `fromRevision` (default 0), in revision order, in request
    * order (an empty array for a missing stream); with `eventId`, also the stored event with that
    * id (findEvent; null when none), in the same round trip. Optional: without it, callers read
@@ -167,17 +226,34 @@ export interface EventStore {
   ): Promise<{ streams: RecordedEvent[][]; event: RecordedEvent | null }>;
 
   /**
-   * Appends like appendToStreams and, before committing, runs `condition` inside the append's
-   * transaction, after every stream lock and the global-order lock are held (nothing else can
-   * append meanwhile), with a query function of that transaction; false (or a throw) rolls the
-   * append back: AppendConditionFailedError. For decisions that depend on more than the streams
-   * they write, e.g. "no entry of this team appeared since I read them" (issue 15 item 4: a
-   * deletion found through an index). Optional (PostgreSQL); never part of a group commit.
+   * Appends like appendToStreams if `condition` holds at the append: no event matching any of
+   * its selectors has a global position after `condition.noneAfter`. For decisions that depend on
+   * more than the streams they write, e.g. "no member or entry of this team appeared since I read
+   * them" (a deletion found through readEvents). Never part of a group commit.
+   *
+   * Guarantee per engine (docs/event-store-engines.md): PostgreSQL checks it inside the append's
+   * transaction after every stream lock and the global-order lock are held, so nothing can slip
+   * in between. KurrentDB checks it with a read just before the atomic append, which also checks
+   * the revisions of the adapter's payload index streams: for a selector such an index covers
+   * (the deletions' members and entries) nothing slips in either; for any other selector an event
+   * committed within that one round trip is not seen.
+   * @throws AppendConditionFailedError when the condition does not hold (nothing was written);
+   *   the append's own errors.
    */
-  appendToStreamsIf?(
-    requests: AppendRequest[],
-    condition: (query: (text: string, values: readonly unknown[]) => Promise<Record<string, unknown>[]>) => Promise<boolean>,
-  ): Promise<AppendResult[]>;
+  appendToStreamsIf(requests: AppendRequest[], condition: AppendCondition): Promise<AppendResult[]>;
+
+  /**
+   * The events `selector` picks, in global-position order (or the reverse with `direction:
+   * 'backwards'`), skipping the first `skip`, at most `maxCount` (default all). What KurrentDB
+   * calls a filtered read of `$all` (by type, by stream prefix) plus filters the adapter applies;
+   * PostgreSQL answers it in one statement. Personal fields come back as stored (encrypted) from
+   * an engine, decrypted through withPersonalDataProtection.
+   * @throws TypeError for a malformed selector (a data field that is not a plain name, a bad bound).
+   */
+  readEvents(selector: EventSelector, options?: ReadEventsOptions): Promise<RecordedEvent[]>;
+
+  /** How many events `selector` picks (see readEvents). */
+  countEvents(selector: EventSelector): Promise<number>;
 
   /**
    * Events of all streams after a global position, in global-position order, at most `maxCount`.
@@ -190,8 +266,8 @@ export interface EventStore {
   headPosition(): Promise<number>;
 
   /**
-   * A live feed of the log (KurrentDB's catch-up subscription to `$all`, filtered by type; issue
-   * 18 item 2): calls `onEvent` with the global position of each event after `after` (of `types`
+   * A live feed of the log (KurrentDB's catch-up subscription to `$all`, filtered by
+   * type): calls `onEvent` with the global position of each event after `after` (of `types`
    * when given) as it is committed, and `onError` when the subscription fails (it is then over;
    * subscribe again from the last position seen). Optional: a store without it (PostgreSQL) is
    * followed through the wake-ups its writers publish. A wrapper (the personal-data decorator,

@@ -1,5 +1,5 @@
 /**
- * The domain's first upcaster (EntryAdded v1 → v2, issue 19 item 1) on a real log: an event
+ * The domain's first upcaster (EntryAdded v1 → v2) on a real log: an event
  * appended raw at version 1 reads as version 2 through every read path of PostgresEventStore and
  * of the personal-data decorator, while the stored row stays as written; a version 2 event reads
  * unchanged.

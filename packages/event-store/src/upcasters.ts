@@ -1,5 +1,5 @@
 /**
- * Upcasting (issue 19 item 1, the project's first): events are lifted to their type's current
+ * Upcasting (the project's first): events are lifted to their type's current
  * schema version as they are READ, so deciders, projections, the history route and exports only
  * ever see current payloads, while the stored event stays exactly as written (nothing already
  * stored is rewritten or lost). Every read path of both engines goes through `upcastEvent`:

@@ -4,11 +4,11 @@
  * `request.actor`, the acting user with the team resolved by the service (the command API from
  * the event log, the query API from the read models), never trusted from the token's claims.
  *
- * Sessions end when they should (issue 13). An access token is short-lived (ACCESS_TOKEN_SECONDS,
+ * Sessions end when they should. An access token is short-lived (ACCESS_TOKEN_SECONDS,
  * 15 minutes) and carries spec §3's claims plus `sv`, the account's session version when it was
  * issued, and `sid`, its session (refresh-token family). `authenticate` answers 401 UNAUTHORIZED
- * for a missing, forged, expired or `alg: none` token, for one without `sv`/`sid` (issued before
- * issue 13), for a scoped token (the queue board's), and — one primary-key lookup per request
+ * for a missing, forged, expired or `alg: none` token, for one without `sv`/`sid` (an older
+ * token format), for a scoped token (the queue board's), and — one primary-key lookup per request
  * (`sessions.session`) — when the account's version has been raised since (password change or
  * reset, withdrawn approval, role change, deletion), the account's sessions have ended (deleted)
  * or the token's session was logged out or revoked. An ADMIN claim is then checked against the
@@ -29,7 +29,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Value } from 'typebox/value';
 import { ACCESS_TOKEN_SECONDS, AccessClaims, QueueBoardClaims } from '@sinilill/contracts';
 import { DomainError, type ActingUser } from '@sinilill/domain';
-import { sqlSessionAuthority, type SessionAuthority, type SqlRunner } from './session-authority';
+import { sqlSessionAuthority, type SessionAuthority, type SqlRunner, type StreamReader } from './session-authority';
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
@@ -50,7 +50,7 @@ export interface SessionGuard {
   isAdmin(userId: string): Promise<boolean>;
 }
 
-/** The queue board's credential (D17, issue 13): signs and verifies its scoped tokens. */
+/** The queue board's credential (docs/decisions/0017): signs and verifies its scoped tokens. */
 export interface QueueBoardTokens {
   /** A token of these claims valid for `seconds`. */
   sign(claims: QueueBoardClaims, seconds: number): string;
@@ -81,10 +81,11 @@ export interface AuthOptions {
   resolveActor: (actor: ActingUser) => Promise<ActingUser>;
   /**
    * Where sessions and accounts are looked up: a SessionAuthority (the command API: its
-   * AccountService), or `{ sql }`, a runner of parameterised statements on the application's
-   * database (the query API), read with sqlSessionAuthority (session-authority.ts).
+   * AccountService), or `{ sql, readStream }`, a runner of parameterised statements on the
+   * application's database and a reader of the event log (the query API), read with
+   * sqlSessionAuthority (session-authority.ts).
    */
-  sessions: SessionAuthority | { sql: SqlRunner };
+  sessions: SessionAuthority | { sql: SqlRunner; readStream: StreamReader };
 }
 
 /**
@@ -126,7 +127,7 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
     sign: { algorithm: 'HS256', expiresIn: options.accessTokenSeconds ?? ACCESS_TOKEN_SECONDS },
     verify: { algorithms: ['HS256'] },
   });
-  const authority = 'sql' in options.sessions ? sqlSessionAuthority(options.sessions.sql) : options.sessions;
+  const authority = 'sql' in options.sessions ? sqlSessionAuthority(options.sessions.sql, options.sessions.readStream) : options.sessions;
   const guard = sessionGuardOf(authority);
   const boardKey = queueBoardKey(options.secret);
 
@@ -150,7 +151,7 @@ export const authPlugin = fp<AuthOptions>(async (app: FastifyInstance, options) 
       throw new DomainError('UNAUTHORIZED');
     }
     const claims: unknown = request.user;
-    if (!Value.Check(AccessClaims, claims)) throw new DomainError('UNAUTHORIZED', 'claims do not match (no sv or sid: issued before issue 13?)');
+    if (!Value.Check(AccessClaims, claims)) throw new DomainError('UNAUTHORIZED', 'claims do not match (no sv or sid: an older token format?)');
     if ((claims as { scope?: unknown }).scope !== undefined) throw new DomainError('UNAUTHORIZED', 'a scoped token is no access token');
     await guard.check(claims);
     const admin = claims.role === 'ADMIN' && (await guard.isAdmin(claims.userId));

@@ -1,5 +1,5 @@
 /**
- * The correlation id of createApp's requests (issue 17 item 7): a valid `x-correlation-id` is
+ * The correlation id of createApp's requests: a valid `x-correlation-id` is
  * the request id, labelled `correlationId` in every log line of the request and echoed in the
  * answer; a bad one is replaced by a fresh UUID, never echoed or logged.
  */

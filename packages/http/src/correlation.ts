@@ -1,5 +1,5 @@
 /**
- * The correlation id of a request (issue 17 item 7): taken from the client's `x-correlation-id`
+ * The correlation id of a request: taken from the client's `x-correlation-id`
  * when it is a plausible id (8 to 100 of `A-Z a-z 0-9 _ . : -`, the pattern of Idempotency-Key),
  * else a fresh UUID — never a client's arbitrary text, which would end up in every log line and in
  * the events' metadata. It is Fastify's request id (`request.id`), so every log line of the

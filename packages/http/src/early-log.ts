@@ -1,6 +1,6 @@
 /**
  * A log for what happens while a service starts, before its Fastify app (and pino logger)
- * exists — a pool whose database is not up yet (issue 13) — and through the app's logger after
+ * exists — a pool whose database is not up yet — and through the app's logger after
  * `attach(app)`. Before that, lines go to stderr as JSON in pino's shape (level 40 = warn).
  */
 import type { FastifyInstance } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * Readiness checks (issue 17 item 5): /health/ready runs them, names the failing ones in a 503,
+ * Readiness checks: /health/ready runs them, names the failing ones in a 503,
  * bounds each by a timeout, and still answers 503 without running them once the app closes.
  */
 import { describe, expect, test } from 'vitest';

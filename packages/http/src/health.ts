@@ -1,5 +1,5 @@
 /**
- * Health routes of an HTTP service (issue 12), outside /api so the gateway never forwards them:
+ * Health routes of an HTTP service, outside /api so the gateway never forwards them:
  * each process answers for itself, to the launcher, a load balancer or an orchestrator's probes.
  *
  * - `GET /health/live`: 200 `{ live: true, node: process.versions.node }` while the process answers at all (a liveness probe
@@ -10,7 +10,7 @@
  *   refused) and Fastify answers 503 to requests on connections still open (its own
  *   `Service Unavailable` body). The route answers 503 `{ ready: false }` itself once
  *   `app.readiness.notReady()` was called, which a service may do before closing to drain.
- *   Issue 17 item 5: with `checks` (the plugin's options), every probe also runs each check
+ *   with `checks` (the plugin's options), every probe also runs each check
  *   (concurrently, each bounded by `checkTimeoutMs`, default READINESS_CHECK_TIMEOUT_MS) and
  *   answers 503 `{ ready: false, failed: [names] }` when one throws or outlasts its bound: the
  *   standard ones are postgresCheck (PostgreSQL answers), migrationsCheck (every migration this
@@ -42,7 +42,7 @@ export interface Readiness {
 }
 
 /**
- * One condition of readiness (issue 17 item 5): `check` resolves when it holds and throws (any
+ * One condition of readiness: `check` resolves when it holds and throws (any
  * error; its message is logged) when it does not. It should not take long: a probe waits for the
  * slowest check, at most the plugin's `checkTimeoutMs`.
  */

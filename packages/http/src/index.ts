@@ -1,7 +1,7 @@
 /**
  * Fastify pieces both APIs share: strict TypeBox validation (no coercion, unknown fields
  * refused, never silently dropped; text checked for NUL, lone surrogates and control characters,
- * INVALID_CHARACTERS, issue 13), one error handler that answers `{ message: CODE }` with a
+ * INVALID_CHARACTERS), one error handler that answers `{ message: CODE }` with a
  * catalogue code (spec §7, §8) and hides the details of anything unexpected — the refusals of
  * Node's HTTP parser and Fastify's router included (clientErrorHandler, frameworkErrors,
  * refuseExpectations: for any Fastify server, the gateway's too) — the not-found
@@ -63,7 +63,7 @@ export function statusOf(code: ErrorCode): number {
 
 /**
  * Body of every error answer: `{ message: CODE }`, plus `field` (the field's name, e.g. 'team_id')
- * for FIELD_MISMATCH (issue 14).
+ * for FIELD_MISMATCH.
  */
 export function errorBody(code: ErrorCode, field?: string): { message: ErrorCode; field?: string } {
   return field === undefined ? { message: code } : { message: code, field };
@@ -71,7 +71,7 @@ export function errorBody(code: ErrorCode, field?: string): { message: ErrorCode
 
 /**
  * True when a validation failure is a safe-text pattern refusing a string (contracts' SingleLine
- * and MultiLine, issue 13): the answer is then INVALID_CHARACTERS rather than INVALID_REQUEST.
+ * and MultiLine): the answer is then INVALID_CHARACTERS rather than INVALID_REQUEST.
  */
 function refusesCharacters(validation: FastifyError['validation']): boolean {
   return (validation ?? []).some((failure) => failure.keyword === 'pattern'
@@ -82,7 +82,7 @@ function refusesCharacters(validation: FastifyError['validation']): boolean {
 const CHECKED_PARTS = ['params', 'query', 'body'] as const;
 
 /**
- * True for the errors of a database that is down, restarting or unreachable (issue 13): refused
+ * True for the errors of a database that is down, restarting or unreachable: refused
  * or broken connections, PostgreSQL's shutdown and cannot-connect-now states (57P01-57P03) and
  * its connection-exception class (08). They are answered 503 SERVICE_UNAVAILABLE, not 500: the
  * request may be retried once the database is back (nothing of it was committed).
@@ -121,7 +121,7 @@ export function errorAnswer(error: FastifyError | DomainError | Error): { status
  * character in a header, a malformed request line, headers over the size limit, a request that
  * took too long — with `{ message: CODE }` like every other refusal (431 REQUEST_TOO_LARGE, else
  * 400 or 408 INVALID_REQUEST), where Fastify's default writes `{ error, message: 'Client Error',
- * statusCode }` (found by the fuzz suite, issue 13); then the connection closes, as by default.
+ * statusCode }` (found by the fuzz suite); then the connection closes, as by default.
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   // A reset connection has nobody left to answer.
@@ -138,7 +138,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
 /**
  * Fastify's `frameworkErrors`: a URL the router cannot decode (a broken %-escape: 400) or a path
  * parameter over the router's length limit (414), answered INVALID_REQUEST through the shared
- * classification instead of Fastify's `{ error, code, message, statusCode }` (issue 13).
+ * classification instead of Fastify's `{ error, code, message, statusCode }`.
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const { status, code } = errorAnswer(error);
@@ -149,7 +149,7 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
 
 /**
  * Answers an `Expect` header other than `100-continue` 417 with `{ message: 'INVALID_REQUEST' }`
- * (Node answers a bare 417 by itself when nobody listens to 'checkExpectation'; issue 13).
+ * (Node answers a bare 417 by itself when nobody listens to 'checkExpectation').
  */
 export function refuseExpectations(server: Server): void {
   server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
@@ -160,7 +160,7 @@ export function refuseExpectations(server: Server): void {
 }
 
 /**
- * The peers whose `X-Forwarded-For` the APIs believe (Fastify's trustProxy; issue 13, D24): the
+ * The peers whose `X-Forwarded-For` the APIs believe (Fastify's trustProxy, docs/decisions/0024): the
  * loopback addresses the gateway connects from (IPv4-mapped forms included). The gateway is the
  * edge and overwrites the header with its client's address, so `request.ip` is the client. A
  * client that talks to an API directly from any other address keeps its own address, whatever
@@ -180,10 +180,10 @@ export function createApp(options: FastifyServerOptions = {}): FastifyInstance {
     bodyLimit: DEFAULT_BODY_LIMIT, trustProxy: [...TRUSTED_PROXIES], clientErrorHandler, frameworkErrors, ...correlationOptions(), ...options,
   }).withTypeProvider<TypeBoxTypeProvider>();
   refuseExpectations(app.server);
-  // The correlation id (issue 17 item 7): request.id, `correlationId` in the log, echoed.
+  // The correlation id: request.id, `correlationId` in the log, echoed.
   echoCorrelationId(app as unknown as FastifyInstance);
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
-  // Issue 13: no string holding NUL, a lone surrogate or a control character other than tab and
+  // no string holding NUL, a lone surrogate or a control character other than tab and
   // line breaks gets past the boundary, whether or not its route declares a schema for it (the
   // schemas' SingleLine also refuses tab and line breaks). Answered here rather than thrown, so
   // that plugins with error handlers of their own (the queue board) answer it the same way.
@@ -212,15 +212,15 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /**
  * Path parameter schema for an integer id (string of digits; parse with Number): 1 to 999 999 999,
- * inside PostgreSQL's `integer` (ids ≥ 2 147 483 648 answered 500 before, issue 13); longer ids
+ * inside PostgreSQL's `integer` (ids ≥ 2 147 483 648 would fail in SQL with a 500); longer ids
  * are refused as INVALID_REQUEST.
  */
 export const ID_PATTERN = '^[1-9][0-9]{0,8}$';
 
 /**
- * A usable Idempotency-Key header value (D7): the command API makes the command id of it; any
+ * A usable Idempotency-Key header value (docs/decisions/0007): the command API makes the command id of it; any
  * other value is ignored there (the request is a new command each time it arrives). The gateway
- * resends a command to another command API only when its key matches (issue 17 item 11).
+ * resends a command to another command API only when its key matches.
  */
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{8,100}$/;
 

@@ -1,5 +1,5 @@
 /**
- * metricsPlugin (issue 17 item 6): request durations by method, route pattern (never the raw URL)
+ * metricsPlugin: request durations by method, route pattern (never the raw URL)
  * and status; GET /metrics in Prometheus' text format with the service label.
  */
 import { describe, expect, test } from 'vitest';

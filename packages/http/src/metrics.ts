@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics of a service (issue 17 item 6), with prom-client.
+ * Prometheus metrics of a service, with prom-client.
  *
  * - One Registry per service process (createMetricsRegistry), every series labelled
  *   `{service="<name>"}` and, in a deployed process, prom-client's default metrics (CPU, memory,

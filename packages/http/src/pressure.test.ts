@@ -1,5 +1,5 @@
 /**
- * Load shedding (issue 17 item 10): a real @fastify/under-pressure on a real event loop, made to
+ * Load shedding: a real @fastify/under-pressure on a real event loop, made to
  * lag by blocking it (a busy loop every few ms), with a small bound so the test stays short.
  * While it lags, /api answers 503 SERVICE_UNAVAILABLE with Retry-After and the health route still
  * answers; once it stops, requests go through again.

@@ -1,5 +1,5 @@
 /**
- * Load shedding for the APIs (issue 17 item 10): @fastify/under-pressure measures the event
+ * Load shedding for the APIs: @fastify/under-pressure measures the event
  * loop's delay, and while it has been over the bound for `sustainedSamples` samples in a row (3 s
  * by default) every /api request is answered at once with 503
  * `{ message: 'SERVICE_UNAVAILABLE' }` and `Retry-After`, instead of queueing behind work the

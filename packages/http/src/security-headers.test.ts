@@ -1,5 +1,5 @@
 /**
- * Security headers (issue 17 item 10): the gateway's policy allows the built index.html's inline
+ * Security headers: the gateway's policy allows the built index.html's inline
  * script by its hash (and follows a rebuild), the APIs answer with `default-src 'none'` unless an
  * answer states its own policy, helmet's headers come with both, and nginx's front door sends the
  * same headers and the same policy as the gateway (with its nonce where the gateway has hashes).

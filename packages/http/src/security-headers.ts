@@ -1,5 +1,5 @@
 /**
- * Security headers (issue 17 item 10): @fastify/helmet's set (nosniff, no framing, HSTS, the
+ * Security headers: @fastify/helmet's set (nosniff, no framing, HSTS, the
  * cross-origin policies, no referrer, …) on every answer, and a content security policy per kind
  * of answer:
  *

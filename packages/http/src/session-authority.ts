@@ -1,13 +1,13 @@
 /**
- * Where the auth plugin checks a session and an account (issue 13): the account's session
+ * Where the auth plugin checks a session and an account: the account's session
  * version and the token's session family (schema `app`, made and written by @sinilill/commands'
  * AccountDirectory), and the account's current role and approval (its `user-{id}` stream in the
  * event log, the source of truth).
  *
  * The command API passes its AccountService, which answers both from its own pool and store. The
- * query API, which has no AccountService, passes an SQL runner over the same database and gets
- * `sqlSessionAuthority`: the same statement as AccountDirectory.sessionState, and the account's
- * events folded with the domain's account decider. Both read committed rows, so a change made by
+ * query API, which has no AccountService, passes an SQL runner over the same database and a
+ * reader of the event log, and gets `sqlSessionAuthority`: the same statement as
+ * AccountDirectory.sessionState, and the account's events folded with the domain's account decider. Both read committed rows, so a change made by
  * one process is seen by the other on its next request — no cache to invalidate.
  */
 import { accountDecider, streams, type AccountEvent } from '@sinilill/domain';
@@ -46,13 +46,16 @@ export type SqlRunner = (text: string, values: readonly unknown[]) => Promise<{ 
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Reads one stream of the event log in revision order (an EventStore's readStream fits). */
+export type StreamReader = (stream: string) => Promise<readonly { type: string; data: unknown }[]>;
+
 /**
- * A SessionAuthority over SQL, for a service without an AccountService (the query API). One
- * statement per call: the session lookup reads one row of app.account_sessions and one of
- * app.session_families by primary key; the account lookup reads the account's stream from
- * es.events (a handful of rows through the (stream, revision) index; admins only).
+ * A SessionAuthority over SQL and the event log, for a service without an AccountService (the
+ * query API). The session lookup is one statement reading one row of app.account_sessions and
+ * one of app.session_families by primary key; the account lookup reads the account's stream
+ * through `readStream` (a handful of events; admins only), on either engine.
  */
-export function sqlSessionAuthority(run: SqlRunner): SessionAuthority {
+export function sqlSessionAuthority(run: SqlRunner, readStream: StreamReader): SessionAuthority {
   return {
     async session(userId, sessionId) {
       const { rows } = await run(
@@ -66,11 +69,11 @@ export function sqlSessionAuthority(run: SqlRunner): SessionAuthority {
       return row ? { version: row.version, ended: row.ended, familyLive: row.family_live } : null;
     },
     async account(userId) {
-      const { rows } = await run('SELECT type, data FROM es.events WHERE stream = $1 ORDER BY revision', [streams.user(userId)]);
+      const events = await readStream(streams.user(userId));
       // Personal fields (e-mail, name) may be encrypted in `data`; the fold only copies them, and
       // nothing here reads them.
       let state = accountDecider.initialState();
-      for (const row of rows as { type: AccountEvent['type']; data: unknown }[]) {
+      for (const row of events as readonly { type: AccountEvent['type']; data: unknown }[]) {
         state = accountDecider.evolve(state, { type: row.type, data: row.data } as AccountEvent);
       }
       return state;

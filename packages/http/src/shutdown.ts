@@ -1,5 +1,5 @@
 /**
- * Graceful shutdown of an HTTP service (issue 12), with close-with-grace.
+ * Graceful shutdown of an HTTP service, with close-with-grace.
  *
  * On SIGTERM or SIGINT (and SIGHUP, SIGQUIT, SIGUSR2…, the signals close-with-grace listens to):
  * `app.close()`, which in Fastify's order turns readiness to 503 (healthRoutes' preClose) and

@@ -129,7 +129,7 @@ export async function startEmbeddedPostgres(options: {
     createPostgresUser: process.getuid?.() === 0,
     authMethod: 'scram-sha-256',
     // synchronous_commit stays on (PostgreSQL's default): an append the API acknowledged is on
-    // disk, and its global position is never handed out again after a crash (issue 13: with it
+    // disk, and its global position is never handed out again after a crash (with it
     // off, an immediate stop lost 9 of 2 992 acknowledged appends). Concurrent commits share one
     // WAL flush (group commit: commit_delay waits 0.2 ms for others when 3 more are in flight).
     postgresFlags: [

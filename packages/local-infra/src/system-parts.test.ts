@@ -3,7 +3,7 @@ import { installCommand, planInstall, type InstallHost } from './system-parts';
 
 const debian: InstallHost = { platform: 'linux', root: false, passwordlessSudo: false, aptGet: true, brew: false };
 
-describe('planInstall: how a missing system part gets installed (issue 12)', () => {
+describe('planInstall: how a missing system part gets installed', () => {
   it('given root on Debian, when redis-server is missing, then apt-get installs it, after an update if the first try fails', () => {
     const plan = planInstall('redis-server', { ...debian, root: true });
     expect(plan).toEqual({

@@ -4,7 +4,7 @@
  * itself where it can — Debian/Ubuntu's `apt-get` as root or with passwordless sudo, Homebrew on
  * macOS — and says so in one line; where it cannot, it stops before anything has started with one
  * message that names the part, the install command for the platform and the variable that points
- * elsewhere (REDIS_URL, CHROMIUM_PATH). Issue 12, "two commands on a fresh machine".
+ * elsewhere (REDIS_URL, CHROMIUM_PATH), so that two commands set up a fresh machine.
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';

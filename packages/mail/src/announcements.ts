@@ -1,5 +1,5 @@
 /**
- * Announcements (issue 20 item 4): the mail an administrator's announcement becomes for one
+ * Announcements: the mail an administrator's announcement becomes for one
  * recipient, in the recipient's stored language (the account's `lang`, set at registration:
  * UserRegistered.lang), with a one-click unsubscribe link that works without logging in, and the
  * unsubscribe token that link carries.

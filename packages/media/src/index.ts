@@ -1,4 +1,4 @@
-/** Team icons: checked by content, re-encoded and stored outside the event log (issue 4). */
+/** Team icons: checked by content, re-encoded and stored outside the event log. */
 export { processTeamIcon, decodeDataUrl, isDataUrl, TEAM_ICON_SIZE, MAX_INPUT_PIXELS, type ProcessedImage } from './team-icon';
 export {
   MediaStore,

@@ -1,5 +1,5 @@
 /**
- * Team icons (spec §2 team card, §5: JPEG or PNG, at most 5 MB; issue 4). An upload is judged by
+ * Team icons (spec §2 team card, §5: JPEG or PNG, at most 5 MB). An upload is judged by
  * its content, never by its name or declared type, and re-encoded: what is stored and served is
  * always a 256×256 WebP that sharp produced, so no byte of the upload (EXIF, GPS position, ICC
  * profile, trailing data, a polyglot file) ever reaches another visitor.

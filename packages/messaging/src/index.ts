@@ -2,7 +2,7 @@
  * The wake-up channel between the command side and the projectors: one BullMQ queue per
  * projection on Redis. A wake-up carries no events (the event store is the only source of
  * truth); it only says "there may be events after your checkpoint", and who said so: the
- * correlation id and trace context of the append (issue 17 item 7), so that the projector's batch
+ * correlation id and trace context of the append, so that the projector's batch
  * continues the command's trace and names it in its log.
  *
  * Deduplication: BullMQ's `deduplication: { id, keepLastIfActive: true }` keeps at most one
@@ -19,7 +19,7 @@ export const PROJECTION_NAMES = ['team-stats', 'team-directory', 'settings', 'ad
 export type ProjectionName = (typeof PROJECTION_NAMES)[number];
 
 /**
- * Who asked for a wake-up (issue 17 item 7): the correlation id of the append's command and, when
+ * Who asked for a wake-up: the correlation id of the append's command and, when
  * tracing is on, the trace context it was appended in (W3C `traceparent`).
  */
 export interface WakeUpOrigin {
@@ -29,7 +29,7 @@ export interface WakeUpOrigin {
 
 /**
  * The job a wake-up carries: the global position that prompted it (for lag measurement) and who
- * asked for it. Every field but `position` and `sentAt` is optional: jobs sent before issue 17,
+ * asked for it. Every field but `position` and `sentAt` is optional: jobs of older senders,
  * and those of tools that say nothing (the CLI's import), have none.
  */
 export interface WakeUpJob extends WakeUpOrigin {
@@ -101,12 +101,12 @@ export class WakeUpPublisher {
    * than `timeoutMs`: a failed or slow wake-up is reported to `onError` and left to the periodic
    * sweep (the append itself already succeeded).
    *
-   * Coalesced (issue 15): while a wake-up is being sent, further calls only raise the position of
+   * Coalesced: while a wake-up is being sent, further calls only raise the position of
    * the ONE wake-up sent right after it, and resolve when that one is sent. A burst of appends
    * costs two sends per projection instead of one per append, and every append still gets a
    * wake-up sent after its own commit (the follow-up starts after the call that saw it).
    *
-   * The job names who asked (issue 17 item 7): `options.correlationId` and the trace context
+   * The job names who asked: `options.correlationId` and the trace context
    * active at the call (a request's span when tracing is on), taken here, at the call, since a
    * coalesced follow-up is sent from another call's context; a coalesced job carries the first
    * MAX_WAKE_UP_ORIGINS of them. (A job BullMQ deduplicates against one still waiting is dropped
@@ -185,7 +185,7 @@ export class WakeUpPublisher {
   }
 }
 
-// ---- replay (D17) ------------------------------------------------------------------------------
+// ---- replay (docs/decisions/0017) ------------------------------------------------------------------------------
 
 /** Queue of replay jobs (one at a time: the projector's replay worker runs with concurrency 1). */
 export const REPLAY_QUEUE = 'replay';

@@ -1,5 +1,5 @@
 /**
- * The `mail` queue (issue 20 item 4): announcement mails, one job per recipient, sent by the
+ * The `mail` queue: announcement mails, one job per recipient, sent by the
  * command API's mail worker (services/command-api/src/announcements.ts). BullMQ's limiter is
  * kept in Redis for the queue, so it caps the rate of ALL workers together, however many command
  * API processes run one (default 10 jobs a second); a failed job is retried

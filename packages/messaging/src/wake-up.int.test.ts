@@ -1,6 +1,6 @@
 /**
  * WakeUpPublisher on real Redis: wake-ups sent while one is in flight are coalesced into one
- * follow-up with the highest position (issue 15), and every caller's promise resolves.
+ * follow-up with the highest position, and every caller's promise resolves.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, inject, test, vi } from 'vitest';

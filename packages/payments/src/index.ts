@@ -1,5 +1,5 @@
 /**
- * @sinilill/payments — the payment provider port and its adapters (issue 7, D18): `sandbox`, the
+ * @sinilill/payments — the payment provider port and its adapters (docs/decisions/0018): `sandbox`, the
  * embedded default test bank, and `montonio`, Montonio's Stargate API. createProvider picks one
  * from the configuration (PAYMENT_PROVIDER).
  */
@@ -32,7 +32,7 @@ export interface ProviderConfig {
 /**
  * The configured provider (UnconfiguredProvider when PAYMENT_PROVIDER is unset). `publicUrl` is the site's address (config.publicUrl), where the
  * sandbox's checkout and logos are served. `cache`: where the provider's bank list is shared with
- * the other processes (issue 17 item 11; the sandbox's list is a constant and needs none).
+ * the other processes (the sandbox's list is a constant and needs none).
  * @throws Error when PAYMENT_PROVIDER is montonio without its keys (loadConfig refuses that first).
  */
 export function createProvider(config: ProviderConfig, options: { publicUrl: string; fetch?: typeof fetch; cache?: SharedCache }): PaymentProvider {
@@ -42,7 +42,7 @@ export function createProvider(config: ProviderConfig, options: { publicUrl: str
       ...config.montonio, ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.cache ? { methodsCache: options.cache } : {}),
     });
   }
-  // The sandbox only when chosen (issue 13); unset, payments answer PAYMENT_PROVIDER_UNAVAILABLE.
+  // The sandbox only when chosen; unset, payments answer PAYMENT_PROVIDER_UNAVAILABLE.
   if (config.provider === null) return new UnconfiguredProvider();
   return new SandboxProvider({ secret: config.sandboxSecret, publicUrl: options.publicUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
 }

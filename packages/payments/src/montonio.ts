@@ -1,5 +1,5 @@
 /**
- * The `montonio` payment provider (issue 7, D18): Montonio's payment-initiation API, Stargate v2
+ * The `montonio` payment provider (docs/decisions/0018): Montonio's payment-initiation API, Stargate v2
  * (https://docs.montonio.com/api/stargate/reference).
  *
  * - Authentication: HS256 JWTs with the store's accessKey in the payload, signed with its secret
@@ -8,7 +8,7 @@
  * - Banks: GET {apiUrl}/stores/payment-methods → paymentMethods.paymentInitiation.setup, an object
  *   of countries (in the provider's order), each with paymentMethods [{code, name, logoUrl,
  *   supportedCurrencies, uiPosition}]. Kept for 10 minutes: Montonio asks not to fetch the list for
- *   every checkout. With a SharedCache (Redis, issue 17 item 11) the list is kept there, so every
+ *   every checkout. With a SharedCache (Redis) the list is kept there, so every
  *   process of the site shares one copy and the provider is asked once per TTL, whichever process
  *   asks first; when the cache misses, fails or holds something unreadable, the process falls back
  *   to its own copy, then to the provider.

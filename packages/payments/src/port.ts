@@ -1,5 +1,5 @@
 /**
- * The payment provider port (issue 7, docs/architecture.md D18): what the application asks of a
+ * The payment provider port (docs/decisions/0018): what the application asks of a
  * payment-initiation provider, whichever it is. Two adapters implement it: `sandbox` (the embedded
  * default, a local test bank) and `montonio` (Montonio's Stargate API).
  *

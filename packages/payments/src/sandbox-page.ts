@@ -1,5 +1,5 @@
 /**
- * The sandbox bank's pages (issue 7): the checkout page where the payer picks a bank (when the
+ * The sandbox bank's pages: the checkout page where the payer picks a bank (when the
  * order names none) and succeeds or fails, and the banks' logo badges. Self-contained HTML and SVG
  * (inline styles, no scripts, no external requests), in the order's language.
  */

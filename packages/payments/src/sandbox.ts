@@ -1,5 +1,5 @@
 /**
- * The `sandbox` payment provider, the embedded default (issue 7, D18): a local test bank that
+ * The `sandbox` payment provider, the embedded default (docs/decisions/0018): a local test bank that
  * behaves towards the application exactly as a real provider does. Its checkout page
  * (GET /api/payment/sandbox/checkout/{orderId}, served by the command API) lets the payer pick a
  * bank and succeed or fail; the outcome is sent over real HTTP as a signed notification

@@ -1,5 +1,5 @@
 /**
- * A cache shared by every process of the site (issue 17 item 11): the command API wires one over
+ * A cache shared by every process of the site: the command API wires one over
  * Redis (services/command-api/src/shared-cache.ts), so that N processes fetch the provider's bank
  * list once per TTL between them, as Montonio asks, rather than once each. Values are strings
  * (JSON); a cache that fails is treated as a miss by its users, never as an error.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createProvider, PaymentProviderError, PaymentVerificationError, UnconfiguredProvider } from './index';
 
-describe('no PAYMENT_PROVIDER: no sandbox by default (issue 13)', () => {
+describe('no PAYMENT_PROVIDER: no sandbox by default', () => {
   const provider = createProvider({ provider: null, sandboxSecret: '', montonio: null }, { publicUrl: 'http://127.0.0.1:3000' });
 
   it('is the unconfigured provider, not the sandbox', () => {

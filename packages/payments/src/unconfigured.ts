@@ -1,5 +1,5 @@
 /**
- * The provider when PAYMENT_PROVIDER is unset (issue 13: the sandbox, where the payer picks the
+ * The provider when PAYMENT_PROVIDER is unset (the sandbox, where the payer picks the
  * outcome, runs only when explicitly chosen): every request fails as a provider that does not
  * answer (the API's PAYMENT_PROVIDER_UNAVAILABLE, 502), and every token is refused.
  */

@@ -1,5 +1,5 @@
 /**
- * Bulk writes of read-model rows (issue 16 item 1): one `INSERT … SELECT * FROM unnest($1::t[],
+ * Bulk writes of read-model rows: one `INSERT … SELECT * FROM unnest($1::t[],
  * $2::t[], …) ON CONFLICT … DO UPDATE` per call, one array parameter per column, whatever the
  * number of rows. Against Kysely's multi-row VALUES (one bind parameter per cell, a query text
  * and a syntax tree growing with the rows, chunked under 65 535 parameters) it costs Node far
@@ -38,7 +38,7 @@ const NOT_BARE = /[^0-9A-Za-z.:+-]/;
  * `{"a b","c"}`): numbers and booleans as they print, dates as ISO-8601, text always quoted
  * (backslash and double quote escaped), undefined and null as NULL. Built here rather than by
  * pg's array serialisation, which escapes every element through a regular expression and was a
- * quarter of a replay's time in Node (issue 16).
+ * quarter of a replay's time in Node.
  * @throws TypeError for a value of another type (objects, arrays).
  */
 export function arrayLiteral(rows: readonly Record<string, unknown>[], name: string, type: BulkColumnType = 'text'): string {

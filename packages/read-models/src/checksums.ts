@@ -1,5 +1,5 @@
 /**
- * Read-model checksums (issue 16 item 1): before a replay swaps its rebuilt tables in, the
+ * Read-model checksums: before a replay swaps its rebuilt tables in, the
  * operator sees, per table, a checksum of the rebuilt rows and of the live ones, and whether they
  * match. A replay of an unchanged log and unchanged rules must reproduce the live tables exactly;
  * a mismatch points at a table that drifted (a bug in a projection, a row changed by hand) or at

@@ -13,7 +13,7 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 
 /**
  * A pg pool for `databaseUrl` (max connections default 10) that survives the database going
- * away: broken idle connections are logged and replaced (createResilientPool, issue 13).
+ * away: broken idle connections are logged and replaced (createResilientPool).
  */
 export function createPool(databaseUrl: string, max = 10, log?: PoolLog): pg.Pool {
   return createResilientPool({ connectionString: databaseUrl, max, ...(log ? { log } : {}) });

@@ -15,7 +15,8 @@ export { teamDirectoryProjection } from './team-directory/projection';
 export { adminDirectoryProjection } from './admin-directory/projection';
 export { paymentsProjection, createPaymentsProjection } from './payments/projection';
 export { settingsProjection, evolveSettings } from './settings/projection';
-export { deriveTeamFigures } from './team-stats/evolve';
+export { deriveTeamFigures, teamStatsHandlers } from './team-stats/evolve';
+export { teamDirectoryHandlers, teamEntryRows } from './team-directory/evolve';
 import { teamDirectoryProjection } from './team-directory/projection';
 import { createTeamStatsProjection } from './team-stats/projection';
 import { settingsProjection } from './settings/projection';
@@ -28,7 +29,7 @@ import { readCheckpoints } from './runner';
 import { currentEdition, type Edition } from '@sinilill/domain';
 
 /**
- * Every projection the projector runs, computing route figures from `edition` (D9: the edition is
+ * Every projection the projector runs, computing route figures from `edition` (docs/decisions/0009: the edition is
  * data; a replay with another route recomputes prestige, in-lap distance and flowers). Names
  * match @sinilill/messaging's queues.
  */
@@ -47,7 +48,7 @@ export const projections: readonly Projection[] = createProjections(currentEditi
 
 /**
  * The lowest checkpoint over all projections: every read model reflects at least this global
- * position (read-your-writes, docs D6; the launcher's "ready").
+ * position (read-your-writes, docs/decisions/0006; the launcher's "ready").
  */
 export async function projectedPosition(db: Kysely<ReadModelDatabase>): Promise<number> {
   const checkpoints = await readCheckpoints(db);
@@ -57,9 +58,9 @@ export async function projectedPosition(db: Kysely<ReadModelDatabase>): Promise<
 /**
  * Waits until the projected position (every projection's checkpoint) is at least `position`,
  * polling every `pollMs`, at most `timeoutMs`. The launcher waits so for the projections at start
- * (services/cli start.ts). The query API's read-your-writes (`x-min-position`, D6) no longer
- * polls: it waits for its route's projections only and is woken by their change notifications
- * (services/query-api/src/live.ts waitForProjections, issue 16 item 4).
+ * (services/cli start.ts). The query API's read-your-writes (`x-min-position`, docs/decisions/0006) does not
+ * poll: it waits for its route's projections only and is woken by their change notifications
+ * (services/query-api/src/live.ts waitForProjections).
  * @returns the projected position and whether it reached `position` within `timeoutMs`.
  */
 export async function waitForPosition(

@@ -1,5 +1,5 @@
 /**
- * Reading the parks (issue 13) for the administrators: GET /api/admin/parked in the query API
+ * Reading the parks for the administrators: GET /api/admin/parked in the query API
  * lists them and counts the open ones per projection (the metric). The runner writes them
  * (runner.ts); nothing else does.
  */

@@ -1,5 +1,5 @@
 /**
- * Parking's pure parts (issue 13): the bisection that finds the event a batch fails on, which
+ * Parking's pure parts: the bisection that finds the event a batch fails on, which
  * failures park an event, and what a park records of an error.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Parking (issue 13): one event that a projection cannot apply must not stall it. When a batch
+ * Parking: one event that a projection cannot apply must not stall it. When a batch
  * fails because of its data, the runner (runner.ts) splits it to find the event that fails,
  * applies the events around it, records it in `parked_events` with its error and moves the
  * checkpoint past it — all in the batch's one transaction, so nothing is applied twice and
@@ -9,7 +9,7 @@
  * 22021 "invalid byte sequence for encoding UTF8: 0x00") or integrity violation (class 23), and an
  * error thrown by a projection's pure fold (FoldError). Anything else — a lost connection, a
  * serialization failure or deadlock (class 40), a bug in a projection's SQL (class 42), an
- * unexpected JavaScript error outside the fold — fails the batch as before, and the projector
+ * unexpected JavaScript error outside the fold — fails the batch, and the projector
  * retries it: such an error would fail every event alike, and parking them all would empty the
  * read model instead of waiting for the cause to go away.
  */

@@ -32,13 +32,13 @@ export interface Projection {
    * Applies `events` (all of handled types, in global order) to the read model.
    * `db` is a transaction already bound to the target schema. The pure fold runs inside
    * parking.ts's `fold()`, so that what it throws is known as a data error of an event: the
-   * runner then parks that event instead of failing for ever (issue 13). The events come without
+   * runner then parks that event instead of failing for ever. The events come without
    * their metadata (read with `metadata: false`: OMITTED_METADATA of @sinilill/event-store): a
    * projection folds what happened, not who asked for it.
    */
   apply(db: Kysely<ReadModelDatabase>, events: readonly RecordedEvent[]): Promise<void>;
   /**
-   * Optional: a session that keeps state across the batches of one rebuild (rebuild.ts, D43).
+   * Optional: a session that keeps state across the batches of one rebuild (rebuild.ts, docs/decisions/0043).
    * Its `apply` replaces the projection's for the rebuild's pass: it may keep rows in memory
    * instead of loading and rewriting them every batch, and must write them all by `finish`. It
    * keeps the same contract as `apply` (all or nothing: state it keeps changes only once the

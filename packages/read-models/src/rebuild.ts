@@ -1,5 +1,5 @@
 /**
- * Rebuild (replay, D5, issue 16 item 1): builds every read model from the whole log into a fresh
+ * Rebuild (replay, docs/decisions/0005): builds every read model from the whole log into a fresh
  * schema (`rm_next`) while the live schema keeps answering, compares the two table by table, and
  * swaps the rebuilt one in.
  *
@@ -12,7 +12,7 @@
  *   transaction on its own connection (their tables are disjoint), with its checkpoint in
  *   `rm_next` — the same exactly-once batches and parking as the live projector
  *   (runner.applyEvents);
- * - a projection with a rebuild session (Projection.rebuild, D43: team-stats, team-directory)
+ * - a projection with a rebuild session (Projection.rebuild, docs/decisions/0043: team-stats, team-directory)
  *   keeps its team and member rows in memory across the batches and writes them after the pass
  *   (`finish`), and loads an entry's row only when an earlier batch wrote it: `rm_next` is
  *   consistent only once the pass has ended (a rebuild that stops half-way leaves it for the next
@@ -42,7 +42,7 @@ export const REBUILD_BATCH_SIZE = 10_000;
 
 /**
  * Batches the reader may be ahead of the slowest projection (memory: about READ_AHEAD + projections'
- * batches). 2 ran as fast as 3 on the synthetic million, with less memory (D43).
+ * batches). 2 ran as fast as 3 on the synthetic million, with less memory (docs/decisions/0043).
  */
 export const READ_AHEAD = 2;
 
@@ -228,7 +228,7 @@ async function createIndexes(db: Kysely<ReadModelDatabase>, indexes: readonly De
  * Rebuilds every read model from the whole event log into fresh tables, compares them with the
  * live ones and swaps them in atomically; the live ones keep answering meanwhile (module docs).
  * An event that cannot be applied is parked in the rebuilt schema instead of failing the rebuild
- * (issue 13); the parks of the old live schema go with it, the log's skip and retry decisions
+ *; the parks of the old live schema go with it, the log's skip and retry decisions
  * resolve the new ones again.
  * @throws what a batch threw when it was not a deterministic data failure; the live schema is
  *   then untouched (`rm_next` is left for the next rebuild to drop).
@@ -253,7 +253,7 @@ export async function rebuildReadModels(
   // One pass over the log: every projection takes the batches in order at its own pace, the reader
   // staying at most READ_AHEAD batches ahead of the slowest (no barrier per batch).
   const feed = new BatchFeed(projections.length, READ_AHEAD);
-  // Projections with a rebuild session keep state across the pass (D43) and write it at its end.
+  // Projections with a rebuild session keep state across the pass (docs/decisions/0043) and write it at its end.
   const sessions = projections.map((projection) => projection.rebuild?.() ?? null);
   const passing = projections.map((projection, i): Projection => {
     const session = sessions[i];

@@ -1,5 +1,5 @@
 /**
- * A replay as an operator's act (D17): rebuild every read model (runner.rebuildReadModels), read
+ * A replay as an operator's act (docs/decisions/0017): rebuild every read model (runner.rebuildReadModels), read
  * the public totals before and after, and record `ReadModelsReplayed` in stream `operations`, so
  * the log says when the figures were recomputed and by how much they moved. The CLI
  * (`npm run replay`, jobId null) and the projector's replay worker (the BullMQ job id) both call
@@ -33,7 +33,7 @@ export interface ReplayOptions {
   now?: () => Date;
   batchSize?: number;
   onProgress?: (progress: ReplayProgress) => void;
-  /** Told of every event the rebuild parked (issue 13) or whose park a decision in the log resolved again. */
+  /** Told of every event the rebuild parked or whose park a decision in the log resolved again. */
   onPark?: (report: ParkReport) => void;
 }
 
@@ -53,7 +53,7 @@ export async function readReplayTotals(db: Kysely<ReadModelDatabase>): Promise<R
 const PASS_SHARE = 95;
 
 /**
- * Overall share done, in percent (issue 16: one pass over the log builds every projection at
+ * Overall share done, in percent (one pass over the log builds every projection at
  * once): `position` of `head` is that share of PASS_SHARE; the final step (indexes, checksums,
  * swap: `projection` EVERY_PROJECTION) is PASS_SHARE. Never decreases.
  */

@@ -7,10 +7,10 @@
  * the checkpoint, applies the events read after it and moves the checkpoint to the last event's
  * position. A crash rolls all of it back; a duplicate wake-up finds nothing after the checkpoint.
  *
- * Parking (./parking.ts, issue 13): a batch that fails because of one event's data is split to
+ * Parking (./parking.ts): a batch that fails because of one event's data is split to
  * find that event; the events around it are applied, it is recorded in `parked_events` with its
  * error, and the checkpoint moves past it — in the batch's transaction, each attempt inside a
- * savepoint. Any other failure rolls the whole batch back, as before. The administrators'
+ * savepoint. Any other failure rolls the whole batch back. The administrators'
  * decisions (ProjectionEventSkipped, ProjectionEventRetryRequested in stream `operations`) are
  * acted on when the projection reaches them in the log: a skip resolves the park, a retry applies
  * the parked event again. A rebuild parks and decides the same way in its private schema.
@@ -34,7 +34,7 @@ export interface CatchUpResult {
   read: number;
   /** The checkpoint after the run. */
   position: number;
-  /** Events newly parked by the run (issue 13). */
+  /** Events newly parked by the run. */
   parked: number;
 }
 
@@ -49,7 +49,7 @@ export interface CatchUpOptions {
   /** Stop after this position (for tests that simulate a crash mid-way). */
   stopAfter?: number;
   /**
-   * Told, after its batch committed, of every park the run made or resolved (issue 13): an event
+   * Told, after its batch committed, of every park the run made or resolved: an event
    * parked, applied by a retry, still failing after a retry, or skipped. Never the event's data.
    */
   onPark?: (report: ParkReport) => void;
@@ -220,7 +220,7 @@ export async function applyEvents(
   await flush();
   const position = events[events.length - 1]!.globalPosition;
   if (schema === READ_MODEL_SCHEMA) {
-    // Every batch that moves a live checkpoint says so (issue 16 item 4: a query waiting for a
+    // Every batch that moves a live checkpoint says so (a query waiting for a
     // position is woken by these); `teams: []` when no team's rows changed (nothing applied, or a
     // silent projection), so live team pages refetch only for their own team.
     const teams = applied.length > 0 && !projection.silent ? (projection.teamsOf ?? changedTeams)(applied) : [];

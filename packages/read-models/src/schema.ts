@@ -86,7 +86,7 @@ export interface TeamEntriesTable {
   performed_at: string;
   created_at: Timestamp;
   updated_at: Timestamp;
-  /** Moderation (issue 20 item 1, migration 2026-010): 'flagged' | 'approved' | 'rejected'; null when never flagged. */
+  /** Moderation (migration 2026-010): 'flagged' | 'approved' | 'rejected'; null when never flagged. */
   review_status: string | null;
   /** The latest flag's reasons as JSON text (EntryFlagReason[], km). */
   review_reasons: string | null;
@@ -164,13 +164,13 @@ export interface PaymentInfoTable {
   is_child: boolean;
   /** The participation fee, EUR cents: the company fee in a company team, else by birth year. */
   fee_cents: number;
-  /** The participant's team is a company team (issue 14 item 3; 2026-008). */
+  /** The participant's team is a company team (2026-008). */
   company: boolean;
   /** The participant registered the team (its captain pays for a company team's members). */
   is_captain: boolean;
 }
 
-/** payments: the company teams (TeamRegistered.company; issue 14 item 3), for members who join later. */
+/** payments: the company teams (TeamRegistered.company), for members who join later. */
 export interface CompanyTeamsTable {
   team_id: number;
 }
@@ -189,7 +189,7 @@ export interface FundraisingTeamsTable {
 }
 
 /**
- * payments: every payment order (issue 14; GET /api/payment/order/{reference}, the caller's own
+ * payments: every payment order (GET /api/payment/order/{reference}, the caller's own
  * only). Ids and cents, no personal data.
  */
 export interface PaymentOrdersTable {
@@ -202,9 +202,9 @@ export interface PaymentOrdersTable {
   amount_cents: number;
   /** pending (ordered), paid (confirmed: final), failed (a late confirmation can still pay it). */
   status: 'pending' | 'paid' | 'failed';
-  /** Refunded by an administrator so far, EUR cents (issue 14; 2026-008). */
+  /** Refunded by an administrator so far, EUR cents (2026-008). */
   refunded_cents: number;
-  /** A team fee's covered participants (issue 14); null for an order of the payer alone. */
+  /** A team fee's covered participants; null for an order of the payer alone. */
   covers: number[] | null;
 }
 
@@ -218,7 +218,7 @@ export interface FundraisingTotalsTable {
 }
 
 /**
- * An event a projection could not apply (issue 13): parked with its error, passed by the
+ * An event a projection could not apply: parked with its error, passed by the
  * checkpoint, and waiting for an administrator's retry or skip (events in stream `operations`).
  * One row per projection and global position.
  */

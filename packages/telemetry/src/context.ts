@@ -1,5 +1,5 @@
 /**
- * Trace context across the wake-up queue (issue 17 item 7), through @opentelemetry/api only: with
+ * Trace context across the wake-up queue, through @opentelemetry/api only: with
  * no SDK registered (OTEL_EXPORTER_OTLP_ENDPOINT unset) every call here is a no-op that costs a
  * property read or two — no carrier is made, no span records.
  *

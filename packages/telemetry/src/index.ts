@@ -1,5 +1,5 @@
 /**
- * Traces (issue 17 item 7): OpenTelemetry, on when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+ * Traces: OpenTelemetry, on when OTEL_EXPORTER_OTLP_ENDPOINT is set.
  *
  * - startTelemetry (./sdk.ts): the SDK, exporting over OTLP/HTTP, with the http, Fastify, pg and
  *   ioredis instrumentations; each service's server.ts starts it first thing when the endpoint is

@@ -1,9 +1,9 @@
 /**
- * The OpenTelemetry SDK of a service (issue 17 item 7), started by its server.ts only when
+ * The OpenTelemetry SDK of a service, started by its server.ts only when
  * OTEL_EXPORTER_OTLP_ENDPOINT is set. The SDK, its exporter and the instrumentations are required
  * only then (sdkRequire), so a service with traces off never loads them.
  *
- * Why patch after loading: the services run as esbuild bundles in ESM (D20) whose npm imports are
+ * Why patch after loading: the services run as esbuild bundles in ESM (docs/decisions/0020) whose npm imports are
  * hoisted and evaluated before any of our code, so `pg`, `pg-pool`, `ioredis` and Node's `http`
  * are loaded before the SDK starts, and the instrumentations' require hooks (which patch a module
  * as it is required) would never see them. startTelemetry therefore requires those modules once

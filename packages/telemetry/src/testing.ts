@@ -1,5 +1,5 @@
 /**
- * Traces in tests (issue 17 item 7): a tracer provider that keeps every finished span in memory,
+ * Traces in tests: a tracer provider that keeps every finished span in memory,
  * registered globally with the AsyncLocalStorage context manager and the W3C propagator, and the
  * services' instrumentations (createInstrumentations: http, @fastify/otel, pg, ioredis) enabled and
  * applied to the modules this process loaded already. Fastify instances made after the start get

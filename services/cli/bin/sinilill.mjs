@@ -5,7 +5,7 @@
  * sources changed since the last build (services/cli/dist/build-info.json) and the build tools
  * are installed. On a production install (`npm ci --omit=dev`, no sources or no build tools) it
  * runs the build it finds. Plain JavaScript: it runs before anything is compiled, without tsx.
- * Issue 12, "production build".
+ * The production build.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -13,15 +13,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
- * Commands run with a capped V8 heap (issue 16: a replay of a million events keeps its working
+ * Commands run with a capped V8 heap (a replay of a million events keeps its working
  * memory flat by design, but V8 lets its heap grow far beyond what is live unless told: 600 MB
  * resident without the flags, about 280 MB with them, and faster, the young generation's
- * scavenges being cheap at 8 MB; 160 MB of old space since the rebuild sessions of D43 keep team
+ * scavenges being cheap at 8 MB; 160 MB of old space since the rebuild sessions of docs/decisions/0043 keep team
  * and member rows: 192 reached 300–315 MB resident, 128 collected all the time). Respawns itself once with the flags unless the caller set heap
  * flags of their own (node flags or NODE_OPTIONS).
  */
 const REPLAY_HEAP = ['--max-old-space-size=160', '--max-semi-space-size=8'];
-// A restore ends with the same replay (issue 17 item 9); its load streams in constant memory.
+// A restore ends with the same replay; its load streams in constant memory.
 const HEAP_FLAGS = { replay: REPLAY_HEAP, restore: REPLAY_HEAP };
 const heapFlags = HEAP_FLAGS[process.argv[2]];
 if (heapFlags && ![...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((flag) => /--max-(old|semi)-space-size/.test(flag))) {

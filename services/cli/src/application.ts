@@ -47,16 +47,16 @@ export async function migrateAll(pool: pg.Pool): Promise<MigrationSetReport[]> {
 
 /** Opens the database, migrates it, and builds the command side. */
 export async function openApplication(config: Config, databaseUrl: string): Promise<Application> {
-  // Broken idle connections (a database restart) are logged and replaced, never fatal (issue 13).
+  // Broken idle connections (a database restart) are logged and replaced, never fatal.
   const pool = createResilientPool({ connectionString: databaseUrl, max: 12, log: poolLog });
   const db = createReadModelDb(pool);
   await migrateAll(pool);
   const vault = new PersonalDataVault({ pool });
   // A long import or replay must not go on using a key that an administrator erased meanwhile
-  // through the command API (issue 17 item 11): erasures are heard and drop the cached key.
+  // through the command API: erasures are heard and drop the cached key.
   const erasures = new SubjectErasureListener({ connectionString: databaseUrl, vaults: [vault], log: erasureLog });
   await erasures.start();
-  // The log's engine is configuration (EVENT_STORE, KURRENTDB_URL; issue 18).
+  // The log's engine is configuration (EVENT_STORE, KURRENTDB_URL).
   const store = withPersonalDataProtection(createEventStore({ ...config.eventStore, pool }), vault, PERSONAL_DATA_FIELDS);
   const ids = new PostgresIdAllocator(pool);
   const clock = createClock(config);
@@ -72,7 +72,7 @@ export async function openApplication(config: Config, databaseUrl: string): Prom
     pool, db, store, ids, commands, directory,
     close: async () => {
       await erasures.close();
-      // Disposes the KurrentDB client (issue 18); a no-op for PostgreSQL.
+      // Disposes the KurrentDB client; a no-op for PostgreSQL.
       await store.close();
       await accountPool.end();
       await db.destroy();

@@ -1,5 +1,5 @@
 /**
- * The CLI's `backup [file]` and `restore <file>` (issue 17 item 9; `npm run backup`, `npm run
+ * The CLI's `backup [file]` and `restore <file>` (`npm run backup`, `npm run
  * restore -- <file>`): configuration, the database the other tools use (openInfrastructure:
  * DATABASE_URL, else DATA_DIR's embedded PostgreSQL), progress bars and what the operator reads.
  * The work is backup.ts's backupDatabase and restore.ts's restoreBackup; docs/backup.md is the

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import type { MigrationSet } from '@sinilill/event-store';
+import { POSTGRES_LOG_TABLE as LOG, type MigrationSet } from '@sinilill/event-store';
 import {
   BACKUP_FORMAT,
   BackupReader,
@@ -35,7 +35,7 @@ function header(overrides: Partial<BackupHeader> = {}): BackupHeader {
     headPosition: 3,
     migrations: { es: ['0001-event-log'] },
     tables: [
-      { name: 'es.events', columns: ['global_position', 'type', 'data'], rows: 3 },
+      { name: LOG, columns: ['global_position', 'type', 'data'], rows: 3 },
       { name: 'es.subject_keys', columns: ['subject', 'key'], rows: 0 },
       { name: 'media.images', columns: ['bytes'], rows: 1 },
     ],
@@ -76,7 +76,7 @@ describe('BackupReader', () => {
   test('given a whole backup, hands back the header, every table\'s rows exactly and the verified trailer', () => {
     const { parts, rows } = read(content());
     expect(parts.map((p) => p.kind).filter((k) => k !== 'rows')).toEqual(['header', 'table', 'table-end', 'table', 'table-end', 'table', 'table-end', 'end']);
-    expect(rows.get('es.events')).toBe(EVENTS_ROWS);
+    expect(rows.get(LOG)).toBe(EVENTS_ROWS);
     expect(rows.get('es.subject_keys')).toBeUndefined();
     expect(rows.get('media.images')).toBe(IMAGES_ROWS);
     expect(parts.filter((p) => p.kind === 'table-end').map((p) => p.kind === 'table-end' && p.rows)).toEqual([3, 0, 1]);
@@ -107,8 +107,8 @@ describe('BackupReader', () => {
   });
 
   test('a row more or fewer than the header says is refused', () => {
-    expect(() => read(content(header(), [EVENTS_ROWS + '4\tx\t{}\n', KEYS_ROWS, IMAGES_ROWS]))).toThrow(/more rows of es.events/);
-    expect(() => read(content(header(), ['1\tx\t{}\n', KEYS_ROWS, IMAGES_ROWS]))).toThrow(/holds 1 rows of es.events, its header says 3/);
+    expect(() => read(content(header(), [EVENTS_ROWS + '4\tx\t{}\n', KEYS_ROWS, IMAGES_ROWS]))).toThrow(`more rows of ${LOG}`);
+    expect(() => read(content(header(), ['1\tx\t{}\n', KEYS_ROWS, IMAGES_ROWS]))).toThrow(`holds 1 rows of ${LOG}, its header says 3`);
   });
 
   test('sections out of order, bytes after the trailer and a foreign file are refused', () => {
@@ -128,10 +128,10 @@ describe('parseHeader', () => {
   });
 
   test('names that would not be plain identifiers in SQL are refused', () => {
-    const evil = header({ tables: [{ name: 'es.events; DROP TABLE x', columns: ['a'], rows: 0 }] });
+    const evil = header({ tables: [{ name: `${LOG}; DROP TABLE x`, columns: ['a'], rows: 0 }] });
     expect(() => parseHeader(JSON.stringify(evil))).toThrow(CorruptBackupError);
-    const evilColumn = header({ tables: [{ name: 'es.events', columns: ['a"b'], rows: 0 }] });
-    expect(() => parseHeader(JSON.stringify(evilColumn))).toThrow(/columns of es.events/);
+    const evilColumn = header({ tables: [{ name: LOG, columns: ['a"b'], rows: 0 }] });
+    expect(() => parseHeader(JSON.stringify(evilColumn))).toThrow(`columns of ${LOG}`);
     expect(() => parseHeader(JSON.stringify(header({ sequences: [{ name: 'es.x', lastValue: '1 OR 1', isCalled: true }] })))).toThrow(/sequence/);
   });
 
@@ -146,7 +146,7 @@ describe('which tables, in which order', () => {
     expect(leftOutReason('app.kysely_migration_lock')).toMatch(/migrations/);
     expect(leftOutReason('app.refresh_tokens')).toMatch(/log in again/);
     expect(leftOutReason('app.session_families')).toMatch(/log in again/);
-    for (const kept of ['es.events', 'es.streams', 'es.subject_keys', 'app.credentials', 'app.email_index', 'app.account_sessions', 'app.join_codes', 'media.images']) {
+    for (const kept of [LOG, 'es.streams', 'es.subject_keys', 'app.credentials', 'app.email_index', 'app.account_sessions', 'app.join_codes', 'media.images']) {
       expect(leftOutReason(kept)).toBeNull();
     }
   });
@@ -207,7 +207,7 @@ describe('small pieces', () => {
   });
 
   test('qualified names are quoted', () => {
-    expect(quoteQualified('es.events')).toBe('"es"."events"');
+    expect(quoteQualified(LOG)).toBe('"es"."events"');
   });
 
   test('command lines', () => {

@@ -1,5 +1,5 @@
 /**
- * The backup file of `npm run backup` / `npm run restore` (issue 17 item 9): its format, and the
+ * The backup file of `npm run backup` / `npm run restore`: its format, and the
  * pure pieces both commands share — the streaming reader that checks it, the choice and order of
  * tables, the migrations a restore builds first, the default file name and the command lines.
  * I/O lives in backup.ts (writing) and restore.ts (loading).
@@ -8,12 +8,12 @@
  *
  * ```
  * {"format":"sinilill-backup","version":1,"createdAt":…,"headPosition":…,"migrations":{…},
- *  "tables":[{"name":"es.events","columns":[…],"rows":…},…],"sequences":[…],…}   ← header, one line
- * {"table":"es.events"}                                                            ← a section
+ *  "tables":[{"name":"es.streams","columns":[…],"rows":…},…],"sequences":[…],…}  ← header, one line
+ * {"table":"es.streams"}                                                           ← a section
  * <the table's rows in PostgreSQL's COPY text format, one line per row>
  * \.                                                                               ← end of section
  * … one section per table of the header, in its order …
- * {"end":"sinilill-backup","sha256":"…","rows":{"es.events":…,…}}                  ← trailer
+ * {"end":"sinilill-backup","sha256":"…","rows":{"es.streams":…,…}}                 ← trailer
  * ```
  *
  * `\.` alone on a line cannot be a row of COPY's text format (a backslash in a value is written
@@ -154,9 +154,9 @@ export function defaultBackupFile(dataDir: string, at: Date): string {
 export const LEFT_OUT_TABLES: Readonly<Record<string, string>> = {
   kysely_migration: 'migration records: the restore runs the migrations itself',
   kysely_migration_lock: 'migration records: the restore runs the migrations itself',
-  'es.schema_migrations': 'the runner before issue 12 (history only)',
-  'app.account_migrations': 'the runner before issue 12 (history only)',
-  'media.schema_migrations': 'the runner before issue 12 (history only)',
+  'es.schema_migrations': 'the earlier hand-rolled runner (history only)',
+  'app.account_migrations': 'the earlier hand-rolled runner (history only)',
+  'media.schema_migrations': 'the earlier hand-rolled runner (history only)',
   'app.session_families': 'logins: a restored site asks everyone to log in again',
   'app.refresh_tokens': 'logins: a restored site asks everyone to log in again',
 };

@@ -1,11 +1,11 @@
 /**
- * `npm run backup [-- <file>]` (issue 17 item 9): a consistent dump of everything that is not
+ * `npm run backup [-- <file>]`: a consistent dump of everything that is not
  * derived — the event log, the account tables, the subject keys of personal data, the stored
  * images and the id sequences — into one gzip'd file (format: backup-format.ts), written in Node
  * so that no pg_dump of a matching version is needed.
  *
  * Consistency: one `REPEATABLE READ READ ONLY` transaction, so every table is read in one
- * snapshot (a prefix of the log, D1, with exactly the keys, accounts and images committed with
+ * snapshot (a prefix of the log, docs/decisions/0001, with exactly the keys, accounts and images committed with
  * it); the sequences, which no snapshot covers, are read after it began, so they are never behind
  * the ids and positions it shows (a gap after restore is harmless, a repeat would not be). The
  * transaction only reads: appends go on meanwhile.
@@ -25,6 +25,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
+import { postgresLogHead } from '@sinilill/event-store';
 import {
   BACKUP_FORMAT,
   BACKUP_FORMAT_VERSION,
@@ -108,8 +109,7 @@ export async function backupDatabase(options: BackupOptions): Promise<BackupSumm
     const migrations = await readMigrations(client, schemas);
     const { tables, leftOut } = await planTables(client, schemas);
     const sequences = await readSequences(client, schemas);
-    const { rows: [head] } = await client.query<{ head: string }>('SELECT coalesce(max(global_position), 0)::text AS head FROM es.events');
-    const headPosition = Number(head!.head);
+    const headPosition = await postgresLogHead(client);
     const positions = sequences.find((s) => s.name === 'es.global_position');
     if (positions && BigInt(positions.lastValue) < BigInt(headPosition)) {
       throw new Error(`es.global_position (${positions.lastValue}) is behind the log's head (${headPosition}): the database needs a look by hand`);

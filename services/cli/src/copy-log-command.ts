@@ -1,5 +1,5 @@
 /**
- * The CLI's `copy-log` (issue 18 item 5; `npm run copy-log -- --to-database postgres://…` or
+ * The CLI's `copy-log` (`npm run copy-log -- --to-database postgres://…` or
  * `--to-kurrentdb kurrentdb://…`): copies the event log from the configured event store (or the one
  * named by `--from-database` / `--from-kurrentdb`) into another, with progress, both checksums and
  * the time taken; exits 1 when the checksums differ. The work is copy-log.ts's copyLog (and

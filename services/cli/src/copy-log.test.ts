@@ -53,6 +53,19 @@ class MemoryStore implements EventStore {
     });
   }
 
+  // Not used by copyLog: a test double need not filter or condition.
+  appendToStreamsIf(): Promise<AppendResult[]> {
+    throw new Error('MemoryStore: appendToStreamsIf is not used by copyLog');
+  }
+
+  readEvents(): Promise<RecordedEvent[]> {
+    throw new Error('MemoryStore: readEvents is not used by copyLog');
+  }
+
+  countEvents(): Promise<number> {
+    throw new Error('MemoryStore: countEvents is not used by copyLog');
+  }
+
   private revisionOf(stream: string): number | null {
     const mine = this.events.filter((e) => e.stream === stream);
     return mine.length === 0 ? null : mine.at(-1)!.revision;

@@ -1,5 +1,5 @@
 /**
- * Moving the event log from one store to another (issue 18 item 5; `npm run copy-log`,
+ * Moving the event log from one store to another (`npm run copy-log`,
  * copy-log-command.ts; docs/event-store-engines.md, "Moving a log from one engine to the other").
  *
  * **Through the EventStore interface only.** The source is read with `readAll` in global order,

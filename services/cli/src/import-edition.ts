@@ -4,7 +4,7 @@
  *
  * Two paths, the same commands and the same events:
  *
- * - **bulk** (issue 15 item 6; given `store`, and `directory` with `pool` for accounts):
+ * - **bulk** (given `store`, and `directory` with `pool` for accounts):
  *   @sinilill/commands' BulkImporter decides every command in memory with the same deciders and
  *   appends thousands of events per appendToStreams call (the 2025 export in about a second). `npm run import` and `npm start`
  *   use it; so does the synthetic edition (synthetic-edition.ts).
@@ -19,7 +19,7 @@
  *   participant (its account `…:account`), participant-paid, entry), so a second run finds every
  *   command handled already and appends nothing.
  * - Text is imported as written: quotes, emoji, markup-like text and Estonian letters are data.
- * - Imported people have no password (they set one through forgot-password, issue 3).
+ * - Imported people have no password (they set one through forgot-password).
  * - The old system kept paid flags, not amounts: a paid mark becomes a fee assumed paid
  *   (ParticipantPaymentMarked source 'import', `assumedCents`: the company fee when the export
  *   says the team is one, else 15/5 EUR by birth year, spec §9), or a payment of unknown amount
@@ -238,7 +238,7 @@ function* entryCommands(prefix: string, rows: Iterable<EntryRow>): Generator<Bul
 }
 
 /**
- * Imports `rows` in bulk (issue 15 item 6): teams, participants (with accounts when a directory is
+ * Imports `rows` in bulk: teams, participants (with accounts when a directory is
  * given, and paid flags), entries, each phase through one BulkImporter (which keeps every touched
  * stream's state), with command ids `import:<label>:…`, moving the id sequences past the imported
  * ids after each phase.

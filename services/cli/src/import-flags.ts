@@ -1,4 +1,4 @@
-/** The command line of `npm run import` (issue 15 item 6). */
+/** The command line of `npm run import`. */
 
 /**
  * The flags of `import`: `--synthetic <events>` (or `--synthetic=<events>`) imports a synthetic

@@ -26,8 +26,8 @@ export class ForeignServerError extends Error {
 
 /**
  * Whether the PostgreSQL running from `dataDir` listens on `port`: its postmaster.pid (line 4 is
- * the port) exists and names that port. Issue 13: the tools used to take any server on the
- * default port for their own (`npm run replay` rebuilt whatever database listened there).
+ * the port) exists and names that port, so that the tools never take another server on the
+ * default port for their own (`npm run replay` would rebuild whatever database listened there).
  */
 export function embeddedPostgresRunsOn(dataDir: string, port: number): boolean {
   const pidFile = join(dataDir, 'postgres', 'postmaster.pid');

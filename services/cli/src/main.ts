@@ -2,8 +2,8 @@
  * Operators' tools: `start` (the whole app, embedded by default), `import` (the 2025 export as
  * events, in bulk; `import --synthetic <events>` a synthetic edition of that size), `replay`
  * (rebuild the read models), `migrate` (every schema to its latest migration), `backup [file]` and
- * `restore <file>` (issue 17 item 9: backup-commands.ts, docs/backup.md), `copy-log` (issue 18 item 5:
- * the event log into another store, copy-log-command.ts), `admin add|remove EMAIL` and `admin list`
+ * `restore <file>` (backup-commands.ts, docs/backup.md), `copy-log`
+ * (the event log into another store, copy-log-command.ts), `admin add|remove EMAIL` and `admin list`
  * (administrators; admin-command.ts).
  * Run through the npm scripts of the same names.
  */
@@ -80,7 +80,7 @@ async function runReplay(): Promise<void> {
   try {
     const { before, after, result, eventsPerSecond, record } = await replay(app.db, app.store);
     log(`replayed ${result.events} events up to position ${result.position} in ${(result.milliseconds / 1000).toFixed(2)} s (${eventsPerSecond} events/s)`);
-    // ru_maxrss: the process's peak resident memory, KB on Linux (issue 16: at most 300 MB).
+    // ru_maxrss: the process's peak resident memory, KB on Linux (at most 300 MB).
     log(`peak resident memory: ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
     log('read-model tables, rebuilt vs live, compared before the swap:');
     for (const line of checksumLines(record.checksums ?? [])) log(line);

@@ -1,11 +1,11 @@
 /**
- * `npm run migrate`: brings every schema to its latest migration (issue 12) — the event store
+ * `npm run migrate`: brings every schema to its latest migration — the event store
  * (`es`), the command side's id sequences and account tables (`app`), the stored images
  * (`media`) and the live read models (`rm`). `npm start`, `import` and `replay` run the same
  * function when they open the database (application.ts), the tests through their helpers.
  *
  * The mechanism is @sinilill/event-store's runMigrations (Kysely's Migrator, static providers,
- * one advisory lock, one-time adoption of databases made by the runner before issue 12); each
+ * one advisory lock, one-time adoption of databases made by the earlier hand-rolled runners); each
  * package exposes its own MigrationSet, and this file fixes their order.
  */
 import type pg from 'pg';
@@ -46,7 +46,7 @@ export async function migrateToLatest(pool: pg.Pool): Promise<MigrationSetReport
 export function describeMigrations(reports: readonly MigrationSetReport[]): string[] {
   return reports.map((report) => {
     const parts: string[] = [];
-    if (report.adopted.length > 0) parts.push(`adopted ${report.adopted.join(', ')} (made by the runner before issue 12)`);
+    if (report.adopted.length > 0) parts.push(`adopted ${report.adopted.join(', ')} (made by the earlier hand-rolled runners)`);
     if (report.applied.length > 0) parts.push(`ran ${report.applied.join(', ')}`);
     if (parts.length === 0) parts.push(`up to date (${report.latest ?? 'no migrations'})`);
     return `${report.name} (${report.schema}): ${parts.join('; ')}`;

@@ -1,9 +1,9 @@
 /**
  * `npm run replay`: rebuilds every read model from the event log into fresh tables and swaps them
- * in atomically, printing the figures before and after, the throughput, and (issue 16) each
+ * in atomically, printing the figures before and after, the throughput, and each
  * read-model table's checksum, rebuilt and live, compared just before the swap. The rebuild and its
  * ReadModelsReplayed record in stream `operations` (jobId null) are @sinilill/read-models'
- * replayAndRecord, the same code the projector's replay job runs (D17).
+ * replayAndRecord, the same code the projector's replay job runs (docs/decisions/0017).
  */
 import type { Kysely } from 'kysely';
 import type { EventStore } from '@sinilill/event-store';

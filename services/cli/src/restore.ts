@@ -1,11 +1,11 @@
 /**
- * `npm run restore -- <file>` (issue 17 item 9): loads a backup (backup.ts, format in
+ * `npm run restore -- <file>`: loads a backup (backup.ts, format in
  * backup-format.ts) into an empty database, then rebuilds the read models by replay.
  *
  * 1. The file must exist and begin with a Sinilill header of a known format version; the header's
  *    EMAIL_INDEX_SECRET check value must match the deployment's (else nobody could log in:
  *    app.email_index holds HMACs under it) unless told otherwise.
- * 2. The database must be empty: no row in any table the backup holds (es.events included). A
+ * 2. The database must be empty: no row in any table the backup holds (the log's included). A
  *    restore never overwrites data.
  * 3. The backed-up schemas are migrated up to the migrations the backup's database had (the same
  *    migrations the app runs, cut at the backup's: migrationSetsAsOf), so the rows go into the
@@ -36,7 +36,9 @@ import { from as copyFrom, type CopyStreamQuery } from 'pg-copy-streams';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import {
   createResilientPool,
+  destroyKeysOfDeletedSubjects,
   PersonalDataVault,
+  postgresLogPositions,
   PostgresEventStore,
   runMigrations,
   withPersonalDataProtection,
@@ -283,27 +285,18 @@ async function load(pool: pg.Pool, header: BackupHeader, options: RestoreOptions
     for (const sequence of header.sequences) {
       await client.query('SELECT setval($1::regclass, $2::bigint, $3)', [quoteQualified(sequence.name), sequence.lastValue, sequence.isCalled]);
     }
-    const { rows: [log] } = await client.query<{ head: string; next: string }>(
-      `SELECT (SELECT coalesce(max(global_position), 0) FROM es.events)::text AS head,
-              (SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END FROM es.global_position)::text AS next`,
-    );
-    if (Number(log!.head) !== header.headPosition) {
-      throw new CorruptBackupError(`the restored log ends at position ${log!.head}, the backup's header says ${header.headPosition}`);
+    const log = await postgresLogPositions(client);
+    if (Number(log.head) !== header.headPosition) {
+      throw new CorruptBackupError(`the restored log ends at position ${log.head}, the backup's header says ${header.headPosition}`);
     }
-    if (BigInt(log!.next) <= BigInt(log!.head)) {
-      throw new CorruptBackupError(`es.global_position would hand out ${log!.next} again (the log's head is ${log!.head})`);
+    if (BigInt(log.next) <= BigInt(log.head)) {
+      throw new CorruptBackupError(`es.global_position would hand out ${log.next} again (the log's head is ${log.head})`);
     }
     // The keys of people whose deletion the log records (module docs, "Deleted people").
-    const { rows: destroyed } = await client.query<{ subject: string }>(
-      `UPDATE es.subject_keys SET key = NULL, erased_at = coalesce(erased_at, now())
-        WHERE key IS NOT NULL AND subject IN (
-          SELECT 'participant-' || (data->>'participantId') FROM es.events WHERE type = 'ParticipantDeleted'
-          UNION SELECT 'user-' || (data->>'userId') FROM es.events WHERE type = 'UserDeleted')
-        RETURNING subject`,
-    );
+    const destroyed = await destroyKeysOfDeletedSubjects(client);
     const { rows: [erased] } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM es.subject_keys WHERE key IS NULL');
     await client.query('COMMIT');
-    return { tables: loaded, keysDestroyed: destroyed.map((row) => row.subject).sort(), erasedSubjects: erased!.n };
+    return { tables: loaded, keysDestroyed: destroyed.sort(), erasedSubjects: erased!.n };
   } catch (error) {
     broken = true;
     const open = copy as CopyStreamQuery | null;

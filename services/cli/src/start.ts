@@ -58,7 +58,7 @@ function pipe(name: string, stream: NodeJS.ReadableStream | null, out: NodeJS.Wr
 /** Runs the launcher until SIGINT/SIGTERM or a service's unexpected exit. */
 export async function start(): Promise<void> {
   const log = (line: string) => console.log(`[start] ${line}`);
-  // Development's one explicit choice of the payment sandbox (issue 13: it runs only when chosen;
+  // Development's one explicit choice of the payment sandbox (it runs only when chosen;
   // production must name its provider, packages/config).
   const sandboxChosenHere = !process.env.PAYMENT_PROVIDER && process.env.NODE_ENV !== 'production';
   if (sandboxChosenHere) process.env.PAYMENT_PROVIDER = 'sandbox';
@@ -90,7 +90,7 @@ export async function start(): Promise<void> {
     CLOCK_START: config.clock.start,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   };
-  // Each service restarts with back-off when it crashes; the others keep serving (issue 13).
+  // Each service restarts with back-off when it crashes; the others keep serving.
   const supervisor = new Supervisor({
     log: (line) => console.error(`[start] ${line}`),
     // Past the services' own bound (SHUTDOWN_DELAY_MS, 10 s), so a graceful close is never cut short.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { restartDelay } from './supervisor';
 
-describe('restartDelay: back-off between restarts of a crashed service (issue 13)', () => {
+describe('restartDelay: back-off between restarts of a crashed service', () => {
   it('starts at half a second and doubles', () => {
     expect([0, 1, 2, 3].map(restartDelay)).toEqual([500, 1000, 2000, 4000]);
   });

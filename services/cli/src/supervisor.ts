@@ -1,5 +1,5 @@
 /**
- * The launcher's supervisor (issue 13, "the site heals itself"): each service is its own
+ * The launcher's supervisor ("the site heals itself"): each service is its own
  * process; when one exits without being asked to, it is started again after a back-off
  * (restartDelay) while the others keep serving. A service that stayed up for a minute starts
  * its back-off afresh. `stop()` ends them all with SIGTERM, and SIGKILL after `killAfterMs`.

@@ -1,5 +1,5 @@
 /**
- * The synthetic edition (issue 15 item 6): deterministic, sized as asked, and valid under the
+ * The synthetic edition: deterministic, sized as asked, and valid under the
  * same deciders the import runs (checked here in memory, without a database); and the flags of
  * `npm run import`.
  */

@@ -1,5 +1,5 @@
 /**
- * A synthetic edition for load tests of the bulk import (issue 15 item 6: `npm run import --
+ * A synthetic edition for load tests of the bulk import (`npm run import --
  * --synthetic 1000000` imports about a million events in under a minute): teams, participants
  * and April 2025 entries made up in memory, deterministically from a seed, in the shape of the
  * export's rows (import-edition.ts), valid under the deciders' rules:

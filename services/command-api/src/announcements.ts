@@ -1,11 +1,11 @@
 /**
- * Announcements (issue 20 item 4): an administrator's announcement becomes one mail per recipient
+ * Announcements: an administrator's announcement becomes one mail per recipient
  * on the BullMQ `mail` queue (@sinilill/messaging), sent by a worker in this process through
  * @sinilill/mail, each in the recipient's stored language (UserRegistered.lang: the language of
  * the registration) with a one-click unsubscribe link.
  *
  * - publish: appends AnnouncementPublished (stream announcement-{id}) and enqueues one `expand`
- *   job. The expand job chooses the recipients from the event store (PostgreSQL's es.events:
+ *   job. The expand job chooses the recipients from the event store (a filtered read of the log:
  *   every participant with an account, for `newsletter` only those whose ParticipantRegistered
  *   said newsletter and who have not unsubscribed since) and enqueues one `send` job per
  *   recipient (job id `{announcementId}-{userId}`: a repeated expand queues nobody twice).
@@ -40,13 +40,9 @@ type ExpandJob = { kind: 'expand'; announcementId: string };
 type SendJob = { kind: 'send'; announcementId: string; userId: string; participantId: number };
 type MailJob = ExpandJob | SendJob;
 
-/** A query function over the event store's PostgreSQL tables. */
-export type EventQuery = (text: string, values: readonly unknown[]) => Promise<Record<string, unknown>[]>;
-
 export interface AnnouncementsOptions {
+  /** The event store (through the personal-data decorator); the audience is read from it on either engine. */
   store: EventStore;
-  /** SQL over es.events (the audience query); PostgreSQL log only. */
-  query: EventQuery;
   redisUrl: string;
   /** Queue key prefix (QUEUE_PREFIX), default 'sinilill'. */
   prefix?: string;
@@ -63,21 +59,21 @@ export interface AnnouncementsOptions {
   log?: { warn(details: object, message: string): void };
 }
 
-/**
- * The recipients of an audience ($1 'newsletter' | 'all'): user id and participant id of every
- * account of a participant (UserRegistered), for `newsletter` only participants registered with
- * newsletter true and without a NewsletterUnsubscribed; deleted accounts and participants left out.
- */
-const AUDIENCE_SQL = `
-  SELECT u.data->>'userId' AS user_id, (u.data->>'participantId')::int AS participant_id, u.data->>'lang' AS lang
-  FROM es.events u
-  JOIN es.events p ON p.type = 'ParticipantRegistered' AND p.data->>'participantId' = u.data->>'participantId'
-  WHERE u.type = 'UserRegistered'
-    AND ($1 = 'all' OR ((p.data->>'newsletter')::boolean
-      AND NOT EXISTS (SELECT 1 FROM es.events n WHERE n.stream = 'newsletter-' || (u.data->>'participantId'))))
-    AND NOT EXISTS (SELECT 1 FROM es.events d WHERE d.type = 'UserDeleted' AND d.stream = 'user-' || (u.data->>'userId'))
-    AND NOT EXISTS (SELECT 1 FROM es.events d WHERE d.type = 'ParticipantDeleted' AND d.stream = 'participant-' || (u.data->>'participantId'))
-  ORDER BY participant_id`;
+/** One recipient of an announcement: the account, its participant and the account's language. */
+interface Recipient {
+  userId: string;
+  participantId: number;
+  lang: string | undefined;
+}
+
+/** A participant id as the log holds it (a JSON number; text from an old import), or null. */
+function idOf(value: unknown): number | null {
+  const id = typeof value === 'string' && value !== '' ? Number(value) : value;
+  return typeof id === 'number' && Number.isSafeInteger(id) ? id : null;
+}
+
+/** The event types the audience is chosen from (besides the newsletter streams). */
+const AUDIENCE_TYPES = ['UserRegistered', 'ParticipantRegistered', 'UserDeleted', 'ParticipantDeleted'];
 
 /** The announcement commands, the mail queue and its worker, and the progress counts. */
 export class Announcements {
@@ -124,11 +120,46 @@ export class Announcements {
    * unless someone registers, unsubscribes or is erased in between.
    */
   async recipients(audience: AnnouncementAudience): Promise<{ audience: AnnouncementAudience; total: number; est: number; eng: number }> {
-    const rows = await this.options.query(
-      `SELECT count(*)::int AS total, count(*) FILTER (WHERE lang = 'eng')::int AS eng FROM (${AUDIENCE_SQL}) recipients`, [audience]);
-    const total = Number(rows[0]?.total ?? 0);
-    const eng = Number(rows[0]?.eng ?? 0);
+    const recipients = await this.audience(audience);
+    const total = recipients.length;
+    const eng = recipients.filter((r) => r.lang === 'eng').length;
     return { audience, total, est: total - eng, eng };
+  }
+
+  /**
+   * The recipients of `audience`, by participant id: every account of a participant
+   * (UserRegistered naming a participant with a ParticipantRegistered), for `newsletter` only
+   * participants registered with newsletter true and without an event in their newsletter stream
+   * (NewsletterUnsubscribed); deleted accounts and participants left out. Two filtered reads of
+   * the log (EventStore.readEvents), on either engine.
+   */
+  private async audience(audience: AnnouncementAudience): Promise<Recipient[]> {
+    const { store } = this.options;
+    const [events, newsletter] = await Promise.all([
+      store.readEvents({ types: AUDIENCE_TYPES }),
+      audience === 'newsletter' ? store.readEvents({ category: 'newsletter' }) : Promise.resolve([]),
+    ]);
+    const unsubscribed = new Set(newsletter.map((e) => e.stream));
+    const deleted = new Set(events.filter((e) => e.type === 'UserDeleted' || e.type === 'ParticipantDeleted').map((e) => e.stream));
+    const participants = new Map<number, { newsletter?: unknown }>();
+    for (const e of events) {
+      const data = e.data as { participantId?: unknown; newsletter?: unknown };
+      const id = idOf(data.participantId);
+      if (e.type === 'ParticipantRegistered' && id !== null) participants.set(id, data);
+    }
+    const recipients: Recipient[] = [];
+    for (const e of events) {
+      if (e.type !== 'UserRegistered') continue;
+      const { userId, participantId: raw, lang } = e.data as { userId: string; participantId?: unknown; lang?: string };
+      const participantId = idOf(raw);
+      if (participantId === null) continue;
+      const participant = participants.get(participantId);
+      if (!participant) continue;
+      if (audience === 'newsletter' && (participant.newsletter !== true || unsubscribed.has(announcementStreams.newsletter(participantId)))) continue;
+      if (deleted.has(streams.user(userId)) || deleted.has(streams.participant(participantId))) continue;
+      recipients.push({ userId, participantId, lang });
+    }
+    return recipients.sort((a, b) => a.participantId - b.participantId);
   }
 
   /**
@@ -232,11 +263,11 @@ export class Announcements {
   private async expand(job: ExpandJob): Promise<string> {
     const announcement = await this.announcement(job.announcementId);
     if (!announcement) return 'no such announcement';
-    const rows = await this.options.query(AUDIENCE_SQL, [announcement.audience satisfies AnnouncementAudience]);
+    const rows = await this.audience(announcement.audience satisfies AnnouncementAudience);
     await this.queue.addBulk(rows.map((row) => ({
       name: 'send',
-      data: { kind: 'send' as const, announcementId: job.announcementId, userId: String(row.user_id), participantId: Number(row.participant_id) },
-      opts: { jobId: `${job.announcementId}-${String(row.user_id)}` },
+      data: { kind: 'send' as const, announcementId: job.announcementId, userId: row.userId, participantId: row.participantId },
+      opts: { jobId: `${job.announcementId}-${row.userId}` },
     })));
     await this.redis.hset(this.key(job.announcementId), 'queued', rows.length);
     return `${rows.length} queued`;

@@ -1,7 +1,7 @@
 /**
  * The command API (Fastify): validates (TypeBox, strict), authenticates (JWT) and hands commands
  * to the CommandService and the AccountService (which decide and append). Routes only translate
- * HTTP (issue 15): waking the projectors is an after-commit hook of the event store the services
+ * HTTP: waking the projectors is an after-commit hook of the event store the services
  * were built on (withAfterCommit of @sinilill/commands; see server.ts), not the routes' job.
  */
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
@@ -41,19 +41,19 @@ export interface CommandApiDependencies {
    */
   media?: MediaStore;
   jwtSecret: string;
-  /** Heap of the worker that reads one activity file, MB (ACTIVITY_FILE_HEAP_MB, D46). */
+  /** Heap of the worker that reads one activity file, MB (ACTIVITY_FILE_HEAP_MB, docs/decisions/0046). */
   activityFileHeapMb?: number;
-  /** Lifetime of access tokens, seconds; default ACCESS_TOKEN_SECONDS (15 minutes; issue 13). */
+  /** Lifetime of access tokens, seconds; default ACCESS_TOKEN_SECONDS (15 minutes). */
   accessTokenSeconds?: number;
   /**
    * Where every authenticated request checks its session (the account's session version, the
-   * token's session) and an ADMIN claim against the account (issue 13); default `accounts`.
+   * token's session) and an ADMIN claim against the account; default `accounts`.
    * Tests of other routes, built without `accounts`, pass an AccountService (or anything answering
    * the same two lookups) here. With neither, every authenticated route answers 401.
    */
   sessions?: AuthOptions['sessions'];
   /**
-   * The account routes' rate limits (issue 13, D24), each default of DEFAULT_RATE_LIMITS
+   * The account routes' rate limits (docs/decisions/0024), each default of DEFAULT_RATE_LIMITS
    * (rate-limits.ts) replaced by what is given here.
    */
   rateLimits?: Partial<RateLimits>;
@@ -64,7 +64,7 @@ export interface CommandApiDependencies {
   rateLimit?: RateLimitOptions;
   /**
    * Where the rate-limit counters live, shared by every command-API process (an ioredis client with
-   * a short commandTimeout and no offline queue; D24). Without it (tests) each process counts
+   * a short commandTimeout and no offline queue; docs/decisions/0024). Without it (tests) each process counts
    * alone; while it does not answer, each process counts alone too (never a 500).
    */
   redis?: RateLimitRedis | null;
@@ -75,31 +75,31 @@ export interface CommandApiDependencies {
   logger?: FastifyServerOptions['logger'];
   /**
    * The proxies whose X-Forwarded-For is believed (Fastify's trustProxy; config TRUST_PROXY): the
-   * gateway's address, so that `request.ip`, which the rate limits count, is the client's (D24).
+   * gateway's address, so that `request.ip`, which the rate limits count, is the client's (docs/decisions/0024).
    * Default: createApp's TRUSTED_PROXIES (loopback).
    */
   trustProxy?: FastifyServerOptions['trustProxy'];
   /**
-   * The replay queue (POST /admin/replay, GET /admin/replay/{jobId}; D17). Without it those
+   * The replay queue (POST /admin/replay, GET /admin/replay/{jobId}; docs/decisions/0017). Without it those
    * routes and the queue board are not served (tests of other routes).
    */
   replayQueue?: Queue<ReplayJob>;
   /** Every queue the board at /api/admin/queues shows (projection queues and replay). */
   boardQueues?: readonly Queue[];
   /**
-   * The payment provider and the site's address (issue 7: /payment/*; the sandbox's test bank
+   * The payment provider and the site's address (/payment/*; the sandbox's test bank
    * when the provider is the sandbox). Without it the payment routes are not served.
    */
   payments?: { provider: PaymentProvider; publicUrl: string };
   /**
-   * The process's metrics registry (issue 17 item 6: request durations here, the appends through
+   * The process's metrics registry (request durations here, the appends through
    * withAppendMetrics in server.ts), served at GET /metrics. Default: a registry of this app's
    * own without the process metrics (tests).
    */
   metrics?: Registry;
   /** Conditions of GET /health/ready besides not closing (server.ts: PostgreSQL, migrations, Redis). */
   readinessChecks?: readonly ReadinessCheck[];
-  /** Announcements and unsubscribing (issue 20 item 4, announcements.ts); without it those routes are not served. */
+  /** Announcements and unsubscribing (announcements.ts); without it those routes are not served. */
   announcements?: Announcements;
 }
 

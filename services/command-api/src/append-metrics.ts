@@ -1,8 +1,8 @@
 /**
- * Append metrics (issue 17 item 6): an EventStore decorator that measures every append the
+ * Append metrics: an EventStore decorator that measures every append the
  * command side makes, whichever command made it. Wired outermost in server.ts, so the latency is
  * the one a command waits for: personal-data sealing, the group commit's wait for its batch
- * (D29) and the commit itself.
+ * (docs/decisions/0029) and the commit itself.
  *
  * Into the given prom-client registry (the process's, served at /metrics):
  * - `sinilill_appends_total{outcome}`: append calls, outcome `ok` (written, or an idempotent

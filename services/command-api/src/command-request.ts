@@ -4,7 +4,7 @@
  * x-correlation-id, else a fresh UUID, @sinilill/http correlation.ts).
  *
  * The command id comes from an `Idempotency-Key` header, scoped to the user
- * (`<userId>:<key>`), so that a retried request appends nothing twice (D7); without a key it is a
+ * (`<userId>:<key>`), so that a retried request appends nothing twice (docs/decisions/0007); without a key it is a
  * fresh UUID. A keyed request also carries its *fingerprint* (the route pattern, the validated
  * path parameters and body: requestFingerprint of @sinilill/commands, keyed with the app's
  * fingerprintKey so that no secret of a body can be guessed from the log), recorded with the
@@ -64,7 +64,7 @@ export function commandRequest(request: FastifyRequest, actor: ActingUser = requ
  * the first answered and appends nothing, and the key reused for another request answers 422
  * IDEMPOTENCY_KEY_REUSED. `run` gets the command metadata to pass on (to the CommandService or the
  * AccountService). `checkedByCommand`: the command makes the repeat check itself before any effect
- * (the entry commands, issue 15 item 2), so it is not made up front as well.
+ * (the entry commands), so it is not made up front as well.
  * @throws whatever `run` throws (DomainError → its status), DomainError('IDEMPOTENCY_KEY_REUSED').
  */
 export function runCommand<T>(

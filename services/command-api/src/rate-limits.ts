@@ -1,5 +1,5 @@
 /**
- * Rate limits that count people (issue 13 item 5; D24): the limits, their counters in Redis, and
+ * Rate limits that count people (docs/decisions/0024): the limits, their counters in Redis, and
  * the login throttle.
  *
  * - Per client address (`request.ip`: the gateway forwards the client's address and the APIs
@@ -29,7 +29,7 @@ export interface Limit {
   timeWindowMs: number;
 }
 
-/** The limits of the account routes (D24); see DEFAULT_RATE_LIMITS for the values and reasons. */
+/** The limits of the account routes (docs/decisions/0024); see DEFAULT_RATE_LIMITS for the values and reasons. */
 export interface RateLimits {
   /** Login attempts per client address, whatever the e-mail or outcome (password spraying). */
   loginPerAddress: Limit;
@@ -61,7 +61,7 @@ export interface RateLimits {
 const MINUTE = 60_000;
 
 /**
- * The limits the command API runs with unless told otherwise (D24). The browser tests stay below
+ * The limits the command API runs with unless told otherwise (docs/decisions/0024). The browser tests stay below
  * them from one address (127.0.0.1) per stack: at most ~14 registrations, ~10 logins and 2 reset
  * requests in a few minutes.
  * - login: 30 per address in 10 minutes (a team or an office behind one NAT logs in rarely, the
@@ -289,7 +289,7 @@ export function accountKey(email: string, secret: string): string {
 }
 
 /**
- * The account half of the login limits (D24), over RateLimitCounters:
+ * The account half of the login limits (docs/decisions/0024), over RateLimitCounters:
  * - `waitBeforeLogin` before the password is checked: seconds to wait (Retry-After) while the
  *   account is held, or while this address has used up its failures at this account; else 0;
  * - `failed` after a wrong password (INVALID_CREDENTIALS): counts the failure for the pair and for

@@ -6,7 +6,7 @@
  * against its own stream before acting on it (covering a member with a team fee, refunding), so a
  * lagging read model can only leave out what was appended after its checkpoint.
  *
- * Deletions do NOT use the read models (issue 15 item 4): they find a team's members and entries
+ * Deletions do NOT use the read models: they find a team's members and entries
  * and a participant's entries in the event store's own stream index (CommandServiceDependencies
  * streamIndex; packages/commands/src/stream-index.ts).
  */
@@ -17,10 +17,10 @@ import type { TeamDay } from '@sinilill/domain';
 export interface ReadModelLookups {
   /** Participant ids of the team's members (rm.team_members), ascending. */
   membersOfTeam(teamId: number): Promise<number[]>;
-  /** Ids of the payment orders with the reference (rm.payment_orders; 8 upper-case hex digits). Issue 14. */
+  /** Ids of the payment orders with the reference (rm.payment_orders; 8 upper-case hex digits). */
   ordersOfReference(reference: string): Promise<string[]>;
   /**
-   * The participant's team's day for the TEAM_DAY_OUTLIER moderation rule (issue 20 item 1; see
+   * The participant's team's day for the TEAM_DAY_OUTLIER moderation rule (see
    * CommandServiceDependencies.teamDayOf): null when the participant is in no team.
    */
   teamDayOf(participantId: number, day: string, entryId: number): Promise<TeamDay | null>;

@@ -1,10 +1,10 @@
 /**
  * Wires the command API: configuration, the event store (with personal-data protection, and the
  * projectors' wake-up as its after-commit hook: every append that wrote something wakes them,
- * whichever command made it; issue 15), ids, the account tables, outgoing mail, the global
+ * whichever command made it), ids, the account tables, outgoing mail, the global
  * switches, the payment provider
- * (PAYMENT_PROVIDER), the rate-limit counters in Redis (D24), the LISTEN that drops personal-data
- * keys erased by other processes (issue 17 item 11); and the first administrator
+ * (PAYMENT_PROVIDER), the rate-limit counters in Redis (docs/decisions/0024), the LISTEN that drops personal-data
+ * keys erased by other processes; and the first administrator
  * (ADMIN_EMAIL, ADMIN_PASSWORD) at start.
  *
  * Shutdown (installShutdown, @sinilill/http): on SIGTERM or SIGINT /health/ready answers 503, the
@@ -15,7 +15,7 @@
 import { AccountDirectory, AccountService, CommandService, PostgresIdAllocator, SettingsCache, accountMigrations, withAfterCommit } from '@sinilill/commands';
 import { createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
-import { PersonalDataVault, SubjectErasureListener, createEventStore, requirePostgresLog, createResilientPool, eventStoreMigrations, pendingMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
+import { PersonalDataVault, SubjectErasureListener, createEventStore, createResilientPool, eventStoreMigrations, pendingMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
 import { createMetricsRegistry, earlyLog, installShutdown, migrationsCheck, postgresCheck, redisCheck } from '@sinilill/http';
 import { smtpMailer } from '@sinilill/mail';
 import { MediaStore, mediaMigrations } from '@sinilill/media';
@@ -34,18 +34,18 @@ const config = loadConfig();
 const databaseUrl = required(config.databaseUrl, 'DATABASE_URL');
 // Pool warnings before the app (and its logger) exist go to stderr, then through app.log.
 const poolLog = earlyLog();
-// Traces (issue 17 item 7), when OTEL_EXPORTER_OTLP_ENDPOINT is set: started before the first
+// Traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set: started before the first
 // pool, Redis connection and Fastify instance (@sinilill/telemetry), shut down last.
 const telemetry = config.otelEndpoint === null ? null : await startTelemetry({ serviceName: 'command-api', endpoint: config.otelEndpoint, warn: poolLog.warn });
 const pool = createResilientPool({ connectionString: databaseUrl, max: 20, log: poolLog });
 // The account tables get their own pool: a registration holds one of its connections across the
 // event store's append (see AccountDirectory), which must never wait for a connection of its own.
 const accountPool = createResilientPool({ connectionString: databaseUrl, max: 10, log: poolLog });
-// The schemas this service uses: waited for at start (issue 13), then a condition of readiness (issue 17).
+// The schemas this service uses: waited for at start, then a condition of readiness.
 const schemas = [eventStoreMigrations, accountMigrations, mediaMigrations, readModelMigrationSet()];
-// Started before its database: wait for it rather than exit (issue 13).
+// Started before its database: wait for it rather than exit.
 await waitForPostgres(pool, { log: poolLog, schemas });
-// The process's metrics (issue 17 item 6): request durations (app.ts), appends (below), process.
+// The process's metrics: request durations (app.ts), appends (below), process.
 const metrics = createMetricsRegistry('command-api');
 const vault = new PersonalDataVault({ pool });
 const publisher = new WakeUpPublisher({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix });
@@ -53,24 +53,24 @@ const publisher = new WakeUpPublisher({ redisUrl: required(config.redisUrl, 'RED
 // wake-up is left to their periodic sweep). `app` exists by the time anything appends.
 // Measured outermost (append-metrics.ts): the latency a command waits for.
 const store = withAppendMetrics(withAfterCommit(
-  // The log's engine is configuration (EVENT_STORE, KURRENTDB_URL; issue 18, docs/event-store-engines.md).
+  // The log's engine is configuration (EVENT_STORE, KURRENTDB_URL, docs/event-store-engines.md).
   withPersonalDataProtection(createEventStore({ ...config.eventStore, pool }), vault, PERSONAL_DATA_FIELDS),
   // It runs in the request's async context: the wake-up carries the request's trace context and
-  // the events' correlation id to the projector (issue 17 item 7).
+  // the events' correlation id to the projector.
   (position, append) => {
     void publisher.wake(position, (error) => app.log.warn({ err: error }, 'wake-up failed; the sweep will catch up'), { correlationId: append.correlationId });
   },
 ), metrics);
 const clock = createClock(config);
 const now = () => clock.now();
-// Ids in blocks of 32 per sequence read: one round trip in 32 commands (issue 15 item 2).
+// Ids in blocks of 32 per sequence read: one round trip in 32 commands.
 const ids = new PostgresIdAllocator(pool, { block: 32 });
 // The switches, kept current by the entry commands' reads of the settings stream's tail.
 const settings = new SettingsCache();
-// The replay queue (the projector's replay worker takes its jobs) and every queue for the board (D17).
+// The replay queue (the projector's replay worker takes its jobs) and every queue for the board (docs/decisions/0017).
 const replayQueue = createReplayQueue({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix });
 const projectionQueues = createProjectionQueues({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix });
-// The rate-limit counters (D24): a command that Redis does not answer within 250 ms fails, and
+// The rate-limit counters (docs/decisions/0024): a command that Redis does not answer within 250 ms fails, and
 // while Redis is down commands fail at once (no offline queue); the counters then count in this
 // process until it answers again. Reconnection goes on in the background.
 const rateLimitRedis = new Redis(required(config.redisUrl, 'REDIS_URL'), {
@@ -83,30 +83,23 @@ const mailer = smtpMailer({ url: config.smtpUrl ?? `smtp://127.0.0.1:${config.ma
 const commands = new CommandService({
   store, ids, now, directory,
   settings,
-  // Admin deletions: the person's key is destroyed (D2); members and entries come from the
-  // event store's own index (stream-index.ts), read with the store's pool.
+  // Admin deletions: the person's key is destroyed (docs/decisions/0002); members and entries come from the
+  // log itself (stream-index.ts), read through the store on either engine.
   personalData: vault,
-  // On KurrentDB the index (SQL on es.events) and appendToStreamsIf do not exist: the deletions
-  // that need them refuse with this error rather than decide from an empty PostgreSQL log.
-  streamIndex: config.eventStore.engine === 'postgres'
-    ? async (text, values) => (await pool.query<Record<string, unknown>>(text, [...values])).rows
-    : async () => { requirePostgresLog(config.eventStore.engine, 'deleting a team or participant (the stream index, issue 15 item 4)'); return []; },
+  streamIndex: store,
   ...readModelLookups(pool),
 });
 const accounts = new AccountService({
   store, ids, directory, mailer, now, publicUrl: config.publicUrl,
   onMailError: (error, kind) => app.log.error({ err: error, kind }, 'mail not sent'),
 });
-// Announcements (issue 20 item 4): the mail queue and its worker run in this process, with this
-// process's mailer; the audience is read from es.events (PostgreSQL log only; see announcements.ts).
-const announcements = config.eventStore.engine === 'postgres'
-  ? new Announcements({
-    store, redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix, mailer, publicUrl: config.publicUrl,
-    secret: config.jwtSecret, now,
-    query: async (text, values) => (await pool.query<Record<string, unknown>>(text, [...values])).rows,
-    log: { warn: (details, message) => app.log.warn(details, message) },
-  })
-  : null;
+// Announcements: the mail queue and its worker run in this process, with this process's mailer;
+// the audience is read from the log through the store (either engine; see announcements.ts).
+const announcements = new Announcements({
+  store, redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix, mailer, publicUrl: config.publicUrl,
+  secret: config.jwtSecret, now,
+  log: { warn: (details, message) => app.log.warn(details, message) },
+});
 const app = buildCommandApi({
   commands,
   accounts,
@@ -115,11 +108,11 @@ const app = buildCommandApi({
   jwtSecret: config.jwtSecret,
   activityFileHeapMb: config.activityFileHeapMb,
   logger: { level: config.logLevel },
-  // TRUST_PROXY: whose X-Forwarded-For is believed (the gateway's address; loopback by default, D24).
+  // TRUST_PROXY: whose X-Forwarded-For is believed (the gateway's address; loopback by default, docs/decisions/0024).
   trustProxy: config.trustProxy,
   replayQueue,
-  boardQueues: [...projectionQueues, replayQueue, ...(announcements ? [announcements.queue] : [])],
-  // The provider's bank list is kept in Redis for every command-API process (issue 17 item 11).
+  boardQueues: [...projectionQueues, replayQueue, announcements.queue],
+  // The provider's bank list is kept in Redis for every command-API process.
   payments: {
     provider: createProvider(config.payments, { publicUrl: config.publicUrl, cache: redisSharedCache(rateLimitRedis, `${config.queuePrefix}:`) }),
     publicUrl: config.publicUrl,
@@ -129,17 +122,17 @@ const app = buildCommandApi({
   metrics,
   // Ready while PostgreSQL answers, every schema is migrated and Redis answers (the rate-limit
   // client: no offline queue, so a PING fails at once while Redis is down).
-  ...(announcements ? { announcements } : {}),
+  announcements,
   readinessChecks: [postgresCheck(pool), migrationsCheck(() => pendingMigrations(pool, schemas)), redisCheck(rateLimitRedis)],
 });
 // onClose runs after the server has closed and the last request in flight has answered.
 app.addHook('onClose', async () => {
-  await announcements?.close();
+  await announcements.close();
   mailer.close();
   await publisher.close();
   await Promise.all([replayQueue.close(), ...projectionQueues.map((q) => q.close())]);
   rateLimitRedis.disconnect();
-  // Disposes the KurrentDB client (issue 18); a no-op for PostgreSQL, whose pool ends below.
+  // Disposes the KurrentDB client; a no-op for PostgreSQL, whose pool ends below.
   await store.close();
   await accountPool.end();
   await pool.end();
@@ -148,7 +141,7 @@ app.addHook('onClose', async () => {
 poolLog.attach(app);
 installShutdown(app);
 // Erasures made by any process (another command API's admin deletion) drop the key from this
-// vault's cache within milliseconds, not after its TTL (issue 17 item 11). Started once `app`
+// vault's cache within milliseconds, not after its TTL. Started once `app`
 // (its logger) exists; until then the vault caches no live key.
 const erasures = new SubjectErasureListener({
   connectionString: databaseUrl, vaults: [vault],
@@ -163,5 +156,5 @@ if (config.admin) {
   // Its append (when something changed) woke the projectors through the store's hook.
   app.log.info({ userId: admin.userId, changed: admin.changed }, 'administrator from ADMIN_EMAIL is in place');
 }
-announcements?.startWorker();
+announcements.startWorker();
 await app.listen({ host: config.host, port: config.commandApiPort });

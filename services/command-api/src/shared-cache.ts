@@ -1,5 +1,5 @@
 /**
- * The SharedCache of @sinilill/payments over Redis (issue 17 item 11): the payment provider's bank
+ * The SharedCache of @sinilill/payments over Redis: the payment provider's bank
  * list is kept once for every command-API process under `${BULLMQ_PREFIX}:` (one prefix per copy
  * of the app sharing a Redis, as the queues and rate limits). The Redis client is the rate
  * limits' (server.ts): 250 ms per command, no offline queue, so a Redis that does not answer fails

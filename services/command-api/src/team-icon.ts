@@ -1,7 +1,7 @@
 /**
  * The team icon handling shared by PUT /team/{id}/publicattributes (members) and PUT
  * /admin/team/{id} (administrators): a data URL is judged by content, re-encoded and stored in
- * the media store (D14); the event records only the reference.
+ * the media store (docs/decisions/0014); the event records only the reference.
  */
 import type { FastifyError } from 'fastify';
 import { MAX_IMAGE_SIZE_LABEL } from '@sinilill/contracts';

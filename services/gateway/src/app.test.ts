@@ -1,5 +1,5 @@
 /**
- * The gateway's reading of proxy errors (issue 13): a chunked body that the API cut off shows up
+ * The gateway's reading of proxy errors: a chunked body that the API cut off shows up
  * as a socket error, sometimes bare, sometimes wrapped by @fastify/reply-from with the socket
  * error as its cause (CI caught the wrapped one answered 503 instead of 413).
  */

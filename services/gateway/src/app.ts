@@ -6,12 +6,12 @@
  * API; the payment provider's GETs go to the command API (EXCEPTIONS). The operators' replay and queue board (/api/admin/replay*, /api/admin/queues*) are
  * the command API's for every method. Unknown non-API paths get the client's index.html (client-side routing).
  *
- * Many processes of each kind (issue 17 item 11): each kind's upstreams are a list
+ * Many processes of each kind: each kind's upstreams are a list
  * (COMMAND_API_URLS, QUERY_API_URLS), balanced round-robin; one that refuses a connection is passed
  * over for 2 s, and a request that failed before any answer goes to the next one when that cannot
  * do anything twice: reads, and commands with a usable Idempotency-Key (upstreams.ts).
  *
- * Development's front door (issue 16 item 3): production runs nginx with infra/nginx/sinilill.conf,
+ * Development's front door: production runs nginx with infra/nginx/sinilill.conf,
  * which routes the same way. A proxy hop in Node (parsing the request, a second HTTP exchange with
  * the API, streaming the answer back) costs about as much CPU as the query API's cached answer
  * itself, so the gateway roughly halves a cached answer's throughput on this 2-core machine
@@ -22,8 +22,8 @@
  *
  * Health (the gateway's own, not proxied): GET /health/live answers 200 `{ live: true }`; GET
  * /health/ready 200 `{ ready: true }`, and once the gateway starts to close 503 (Fastify's own
- * answer while closing) or a refused connection. Readiness does not ask the APIs (issue 17 item
- * 5): each API has its own probe, and a gateway taken out of rotation because an API is down
+ * answer while closing) or a refused connection. Readiness does not ask the APIs:
+ * each API has its own probe, and a gateway taken out of rotation because an API is down
  * would turn a partial outage (reads without commands) into a whole one. GET /metrics (its own
  * too): request durations and, from server.ts, the process metrics.
  * Closing (`app.close()`, server.ts on SIGTERM): the proxied live streams (server-sent events)
@@ -52,7 +52,7 @@ export interface GatewayOptions {
   /** The command API; or give `commandApiUrls`. */
   commandApiUrl?: string;
   /**
-   * Several query APIs (QUERY_API_URLS), balanced round-robin (upstreams.ts, issue 17 item 11);
+   * Several query APIs (QUERY_API_URLS), balanced round-robin (upstreams.ts);
    * used instead of `queryApiUrl` when given.
    */
   queryApiUrls?: readonly string[];
@@ -66,12 +66,12 @@ export interface GatewayOptions {
   /**
    * The proxies in front of the gateway whose X-Forwarded-For it believes (Fastify's trustProxy;
    * config TRUST_PROXY, from server.ts): a TLS proxy or load balancer (Caddy, an ingress), so that
-   * `request.ip`, which it forwards to the APIs, is the client's (D24). Default: nobody — the
+   * `request.ip`, which it forwards to the APIs, is the client's (docs/decisions/0024). Default: nobody — the
    * gateway is the edge, and a claimed address is never passed on.
    */
   trustProxy?: FastifyServerOptions['trustProxy'];
   /**
-   * The process's metrics registry (issue 17 item 6), served at GET /metrics (the gateway's own,
+   * The process's metrics registry, served at GET /metrics (the gateway's own,
    * never proxied) with the request durations (route: the proxy's pattern, e.g. `/api/*`).
    * Default: a registry of this app's own without the process metrics (tests).
    */
@@ -81,14 +81,14 @@ export interface GatewayOptions {
 /**
  * The paths that do not follow the method rule, and where they go:
  * - spec §7 GET /team/{id}/newcode draws a new join code: a command;
- * - the operators' replay and queue board live in the command API whatever the method (D17): a
+ * - the operators' replay and queue board live in the command API whatever the method (docs/decisions/0017): a
  *   replay job's state is in Redis, not in a read model, and the board is one app with its assets;
  * - spec §7 POST /strapi/story (the news page's stories) is a read: the query API;
- * - the payment reads that talk to the provider or record an outcome are the command API's (issue
- *   7, D18): GET /payment/methods (asks the provider), GET /payment/return (the provider's
+ * - the payment reads that talk to the provider or record an outcome are the command API's
+ *   (docs/decisions/0018): GET /payment/methods (asks the provider), GET /payment/return (the provider's
  *   returnUrl, records the outcome) and the sandbox's test bank (/payment/sandbox/*: checkout page,
  *   logos). GET /payment/info and /fundraising are read models: the query API;
- * - the command API's OpenAPI document, GET /api/docs/command.json (issue 17 item 8); the rest of
+ * - the command API's OpenAPI document, GET /api/docs/command.json; the rest of
  *   /api/docs (the UI, the query API's document) is the query API's, like every GET.
  */
 export const EXCEPTIONS: readonly { path: string; methods: readonly ('GET' | 'HEAD' | 'POST')[]; to: 'command' | 'query' }[] = [
@@ -106,17 +106,17 @@ export const EXCEPTIONS: readonly { path: string; methods: readonly ('GET' | 'HE
 const LARGE_BODIES: readonly { method: string; path: RegExp; limit: number }[] = [
   { method: 'PUT', path: /^\/api\/team\/[^/]+\/publicattributes(?:\?|$)/, limit: PUBLIC_ATTRIBUTES_BODY_LIMIT },
   { method: 'PUT', path: /^\/api\/admin\/team\/[^/?]+(?:\?|$)/, limit: PUBLIC_ATTRIBUTES_BODY_LIMIT },
-  // An activity file's raw bytes (issue 19 item 1); the API names its own refusal ACTIVITY_FILE_TOO_LARGE.
+  // An activity file's raw bytes; the API names its own refusal ACTIVITY_FILE_TOO_LARGE.
   { method: 'POST', path: /^\/api\/team\/[^/]+\/activity-files(?:\?|$)/, limit: ACTIVITY_FILE_BODY_LIMIT },
 ];
 
-/** The body limit the API behind `method url` enforces, bytes (issue 13: 413 at the gateway). */
+/** The body limit the API behind `method url` enforces, bytes (413 at the gateway). */
 export function bodyLimitOf(method: string, url: string): number {
   return LARGE_BODIES.find((route) => route.method === method && route.path.test(url))?.limit ?? DEFAULT_BODY_LIMIT;
 }
 
 /**
- * The headers a proxied request goes upstream with (issue 13, D24): the client's own headers, with
+ * The headers a proxied request goes upstream with (docs/decisions/0024): the client's own headers, with
  * `X-Forwarded-For` set to the address the client connected from, and `X-Forwarded-Proto` and
  * `X-Forwarded-Host` to what the gateway saw. Whatever the client sent in these (or in `Forwarded`
  * and `X-Real-IP`) is dropped, not appended to: the gateway is the edge in this deployment, so an
@@ -134,8 +134,8 @@ export function forwardedHeaders(
   headers: IncomingHttpHeaders | Http2IncomingHttpHeaders,
 ): IncomingHttpHeaders | Http2IncomingHttpHeaders {
   // Upgrade (with its Connection token) is dropped too: the proxy's HTTP client refuses any
-  // request that carries one (`curl --http2` sends `Upgrade: h2c`), which answered 503 (issue 13,
-  // found by the fuzz suite); the APIs speak plain HTTP/1.1 and upgrade nothing.
+  // request that carries one (`curl --http2` sends `Upgrade: h2c`), which answered 503
+  // (found by the fuzz suite); the APIs speak plain HTTP/1.1 and upgrade nothing.
   const { forwarded: _forwarded, 'x-real-ip': _realIp, upgrade: _upgrade, connection: _connection, ...rest } = headers;
   return { ...rest, 'x-forwarded-for': request.ip, 'x-forwarded-proto': request.protocol, 'x-forwarded-host': request.host };
 }
@@ -166,7 +166,7 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
   // each API enforces its own (16 MiB for PUT /team/{id}/publicattributes, 1 MiB elsewhere).
   // The protocol-level refusals (Node's parser, the router, Expect) answer with a catalogue code,
   // as the APIs' do (@sinilill/http), and so does every error of the gateway's own.
-  // The request's correlation id as the APIs make it (issue 17 item 7): request.id, logged as
+  // The request's correlation id as the APIs make it: request.id, logged as
   // `correlationId`, echoed, and passed on to the API (rewriteRequestHeaders below).
   const app = Fastify({
     logger: options.logger ?? false, bodyLimit: 8 * 1024 * 1024, clientErrorHandler, frameworkErrors, ...correlationOptions(),
@@ -181,7 +181,7 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
   });
   // The health routes and the `Connection: close` while closing (@sinilill/http, shared with the APIs).
   app.register(healthRoutes);
-  // Helmet's headers and the web client's content security policy (issue 17 item 10); a proxied
+  // Helmet's headers and the web client's content security policy; a proxied
   // API answer keeps the API's own.
   app.register(siteSecurityHeaders, { webRoot: options.webRoot });
   app.register(metricsPlugin, { registry: options.metrics ?? createMetricsRegistry('gateway', { defaultMetrics: false }) });
@@ -206,7 +206,7 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
     }
   });
   // A body over the API's limit is refused here, before a byte is forwarded: streamed on, the API
-  // would answer 413 and close mid-body, and the proxy would see a broken pipe (issue 13).
+  // would answer 413 and close mid-body, and the proxy would see a broken pipe.
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api/')) return;
     const length = Number(request.headers['content-length'] ?? 0);
@@ -216,18 +216,18 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
     }
   });
   // An upstream that is down or restarting (the launcher restarts a crashed service) is answered
-  // 503 with a catalogue code; the internal address and the error stay in the log (issue 13).
-  // Every proxied request carries its client's address (forwardedHeaders, D24).
+  // 503 with a catalogue code; the internal address and the error stay in the log.
+  // Every proxied request carries its client's address (forwardedHeaders, docs/decisions/0024).
   const replyOptions: FastifyReplyFromHooks = {
     // The API takes the gateway's correlation id as its own; the trace context goes on in
-    // `traceparent` (the proxy's HTTP client, undici, is not instrumented; issue 17 item 7).
+    // `traceparent` (the proxy's HTTP client, undici, is not instrumented).
     rewriteRequestHeaders: (request, headers) => ({ ...forwardedHeaders(request, headers), [CORRELATION_HEADER]: request.id, ...traceCarrier() }),
     onError: (reply, { error }) => {
       if (reply.sent) return;
       // A chunked body (no Content-Length to judge beforehand) that the API cut off mid-stream:
       // it refused the body as too large (413) and closed, and the proxy saw the pipe break. A
-      // down upstream fails at connect instead (ECONNREFUSED), answered 503 below (issue 13;
-      // counting the bytes here would take the stream from the proxy).
+      // down upstream fails at connect instead (ECONNREFUSED), answered 503 below
+      // (counting the bytes here would take the stream from the proxy).
       // reply-from wraps the socket's error (FST_REPLY_FROM_INTERNAL_SERVER_ERROR, the EPIPE as
       // its cause): the whole cause chain is looked at (CI caught a 503 for a 2 MiB chunked body).
       const headers = reply.request.headers;
@@ -240,7 +240,7 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
       void refuse(reply as FastifyReply, 'SERVICE_UNAVAILABLE', { 'retry-after': '2' });
     },
   };
-  // The upstreams: a list of each kind, balanced (upstreams.ts, issue 17 item 11). A command that
+  // The upstreams: a list of each kind, balanced (upstreams.ts). A command that
   // may be resent (a usable Idempotency-Key) has its body read whole first, so it can be.
   const upstreams = {
     query: new UpstreamPool(upstreamList(options.queryApiUrls, options.queryApiUrl, 'query'), { downMs: options.upstreamDownMs }),
@@ -268,7 +268,7 @@ export function buildGateway(options: GatewayOptions): FastifyInstance {
       root: options.webRoot,
       wildcard: false,
       // Cache-Control is setHeaders' alone (send's default, `public, max-age=0`, would replace it):
-      // the service worker (sw.js) and the manifests must be asked for again each time (issue 19 item 5).
+      // the service worker (sw.js) and the manifests must be asked for again each time.
       cacheControl: false,
       setHeaders(res, path) {
         // Hashed asset names never change content: cache them for a year; index.html never.
@@ -299,7 +299,7 @@ const resendableBodies = new WeakMap<FastifyRequest, Buffer>();
  * preHandler: a command that may be resent (mayResend: a usable Idempotency-Key) has its body
  * read into memory, up to the API's limit (else 413 REQUEST_TOO_LARGE here, as the API would
  * answer), so that the proxy can send it to another command API if the first fails. Other bodies
- * are streamed through unread, as before.
+ * are streamed through unread.
  */
 async function readResendableBody(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (request.method === 'GET' || request.method === 'HEAD' || !mayResend(request.method, request.headers)) return;
@@ -351,11 +351,11 @@ function readUpTo(body: Readable, limit: number): Promise<Buffer | null> {
 }
 
 /**
- * The proxies' handler over a list of upstreams (issue 17 item 11): sends the request to the
+ * The proxies' handler over a list of upstreams: sends the request to the
  * upstream getUpstream picked; when that fails before any answer came, marks an unreachable
  * upstream down and, if the request may be resent (a read, or a command with a usable
  * Idempotency-Key, whose body readResendableBody kept), sends it to the next upstream not yet
- * tried. Anything else fails as before (`base.onError`: 503, or 413 for a cut-off body).
+ * tried. Anything else fails (`base.onError`: 503, or 413 for a cut-off body).
  */
 function balancedHandler(pool: UpstreamPool, base: FastifyReplyFromHooks) {
   return (request: FastifyRequest, reply: FastifyReply, dest: string, options: FastifyReplyFromHooks): FastifyReply => {

@@ -12,19 +12,19 @@ import { startTelemetry } from '@sinilill/telemetry';
 import { buildGateway } from './app';
 
 const config = loadConfig();
-// Traces (issue 17 item 7), when OTEL_EXPORTER_OTLP_ENDPOINT is set: started before the Fastify
+// Traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set: started before the Fastify
 // instance (@sinilill/telemetry); the proxied requests carry the trace on (app.ts).
 const telemetry = config.otelEndpoint === null ? null : await startTelemetry({ serviceName: 'gateway', endpoint: config.otelEndpoint });
 const app = buildGateway({
-  // COMMAND_API_URLS, QUERY_API_URLS (default: one of each on 127.0.0.1), balanced (issue 17 item 11).
+  // COMMAND_API_URLS, QUERY_API_URLS (default: one of each on 127.0.0.1), balanced.
   queryApiUrls: config.queryApiUrls,
   commandApiUrls: config.commandApiUrls,
   webRoot: config.webRoot,
   // TRUST_PROXY: a proxy in front (Caddy, an ingress) whose X-Forwarded-For is believed, so that
-  // the address forwarded to the APIs is the client's, not the proxy's (D24).
+  // the address forwarded to the APIs is the client's, not the proxy's (docs/decisions/0024).
   trustProxy: config.trustProxy,
   logger: { level: config.logLevel === 'info' ? 'warn' : config.logLevel },
-  // GET /metrics with the process metrics (issue 17 item 6); readiness is only "not closing" (app.ts).
+  // GET /metrics with the process metrics; readiness is only "not closing" (app.ts).
   metrics: createMetricsRegistry('gateway'),
 });
 // Spans buffered are exported once the server has closed.

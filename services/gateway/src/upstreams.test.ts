@@ -1,5 +1,5 @@
 /**
- * The gateway's upstream lists (issue 17 item 11): round-robin, an unreachable upstream passed
+ * The gateway's upstream lists: round-robin, an unreachable upstream passed
  * over for a while, and which failed requests may be sent to the next one.
  */
 import { describe, expect, test } from 'vitest';

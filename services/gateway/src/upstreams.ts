@@ -1,12 +1,12 @@
 /**
- * The gateway's upstream lists (issue 17 item 11: many processes of each kind). Each kind of API
+ * The gateway's upstream lists (many processes of each kind). Each kind of API
  * (COMMAND_API_URLS, QUERY_API_URLS) is a list, balanced round-robin. An upstream that refuses a
  * connection (a killed or restarting process) is passed over for a few seconds. A request that
  * failed before any answer came goes to the next upstream only when sending it twice cannot do
  * anything twice:
  *
  * - reads (GET, HEAD);
- * - commands carrying a usable Idempotency-Key (IDEMPOTENCY_KEY_PATTERN, the command API's D7):
+ * - commands carrying a usable Idempotency-Key (IDEMPOTENCY_KEY_PATTERN, the command API's docs/decisions/0007):
  *   the second API answers as a repeat if the first had appended (the store keeps event ids
  *   unique), or runs it once if it had not. Such a body is read whole before it is forwarded (at
  *   most the API's own limit), so that it can be sent again;

@@ -1,5 +1,5 @@
 /**
- * The projector's own HTTP server (issue 17 items 5 and 6): it serves no API, only what the
+ * The projector's own HTTP server: it serves no API, only what the
  * launcher, compose and an orchestrator's probes and Prometheus ask of every service.
  *
  * - `GET /health/live`: 200 while the process answers (@sinilill/http healthRoutes). It listens

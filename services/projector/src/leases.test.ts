@@ -1,4 +1,4 @@
-/** fairShare and leasesToRelease (issue 16 item 6): how many projections each live projector process aims to hold, and which it gives back. */
+/** fairShare and leasesToRelease: how many projections each live projector process aims to hold, and which it gives back. */
 import { describe, expect, test } from 'vitest';
 import { fairShare, leasesToRelease } from './leases';
 

@@ -1,5 +1,5 @@
 /**
- * Projection leases (issue 16 item 6): how N projector processes on one database share the
+ * Projection leases: how N projector processes on one database share the
  * projections, each projection worked by one process at a time.
  *
  * A lease is a PostgreSQL session-level advisory lock, `(LEASE_LOCK_CLASS, hashtext('rm.<name>'))`

@@ -1,5 +1,5 @@
 /**
- * The projector's readiness by lag and the replay ratio (issue 17 items 5 and 6), without servers;
+ * The projector's readiness by lag and the replay ratio, without servers;
  * the lag itself is read from PostgreSQL (tests/int/metrics.int.test.ts).
  */
 import { describe, expect, test } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The projector's metrics (issue 17 item 6), in the process's prom-client registry, and the
+ * The projector's metrics, in the process's prom-client registry, and the
  * projection lag they and the readiness check (./http.ts) read.
  *
  * Read at scrape time (prom-client `collect()`), each bounded by `timeoutMs` (a series whose read
@@ -13,8 +13,8 @@
  *   every projection queue and the replay queue;
  * - `sinilill_replay_progress_ratio`: the active replay job's progress, 0–1 (0 when none runs).
  *
- * Both lag gauges come from one query (readProjectionLag) per scrape: the checkpoints, the head
- * (max of the log's primary key) and, per projection, one primary-key probe for the next event.
+ * Both lag gauges come from one read (readProjectionLag) per scrape: the checkpoints, the log's
+ * head and, per lagging projection, its next event (through the event store, either engine).
  *
  * Recorded as it happens: `sinilill_projection_batch_duration_seconds{projection}`, a histogram
  * of each committed batch's transaction (this process's batches: ProjectorOptions.onBatch).
@@ -24,6 +24,7 @@
  * histogram is this process's own.
  */
 import type pg from 'pg';
+import type { EventStore } from '@sinilill/event-store';
 import { Gauge, Histogram, withTimeout, type Registry } from '@sinilill/http';
 import type { Queue, ReplayJobProgress } from '@sinilill/messaging';
 import { READ_MODEL_SCHEMA } from '@sinilill/read-models';
@@ -43,32 +44,35 @@ export interface ProjectionLag {
 }
 
 /**
- * The lag of each of `projections`, in their order, in one query on the event store's database
- * (the read models' checkpoints and the log share it): see ProjectionLag. The age is measured by
- * PostgreSQL's clock, the one that set recorded_at.
+ * The lag of each of `projections`, in their order: see ProjectionLag. The checkpoints and the
+ * database's clock in one query of the read models' database, the head and each lagging
+ * projection's next event through the event store (either engine; one read of one event each).
+ * The age is measured by the database's clock against the event's recorded time.
  */
-export async function readProjectionLag(pool: pg.Pool, projections: readonly string[]): Promise<ProjectionLag[]> {
-  const { rows } = await pool.query<{ projection: string; position: string; head: string; seconds: number | null }>({
-    name: 'projector.lag',
-    text: `
-      SELECT p.name AS projection, coalesce(c.position, 0) AS position, h.head,
-             extract(epoch FROM clock_timestamp() - n.recorded_at)::float8 AS seconds
-        FROM unnest($1::text[]) WITH ORDINALITY AS p(name, ord)
-        LEFT JOIN ${READ_MODEL_SCHEMA}.checkpoints c ON c.projection = p.name
-       CROSS JOIN (SELECT coalesce(max(global_position), 0) AS head FROM es.events) h
-        LEFT JOIN LATERAL (
-          SELECT e.recorded_at FROM es.events e
-           WHERE e.global_position > coalesce(c.position, 0) ORDER BY e.global_position LIMIT 1
-        ) n ON true
-       ORDER BY p.ord`,
-    values: [[...projections]],
-  });
-  return rows.map((row) => {
+export async function readProjectionLag(pool: pg.Pool, log: LagLog, projections: readonly string[]): Promise<ProjectionLag[]> {
+  const [{ rows }, head] = await Promise.all([
+    pool.query<{ projection: string; position: string; now_ms: number }>({
+      name: 'projector.lag',
+      text: `
+        SELECT p.name AS projection, coalesce(c.position, 0) AS position,
+               (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now_ms
+          FROM unnest($1::text[]) WITH ORDINALITY AS p(name, ord)
+          LEFT JOIN ${READ_MODEL_SCHEMA}.checkpoints c ON c.projection = p.name
+         ORDER BY p.ord`,
+      values: [[...projections]],
+    }),
+    log.headPosition(),
+  ]);
+  return Promise.all(rows.map(async (row) => {
     const position = Number(row.position);
-    const head = Number(row.head);
-    return { projection: row.projection, position, head, events: Math.max(0, head - position), seconds: Math.max(0, row.seconds ?? 0) };
-  });
+    const [next] = position < head ? await log.readAll({ after: position, maxCount: 1, metadata: false }) : [];
+    const seconds = next ? (row.now_ms - next.recordedAt.getTime()) / 1000 : 0;
+    return { projection: row.projection, position, head, events: Math.max(0, head - position), seconds: Math.max(0, seconds) };
+  }));
 }
+
+/** What the lag reads of the event store: its head and the next event after a checkpoint. */
+export type LagLog = Pick<EventStore, 'headPosition' | 'readAll'>;
 
 /** The BullMQ job states sinilill_queue_jobs counts. */
 export const QUEUE_STATES = ['waiting', 'active', 'failed', 'delayed'] as const;
@@ -80,8 +84,10 @@ export const BATCH_DURATION_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.
 export const SCRAPE_READ_TIMEOUT_MS = 1000;
 
 export interface ProjectorMetricsOptions {
-  /** The event store's and read models' pool (the lag query). */
+  /** The read models' pool (the checkpoints). */
   pool: pg.Pool;
+  /** The event store (the head and the next event of a lagging projection). */
+  log: LagLog;
   /** The projections' names, in the order they are reported. */
   projections: readonly string[];
   /** The queues whose job counts are reported (the projection queues and the replay queue). */
@@ -113,7 +119,7 @@ export function progressRatio(progress: unknown): number {
 export function registerProjectorMetrics(registry: Registry, options: ProjectorMetricsOptions): ProjectorMetrics {
   const timeoutMs = options.timeoutMs ?? SCRAPE_READ_TIMEOUT_MS;
   const failed = (what: 'lag' | 'queues' | 'replay', error: unknown) => options.onError?.(what, error);
-  const lag = () => readProjectionLag(options.pool, options.projections);
+  const lag = () => readProjectionLag(options.pool, options.log, options.projections);
 
   // Both lag gauges are filled by one read per scrape: prom-client collects the metrics of a
   // scrape concurrently, so the second collect joins the read the first one started.

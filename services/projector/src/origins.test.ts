@@ -1,6 +1,6 @@
 /**
- * What a wake-up job names (issue 17 item 7): originsOf reads the job's correlation id and trace
- * context, and the coalesced ones, from data that came through Redis — a job of before issue 17
+ * What a wake-up job names: originsOf reads the job's correlation id and trace
+ * context, and the coalesced ones, from data that came through Redis — a job of an older sender
  * names one empty origin (its run is traced from a new root), anything malformed is dropped.
  */
 import { describe, expect, test } from 'vitest';
@@ -10,7 +10,7 @@ import { originsOf } from './projector';
 const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 
 describe('originsOf', () => {
-  test('a job of before issue 17 names one empty origin', () => {
+  test('a job of an older sender names one empty origin', () => {
     expect(originsOf({ position: 7, sentAt: 1 })).toEqual([{}]);
   });
 

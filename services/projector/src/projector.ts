@@ -2,7 +2,7 @@
  * The projector: catches each read model up from its checkpoint when woken (runner.catchUp:
  * apply + checkpoint in one transaction under the projection's advisory lock, exactly once).
  *
- * Sharing (issue 16 item 6): N projector processes on one database share the projections. Each
+ * Sharing: N projector processes on one database share the projections. Each
  * process works only the projections whose lease it holds (./leases.ts: a session-level advisory
  * lock per projection on one dedicated connection per process, the live processes counted from
  * their member locks in pg_locks), aiming at a fair share ceil(P / live processes). At every tick
@@ -30,18 +30,18 @@
  * up directly, whatever became of the wake-ups (Redis restarted or flushed, a publisher that
  * failed after its append, a wake-up held back behind the job of a killed projector): an update
  * can be late by one sweep interval (two when its projection changed hands), never lost or
- * stalled (issue 13). At start the projector forgets the pending wake-ups a killed predecessor
+ * stalled. At start the projector forgets the pending wake-ups a killed predecessor
  * may have left (WakeUpPublisher.forgetPendingWakeUps), and its workers' job locks are short
  * (10 s), so a dead worker's job is reclaimed within seconds.
  *
  * An event a projection cannot apply because of its data is parked by the runner and the
- * projection goes on (issue 13); each park is logged at warn (reportPark).
+ * projection goes on; each park is logged at warn (reportPark).
  *
  * Stopping (close(), or the `signal` option aborted): a run stops after the batch in progress,
  * whose apply and checkpoint commit together (or roll back together), so a stop never leaves a
  * half-applied batch; the events after it wait for the next holder, which catches up first.
  *
- * Traces and correlation (issue 17 item 7): a run asked for by wake-up jobs carries their origins
+ * Traces and correlation: a run asked for by wake-up jobs carries their origins
  * (WakeUpOrigin: correlation id, trace context; a run shared by several jobs, those of all, at most
  * MAX_WAKE_UP_ORIGINS). Each of its batches runs under a span `projection batch <name>` (a
  * consumer span; attributes: projection, from and to position, events read and applied), a child
@@ -79,14 +79,14 @@ export interface ProjectorOptions {
   /** Events per transaction. */
   batchSize?: number;
   /**
-   * The URL of `db`'s database, for this process's lease connection (issue 16 item 6): with it,
+   * The URL of `db`'s database, for this process's lease connection: with it,
    * projector processes on the same database share the projections (module docs). Without it,
    * this projector works every projection itself and takes no lease.
    */
   databaseUrl?: string;
   log?: (message: string, details?: Record<string, unknown>) => void;
   /**
-   * Warnings: an event parked (issue 13), with projection, position, event type and error —
+   * Warnings: an event parked, with projection, position, event type and error —
    * never the event's data, which may be personal — and a lost lease connection. Default: `log`
    * with `level: 'warn'` among the details (the projector's JSON log lets the details name the
    * level).
@@ -96,7 +96,7 @@ export interface ProjectorOptions {
   onBatch?: (batch: ProjectorBatch) => void;
   /**
    * The engine's live feed of the log (EventStore.subscribe of the unwrapped store: KurrentDB's
-   * catch-up subscription; issue 18 item 2). With it, each committed event of a handled type
+   * catch-up subscription). With it, each committed event of a handled type
    * wakes the projections this process works, in addition to the writers' BullMQ wake-ups and
    * the sweep; a failed subscription is opened again from the last position it told, 1 s later.
    */
@@ -144,7 +144,7 @@ export interface RunningProjector {
 const FEED_WAKE_MS = 10;
 
 /**
- * The projector's side of EventStore.subscribe (issue 18 item 2): one subscription to the
+ * The projector's side of EventStore.subscribe: one subscription to the
  * projections' event types, from `start(after)`; every told event schedules `wake` (at most once
  * per FEED_WAKE_MS), and a failed subscription is opened again from the last position told, after
  * a second. `close()` ends it for good.
@@ -194,7 +194,7 @@ export function followFeed(
 }
 
 /**
- * Logs what happened to a park (issue 13): a newly parked event, or one a retry could not apply,
+ * Logs what happened to a park: a newly parked event, or one a retry could not apply,
  * at warn; a retry that applied it or a skip at info. Projection, position, event id and type,
  * the error's code and message (values cut out, parking.ts) — never the event's data.
  */
@@ -216,7 +216,7 @@ export function reportPark(
 /**
  * The origins a wake-up job names (WakeUpJob: its own, then the coalesced ones), checked, since
  * the job comes from Redis: a correlation id is a string (cut to 100 characters), a trace context
- * a valid carrier; a job of before issue 17 names one empty origin.
+ * a valid carrier; a job of an older sender names one empty origin.
  */
 export function originsOf(job: Partial<WakeUpJob> | undefined): WakeUpOrigin[] {
   const coalesced: unknown[] = Array.isArray(job?.coalesced) ? job.coalesced : [];

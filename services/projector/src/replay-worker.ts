@@ -1,5 +1,5 @@
 /**
- * The replay worker (D17): takes jobs from the `replay` queue one at a time and runs
+ * The replay worker (docs/decisions/0017): takes jobs from the `replay` queue one at a time and runs
  * replayAndRecord (rebuild aside, swap, ReadModelsReplayed in stream `operations`), reporting
  * progress through job.updateProgress so an operator can follow it (GET /api/admin/replay/{jobId}
  * and the queue board). The job's return value is the recorded ReadModelsReplayed data.

@@ -1,26 +1,26 @@
 /**
  * Wires the projector: configuration, the event store (decrypting personal data), read models, BullMQ,
- * and its health and metrics server (./http.ts on PROJECTOR_PORT, issue 17: /health/live,
+ * and its health and metrics server (./http.ts on PROJECTOR_PORT, /health/live,
  * /health/ready, /metrics; the 'ready' line names the port it bound).
  *
  * Shutdown (close-with-grace): on SIGTERM or SIGINT no new wake-up is taken, each projection's
  * run finishes the batch in progress (apply + checkpoint, one transaction) and stops, the BullMQ
  * workers close (worker.close() waits for the active job), then the pool; exit code 0, within
- * @sinilill/http's SHUTDOWN_DELAY_MS (else 1). A replay job in progress (minutes long, D17) is not waited for: its
+ * @sinilill/http's SHUTDOWN_DELAY_MS (else 1). A replay job in progress (minutes long, docs/decisions/0017) is not waited for: its
  * worker is closed at once, the rebuild in `rm_next` is abandoned (the live schema is untouched
- * until the swap, D5), and BullMQ hands the job out again once its lock lapses (stalled job), so
+ * until the swap, docs/decisions/0005), and BullMQ hands the job out again once its lock lapses (stalled job), so
  * it runs again after the restart. An uncaught error is logged (with the error) and exits 1
  * after the same close.
  *
- * Resilience (issue 13): the pool logs and replaces broken connections, and the start waits for
+ * Resilience: the pool logs and replaces broken connections, and the start waits for
  * PostgreSQL (waitForPostgres) instead of exiting; a failed batch is retried by the next wake-up
  * or sweep.
  *
- * Several projector processes on one database share the projections (issue 16 item 6): each
+ * Several projector processes on one database share the projections: each
  * holds leases on a connection of its own to DATABASE_URL (./leases.ts, ./projector.ts) and logs
  * 'leases changed' with what it holds whenever that changes.
  *
- * Logs and traces (issue 17 item 7): pino JSON lines (log() below); a run woken by a command logs
+ * Logs and traces: pino JSON lines (log() below); a run woken by a command logs
  * its correlation ids, and with OTEL_EXPORTER_OTLP_ENDPOINT set its batches continue the
  * command's trace (./projector.ts).
  */
@@ -38,7 +38,7 @@ import { startProjector } from './projector';
 import { startReplayWorker } from './replay-worker';
 
 /**
- * The projector's log (issue 17 item 7): pino's JSON lines on stdout, as the APIs write them
+ * The projector's log: pino's JSON lines on stdout, as the APIs write them
  * (numeric `level`, `time` in ms, `msg`, `err` serialised), with `service: 'projector'`. A
  * `level` of 'warn' or 'error' among the details raises the line's level: the projector's parts
  * name it there (ProjectorOptions.warn, the replay worker's parks).
@@ -60,21 +60,21 @@ function logWarn(fields: Record<string, unknown>, message: string): void {
 
 const config = loadConfig();
 const logger = pino({ level: config.logLevel }).child({ service: 'projector' });
-// Traces (issue 17 item 7), when OTEL_EXPORTER_OTLP_ENDPOINT is set: started before the pools and
+// Traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set: started before the pools and
 // the Redis connections are made (@sinilill/telemetry), shut down last.
 const telemetry = config.otelEndpoint === null ? null : await startTelemetry({ serviceName: 'projector', endpoint: config.otelEndpoint, warn: logError });
 const poolLog = { warn: logError };
 const databaseUrl = required(config.databaseUrl, 'DATABASE_URL');
 const pool = createPool(databaseUrl, 10, poolLog);
 const vault = new PersonalDataVault({ pool });
-// The log's engine is configuration (EVENT_STORE, KURRENTDB_URL; issue 18, docs/event-store-engines.md).
+// The log's engine is configuration (EVENT_STORE, KURRENTDB_URL, docs/event-store-engines.md).
 const engineStore = createEventStore({ ...config.eventStore, pool });
 const store = withPersonalDataProtection(engineStore, vault, PERSONAL_DATA_FIELDS);
 const db = createReadModelDb(pool);
 const stopping = new AbortController();
-// The schemas the projector uses: waited for at start (issue 13), then a condition of readiness (issue 17).
+// The schemas the projector uses: waited for at start, then a condition of readiness.
 const schemas = [eventStoreMigrations, readModelMigrationSet()];
-// Health and metrics (issue 17 items 5 and 6; ./http.ts, ./metrics.ts), listening before the
+// Health and metrics (./http.ts, ./metrics.ts), listening before the
 // wait for PostgreSQL: a projector waiting for its database is alive, not ready. A port that is
 // taken is logged and the projector projects without them (its work does not depend on them).
 const metrics = createMetricsRegistry('projector');
@@ -83,7 +83,7 @@ const queues = [...createProjectionQueues({ redisUrl: required(config.redisUrl, 
 // A Redis outage shows in /health/ready and the scrape, not as BullMQ's console output.
 for (const queue of queues) queue.on('error', () => undefined);
 const projectorMetrics = registerProjectorMetrics(metrics, {
-  pool, projections: projections.map((p) => p.name), queues, replayQueue,
+  pool, log: engineStore, projections: projections.map((p) => p.name), queues, replayQueue,
   onError: (metric, error) => logWarn({ metric, err: error }, 'metric not read for a scrape'),
 });
 /** Set once the projector has started (its leases claimed, its workers running, caught up once). */
@@ -102,10 +102,10 @@ const http = await startProjectorHttp({
   return null;
 });
 if (http) log('health and metrics listening', { host: config.host, port: http.port });
-// Started before its database, or before it is migrated: wait rather than exit (issue 13).
+// Started before its database, or before it is migrated: wait rather than exit.
 await waitForPostgres(pool, { log: poolLog, signal: stopping.signal, schemas });
 // A person erased through a command API is dropped from this vault's key cache within
-// milliseconds (issue 17 item 11): no batch projects their name from a cached key afterwards.
+// milliseconds: no batch projects their name from a cached key afterwards.
 const erasures = new SubjectErasureListener({
   connectionString: databaseUrl, vaults: [vault],
   log: { info: (details, message) => log(message, details as Record<string, unknown>), warn: (details, message) => logError(details as Record<string, unknown>, message) },
@@ -122,7 +122,7 @@ const starting = startProjector({
   log,
   onBatch: projectorMetrics.onBatch,
   signal: stopping.signal,
-  // KurrentDB's catch-up subscription wakes the runs too (issue 18 item 2); PostgreSQL has none.
+  // KurrentDB's catch-up subscription wakes the runs too; PostgreSQL has none.
   ...(engineStore.subscribe ? { subscribe: engineStore.subscribe.bind(engineStore) } : {}),
 });
 // Installed before the start-up catch-up is awaited, so a signal during it stops after a batch.
@@ -137,7 +137,7 @@ installGracefulShutdown({
   // force: a replay in progress is abandoned, not waited for (module docs).
   await Promise.all([projector?.close(), replayWorker.close(true), erasures.close()]);
   await Promise.all(queues.map((queue) => queue.close()));
-  // Disposes the KurrentDB client (issue 18); a no-op for PostgreSQL, whose pool ends with db.
+  // Disposes the KurrentDB client; a no-op for PostgreSQL, whose pool ends with db.
   await store.close();
   await db.destroy();
   await telemetry?.shutdown();

@@ -1,5 +1,5 @@
 /**
- * Public answers cached by position (issue 16 item 2): an answer that is the same for every
+ * Public answers cached by position: an answer that is the same for every
  * visitor (GET /api/stats, GET /api/settings) is computed and serialised once per state of the
  * read models it reads, kept in memory with its ETag and its compressed forms, and served from
  * there until a projection it reads moves on.
@@ -8,7 +8,7 @@
  *   for the stats' dailyDistance, the entry window for the settings' entriesOpen).
  * - Valid for: the known checkpoints of the projections the route reads (its route config
  *   `reads`) and the positions' generation (live.ts ProjectionPositions: the process's one LISTEN
- *   on `rm_changes`, D13). A notification of a newer checkpoint of one of them, a rebuild's swap
+ *   on `rm_changes`, docs/decisions/0013). A notification of a newer checkpoint of one of them, a rebuild's swap
  *   or a reconnection of the listener makes the entry stale; the next request recomputes it.
  *   Labelled with the positions known before the read models are queried, an entry may hold
  *   newer rows than its label says, never older ones. While the positions are not current (no
@@ -37,7 +37,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * The projections (their names: `teamStatsProjection.name`…) whose read models the route
-     * reads: what a request with `x-min-position` waits for (issue 16 item 4) and what a cached
+     * reads: what a request with `x-min-position` waits for and what a cached
      * answer is valid for. `[]`: the route reads nothing projected and never waits. Routes that
      * declare nothing read (and wait for) every projection.
      */

@@ -1,10 +1,10 @@
 /**
  * The query API (Fastify): reads the read models, never the event store, except for the
- * administrators' history, which reads the log itself (an audit, D16). Every route lives
+ * administrators' history, which reads the log itself (an audit, docs/decisions/0016). Every route lives
  * under /api; a request carrying `x-min-position` first waits (bounded) for the projections its
- * route reads (route config `reads`; issue 16 item 4), woken by the process's change listener.
+ * route reads (route config `reads`), woken by the process's change listener.
  * The public answers (GET /api/stats, GET /api/settings) are cached per position with an ETag and
- * precompressed (answer-cache.ts, issue 16 item 2); every other answer is compressed per request
+ * precompressed (answer-cache.ts); every other answer is compressed per request
  * by @fastify/compress (br or gzip by Accept-Encoding, from 1 KB).
  * Bearer tokens are verified here too (authPlugin, same secret as the command API); the actor's
  * team comes from the read models (team-access.ts). The team page's live stream listens through
@@ -18,7 +18,7 @@ import type { BankTransferConfig } from '@sinilill/config';
 import { MIN_POSITION_HEADER, PROJECTED_POSITION_HEADER } from '@sinilill/contracts';
 import { authPlugin, createApp, createMetricsRegistry, healthRoutes, metricsPlugin, type ReadinessCheck, type Registry } from '@sinilill/http';
 import { apiDocs, apiSecurityHeaders, pressurePlugin } from '@sinilill/http';
-import type { EventStore } from '@sinilill/event-store';
+import { postgresStreamReader, type EventStore } from '@sinilill/event-store';
 import type { MediaStore } from '@sinilill/media';
 import { projectedPosition, projections, readCheckpoints, type ReadModelDatabase } from '@sinilill/read-models';
 import { AnswerCache, type AnswerCacheOptions } from './answer-cache';
@@ -60,8 +60,8 @@ export interface QueryApiDependencies {
    */
   changes: TeamChangeFeed;
   /**
-   * The projections' positions as the process's change listener hears them (issue 16 items 2 and
-   * 4): what wakes a query waiting for `x-min-position` and what a cached public answer is valid
+   * The projections' positions as the process's change listener hears them:
+   * what wakes a query waiting for `x-min-position` and what a cached public answer is valid
    * for. Default: `changes` when it keeps them (a ReadModelChangeListener). Without them a
    * waiting query polls the checkpoints every 15 ms and public answers are not cached.
    */
@@ -75,31 +75,31 @@ export interface QueryApiDependencies {
   /** Where POST /api/strapi/story reads stories: Strapi when strapiUrl is set; default infra/content/news. */
   news?: NewsOptions;
   /**
-   * The event store with personal-data protection (withPersonalDataProtection), over the same
-   * database as `db`, for the administrators' history (GET /admin/history…, D16); without it
-   * those routes are not served.
+   * The event store with personal-data protection (withPersonalDataProtection), on either engine,
+   * for the routes that read the log: the administrators' history (GET /admin/history…, docs/decisions/0016),
+   * "what this did", my data and the draw; without it those routes are not served.
    */
   history?: EventStore;
   /**
-   * The manual bank transfer's details (GET /api/payment/banktransfer; issue 14 item 3): the
+   * The manual bank transfer's details (GET /api/payment/banktransfer): the
    * configuration's bankTransferConfig(); default DEVELOPMENT_BANK_TRANSFER (made-up, flagged as
    * an example).
    */
   bankTransfer?: BankTransferConfig;
   /**
    * The site's address (config.publicUrl, PUBLIC_URL): the start of the certificates' QR codes and
-   * of the share page's og:image (issue 19). Default: each request's own origin.
+   * of the share page's og:image. Default: each request's own origin.
    */
   publicUrl?: string;
   logger?: FastifyServerOptions['logger'];
   /**
    * The proxies whose X-Forwarded-For is believed (Fastify's trustProxy; config TRUST_PROXY): the
-   * gateway's address, so that `request.ip` is the client's (D24). Default: createApp's
+   * gateway's address, so that `request.ip` is the client's (docs/decisions/0024). Default: createApp's
    * TRUSTED_PROXIES (loopback).
    */
   trustProxy?: FastifyServerOptions['trustProxy'];
   /**
-   * The process's metrics registry (issue 17 item 6), served at GET /metrics with the request
+   * The process's metrics registry, served at GET /metrics with the request
    * durations. Default: a registry of this app's own without the process metrics (tests).
    */
   metrics?: Registry;
@@ -134,7 +134,7 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
   app.register(apiDocs, { api: 'query', ui: true });
   const positions = deps.positions ?? (isProjectionPositions(deps.changes) ? deps.changes : undefined);
   const answers = new AnswerCache({ ...deps.answerCache, ...(positions ? { positions } : {}) });
-  // Every route's `reads` (issue 16 item 4): its own declaration, checked against the projections
+  // Every route's `reads`: its own declaration, checked against the projections
   // (a misspelt name would wait for ever, until the bound), else the default above.
   app.addHook('onRoute', (route) => {
     const declared = route.config?.reads;
@@ -145,13 +145,19 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
   });
   app.register(healthRoutes, { checks: deps.readinessChecks ?? [] });
   app.register(metricsPlugin, { registry: deps.metrics ?? createMetricsRegistry('query-api', { defaultMetrics: false }) });
+  const runSql = (text: string, values: readonly unknown[]) => deps.db.executeQuery(CompiledQuery.raw(text, [...values]));
+  const history = deps.history;
   app.register(authPlugin, {
     secret: deps.jwtSecret,
     resolveActor: (actor) => resolveActorFromReadModels(deps.db, actor),
-    // Sessions and accounts are read from the same database (issue 13: app.account_sessions,
-    // app.session_families, the account's stream), so a session the command API ends is refused
-    // here on the next request.
-    sessions: { sql: (text, values) => deps.db.executeQuery(CompiledQuery.raw(text, [...values])) },
+    // Sessions are read from the same database (app.account_sessions, app.session_families) and
+    // accounts from the log (the account's stream), so a session the command API ends is refused
+    // here on the next request. Without `history` (tests that wire no log) the PostgreSQL log is
+    // read in the same database.
+    sessions: {
+      sql: runSql,
+      readStream: history ? (stream) => history.readStream(stream) : postgresStreamReader(runSql),
+    },
     ...(deps.accessTokenSeconds !== undefined ? { accessTokenSeconds: deps.accessTokenSeconds } : {}),
   });
   // onRequest, before the routes' authentication: the wait then covers the actor's team too (a
@@ -199,8 +205,8 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
     await api.register(paymentRoutes, { db: deps.db, ...(deps.bankTransfer ? { bankTransfer: deps.bankTransfer } : {}) });
     await api.register(certificateRoutes, { db: deps.db, now: deps.now, secret: deps.jwtSecret, ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}) });
     if (deps.history) {
-      await api.register(historyRoutes, { reader: new HistoryReader(deps.db, deps.history), store: deps.history, now: deps.now });
-      await api.register(contributionRoutes, { db: deps.db }); // "what this did" (issue 19 item 2) reads the log too
+      await api.register(historyRoutes, { reader: new HistoryReader(deps.history), store: deps.history, now: deps.now });
+      await api.register(contributionRoutes, { db: deps.db, log: deps.history }); // "what this did" reads the log too
     }
     if (deps.history) await api.register(myDataRoutes, { db: deps.db, store: deps.history, now: deps.now });
     if (deps.history) await api.register(drawRoutes, { db: deps.db, store: deps.history });

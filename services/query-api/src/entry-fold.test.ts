@@ -113,7 +113,7 @@ describe('TeamEntriesFold', () => {
     expect(fold.entryHundredths(1)).toBe(600);
   });
 
-  test('an entry rejected by moderation (issue 20) leaves the team\'s km as a deleted one does', () => {
+  test('an entry rejected by moderation leaves the team\'s km as a deleted one does', () => {
     const fold = new TeamEntriesFold(T);
     for (const event of [added(1, 5), added(2, 70), recorded('EntryReviewRejected', { entryId: 2, teamId: T, participantId: 11, note: 'liiga palju' })]) fold.apply(event);
     expect(fold.hundredths).toBe(500);
@@ -128,5 +128,25 @@ describe('missionsBetween', () => {
     expect(missionsBetween(1893, 1900)).toEqual([mission(1, 2)]);
     expect(missionsBetween(1892, 3786).map((m) => `${m.lap}:${m.id}`)).toEqual(['1:24', ...route.map((m) => `2:${m.id}`)]);
     expect(missionsBetween(30, 20)).toEqual([]);
+  });
+});
+
+describe('a rejected entry in "what this did"', () => {
+  const flagged = (entryId: number) => recorded('EntryFlagged', { entryId, teamId: T, participantId: 11, reasons: [], flaggedAt: '2025-04-10T08:00:00.000Z' });
+  const rejected = (entryId: number) => recorded('EntryReviewRejected', { entryId, teamId: T, participantId: 11, note: '', decidedBy: 'a', decidedAt: '2025-04-12T08:00:00.000Z' });
+
+  test('its add did nothing, and a later entry is told against the team\'s km without it', () => {
+    const events = [added(1, 5), added(2, 70), flagged(2), added(3, 3), rejected(2)];
+    expect(entryContribution(T, 2, events)).toMatchObject({
+      change: 'added', entryDistance: { before: null, after: null }, distanceExact: { before: 5, after: 5, gained: 0 }, missionsReached: [],
+    });
+    // Without entry 2 the team goes from 5 to 8 km: entry 3 reached mission 1 (7 km).
+    expect(entryContribution(T, 3, events)).toMatchObject({ distanceExact: { before: 5, after: 8, gained: 3 }, missionsReached: [mission(1)] });
+  });
+
+  test('a flag or a decision is not an answer of its own: the latest add, edit or deletion is', () => {
+    const events = [added(1, 5), flagged(1), recorded('EntryReviewApproved', { entryId: 1, teamId: T, participantId: 11, note: '', decidedBy: 'a', decidedAt: '2025-04-12T08:00:00.000Z' })];
+    expect(latestEntryEvents(events)).toEqual(new Map([[1, events[0]!.globalPosition]]));
+    expect(entryContribution(T, 1, events)).toMatchObject({ change: 'added', distanceExact: { before: 0, after: 5, gained: 5 } });
   });
 });

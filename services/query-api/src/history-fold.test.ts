@@ -88,6 +88,14 @@ describe('teamAsOf', () => {
     expect(figures).toMatchObject({ teamName: 'Tammed II', participants: 1, distance: 10, distanceExact: 10 });
   });
 
+  test('a rejected entry counts nowhere from its rejection on; a flagged or approved one counts', () => {
+    const decided = (type: string, entryId: number) => recorded(`entry-${entryId}`, type, { entryId, teamId: 1, participantId: 11, note: '', decidedBy: 'a', decidedAt: '2025-04-12T08:00:00.000Z' });
+    const flagged = (entryId: number) => recorded(`entry-${entryId}`, 'EntryFlagged', { entryId, teamId: 1, participantId: 11, reasons: [], flaggedAt: '2025-04-10T08:00:00.000Z' });
+    const given = [registered, member(11, 1), entry('EntryAdded', 1, 1, 10), entry('EntryAdded', 2, 1, 70), flagged(2), entry('EntryAdded', 3, 1, 2), flagged(3), decided('EntryReviewApproved', 3)];
+    expect(teamAsOf(1, at, given)).toMatchObject({ distanceExact: 82 });
+    expect(teamAsOf(1, at, [...given, decided('EntryReviewRejected', 2)])).toMatchObject({ distanceExact: 12, distance: 12 });
+  });
+
   test('a team not yet registered has no figures', () => {
     expect(teamAsOf(1, at, [entry('EntryAdded', 1, 1, 10)])).toBeNull();
   });

@@ -1,15 +1,29 @@
 /**
- * Pure folds over events read from the log for the administrators' history (issue 6): the
+ * Pure folds over events read from the log for the administrators' history: the
  * audit view of one event, the per-field changes along a stream, and a team's figures as of an
  * instant. No I/O here; the routes read the events (history-query.ts) and hand them in.
  */
 import type { FieldChange, HistoryActor, HistoryEvent, TeamAsOfAnswer, TimelineAnswer } from '@sinilill/contracts';
-import { currentEdition, fromHundredths, roundedKm, teamProgress, type Edition } from '@sinilill/domain';
+import {
+  currentEdition,
+  dispatchRecorded,
+  fromHundredths,
+  handledTypes,
+  roundedKm,
+  teamProgress,
+  type Edition,
+  type EntryEvent,
+  type EventHandlers,
+  type ParticipantDeleted,
+  type ParticipantRegistered,
+  type TeamRegistered,
+  type TeamRenamed,
+} from '@sinilill/domain';
 import type { RecordedEvent } from '@sinilill/event-store';
 import { TeamEntriesFold } from './entry-fold';
 
 /**
- * The metadata an audit shows, read defensively: events written before D7 (or by hand) may lack
+ * The metadata an audit shows, read defensively: events written before docs/decisions/0007 (or by hand) may lack
  * parts of it, and an audit must show such an event rather than fail on it.
  */
 function auditMetadata(event: RecordedEvent): { actor: HistoryActor; correlationId: string | null; causationId: string | null } {
@@ -59,29 +73,52 @@ export function timeline(events: readonly RecordedEvent[]): TimelineAnswer {
   });
 }
 
-/** The event types teamAsOf folds; reading others for it is wasted work. */
-export const TEAM_AS_OF_EVENTS = [
-  'TeamRegistered',
-  'TeamRenamed',
-  'ParticipantRegistered',
-  'ParticipantDeleted',
-  'EntryAdded',
-  'EntryEdited',
-  'EntryDeleted',
-  'EntryReviewRejected',
-] as const;
+/** The events teamAsOf folds. */
+type TeamAsOfEvent = TeamRegistered | TeamRenamed | ParticipantRegistered | ParticipantDeleted | EntryEvent;
 
-interface AsOfData {
-  teamId?: number;
-  teamName?: string;
-  participantId?: number;
+interface TeamAsOfFold {
+  teamId: number;
+  teamName: string | null;
+  /** participant id → team id. */
+  members: Map<number, number>;
+  entries: TeamEntriesFold;
 }
+
+const entry = (event: EntryEvent, fold: TeamAsOfFold) => {
+  fold.entries.apply(event);
+};
+
+/** What each event does to teamAsOf's fold; entry events go to the entry ledger (TeamEntriesFold). */
+export const teamAsOfHandlers: EventHandlers<TeamAsOfEvent, [TeamAsOfFold]> = {
+  TeamRegistered: ({ data }, fold) => {
+    if (data.teamId === fold.teamId) fold.teamName = data.teamName;
+  },
+  TeamRenamed: ({ data }, fold) => {
+    if (data.teamId === fold.teamId) fold.teamName = data.teamName;
+  },
+  ParticipantRegistered: ({ data }, fold) => {
+    fold.members.set(data.participantId, data.teamId);
+  },
+  ParticipantDeleted: ({ data }, fold) => {
+    fold.members.delete(data.participantId);
+  },
+  EntryAdded: entry,
+  EntryEdited: entry,
+  EntryDeleted: entry,
+  EntryFlagged: entry,
+  EntryReviewApproved: entry,
+  EntryReviewRejected: entry,
+};
+
+/** The event types teamAsOf folds; reading others for it is wasted work. */
+export const TEAM_AS_OF_EVENTS = handledTypes(teamAsOfHandlers);
 
 /**
  * A team's figures from the events recorded up to `at` (the caller reads only those): its name
  * (TeamRegistered, TeamRenamed), its members (ParticipantRegistered minus ParticipantDeleted) and
- * its entries (the last EntryAdded/EntryEdited of each entry naming the team, unless deleted:
- * TeamEntriesFold, shared with "what this did"). Distances are summed in hundredths and rounded
+ * its entries (the entry ledger's counting entries naming the team — not deleted, not rejected
+ * by then: TeamEntriesFold, shared with "what this did"). As of: a rejection recorded after `at`
+ * was not yet made, so the entry counts in figures as of before it (docs/decisions/0069). Distances are summed in hundredths and rounded
  * as spec §4 says; the progress figures come from teamProgress, as the team-stats read model's do.
  *
  * @param events the team's, its members' and its entries' events in global order; other teams'
@@ -90,32 +127,9 @@ interface AsOfData {
  * @throws DomainError('INVALID_DISTANCE') for an entry distance with more than two decimals.
  */
 export function teamAsOf(teamId: number, at: Date, events: readonly RecordedEvent[], edition: Edition = currentEdition): TeamAsOfAnswer | null {
-  let teamName: string | null = null;
-  const members = new Map<number, number>();
-  const entries = new TeamEntriesFold(teamId);
-  for (const event of events) {
-    const data = (event.data ?? {}) as AsOfData;
-    switch (event.type) {
-      case 'TeamRegistered':
-      case 'TeamRenamed':
-        if (data.teamId === teamId && typeof data.teamName === 'string') teamName = data.teamName;
-        break;
-      case 'ParticipantRegistered':
-        if (data.participantId !== undefined && data.teamId !== undefined) members.set(data.participantId, data.teamId);
-        break;
-      case 'ParticipantDeleted':
-        if (data.participantId !== undefined) members.delete(data.participantId);
-        break;
-      case 'EntryAdded':
-      case 'EntryEdited':
-      case 'EntryDeleted':
-      case 'EntryReviewRejected':
-        entries.apply(event);
-        break;
-      default:
-        break;
-    }
-  }
+  const fold: TeamAsOfFold = { teamId, teamName: null, members: new Map(), entries: new TeamEntriesFold(teamId) };
+  for (const event of events) dispatchRecorded(teamAsOfHandlers, event, fold);
+  const { teamName, members, entries } = fold;
   if (teamName === null) return null;
   const hundredths = entries.hundredths;
   const distance = roundedKm(hundredths);

@@ -1,22 +1,17 @@
 /**
- * Read-only, filtered reads of the event log (es.events) for the administrators' history.
+ * Read-only, filtered reads of the event log for the administrators' history, through the
+ * EventStore's filtered reads (readEvents, countEvents) on either engine, from the protected
+ * store (withPersonalDataProtection), so personal data follows the same rules as every other
+ * read: an erased person's fields read null. Paging is a keyset on the global position, or
+ * numbered pages (skip).
  *
- * Why SQL beside the EventStore: readAll filters by type only, so a filter on a team, an actor
- * or a time range would scan the whole log through the API page by page. These queries filter
- * in PostgreSQL and then decrypt through the protected store (revealPersonalData), so personal
- * data follows the same rules as every other read: an erased person's fields read null.
- * Paging is a keyset on the global position; `global_position > after` is as safe as readAll
- * itself (positions become visible in order, see postgres-event-store.ts).
- *
- * Costs: stream and type filters use es.events' indexes; the team, participant and actor
- * filters read jsonb without an index (a scan, bounded by `after` and the page size). Fine
- * for an audit screen at one edition's size; an expression index is the remedy if it is not.
- * Works only while the store is the PostgreSQL one (docs/architecture.md D16).
+ * Costs: on PostgreSQL one statement per page; stream and type filters use the log's indexes,
+ * the team, participant and actor filters read jsonb without an index (a scan, bounded by the
+ * position and the page size) — fine for an audit screen at one edition's size. On KurrentDB a
+ * filtered read of `$all` (docs/event-store-engines.md).
  */
-import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { HistoryEntity } from '@sinilill/contracts';
-import type { ReadModelDatabase } from '@sinilill/read-models';
-import { EVENT_COLUMNS, revealPersonalData, toRecordedEvent, type EventRow, type EventStore, type RecordedEvent } from '@sinilill/event-store';
+import type { DataCondition, EventSelector, EventStore, RecordedEvent } from '@sinilill/event-store';
 import { TEAM_AS_OF_EVENTS } from './history-fold';
 
 /** Filters of the history, combined with AND; absent ones do not filter. */
@@ -38,74 +33,64 @@ export interface HistoryFilter {
   until?: number;
 }
 
-const COLUMNS = sql.raw(EVENT_COLUMNS);
-
 /** Entities whose events share one stream, not a `<kind>-<id>` prefix. */
 const SINGLE_STREAM: ReadonlySet<HistoryEntity> = new Set(['settings', 'operations']);
 
-function conditions(filter: HistoryFilter): RawBuilder<unknown>[] {
-  const where: RawBuilder<unknown>[] = [];
-  if (filter.stream !== undefined) where.push(sql`stream = ${filter.stream}`);
-  if (filter.entity !== undefined) {
-    // Entity names hold no LIKE wildcards, so the prefix needs no escaping.
-    where.push(SINGLE_STREAM.has(filter.entity) ? sql`stream = ${filter.entity}` : sql`stream LIKE ${`${filter.entity}-%`}`);
+/** The filter as the store's selector. */
+function selectorOf(filter: HistoryFilter): EventSelector {
+  const selector: EventSelector = {};
+  const single = filter.entity !== undefined && SINGLE_STREAM.has(filter.entity);
+  if (filter.stream !== undefined) {
+    // A stream of another single-stream entity matches nothing.
+    selector.streams = single && filter.stream !== filter.entity ? [] : [filter.stream];
+  } else if (single) {
+    selector.streams = [filter.entity!];
   }
-  if (filter.type !== undefined) where.push(sql`type = ${filter.type}`);
-  // Compared as text: ids are stored as JSON numbers, and ->> renders them without decoration.
-  if (filter.team !== undefined) where.push(sql`data->>'teamId' = ${String(filter.team)}`);
-  if (filter.participant !== undefined) where.push(sql`data->>'participantId' = ${String(filter.participant)}`);
-  if (filter.actor !== undefined) where.push(sql`metadata->'actor'->>'userId' = ${filter.actor}`);
-  if (filter.from !== undefined) where.push(sql`recorded_at >= ${filter.from}`);
-  if (filter.to !== undefined) where.push(sql`recorded_at < ${filter.to}`);
-  if (filter.until !== undefined) where.push(sql`global_position <= ${filter.until}`);
-  return where;
+  if (filter.entity !== undefined && !single) selector.category = filter.entity;
+  if (filter.type !== undefined) selector.types = [filter.type];
+  const data: DataCondition[] = [];
+  if (filter.team !== undefined) data.push({ field: 'teamId', values: [filter.team] });
+  if (filter.participant !== undefined) data.push({ field: 'participantId', values: [filter.participant] });
+  if (data.length > 0) selector.data = data;
+  if (filter.actor !== undefined) selector.actorUserId = filter.actor;
+  if (filter.from !== undefined) selector.recordedFrom = filter.from;
+  if (filter.to !== undefined) selector.recordedBefore = filter.to;
+  if (filter.until !== undefined) selector.until = filter.until;
+  return selector;
 }
 
-/**
- * Reads the event log for the admin history: SQL filters over es.events (readAll filters only by
- * type), then the protected store's decryption, so erased personal data reads null.
- */
+/** Reads the event log for the admin history through the protected store (decrypted; erased fields null). */
 export class HistoryReader {
-  constructor(
-    private readonly db: Kysely<ReadModelDatabase>,
-    private readonly store: EventStore,
-  ) {}
+  constructor(private readonly store: EventStore) {}
 
   /**
    * Events matching `filter` listed after global position `after` in `order` (ascending: greater
    * than it; descending: smaller, 0 meaning from the newest), at most `limit`, personal data
    * decrypted (null once erased).
    */
-  async page(filter: HistoryFilter, after: number, limit: number, order: 'asc' | 'desc' = 'asc'): Promise<RecordedEvent[]> {
-    const bound = order === 'asc' ? [sql`global_position > ${after}`] : after > 0 ? [sql`global_position < ${after}`] : [];
-    const where = [...bound, ...conditions(filter)];
-    const direction = sql.raw(order === 'asc' ? 'ASC' : 'DESC');
-    const { rows } = await sql<EventRow>`SELECT ${COLUMNS} FROM es.events WHERE ${where.length > 0 ? sql.join(where, sql` AND `) : sql`TRUE`}
-      ORDER BY global_position ${direction} LIMIT ${limit}`.execute(this.db);
-    return revealPersonalData(this.store, rows.map(toRecordedEvent));
+  page(filter: HistoryFilter, after: number, limit: number, order: 'asc' | 'desc' = 'asc'): Promise<RecordedEvent[]> {
+    const bound = order === 'asc' ? { after } : after > 0 ? { before: after } : {};
+    return this.store.readEvents({ ...selectorOf(filter), ...bound }, { direction: order === 'asc' ? 'forwards' : 'backwards', maxCount: limit });
   }
 
   /**
    * Events matching `filter` in `order`, skipping the first `offset`, at most `limit` (numbered
-   * pages: the log is some tens of thousands of events, which OFFSET walks in milliseconds).
+   * pages: the log is some tens of thousands of events).
    */
-  async pageAt(filter: HistoryFilter, order: 'asc' | 'desc', offset: number, limit: number): Promise<RecordedEvent[]> {
-    const where = conditions(filter);
-    const direction = sql.raw(order === 'asc' ? 'ASC' : 'DESC');
-    const { rows } = await sql<EventRow>`SELECT ${COLUMNS} FROM es.events WHERE ${where.length > 0 ? sql.join(where, sql` AND `) : sql`TRUE`}
-      ORDER BY global_position ${direction} LIMIT ${limit} OFFSET ${offset}`.execute(this.db);
-    return revealPersonalData(this.store, rows.map(toRecordedEvent));
+  pageAt(filter: HistoryFilter, order: 'asc' | 'desc', offset: number, limit: number): Promise<RecordedEvent[]> {
+    return this.store.readEvents(selectorOf(filter), { direction: order === 'asc' ? 'forwards' : 'backwards', skip: offset, maxCount: limit });
   }
 
   /**
    * How many events match `filter`; with `listedBefore`, only those listed before the moment in
    * `order` (newest first: recorded after it; oldest first: recorded before it).
    */
-  async count(filter: HistoryFilter, listedBefore?: { at: Date; order: 'asc' | 'desc' }): Promise<number> {
-    const where = conditions(filter);
-    if (listedBefore) where.push(listedBefore.order === 'desc' ? sql`recorded_at > ${listedBefore.at}` : sql`recorded_at < ${listedBefore.at}`);
-    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM es.events WHERE ${where.length > 0 ? sql.join(where, sql` AND `) : sql`TRUE`}`.execute(this.db);
-    return Number(rows[0]?.n ?? 0);
+  count(filter: HistoryFilter, listedBefore?: { at: Date; order: 'asc' | 'desc' }): Promise<number> {
+    const selector = selectorOf(filter);
+    if (listedBefore?.order === 'desc') selector.recordedAfter = listedBefore.at;
+    // Both bounds are "before": the later one is already implied by the earlier.
+    if (listedBefore?.order === 'asc') selector.recordedBefore = selector.recordedBefore && selector.recordedBefore < listedBefore.at ? selector.recordedBefore : listedBefore.at;
+    return this.store.countEvents(selector);
   }
 
   /** One stream's events in revision order, decrypted (the store's own read). */
@@ -116,18 +101,15 @@ export class HistoryReader {
   /**
    * Everything teamAsOf needs for `teamId`, recorded at or before `at`, in global order (the
    * whole millisecond of `at` counts: PostgreSQL keeps microseconds, the API shows milliseconds,
-   * and an event listed as recorded at `at` must be in the figures as of `at`): the
-   * team's stream and every participant or entry stream whose events ever named the team (all
-   * of such a stream's events, so that a move to another team is seen as one).
+   * and an event listed as recorded at `at` must be in the figures as of `at`): the team's stream
+   * and every participant or entry stream whose events ever named the team (all of such a
+   * stream's events, so that a move to another team is seen as one). Two filtered reads: the
+   * streams that named the team, then their events.
    */
   async teamEvents(teamId: number, at: Date): Promise<RecordedEvent[]> {
-    const { rows } = await sql<EventRow>`SELECT ${COLUMNS} FROM es.events
-      WHERE stream IN (SELECT DISTINCT stream FROM es.events WHERE data->>'teamId' = ${String(teamId)})
-        AND type = ANY(${[...TEAM_AS_OF_EVENTS]}::text[])
-        AND recorded_at < ${new Date(at.getTime() + 1)}
-      ORDER BY global_position`.execute(this.db);
-    // Not decrypted: the fold reads ids, names of teams and distances only, none of them
-    // personal, and these events never leave the server as they are.
-    return rows.map(toRecordedEvent);
+    const naming = await this.store.readEvents({ data: [{ field: 'teamId', values: [teamId] }] });
+    const streams = [...new Set(naming.map((event) => event.stream))];
+    if (streams.length === 0) return [];
+    return this.store.readEvents({ streams, types: [...TEAM_AS_OF_EVENTS], recordedBefore: new Date(at.getTime() + 1) });
   }
 }

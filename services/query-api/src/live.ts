@@ -1,5 +1,5 @@
 /**
- * The read models' change notifications in the query API (D13; issue 16 items 2 and 4): one
+ * The read models' change notifications in the query API (docs/decisions/0013): one
  * PostgreSQL connection per query-API process LISTENs on the read models' change channel (the
  * projector's runner NOTIFYs in every committed batch of the live schema,
  * packages/read-models/src/changes.ts) and
@@ -41,7 +41,7 @@ export interface TeamChangeFeed {
 }
 
 /**
- * What a query-API process knows of the projections' checkpoints (issue 16 items 2 and 4): for
+ * What a query-API process knows of the projections' checkpoints: for
  * each projection, the highest checkpoint it has seen committed (heard in a notification or read
  * from `rm.checkpoints`). A known position only rises; the read models reflect at least it.
  */
@@ -54,7 +54,7 @@ export interface ProjectionPositions {
   readonly current: boolean;
   /**
    * Moves when the read models may have changed without any position rising: a rebuild's swap
-   * (`projection: '*'`, D5) or a reconnection (notifications lost). Answers cached under an
+   * (`projection: '*'`, docs/decisions/0005) or a reconnection (notifications lost). Answers cached under an
    * older generation are not served.
    */
   readonly generation: number;
@@ -227,7 +227,7 @@ export class ReadModelChangeListener implements TeamChangeFeed, ProjectionPositi
   private heard(change: ReadModelChange | null): void {
     if (!change) return;
     if (change.projection === EVERY_PROJECTION) {
-      // A rebuild swapped the read models in (D5): every row may differ, at positions not lower.
+      // A rebuild swapped the read models in (docs/decisions/0005): every row may differ, at positions not lower.
       this.currentGeneration += 1;
       this.changed();
       void this.reread();
@@ -320,7 +320,7 @@ export interface WaitForProjectionsOptions {
 }
 
 /**
- * Read-your-writes (D6, issue 16 item 4): waits, at most `timeoutMs`, until every projection in
+ * Read-your-writes (docs/decisions/0006): waits, at most `timeoutMs`, until every projection in
  * `projections` has reached `position`.
  *
  * With `positions` (the process's one LISTEN): answers at once, without a query, when the known
@@ -328,7 +328,7 @@ export interface WaitForProjectionsOptions {
  * come before the subscription) and then waits to be woken by a notification, re-reading the
  * checkpoints only every `recheckMs` as a safety net (a notification lost while the listener
  * reconnects: the reconnection itself re-reads them and wakes the waiters). Without `positions`
- * (a test's stub feed) it polls every `pollMs`, as before issue 16.
+ * (a test's stub feed) it polls every `pollMs`.
  * A projection the route does not read is never waited for.
  * @returns the lowest checkpoint over `projections` (the read models' state the answer reflects)
  *   and whether it reached `position` within the bound.

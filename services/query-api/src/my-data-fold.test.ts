@@ -45,6 +45,18 @@ describe('MyDataFolder', () => {
     expect(folder.teamId).toBe(4);
   });
 
+  test('given an entry flagged and rejected, then it is rejected, with its flag and the rejection among its versions', () => {
+    const folder = new MyDataFolder();
+    folder.add(entry('EntryAdded', 5, { distance: 80, createdAt: '2025-04-10T10:00:00.000Z' }));
+    folder.add(recorded('entry-5', 'EntryFlagged', { entryId: 5, teamId: 4, participantId: 11, reasons: [], flaggedAt: '2025-04-10T10:00:00.000Z' }));
+    folder.add(recorded('entry-5', 'EntryReviewRejected', { entryId: 5, teamId: 4, participantId: 11, note: '', decidedBy: 'a', decidedAt: '2025-04-11T10:00:00.000Z' }));
+    const [five] = folder.entrySection();
+    expect(five).toMatchObject({ id: 5, status: 'rejected', distance: 80, team_id: 4, performed_at: '2025-04-10', created_at: '2025-04-10T10:00:00.000Z' });
+    expect(five!.versions.map((v) => [v.type, v.at, v.distance])).toEqual([
+      ['EntryAdded', '2025-04-10T10:00:00.000Z', 80], ['EntryFlagged', '2025-04-10T10:00:00.000Z', null], ['EntryReviewRejected', '2025-04-11T10:00:00.000Z', null],
+    ]);
+  });
+
   test('given an entry added, edited and deleted, then it is deleted with all three versions; without a participant, null', () => {
     const folder = new MyDataFolder();
     folder.add(entry('EntryAdded', 7, { distance: 5, createdAt: '2025-04-10T10:00:00.000Z' }));

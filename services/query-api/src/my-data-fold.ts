@@ -1,15 +1,22 @@
 /**
- * Pure folds of "my data" (issue 19 item 6): the events that name one person, in global order,
+ * Pure folds of "my data": the events that name one person, in global order,
  * into the sections of their download (contracts my-data.ts): account, participant, entries (each
- * with every version) and payments (each order with its outcomes and refunds), and the CSV rows
+ * with every version; what an entry is now comes from the domain's entry ledger) and payments (each order with its outcomes and refunds), and the CSV rows
  * of every section. No I/O here: the route reads the events (my-data-query.ts) and hands them in.
  * Only the person's own events reach the folder (MyDataReader.names), so nothing of anyone else
  * is folded in.
  */
 import type { MyAccount, MyDataCsvColumn, MyEntry, MyEvent, MyParticipant, MyPayment } from '@sinilill/contracts';
 import {
+  EntryLedger,
   accountDecider,
+  asEntryEvent,
+  dispatch,
+  fromHundredths,
   participantDecider,
+  type EntryEvent,
+  type EventHandlers,
+  type LedgerEntry,
   type AccountEvent,
   type AccountState,
   type ParticipantEvent,
@@ -24,7 +31,6 @@ const dataOf = (event: RecordedEvent): Data =>
   (typeof event.data === 'object' && event.data !== null ? event.data : {}) as Data;
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const int = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) ? value : null);
-const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 
 /**
  * The decider's evolve, or the state unchanged for an event type it does not know (a type added
@@ -38,6 +44,36 @@ function evolveKnown<State, Event>(evolve: (state: State, event: Event) => State
   }
 }
 
+/** What the download says an entry is now: the ledger's facts (a rejected entry counts nowhere). */
+function entryFacts(entry: LedgerEntry): Pick<MyEntry, 'team_id' | 'status' | 'distance' | 'entry_type' | 'performed_at'> {
+  return {
+    team_id: entry.teamId,
+    status: entry.deleted ? 'deleted' : entry.review === 'rejected' ? 'rejected' : 'active',
+    distance: fromHundredths(entry.hundredths),
+    entry_type: entry.entryType,
+    performed_at: entry.day,
+  };
+}
+
+type MyEntryVersion = MyEntry['versions'][number];
+const version = (type: EntryEvent['type'], at: string, entry: LedgerEntry | null): MyEntryVersion => ({
+  type, at,
+  distance: entry ? fromHundredths(entry.hundredths) : null, entry_type: entry?.entryType ?? null, performed_at: entry?.day ?? null,
+});
+
+/**
+ * The version each entry event adds to the entry's list: an add or an edit shows the entry as it
+ * left it; a deletion, a flag and a review decision show when they happened.
+ */
+export const myEntryVersions: EventHandlers<EntryEvent, [LedgerEntry], MyEntryVersion> = {
+  EntryAdded: ({ type, data }, after) => version(type, data.createdAt, after),
+  EntryEdited: ({ type, data }, after) => version(type, data.editedAt, after),
+  EntryDeleted: ({ type, data }) => version(type, data.deletedAt, null),
+  EntryFlagged: ({ type, data }) => version(type, data.flaggedAt, null),
+  EntryReviewApproved: ({ type, data }) => version(type, data.decidedAt, null),
+  EntryReviewRejected: ({ type, data }) => version(type, data.decidedAt, null),
+};
+
 /** An account's and a participant's streams (the deciders fold these). */
 const ACCOUNT_STREAM = /^user-/;
 const PARTICIPANT_STREAM = /^participant-/;
@@ -49,44 +85,35 @@ const PARTICIPANT_STREAM = /^participant-/;
 export class MyDataFolder {
   private account: AccountState = accountDecider.initialState();
   private participant: ParticipantState = participantDecider.initialState();
+  private readonly ledger = new EntryLedger();
   private readonly entries = new Map<number, MyEntry>();
   private readonly payments = new Map<string, MyPayment>();
 
   /** Folds one event that names the person. */
   add(event: RecordedEvent): void {
     const data = dataOf(event);
+    const entryEvent = asEntryEvent(event);
     if (ACCOUNT_STREAM.test(event.stream)) {
       this.account = evolveKnown(accountDecider.evolve, this.account, { type: event.type, data } as AccountEvent);
     } else if (PARTICIPANT_STREAM.test(event.stream)) {
       this.participant = evolveKnown(participantDecider.evolve, this.participant, { type: event.type, data } as ParticipantEvent);
-    } else if (event.type === 'EntryAdded' || event.type === 'EntryEdited' || event.type === 'EntryDeleted') {
-      this.addEntryEvent(event.type, data);
+    } else if (entryEvent) {
+      this.addEntryEvent(entryEvent);
     } else if (event.stream.startsWith('payment-')) {
       this.addPaymentEvent(event.type, data);
     }
   }
 
-  private addEntryEvent(type: 'EntryAdded' | 'EntryEdited' | 'EntryDeleted', data: Data): void {
-    const id = int(data.entryId);
-    if (id === null) return;
+  private addEntryEvent(event: EntryEvent): void {
+    const { after } = this.ledger.apply(event);
+    if (!after) return; // events of an entry never added: nothing to show
+    const id = after.entryId;
     const entry: MyEntry = this.entries.get(id) ?? {
-      id, team_id: int(data.teamId), status: 'active', distance: null, entry_type: null, performed_at: null, created_at: null, versions: [],
+      id, team_id: null, status: 'active', distance: null, entry_type: null, performed_at: null, created_at: null, versions: [],
     };
-    if (type === 'EntryDeleted') {
-      entry.status = 'deleted';
-      entry.versions.push({ type, at: text(data.deletedAt), distance: null, entry_type: null, performed_at: null });
-    } else {
-      entry.status = 'active';
-      entry.team_id = int(data.teamId);
-      entry.distance = num(data.distance);
-      entry.entry_type = text(data.entryType);
-      entry.performed_at = text(data.performedAt);
-      if (type === 'EntryAdded') entry.created_at = text(data.createdAt);
-      entry.versions.push({
-        type, at: text(type === 'EntryAdded' ? data.createdAt : data.editedAt),
-        distance: entry.distance, entry_type: entry.entry_type, performed_at: entry.performed_at,
-      });
-    }
+    Object.assign(entry, entryFacts(after));
+    entry.versions.push(dispatch(myEntryVersions, event, after));
+    if (event.type === 'EntryAdded') entry.created_at = event.data.createdAt;
     this.entries.set(id, entry);
   }
 

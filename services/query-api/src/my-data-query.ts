@@ -1,25 +1,18 @@
 /**
- * Reads of the event log for "my data" (issue 19 item 6): which streams name one person, and
- * their events page by page, decrypted through the protected store (revealPersonalData), so the
- * download reads exactly what the log holds for them (erased fields null, as everywhere).
+ * Reads of the event log for "my data": which streams name one person, and their events page by
+ * page, through the protected store's filtered reads (EventStore.readEvents, either engine), so
+ * the download reads exactly what the log holds for them (erased fields null, as everywhere).
  *
  * The person's streams: their account (`user-{id}`) and participant (`participant-{id}`); every
- * entry stream whose EntryAdded or EntryEdited named them (es.events_by_participant, the
- * deletions' index, accounts migration 0004); every payment order they placed (PaymentOrdered,
- * by es.events_type_position) and every activity file they used (ActivityFileUsed, likewise).
+ * entry stream whose EntryAdded or EntryEdited named them; every payment order they placed
+ * (PaymentOrdered) and every activity file they used (ActivityFileUsed).
  * Of the streams that are not their own, only the events whose data names them as
  * `participantId` are theirs: an entry moved to a teammate, or a file a teammate used later, shows
  * only its part about them. A company fee a teammate ordered for them is not theirs: their own
  * ParticipantPaymentMarked names the order.
- *
- * Works only while the store is the PostgreSQL one, like the admin history (D16).
  */
-import { sql, type Kysely } from 'kysely';
 import { streams } from '@sinilill/domain';
-import type { ReadModelDatabase } from '@sinilill/read-models';
-import { EVENT_COLUMNS, revealPersonalData, toRecordedEvent, type EventRow, type EventStore, type RecordedEvent } from '@sinilill/event-store';
-
-const COLUMNS = sql.raw(EVENT_COLUMNS);
+import type { EventStore, RecordedEvent } from '@sinilill/event-store';
 
 /** Event types of other streams that name the person who placed or logged them (`participantId`). */
 const NAMING_TYPES = ['PaymentOrdered', 'ActivityFileUsed'] as const;
@@ -38,24 +31,19 @@ export interface PersonStreams {
 
 /** Reads one person's events from the log (see the module's comment). */
 export class MyDataReader {
-  constructor(
-    private readonly db: Kysely<ReadModelDatabase>,
-    private readonly store: EventStore,
-  ) {}
+  constructor(private readonly store: EventStore) {}
 
-  /** The streams that name `person`, up to position `until`. Two index scans. */
+  /** The streams that name `person`, up to position `until`. One filtered read of the log. */
   async streamsOf(person: Person, until: number): Promise<PersonStreams> {
     const own = [streams.user(person.userId)];
     if (person.participantId === null) return { own, others: [] };
     own.push(streams.participant(person.participantId));
-    const id = String(person.participantId);
-    // Two queries of one UNION: the entries by the partial index, the rest by type.
-    const { rows } = await sql<{ stream: string }>`
-      SELECT stream FROM es.events WHERE type IN ('EntryAdded', 'EntryEdited') AND data->>'participantId' = ${id} AND global_position <= ${until}
-      UNION
-      SELECT stream FROM es.events WHERE type = ANY(${[...NAMING_TYPES]}::text[]) AND data->>'participantId' = ${id} AND global_position <= ${until}
-    `.execute(this.db);
-    return { own, others: rows.map((row) => row.stream).sort() };
+    const naming = await this.store.readEvents({
+      types: ['EntryAdded', 'EntryEdited', ...NAMING_TYPES],
+      data: [{ field: 'participantId', values: [person.participantId] }],
+      until,
+    });
+    return { own, others: [...new Set(naming.map((event) => event.stream))].sort() };
   }
 
   /**
@@ -65,13 +53,10 @@ export class MyDataReader {
    */
   async page(person: Person, found: PersonStreams, after: number, until: number, limit: number): Promise<{ events: RecordedEvent[]; next: number | null }> {
     const names = [...found.own, ...found.others];
-    const { rows } = await sql<EventRow>`SELECT ${COLUMNS} FROM es.events
-      WHERE stream = ANY(${names}::text[]) AND global_position > ${after} AND global_position <= ${until}
-      ORDER BY global_position LIMIT ${limit}`.execute(this.db);
+    const read = await this.store.readEvents({ streams: names, after, until }, { maxCount: limit });
     const own = new Set(found.own);
-    const theirs = rows.map(toRecordedEvent).filter((event) => own.has(event.stream) || namesParticipant(event, person.participantId));
-    const events = await revealPersonalData(this.store, theirs);
-    return { events, next: rows.length < limit ? null : Number(rows.at(-1)!.global_position) };
+    const events = read.filter((event) => own.has(event.stream) || namesParticipant(event, person.participantId));
+    return { events, next: read.length < limit ? null : read.at(-1)!.globalPosition };
   }
 
   /**

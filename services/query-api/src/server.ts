@@ -1,8 +1,8 @@
 /**
  * Wires the query API: configuration, the read-model pool, the clock, the token secret, the
  * process's one read-model change listener (live updates; the projections' positions that wake
- * read-your-writes waits and keep the public answers' cache current, issue 16), the protected event store the
- * administrators' history reads (D16) and the manual bank transfer's details (issue 14; a warning
+ * read-your-writes waits and keep the public answers' cache current), the protected event store the
+ * administrators' history reads (docs/decisions/0016) and the manual bank transfer's details (a warning
  * when production shows the made-up ones); then listens.
  *
  * Shutdown (installShutdown, @sinilill/http): on SIGTERM or SIGINT /health/ready answers 503, the
@@ -13,7 +13,7 @@
  */
 import { bankTransferConfig, configWarnings, createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
-import { PersonalDataVault, PostgresEventStore, eventStoreMigrations, pendingMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
+import { PersonalDataVault, createEventStore, eventStoreMigrations, pendingMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
 import { createMetricsRegistry, earlyLog, installShutdown, migrationsCheck, postgresCheck } from '@sinilill/http';
 import { MediaStore, mediaMigrations } from '@sinilill/media';
 import { createPool, createReadModelDb, readCheckpoints, readModelMigrationSet } from '@sinilill/read-models';
@@ -26,25 +26,23 @@ const bankTransfer = bankTransferConfig();
 const databaseUrl = required(config.databaseUrl, 'DATABASE_URL');
 // Pool warnings before the app (and its logger) exist go to stderr, then through app.log.
 const poolLog = earlyLog();
-// Traces (issue 17 item 7), when OTEL_EXPORTER_OTLP_ENDPOINT is set: started before the pool and
+// Traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set: started before the pool and
 // the Fastify instance (@sinilill/telemetry), shut down last.
 const telemetry = config.otelEndpoint === null ? null : await startTelemetry({ serviceName: 'query-api', endpoint: config.otelEndpoint, warn: poolLog.warn });
 const pool = createPool(databaseUrl, 20, poolLog);
-// Started before its database: wait for it rather than exit (issue 13).
-// The schemas this service reads: waited for at start (issue 13), then a condition of readiness (issue 17).
+// Started before its database: wait for it rather than exit.
+// The schemas this service reads: waited for at start, then a condition of readiness.
 const schemas = [eventStoreMigrations, mediaMigrations, readModelMigrationSet()];
 await waitForPostgres(pool, { log: poolLog, schemas });
 const db = createReadModelDb(pool);
 const clock = createClock(config);
-// Read-only here (the history); the same database and pool as the read models, and the same
-// protection as the command API's store, so erased people read null in the history too.
-// No key cache (cacheTtlMs 0): an erasure happens in the command API's process, and the audit
-// reads must show it at once, not after a cached key expires. Each history page or export
-// batch loads its keys in one query.
-// The history reads es.events by SQL: with the log in KurrentDB (issue 18) its routes are not
-// served (404) rather than showing an empty history.
-const history = config.eventStore.engine !== 'postgres' ? undefined : withPersonalDataProtection(
-  new PostgresEventStore({ pool }), new PersonalDataVault({ pool, cacheTtlMs: 0 }), PERSONAL_DATA_FIELDS,
+// Read-only here (the history, "what this did", my data, the draw), on the configured engine
+// (EVENT_STORE), with the same protection as the command API's store, so erased people read null
+// in the history too. No key cache (cacheTtlMs 0): an erasure happens in the command API's
+// process, and the audit reads must show it at once, not after a cached key expires. Each
+// history page or export batch loads its keys in one query.
+const history = withPersonalDataProtection(
+  createEventStore({ ...config.eventStore, pool }), new PersonalDataVault({ pool, cacheTtlMs: 0 }), PERSONAL_DATA_FIELDS,
 );
 // Its log calls come only after a connection drop, when `app` exists.
 const changes = new ReadModelChangeListener({
@@ -58,28 +56,30 @@ const app = buildQueryApi({
   now: () => clock.now(),
   readYourWritesTimeoutMs: config.readYourWritesTimeoutMs,
   jwtSecret: config.jwtSecret,
-  // The site's public address: certificates' QR codes and the share page's og:image (issue 19).
+  // The site's public address: certificates' QR codes and the share page's og:image.
   publicUrl: config.publicUrl,
   changes,
   positions: changes,
   media: new MediaStore(pool),
   news: { strapiUrl: config.strapiUrl, strapiToken: config.strapiToken },
-  ...(history ? { history } : {}),
+  history,
   bankTransfer,
   logger: { level: config.logLevel },
-  // TRUST_PROXY: whose X-Forwarded-For is believed (the gateway's address; loopback by default, D24).
+  // TRUST_PROXY: whose X-Forwarded-For is believed (the gateway's address; loopback by default, docs/decisions/0024).
   trustProxy: config.trustProxy,
-  // Issue 17 items 5 and 6. Ready while PostgreSQL answers and every schema is migrated (the query
+  // Ready while PostgreSQL answers and every schema is migrated (the query
   // API uses no Redis); /metrics with the process metrics.
   metrics: createMetricsRegistry('query-api'),
   readinessChecks: [postgresCheck(pool), migrationsCheck(() => pendingMigrations(pool, schemas))],
 });
 poolLog.attach(app);
-// Not refused, but said (issue 14: made-up bank details in production; @sinilill/config configWarnings).
+// Not refused, but said (made-up bank details in production; @sinilill/config configWarnings).
 for (const warning of configWarnings(config, bankTransfer)) app.log.warn(warning);
 // onClose runs after the server has closed and the last request in flight has answered.
 app.addHook('onClose', async () => {
   await changes.close();
+  // Releases a KurrentDB client; a PostgreSQL store leaves the pool to db.destroy().
+  await history.close();
   await db.destroy();
   await telemetry?.shutdown();
 });

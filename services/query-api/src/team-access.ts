@@ -1,8 +1,8 @@
 /**
- * Who may read a team's page (issue 4, spec §6 "team member: team page"; admins see every team):
+ * Who may read a team's page (spec §6 "team member: team page"; admins see every team):
  * the team's own members and administrators. The query side reads the actor's team from the read
  * models (rm.team_members), never from the token's `teamId` claim, which is only for display
- * (docs/architecture.md D8, D12): a stale or forged claim grants nothing.
+ * (docs/decisions/0008, 0012): a stale or forged claim grants nothing.
  */
 import type { Kysely } from 'kysely';
 import { DomainError, isPrivileged, mayActForTeam, type ActingUser } from '@sinilill/domain';

@@ -1,5 +1,5 @@
 /**
- * The installable, offline-capable app (issue 19 item 5), started after the first render by a
+ * The installable, offline-capable app, started after the first render by a
  * dynamic import from the frame (root-layout.tsx), so that none of it — workbox-window included —
  * is in the home route's first download (tests/bench/web-size.ts, at most 150 KB gzipped):
  * - asks whether the server answers (lib/connection.ts: the offline banner; a page the worker

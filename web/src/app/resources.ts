@@ -4,7 +4,7 @@
  * `errors` the error catalogue of spec §8. The Estonian files are the reference: their shape
  * types `t()` keys, and a unit test checks English has the same keys.
  *
- * What the first page needs (issue 16 item 7: the home route's JavaScript at most 150 KB
+ * What the first page needs (the home route's JavaScript at most 150 KB
  * gzipped) is split from the rest, and only the page's language is downloaded:
  * - start namespaces (common, errors, home): one chunk per language (start-resources-et.ts,
  *   start-resources-en.ts), loaded before the first render (i18n.ts initI18n); the HTML starts
@@ -46,14 +46,14 @@ export const pageNamespaces = {
   sponsors: { et: () => import('../features/sponsors/locales/et.json'), en: () => import('../features/sponsors/locales/en.json') },
   news: { et: () => import('../features/news/locales/et.json'), en: () => import('../features/news/locales/en.json') },
   privacy: { et: () => import('../features/privacy/locales/et.json'), en: () => import('../features/privacy/locales/en.json') },
-  // The public prize draw page /loos (issue 20 item 2).
+  // The public prize draw page /loos.
   draw: { et: () => import('../features/draw/locales/et.json'), en: () => import('../features/draw/locales/en.json') },
   certificates: { et: () => import('../features/certificates/locales/et.json'), en: () => import('../features/certificates/locales/en.json') },
-  // The admin console (issue 6): users, teams, entries, password reset …
+  // The admin console: users, teams, entries, password reset …
   admin: { et: () => import('../features/admin/locales/et.json'), en: () => import('../features/admin/locales/en.json') },
   // … and its audit side: event history, switches, replay, queue board.
   adminAudit: { et: () => import('../features/admin/locales/audit.et.json'), en: () => import('../features/admin/locales/audit.en.json') },
-  // The public unsubscribe page of announcement mails (issue 20 item 4).
+  // The public unsubscribe page of announcement mails.
   unsubscribe: { et: () => import('../features/unsubscribe/locales/et.json'), en: () => import('../features/unsubscribe/locales/en.json') },
 } as const;
 

@@ -4,7 +4,7 @@
  * Route components read params and search here and hand them to the features as props, so the
  * features stay free of route ids.
  *
- * Only the home page is in the first download (issue 16 item 7: the home route's JavaScript at
+ * Only the home page is in the first download (the home route's JavaScript at
  * most 150 KB gzipped, tests/bench/web-size.ts). Every other page is a chunk of its own, and its
  * texts (a page namespace, resources.ts) load in the page's language in the route's loader,
  * alongside the chunk; hovering a link preloads both (defaultPreload 'intent').
@@ -116,13 +116,13 @@ const teamRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/team',
   // The tables (TanStack Table) and the live stream are not needed elsewhere. The certificates'
-  // texts too: the team page has their download buttons (issue 19).
+  // texts too: the team page has their download buttons.
   loader: () => Promise.all([loadPageNamespace('team'), loadPageNamespace('certificates')]),
   component: lazyRouteComponent(() => import('../features/team'), 'TeamPage'),
   pendingComponent: RoutePending,
 });
 
-// Where a certificate's QR code leads (issue 19 item 3): public.
+// Where a certificate's QR code leads: public.
 const VerifyPage = lazyRouteComponent(() => import('../features/certificates'), 'VerifyPage');
 
 const verifyRoute = createRoute({
@@ -251,7 +251,7 @@ const privacyRoute = createRoute({
   pendingComponent: RoutePending,
 });
 
-// The prize draw anyone can check (issue 20 item 2): public.
+// The prize draw anyone can check: public.
 const drawRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/loos',
@@ -260,7 +260,7 @@ const drawRoute = createRoute({
   pendingComponent: RoutePending,
 });
 
-// The unsubscribe link of announcement mails (issue 20 item 4): public, no login.
+// The unsubscribe link of announcement mails: public, no login.
 const UnsubscribePage = lazyRouteComponent(() => import('../features/unsubscribe'), 'UnsubscribePage');
 const unsubscribeRoute = createRoute({
   getParentRoute: () => rootRoute,

@@ -134,7 +134,7 @@ describe('api client', () => {
   });
 });
 
-describe('short-lived access tokens (issue 13)', () => {
+describe('short-lived access tokens', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
   });
@@ -207,7 +207,7 @@ describe('short-lived access tokens (issue 13)', () => {
   });
 });
 
-describe('idempotent commands (issue 15 item 3)', () => {
+describe('idempotent commands', () => {
   afterEach(() => {
     vi.useRealTimers();
     vi.unstubAllGlobals();

@@ -2,11 +2,11 @@
  * The one way the client talks to the server (spec §7): everything under /api, JSON both ways,
  * `Authorization: <stored value>` (`Bearer <jwt>`) whenever a session exists. A failed call
  * throws ApiError carrying a catalogue code (spec §8); a 401 or 403 answer clears the session
- * (spec §4). Issue 13: the stored token is a 15-minute access token, so a 401 to a call that
+ * (spec §4). the stored token is a 15-minute access token, so a 401 to a call that
  * carried one first asks the session store for a fresh token (the refresh cookie) and repeats the
  * call once with it; only a second refusal, or a refused refresh, ends the session.
  *
- * Idempotent commands (issue 15 item 3; docs/architecture.md D7): every POST, PUT and DELETE
+ * Idempotent commands (docs/decisions/0007): every POST, PUT and DELETE
  * carries an `idempotency-key` header — a random UUID made once per call of apiRequest (one
  * logical command: one apiPost/apiPut by a feature) and sent unchanged by every repeat of that
  * call: the network-failure retries below and the resend after a 401 refresh. The command API
@@ -17,12 +17,12 @@
  * (a retried registration answers as the first did). Routes that take no key (login, password
  * reset and account confirmation, POST /payment/order, the admin replay, the news read) ignore it.
  *
- * Retries (issue 15 item 3): a command whose fetch fails at the network level (fetch rejects with
+ * Retries: a command whose fetch fails at the network level (fetch rejects with
  * a TypeError: no answer at all) is sent again, same key, after RETRY_DELAYS_MS (300 ms, then
  * 1 s): at most two retries. An HTTP answer — any 4xx or 5xx — is never retried here (only the 401
  * refresh above repeats a call), nor is an aborted call (the abort is rethrown at once, also
  * during a pause). GETs are not retried. When every try failed the call throws ApiError
- * GENERIC_ERROR with status 0, as before. On a route that ignores the key a retry is a second
+ * GENERIC_ERROR with status 0. On a route that ignores the key a retry is a second
  * request — harmless there: a second unpaid payment order, or the error a repeated reset or
  * confirmation answers instead of GENERIC_ERROR.
  */
@@ -57,10 +57,10 @@ function retryAfterOf(response: Response): number | null {
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-/** The request header of a command's idempotency key (issue 15 item 3; the command API's `Idempotency-Key`). */
+/** The request header of a command's idempotency key (the command API's `Idempotency-Key`). */
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
-/** The pauses before the retries of a command the network failed: one entry per retry (issue 15 item 3). */
+/** The pauses before the retries of a command the network failed: one entry per retry. */
 export const RETRY_DELAYS_MS: readonly number[] = [300, 1_000];
 
 /** The methods that run commands: they carry an idempotency key and retry network failures. */
@@ -105,7 +105,7 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
 
 /**
  * `send`, and when it rejects with a TypeError (fetch's network failure: no answer) and `retry`
- * holds, `send` again after each pause of RETRY_DELAYS_MS (issue 15 item 3). The caller's `send`
+ * holds, `send` again after each pause of RETRY_DELAYS_MS. The caller's `send`
  * repeats the same request, idempotency key included.
  * @throws the last failure; an abort (or any other error) at once.
  */
@@ -127,7 +127,7 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /**
    * Extra request headers, e.g. `x-min-position` for read-your-writes; an `idempotency-key` here
-   * is sent instead of the generated one (issue 15 item 3).
+   * is sent instead of the generated one.
    */
   headers?: Record<string, string>;
 }
@@ -146,7 +146,7 @@ function requestHeaders(extra: Record<string, string> | undefined, base: Record<
 
 /**
  * Sends with the session's token; on a 401 to a call that carried one, refreshes the session
- * once and sends again with the new token (issue 13). The answer is the last one.
+ * once and sends again with the new token. The answer is the last one.
  * @throws what `send` throws (a network failure, an abort).
  */
 async function withFreshToken(send: (headers: Record<string, string>) => Promise<Response>, headers: () => Record<string, string>): Promise<Response> {

@@ -1,5 +1,5 @@
 /**
- * Is the server reachable? (issue 19 item 5: the offline banner, the offline entry queue.) The
+ * Is the server reachable? (the offline banner, the offline entry queue.) The
  * browser's navigator.onLine says "offline" for sure, but "online" only means some network is
  * there — a phone on a dead mobile network, a captive Wi-Fi, a browser that restored the page
  * from the service worker's cache, all say online. So the app also goes by what it saw:

@@ -6,7 +6,7 @@
  * The event registration site is configuration, not code: set VITE_EVENT_REGISTRATION_URL when
  * building the client; while it is unset the payment page leaves the link out. The bank-transfer
  * details are the server's configuration (BANK_ACCOUNT_NAME, BANK_ACCOUNT_IBAN,
- * BANK_TRANSFER_DESCRIPTION; GET /api/payment/banktransfer, issue 14), not the client's.
+ * BANK_TRANSFER_DESCRIPTION; GET /api/payment/banktransfer), not the client's.
  */
 import mainSupporterLogo from '../assets/supporters/kivikaare-kindlustus.svg';
 

@@ -1,7 +1,7 @@
 /**
  * Whether a box that scrolls sideways hides content before or after what it shows: the data
  * tables and the home page's route bar show a shadow at such an edge and a line saying that the
- * box scrolls (issue 14), so that columns cut off at 360 px do not pass for the whole table.
+ * box scrolls, so that columns cut off at 360 px do not pass for the whole table.
  */
 import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 

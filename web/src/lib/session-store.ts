@@ -3,7 +3,7 @@
  * it; logout and clear reset the identity to its defaults and remove the token; the API client
  * clears the session on any 401 or 403 answer. Other tabs follow through the `storage` event.
  *
- * Issue 13: the stored token is a short-lived access token (15 minutes). What keeps a session is
+ * the stored token is a short-lived access token (15 minutes). What keeps a session is
  * the HttpOnly refresh cookie the login set (path /api/session; the page never sees it), which
  * POST /api/session/refresh trades for a new access token. `refresh()` does that: shortly before
  * the stored token expires (a timer), at start when it already has, and when a call answers 401

@@ -1,8 +1,8 @@
 /**
  * Accounts and sessions behind one object (spec §2 Registration, Login, Account, Password reset
  * and Confirmation; §4 account states; §5 validation; §7 /registerteam, /jointeam, /login,
- * /requestpasswordreset, /resetpassword, /confirmaccount, /account/changepassword; issue 13
- * sessions). A thin facade (issue 15 item 1) over the handlers: registration
+ * /requestpasswordreset, /resetpassword, /confirmaccount, /account/changepassword
+ * sessions). A thin facade over the handlers: registration
  * (handlers/registration.ts), the account commands (handlers/account.ts), sessions
  * (handlers/session.ts) and the administrators' switches and parked events (handlers/settings.ts),
  * each on the one write path (handler/command-handler.ts). Commands answer the global position of
@@ -85,7 +85,7 @@ export class AccountService {
   }
 
   /**
-   * A registration with an Idempotency-Key (issue 15 item 3): requests with one key take turns in
+   * A registration with an Idempotency-Key: requests with one key take turns in
    * this process, and a repeat answers as the first run did (repeatedRegistration), appending and
    * mailing nothing; without a key it just runs.
    * @throws DomainError('IDEMPOTENCY_KEY_REUSED') for the key of another request; what `run` throws.
@@ -105,7 +105,7 @@ export class AccountService {
     return sessions.login(this.deps, input, now);
   }
 
-  /** Logs in and starts a session (issue 13). @throws DomainError INVALID_CREDENTIALS, USER_NOT_APPROVED. */
+  /** Logs in and starts a session. @throws DomainError INVALID_CREDENTIALS, USER_NOT_APPROVED. */
   startSession(input: { email: string; password: string }, now: Date = this.deps.now()): Promise<IssuedSession> {
     return sessions.startSession(this.deps, input, now);
   }
@@ -172,12 +172,12 @@ export class AccountService {
     return changeSettings(this.deps, changes, request);
   }
 
-  /** Skips an event a projection parked (issue 13). @throws DomainError NOT_FOUND, FORBIDDEN, INVALID_REQUEST, VALUE_TOO_LONG. */
+  /** Skips an event a projection parked. @throws DomainError NOT_FOUND, FORBIDDEN, INVALID_REQUEST, VALUE_TOO_LONG. */
   skipParkedEvent(input: { position: number; projection: string | null; reason: string }, request: CommandRequest): Promise<{ position: number }> {
     return skipParkedEvent(this.deps, input, request);
   }
 
-  /** Asks the projections to apply a parked event again (issue 13). @throws DomainError NOT_FOUND, FORBIDDEN, INVALID_REQUEST. */
+  /** Asks the projections to apply a parked event again. @throws DomainError NOT_FOUND, FORBIDDEN, INVALID_REQUEST. */
   retryParkedEvent(input: { position: number; projection: string | null }, request: CommandRequest): Promise<{ position: number }> {
     return retryParkedEvent(this.deps, input, request);
   }

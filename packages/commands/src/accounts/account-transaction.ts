@@ -1,7 +1,7 @@
 /**
  * The writes of one AccountDirectory transaction (directory.ts describes the tables): reservations
  * that must be unique across streams (e-mails, team names, join codes), secrets (password hashes,
- * token hashes), erasure (issue 6) and sessions (issue 13). Every method runs on the
+ * token hashes), erasure and sessions. Every method runs on the
  * transaction's client; nothing is visible to others before AccountDirectory.transaction commits.
  */
 import type pg from 'pg';
@@ -157,7 +157,7 @@ export class AccountTransaction {
 
   /**
    * A deleted team's index rows: its name becomes free for other teams, and every live join code
-   * is revoked (revoked codes are never handed out again, D15).
+   * is revoked (revoked codes are never handed out again, docs/decisions/0015).
    */
   async releaseTeam(teamId: number, at: Date): Promise<void> {
     await this.client.query('DELETE FROM app.team_name_index WHERE team_id = $1', [teamId]);
@@ -178,7 +178,7 @@ export class AccountTransaction {
   }
 
   /**
-   * Ends every session of the account (issue 13): its session version goes up by one (a row is
+   * Ends every session of the account: its session version goes up by one (a row is
    * made for an account that had none) and every live session family is revoked, so every access
    * and refresh token issued before is refused from the commit on. `end` marks the account's
    * sessions ended for good (deletion): no new one can start.

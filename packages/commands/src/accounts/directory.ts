@@ -10,7 +10,7 @@
  * | app.email_index(email_key pk, user_id unique) | HMAC-SHA256 of the e-mail's comparison form → account (no readable address) |
  * | app.team_name_index(name_key pk, team_id unique) | a team name's comparison form → team (team names are public) |
  * | app.join_codes(code pk, team_id, created_at, expires_at, revoked_at) | join code (upper case) → team |
- * | app.account_sessions(user_id pk, version, ended_at, updated_at) | session version per account (issue 13) |
+ * | app.account_sessions(user_id pk, version, ended_at, updated_at) | session version per account |
  * | app.session_families(family_id pk, user_id, created_at, revoked_at) | one row per login: the session a refresh-token chain belongs to |
  * | app.refresh_tokens(token_hash pk, family_id, user_id, session_version, created_at, expires_at, used_at) | SHA-256 of refresh tokens; single use |
  *
@@ -21,10 +21,10 @@
  * append releases its reservations by rolling back. Rows owned by the same account or team count
  * as free, so re-running the importer never trips over its own reservations.
  *
- * Erasure (issue 6) deletes the person's email_index row and credentials and spends their tokens
+ * Erasure deletes the person's email_index row and credentials and spends their tokens
  * (eraseAccount); deleting a team releases its name and revokes its join codes (releaseTeam).
  *
- * Sessions (issue 13): an access token carries its account's session version (`sv`) and its
+ * Sessions: an access token carries its account's session version (`sv`) and its
  * session family (`sid`); `sessionState` is the one-row check every authenticated request makes
  * (the query API reads the same rows through @sinilill/http's sqlSessionAuthority). Whatever
  * should end an account's sessions calls `raiseSessionVersion` in the transaction of its events:

@@ -1,5 +1,5 @@
 /**
- * The password-strength rule (issue 13 item 7): the weakest passwords — common ones, keyboard
+ * The password-strength rule: the weakest passwords — common ones, keyboard
  * runs, Estonian "password" and the person's own e-mail — are refused with PASSWORD_TOO_WEAK; a
  * long passphrase and the admin console's generated passwords pass.
  */

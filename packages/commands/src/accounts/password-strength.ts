@@ -1,5 +1,5 @@
 /**
- * Password strength (issue 13): a new password must be hard to guess, not only 6 characters long
+ * Password strength: a new password must be hard to guess, not only 6 characters long
  * (spec §5's minimum, PASSWORD_TOO_SHORT, still comes first). The estimate is zxcvbn's
  * (@zxcvbn-ts/core): it finds the cheapest way to build the password from dictionary words (40 000
  * common passwords, English words, names and Wikipedia terms), the person's own data, keyboard
@@ -12,7 +12,7 @@
  * | 2     | < 10^8     | test-password, Kevad2025!                             |
  * | 3, 4  | ≥ 10^8     | a long password, Sinilill jookseb 2025!               |
  *
- * MIN_PASSWORD_SCORE is 2: at the login limits (D24) an online attacker gets a few hundred
+ * MIN_PASSWORD_SCORE is 2: at the login limits (docs/decisions/0024) an online attacker gets a few hundred
  * guesses a day at one account, so 10^6 guesses take years, while a memorable passphrase passes.
  * Estonian words are not in zxcvbn's dictionaries: LOCAL_WORDS adds the site's and the language's
  * obvious choices (salasõna, parool, sinilill …), ranked like a common-password list.
@@ -130,7 +130,7 @@ export function isStrongPassword(password: string, owner: PasswordOwner = {}): b
  * Refuses a password that is too easy to guess (score below MIN_PASSWORD_SCORE), judged with the
  * owner's e-mail, name and team name as words a guesser would try first. Call it after the
  * length check (PASSWORD_TOO_SHORT, VALUE_TOO_LONG come first).
- * @throws DomainError('PASSWORD_TOO_WEAK') (issue 13; 400).
+ * @throws DomainError('PASSWORD_TOO_WEAK') (400).
  */
 export function assertStrongPassword(password: string, owner: PasswordOwner = {}): void {
   const score = passwordScore(password, ownerWords(owner));

@@ -1,5 +1,5 @@
 /**
- * The account-table rows of a bulk import (issue 15 item 6), written a batch at a time: team names
+ * The account-table rows of a bulk import, written a batch at a time: team names
  * (app.team_name_index), join codes (app.join_codes) and e-mail reservations (app.email_index),
  * each kind as ONE multi-row INSERT … SELECT FROM unnest … ON CONFLICT DO NOTHING followed by ONE
  * owner look-up, instead of one or two queries per row.

@@ -1,6 +1,6 @@
 /**
- * The pure decision of one bulk-import command (issue 15 item 6) over the import's in-memory
- * stream states: the repeat check (D7: the command's first event stored already in the stream),
+ * The pure decision of one bulk-import command over the import's in-memory
+ * stream states: the repeat check (docs/decisions/0007: the command's first event stored already in the stream),
  * then the stream's decider of @sinilill/domain (teamDecider, participantDecider, accountDecider,
  * entryDecider) on its state, with the command-by-command path's DecisionContext (actor SYSTEM,
  * `now` the command's instant, entry insertion on) and its event ids, metadata and schema

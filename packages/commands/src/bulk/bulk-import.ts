@@ -1,5 +1,5 @@
 /**
- * Bulk import through the same deciders (issue 15 item 6): the importer's commands (RegisterTeam,
+ * Bulk import through the same deciders: the importer's commands (RegisterTeam,
  * RegisterParticipant with its account, MarkPayment, AddEntry) decided in memory and appended in
  * large multi-stream batches, instead of one read-decide-append round trip per command.
  *
@@ -16,7 +16,7 @@
  * - the account tables (with a directory): each team's name and join code and each account's
  *   e-mail reserved with the directory's semantics (account-rows.ts), in a transaction that
  *   commits only after the batch's events are appended;
- * - idempotency (D7): a command whose first event is stored already in its stream is a repeat
+ * - idempotency (docs/decisions/0007): a command whose first event is stored already in its stream is a repeat
  *   and appends nothing (a team's repeat still re-asserts its reservations, as registerTeam
  *   does); a second run of the same import appends nothing.
  *

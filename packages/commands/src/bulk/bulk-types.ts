@@ -1,5 +1,5 @@
 /**
- * The bulk import's vocabulary (issue 15 item 6): the commands BulkImporter takes (RegisterTeam,
+ * The bulk import's vocabulary: the commands BulkImporter takes (RegisterTeam,
  * RegisterParticipant with its account, MarkPayment, AddEntry, each with its label, command id and
  * instant), its options, what a run reports (BulkRunResult, BulkTimings), the error that stops it
  * (BulkImportStopped) and the user id of an imported participant's account (accountUserId).
@@ -16,7 +16,7 @@ import { deterministicUuid } from '../handle';
 interface BulkCommandBase {
   /** Names the input row in errors: "import stopped at <label>: …" (e.g. `team 12`). */
   label: string;
-  /** The command id (D7), e.g. `import:2025:team:12`; the event ids derive from it. */
+  /** The command id (docs/decisions/0007), e.g. `import:2025:team:12`; the event ids derive from it. */
   commandId: string;
   /** The decision's instant, ISO-8601 (the row's original created_at). */
   at: string;

@@ -1,5 +1,5 @@
 /**
- * Bulk import through the same deciders (issue 15 item 6): see bulk-import.ts (batching and
+ * Bulk import through the same deciders: see bulk-import.ts (batching and
  * appending), bulk-decide.ts (deciding in memory) and bulk-types.ts (commands, options, results).
  */
 export { BulkImporter } from './bulk-import';

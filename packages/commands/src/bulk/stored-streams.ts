@@ -1,5 +1,5 @@
 /**
- * Bulk reads of whole streams for the bulk importer (issue 15 item 6): the events of many named
+ * Bulk reads of whole streams for the bulk importer: the events of many named
  * streams in a few round trips, instead of one readStream per stream (17 000 of them for the 2025
  * export, a million for a synthetic edition). The store's own readStreams, STREAMS_PER_READ names
  * per call (one query each on PostgreSQL, personal fields revealed by the protected store); a

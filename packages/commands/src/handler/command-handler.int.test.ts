@@ -1,5 +1,5 @@
 /**
- * The one write path (issue 15 item 1) against a real PostgreSQL event store (the repository has
+ * The one write path against a real PostgreSQL event store (the repository has
  * no in-memory EventStore): a decision across two streams is one atomic append; a wrong expected
  * revision is retried from a fresh read; repeated conflicts end in CONCURRENCY_CONFLICT; a
  * repeated command id appends nothing and answers the first position; after-commit hooks (the

@@ -1,8 +1,8 @@
 /**
- * The one write path of every command (issue 15 item 1): the command API's handlers and the
+ * The one write path of every command: the command API's handlers and the
  * operators' tools run their commands through `executeCommand`, which owns
  *
- * 1. the repeat check of the command id (D7): a command handled before appends nothing and answers
+ * 1. the repeat check of the command id (docs/decisions/0007): a command handled before appends nothing and answers
  *    the position of the first run's last event (priorCommand, lastPositionOf, repeats.ts);
  * 2. reading each stream the command needs, once per attempt;
  * 3. the pure decision over what was read (CommandSpec.decide: the domain's deciders);
@@ -22,7 +22,6 @@ import { DomainError, SCHEMA_VERSIONS, isPrivileged, type Decider, type Decision
 import {
   WrongExpectedRevisionError,
   type AppendRequest,
-  type AppendResult,
   type EventData,
   type EventMetadata,
   type EventStore,
@@ -107,20 +106,20 @@ export interface CommandSpec {
   /** After the commit (after `within` returned) of a run that appended; not for a refusal or a repeat. */
   afterCommit?: (outcome: CommandOutcome) => Promise<void> | void;
   /**
-   * The switches' cache (issue 15 item 2): each attempt brings it up to date in the same round
+   * The switches' cache: each attempt brings it up to date in the same round
    * trip as its streams and decides with its entry-insertion switch (for an actor it binds).
    */
   settings?: SettingsCache;
   /**
-   * A condition checked inside the append's transaction, under its locks (the store's
-   * appendToStreamsIf; issue 15 item 4): false rolls the append back and executeCommand throws
-   * AppendConditionFailedError (the caller reads and decides again). Needs a store that has it.
+   * A condition on the rest of the log, checked with the append (the store's appendToStreamsIf):
+   * when it fails nothing is written and executeCommand throws AppendConditionFailedError (the
+   * caller reads and decides again).
    */
   condition?: AppendCondition;
 }
 
-/** The condition of CommandSpec.condition: a query of the append's transaction in, holds or not out. */
-export type AppendCondition = Parameters<NonNullable<EventStore['appendToStreamsIf']>>[1];
+/** The condition of CommandSpec.condition: no event the selectors pick after a position (EventStore.appendToStreamsIf). */
+export type AppendCondition = Parameters<EventStore['appendToStreamsIf']>[1];
 
 /** What executeCommand answers. */
 export interface CommandOutcome {
@@ -153,7 +152,7 @@ export async function executeCommand(store: EventStore, spec: CommandSpec): Prom
   let prior = spec.prior;
   let firstRead: StreamReads | undefined;
   if (prior === undefined && store.readStreams) {
-    // The repeat check and the first attempt's reads in one round trip (issue 15 item 2).
+    // The repeat check and the first attempt's reads in one round trip.
     const read = await readStreams(store, spec, spec.known, eventIdFor(spec.metadata.commandId, 0));
     prior = read.event;
     if (prior) assertSameRequest(prior.metadata, spec.metadata);
@@ -189,9 +188,9 @@ async function attemptAll(store: EventStore, spec: CommandSpec, firstRead: Strea
     await spec.beforeAppend?.(plan.events, read);
     try {
       const results = spec.condition
-        ? await conditionalAppend(store, plan.requests, spec.condition)
+        ? await store.appendToStreamsIf(plan.requests, spec.condition)
         : await store.appendToStreams(plan.requests);
-      // A store that says nothing was a repeat spares the look-up (one round trip; issue 15 item 2).
+      // A store that says nothing was a repeat spares the look-up (one round trip).
       if (results.some((result) => result.repeated !== false)) await confirmOwnAppend(store, plan.requests[0]!.events[0]!);
       const position = Math.max(...results.slice(0, plan.written.length).map((result) => result.position));
       return { events: plan.events, position, repeated: false, prior: null, read, written: plan.written };
@@ -243,12 +242,6 @@ async function readStreams(
 function contextOf(spec: CommandSpec): DecisionContext {
   if (!spec.settings || isPrivileged(spec.context.actor)) return spec.context;
   return { ...spec.context, entryInsertionEnabled: spec.settings.current().entryInsertionEnabled };
-}
-
-/** appendToStreamsIf, or an Error naming the missing capability (a wiring mistake). */
-function conditionalAppend(store: EventStore, requests: AppendRequest[], condition: AppendCondition): Promise<AppendResult[]> {
-  if (!store.appendToStreamsIf) throw new Error('executeCommand: a condition needs a store with appendToStreamsIf');
-  return store.appendToStreamsIf(requests, condition);
 }
 
 /** The append of a decision: streams with events first (in the decision's order), then the revision checks. */

@@ -1,5 +1,5 @@
 /**
- * What every command carries and what its events are named by (D7): the command's metadata, the
+ * What every command carries and what its events are named by (docs/decisions/0007): the command's metadata, the
  * metadata of its events, and the event ids derived from the command id. Shared by the command
  * API's handlers and the operators' importer (services/cli), which decides with the pure deciders
  * of @sinilill/domain and names its events with `eventIdFor` and `eventMetadataOf`.
@@ -49,7 +49,7 @@ export function deterministicUuid(name: string): string {
 
 /**
  * The id of the `index`-th event a command produces (`<commandId>:<index>`, 0-based). A command
- * that writes several streams numbers its events across them, in append order (D7).
+ * that writes several streams numbers its events across them, in append order (docs/decisions/0007).
  */
 export function eventIdFor(commandId: string, index: number): string {
   return deterministicUuid(`${commandId}:${index}`);

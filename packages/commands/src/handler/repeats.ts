@@ -1,5 +1,5 @@
 /**
- * The store side of command idempotency (D7; issue 13 item 6): finding a command handled before,
+ * The store side of command idempotency (docs/decisions/0007): finding a command handled before,
  * the position it answered, making sure an append was this request's own, and running a keyed
  * request so that a retry answers what the first run answered. The pieces that need no store
  * (request fingerprints, the keyed mutex) are in idempotency.ts.
@@ -15,7 +15,7 @@ import { eventIdFor, type CommandMetadata } from './metadata';
  * @throws DomainError('IDEMPOTENCY_KEY_REUSED') when that event was recorded for another
  *   request: both carry a request fingerprint and they differ (another body, path or route under
  *   the same Idempotency-Key). An event without a fingerprint (imported, or recorded before
- *   fingerprints existed), or a command without one, is taken as a repeat as before.
+ *   fingerprints existed), or a command without one, is taken as a repeat.
  */
 export async function priorCommand(
   store: EventStore,
@@ -42,7 +42,7 @@ const COMMAND_SCAN_MAX = 256;
 /**
  * The global position of the last event of the command whose first event is `first`: what the
  * command answered the first time (the position of its last event, for read-your-writes). A
- * command's events are one append, and one append's positions are contiguous (D1), so the command
+ * command's events are one append, and one append's positions are contiguous (docs/decisions/0001), so the command
  * ends where the events after `first` stop carrying its command id. Reads in growing batches
  * (4, 8, … 256 events): one small read for the usual one-event command.
  */
@@ -89,7 +89,7 @@ export class CommandRepeats {
 
   /**
    * Runs one keyed request's command (`run`) so that a repeat of it answers what the first run
-   * answered (D7; issue 13 item 6):
+   * answered (docs/decisions/0007):
    *
    * - requests with the same command id run one after another in this process: a retry that
    *   arrives while the first request still runs waits for it, then finds its events and answers
@@ -113,7 +113,7 @@ export class CommandRepeats {
     if (metadata.requestFingerprint === undefined) return run();
     return this.inProgress.run(metadata.commandId, async () => {
       // A command that makes the repeat check itself before any effect (the entry commands:
-      // executeCommand, in the same round trip as its reads; issue 15 item 2) is not checked twice.
+      // executeCommand, in the same round trip as its reads) is not checked twice.
       if (!options.checkedByCommand && (await priorCommand(this.store, metadata))) return run();
       try {
         return await run();

@@ -1,6 +1,6 @@
 /**
  * What the account, registration and session handlers share (spec §2 Registration, Login,
- * Account, Password reset and Confirmation; issue 13 sessions): their dependencies with the
+ * Account, Password reset and Confirmation): their dependencies with the
  * defaults resolved, the shapes they answer, the decision context of a request, the account's
  * state and session identity, and the mail helpers (mails go out after the commit).
  */
@@ -121,7 +121,7 @@ export interface AccountDeps extends AccountServiceDependencies {
   refreshValidSeconds: number;
 }
 
-/** Refresh-token lifetime, seconds: 30 days (contracts' REFRESH_TOKEN_SECONDS; issue 13). */
+/** Refresh-token lifetime, seconds: 30 days (contracts' REFRESH_TOKEN_SECONDS). */
 const REFRESH_VALID_SECONDS = 30 * 24 * 60 * 60;
 
 /** The dependencies with their defaults: current edition, 7-day confirmation, 2-hour reset, 30-day refresh. */

@@ -5,7 +5,7 @@
  * decider on the write path (handler/command-handler.ts, handleCommand) inside one
  * AccountDirectory transaction that first changes the secrets and tokens: a refusal or a failed
  * append rolls them back. What should end an account's sessions raises its session version in
- * that transaction (issue 13): a password change, a reset, a withdrawn approval, a role change or
+ * that transaction: a password change, a reset, a withdrawn approval, a role change or
  * a new password from ensureAdmin.
  */
 import { randomUUID } from 'node:crypto';
@@ -91,9 +91,9 @@ export async function issueResetLink(deps: AccountDeps, userId: string, request:
 /**
  * Sets a new password through a reset link (spec §7 POST /resetpassword {userId, token,
  * newPassword}). The token is spent, and so is every other reset link of the account. Answers the
- * account's e-mail too, so that the caller can clear the account's login limits (D24).
+ * account's e-mail too, so that the caller can clear the account's login limits (docs/decisions/0024).
  * @throws DomainError PASSWORD_TOO_SHORT / VALUE_TOO_LONG; PASSWORD_TOO_WEAK (judged with the
- *   account's e-mail and name; issue 13); INVALID_RESET_TOKEN for an unknown, used, expired or
+ *   account's e-mail and name); INVALID_RESET_TOKEN for an unknown, used, expired or
  *   foreign token.
  */
 export async function resetPassword(deps: AccountDeps,
@@ -122,10 +122,10 @@ export async function resetPassword(deps: AccountDeps,
 
 /**
  * Changes the acting user's password (spec §7 PUT /account/changepassword). Open reset links
- * stop working, and so does every session of the account, the caller's too (issue 13; the route
+ * stop working, and so does every session of the account, the caller's too (the route
  * gives the caller a new one with renewSession).
  * @throws DomainError UNAUTHORIZED (the actor is not an account), PASSWORD_TOO_SHORT,
- *   VALUE_TOO_LONG, PASSWORD_TOO_WEAK (judged with the account's e-mail and name; issue 13),
+ *   VALUE_TOO_LONG, PASSWORD_TOO_WEAK (judged with the account's e-mail and name),
  *   INVALID_PASSWORD (wrong current password, spec §5).
  */
 export async function changePassword(deps: AccountDeps, input: { currentPassword: string; newPassword: string }, request: CommandRequest): Promise<{ position: number }> {
@@ -153,7 +153,7 @@ export async function changePassword(deps: AccountDeps, input: { currentPassword
 /**
  * Approves an account or withdraws the approval (spec §4 "Admin may approve"; the admin
  * console's toggle, PUT /admin/user/{id} {is_approved}). Withdrawing it ends every session of
- * the account at once (issue 13).
+ * the account at once.
  * @throws DomainError FORBIDDEN (not an administrator), NOT_FOUND.
  */
 export async function setApproval(deps: AccountDeps, userId: string, approved: boolean, request: CommandRequest): Promise<{ position: number }> {
@@ -171,12 +171,12 @@ export async function setApproval(deps: AccountDeps, userId: string, approved: b
  * An administrator sets a user's password (spec §2 admin "Reset password": the browser
  * generates a random password and sends it; §7 POST /admin/resetpassword {userId,
  * newPassword}). The argon2id hash replaces the stored one and open reset links stop working,
- * in the transaction that appends PasswordChanged, and every session of the user ends (issue
- * 13). The user logs in with it at once. The console's generated passwords (16 random letters
+ * in the transaction that appends PasswordChanged, and every session of the user ends.
+ * The user logs in with it at once. The console's generated passwords (16 random letters
  * and digits) always pass the strength rule; one typed by hand is judged like any other.
  * @throws DomainError FORBIDDEN (not an administrator), NOT_FOUND (unknown, deleted or malformed
  *   user id), PASSWORD_TOO_SHORT (under 6, spec §5), VALUE_TOO_LONG (over 128),
- *   PASSWORD_TOO_WEAK (issue 13).
+ *   PASSWORD_TOO_WEAK.
  */
 export async function adminResetPassword(deps: AccountDeps, userId: string, newPassword: string, request: CommandRequest): Promise<{ position: number }> {
   const { ctx, now } = await accountContext(deps, request);
@@ -202,9 +202,9 @@ export async function adminResetPassword(deps: AccountDeps, userId: string, newP
  * Creates or updates an approved ADMIN account with this e-mail and password (ADMIN_EMAIL and
  * ADMIN_PASSWORD at start). An existing account with the e-mail (a participant's, say) becomes
  * an approved admin with this password. Running it again with the same values appends nothing.
- * A role change or a new password ends the account's sessions (issue 13).
+ * A role change or a new password ends the account's sessions.
  * @throws DomainError INVALID_EMAIL, PASSWORD_TOO_SHORT, VALUE_TOO_LONG, PASSWORD_TOO_WEAK (judged
- *   with the e-mail; issue 13: a weak ADMIN_PASSWORD stops the command API at start).
+ *   with the e-mail; a weak ADMIN_PASSWORD stops the command API at start).
  * @returns the admin's user id and whether anything changed.
  */
 export async function ensureAdmin(deps: AccountDeps, email: string, password: string, now: Date = deps.now()): Promise<{ userId: string; changed: boolean; position: number }> {

@@ -20,7 +20,7 @@ import type { AccountDirectory } from '../accounts/directory';
 import { foldStream, type CommandRequest } from '../handler/metadata';
 import type { IdAllocator } from '../ids';
 import { readSettings, type SettingsCache } from '../settings';
-import type { IndexQuery } from '../stream-index';
+import type { StreamIndex } from '../stream-index';
 
 /** What the CommandService and its handlers need. */
 export interface CommandServiceDependencies {
@@ -41,17 +41,17 @@ export interface CommandServiceDependencies {
   directory?: AccountDirectory;
   /**
    * Erases a personal-data subject (the event store's PersonalDataVault.forget): deleting a user
-   * or a team destroys the person's key (D2). Needed by deleteUsers and deleteTeams only.
+   * or a team destroys the person's key (docs/decisions/0002). Needed by deleteUsers and deleteTeams only.
    */
   personalData?: { forget(subject: string): Promise<void> };
   /**
-   * Queries of the event store's own database, for the stream index (stream-index.ts; issue 15
-   * item 4): deletions find a team's members and entries and a participant's entries there,
-   * not in the read models. The command API passes its pool's query.
+   * The log's filtered reads, for the stream index (stream-index.ts): deletions find a team's
+   * members and entries and a participant's entries there, not in the read models. The command
+   * API passes its event store (either engine).
    */
-  streamIndex?: IndexQuery;
+  streamIndex?: StreamIndex;
   /**
-   * The global switches kept current by the log (settings.ts SettingsCache; issue 15 item 2):
+   * The global switches kept current by the log (settings.ts SettingsCache):
    * decisions read the cached value, and the entry commands bring it up to date in the same round
    * trip as their streams. Without it the `settings` stream is folded per command.
    */
@@ -64,11 +64,11 @@ export interface CommandServiceDependencies {
   membersOfTeam?: (teamId: number) => Promise<number[]>;
   /**
    * The ids of the orders with a reference (rm.payment_orders), for an administrator's refund by
-   * reference (issue 14); the order's own stream decides everything else.
+   * reference; the order's own stream decides everything else.
    */
   ordersOfReference?: (reference: string) => Promise<string[]>;
   /**
-   * The participant's team's day for the TEAM_DAY_OUTLIER moderation rule (issue 20 item 1): the
+   * The participant's team's day for the TEAM_DAY_OUTLIER moderation rule: the
    * team's other live entries of `day` (without `entryId`, hundredths), its members, and every other
    * team's km per member that day (rm.team_entries, rm.team_stats, rm.team_daily_distance). A
    * heuristic: as current as the read models; absent, the rule is not applied.

@@ -1,10 +1,10 @@
 /**
  * An administrator's deletions of users and teams for good (spec §7 PUT
- * /admin/deleteentities/{user,team}; §2 "Deletion is permanent"; issue 6): every stream the
+ * /admin/deleteentities/{user,team}; §2 "Deletion is permanent"): every stream the
  * cascade touches in ONE atomic append (handler/command-handler.ts), the account tables erased
- * in the transaction around it, and the people's keys destroyed after it (D2).
+ * in the transaction around it, and the people's keys destroyed after it (docs/decisions/0002).
  *
- * What a deletion removes is found in the event store (issue 15 item 4), never in the read
+ * What a deletion removes is found in the event store, never in the read
  * models: a team's members and entries, a participant's entries come from the stream index
  * (stream-index.ts), each checked against its own stream. The append carries the condition that
  * the index has not moved since it was read (appendToStreamsIf, checked under the append's
@@ -29,7 +29,7 @@ import type { AccountTransaction } from '../accounts/directory';
 import { executeCommand, type StreamReads, type StreamWrite } from '../handler/command-handler';
 import { foldStream, type CommandRequest } from '../handler/metadata';
 import { priorCommand } from '../handler/repeats';
-import { indexMark, readIndexedStreams, type IndexedStreams } from '../stream-index';
+import { readIndexedStreams, type IndexedStreams } from '../stream-index';
 import { decisionContext, required, type CommandServiceDependencies } from './context';
 
 /**
@@ -70,9 +70,9 @@ interface Cascade {
   belongs: (entry: EntryState) => boolean;
   known: Known;
   /** The index keys and the mark they were read at; null when nothing was looked up. */
-  index: { keys: IndexKeys; mark: number } | null;
+  index: { keys: IndexKeys; mark: number; condition: IndexedStreams['condition'] } | null;
   /**
-   * The owner's own erasure (issue 19 item 6): the verdict of the check of the password they
+   * The owner's own erasure: the verdict of the check of the password they
    * typed, passed to the deciders (DeleteUser ownPasswordValid, DeleteParticipant byOwner).
    * Undefined for an administrator's deletion.
    */
@@ -82,7 +82,7 @@ interface Cascade {
 /** What deleteUsers does besides the administrator's deletion. */
 export interface DeleteUsersOptions {
   /**
-   * The owner's own erasure (issue 19 item 6; the one user id must be the acting user's): the
+   * The owner's own erasure (the one user id must be the acting user's): the
    * verdict of the caller's check of their password. Their entries are KEPT (no EntryDeleted):
    * the team keeps its kilometres, which then read as a deleted person's (the key is destroyed
    * as in an administrator's deletion).
@@ -96,20 +96,20 @@ const PURPOSE = 'to delete users and teams';
  * Deletes accounts for good. In ONE atomic append across streams: UserDeleted for each user and,
  * when the account has a participant, ParticipantDeleted and EntryDeleted for each of the
  * participant's live entries: the entries added to it or moved to it by an edit, found in the
- * stream index (stream-index.ts, not the read models; issue 15 item 4), each checked against its
+ * stream index (stream-index.ts, not the read models), each checked against its
  * own stream (live, and this participant's as the append finds it). The append holds only if no
  * entry was added to or moved to the participants since the index was read; otherwise everything
  * is gathered again (MAX_GATHERS). In the same account-table transaction the e-mail index row and
  * the password hash are deleted and the tokens spent (the e-mail may register again; login
  * answers INVALID_CREDENTIALS). After the commit the person's key is destroyed
  * (`participant-{id}`, or `user-{userId}` for an account without participant), so every stored
- * copy of their name, e-mail and birth year reads null (D2). Every id is decided before anything
+ * copy of their name, e-mail and birth year reads null (docs/decisions/0002). Every id is decided before anything
  * is written: one refused id refuses them all.
  *
  * Idempotent by command id: a repeat appends nothing and runs the erasure again (which repairs
  * a run that failed between the append and the erasure).
  *
- * With `options.ownPasswordValid` it is the owner's own erasure (issue 19 item 6; eraseOwnAccount
+ * With `options.ownPasswordValid` it is the owner's own erasure (eraseOwnAccount
  * in self-erasure.ts): the same events and erasure, but the entries stay (the team keeps the km),
  * and the deciders check that the actor is the owner and the password was right.
  * @returns how many accounts were deleted and the position of the append.
@@ -142,7 +142,7 @@ export async function deleteUsers(
     const keys: IndexKeys = { teams: [], participants: participantIds };
     const found = await readIndex(deps, keys);
     const entries = await liveEntries(deps.store, found.entries, belongs, known);
-    return deletePeople(deps, { teamIds: [], people, entries, belongs, known, index: { keys, mark: found.mark } }, request);
+    return deletePeople(deps, { teamIds: [], people, entries, belongs, known, index: { keys, mark: found.mark, condition: found.condition } }, request);
   });
   return { count: unique.length, position };
 }
@@ -153,7 +153,7 @@ export async function deleteUsers(
  * the user deletion of deleteUsers (UserDeleted when it has an account, ParticipantDeleted); and
  * EntryDeleted for EVERY live entry of the team (entries keep their team; from the index, each
  * checked against its stream). The append holds only if no member joined and no entry was added
- * to the teams since the index was read (issue 15 item 4); otherwise everything is gathered again
+ * to the teams since the index was read; otherwise everything is gathered again
  * (MAX_GATHERS). In the account-table transaction the team's name is released (free for another
  * team) and its join codes revoked; the members' accounts are erased as in deleteUsers. A member's
  * account is found through the e-mail index (the participant stream holds the e-mail) and must
@@ -183,7 +183,7 @@ export async function deleteTeams(
       people.push({ userId: await accountOfParticipant(deps, participantId, participant.email, known), participantId, found: true });
     }
     const entries = await liveEntries(deps.store, found.entries, belongs, known);
-    return deletePeople(deps, { teamIds: unique, people, entries, belongs, known, index: { keys, mark: found.mark } }, request);
+    return deletePeople(deps, { teamIds: unique, people, entries, belongs, known, index: { keys, mark: found.mark, condition: found.condition } }, request);
   });
   return { count: unique.length, position };
 }
@@ -275,7 +275,7 @@ async function deletePeople(deps: CommandServiceDependencies, cascade: Cascade, 
     context,
     metadata: request.metadata,
     decide: (read, ctx) => parts.map((p) => p(read, ctx)),
-    ...(index ? { condition: async (query) => (await indexMark(query, index.keys)) === index.mark } : {}),
+    ...(index ? { condition: index.condition } : {}),
     ...(directory ? {
       within: (attempts) => directory.transaction(async (tx) => {
         await eraseTables(tx);

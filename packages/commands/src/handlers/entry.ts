@@ -49,7 +49,7 @@ export interface EntryInput {
   performedAt: string;
   /**
    * What a client sending the whole §3 Entry (or an admin row) echoes of the fields the server
-   * keeps; each is compared, never applied (server-kept.ts; issue 14). On a new entry id and
+   * keeps; each is compared, never applied (server-kept.ts). On a new entry id and
    * created_at must be null (it has none yet).
    */
   echoed?: EchoedEntryFields;
@@ -57,7 +57,7 @@ export interface EntryInput {
 
 /** What POST /team/{id}/activity-files/confirm adds besides an EntryInput: where the distance came from. */
 export interface EntrySourceInput {
-  /** Default manual. A file's entry is appended with ActivityFileUsed in its file's stream (issue 19 item 1). */
+  /** Default manual. A file's entry is appended with ActivityFileUsed in its file's stream. */
   source?: EntrySource;
 }
 
@@ -88,7 +88,7 @@ export async function addEntry(
   const participantStream = streams.participant(participantId);
   const known = new Map<string, readonly RecordedEvent[]>();
   if (input.echoed) {
-    // Only a client echoing the §3 Entry needs the team before the decision (issue 14).
+    // Only a client echoing the §3 Entry needs the team before the decision.
     const previous = await priorCommand(store, request.metadata);
     if (previous) return repeatedAdd(deps, previous);
     const participantEvents = await store.readStream(participantStream);
@@ -106,9 +106,9 @@ export async function addEntry(
     teamDayOf(deps, participantId, input.performedAt, entryId),
   ]);
   // The repeat check, the participant, the (new) entry stream and the switches' tail in one
-  // round trip, then the append: two round trips (issue 15 item 2). The participant's stream is
+  // round trip, then the append: two round trips. The participant's stream is
   // part of the append as a revision check, so a deletion of the participant cannot slip in
-  // between (issue 15 item 4).
+  // between.
   const outcome = await executeCommand(store, {
     streams: [entryStream, participantStream, ...(file ? file.streams : []), ...others],
     ...(known.size > 0 ? { known, prior: null } : {}),
@@ -150,7 +150,7 @@ export async function addEntry(
 }
 
 /**
- * The participant's team's day for TEAM_DAY_OUTLIER (issue 20 item 1), from the read models
+ * The participant's team's day for TEAM_DAY_OUTLIER, from the read models
  * (CommandServiceDependencies.teamDayOf), without entry `entryId`; null when no look-up is wired,
  * the date is not a YYYY-MM-DD, or the look-up fails: the rule is a heuristic and never stops an
  * entry.
@@ -165,7 +165,7 @@ async function teamDayOf(deps: CommandServiceDependencies, participantId: number
 }
 
 /**
- * The streams of the participant's other entries, for the moderation rules (issue 20 item 1),
+ * The streams of the participant's other entries, for the moderation rules,
  * found in the event store's stream index (stream-index.ts), so that a duplicate sent twice in a
  * row is seen at once (a read model could lag). They are read with the command's own streams in
  * one round trip, and their revisions are checked at the append: two adds of the same
@@ -190,7 +190,7 @@ function liveEntriesOf(read: StreamReads, entryStreams: readonly string[], parti
 }
 
 /**
- * The streams a file's entry reads besides its own (issue 19 item 1): the file's stream, and the
+ * The streams a file's entry reads besides its own: the file's stream, and the
  * stream of the entry that used the file last (is it still live?). Read once here to learn that
  * entry; the decision reads both again and the append checks their revisions.
  */
@@ -203,7 +203,7 @@ async function fileUse(deps: CommandServiceDependencies, sha256: string): Promis
 
 /**
  * Whether an activity file (by the SHA-256 of its bytes) counts for a live entry now: the upload's
- * early "already used" (issue 19 item 1); the confirmation decides again under the append's check.
+ * early "already used"; the confirmation decides again under the append's check.
  */
 export async function activityFileInUse(deps: CommandServiceDependencies, sha256: string): Promise<boolean> {
   const { entryId } = foldStream(activityFileDecider, await deps.store.readStream(streams.activityFile(sha256)));
@@ -265,7 +265,7 @@ export async function editEntry(
       }];
     },
   });
-  // Nothing decided (the entry was already so): the entry's own position, as before.
+  // Nothing decided (the entry was already so): the entry's own position.
   const position = outcome.repeated || outcome.events.length > 0 ? outcome.position : outcome.read!.lastPosition(entryStream);
   return { entry: await entryView(deps, entryId), position };
 }
@@ -350,7 +350,7 @@ function viewOfAdded(event: EntryAdded): EntryView {
 }
 
 /**
- * An administrator's decision on flagged entries (issue 20 item 1; POST /api/admin/review):
+ * An administrator's decision on flagged entries (POST /api/admin/review):
  * EntryReviewApproved or EntryReviewRejected with the same note for each, in ONE atomic append
  * across the entry streams, so one refused id leaves all of them undecided.
  * @throws DomainError FORBIDDEN (not an ADMIN), NOT_FOUND (unknown or deleted entry),

@@ -1,5 +1,5 @@
 /**
- * The shapes of the payment commands (issue 7, issue 14; spec §2 "Payment", §3 payment request,
+ * The shapes of the payment commands (spec §2 "Payment", §3 payment request,
  * §7 /payment/*): what they take and answer, money in integer EUR cents. The commands are in
  * payment.ts.
  */
@@ -45,7 +45,7 @@ export interface PaymentOrderInput {
   provider: string;
   /** The provider's bank codes for `country`; null when it has no setup there. */
   countryMethods: readonly string[] | null;
-  /** A company team's captain pays the fee of every unpaid member at once (issue 14). */
+  /** A company team's captain pays the fee of every unpaid member at once. */
   forTeam?: boolean;
 }
 
@@ -61,9 +61,9 @@ export interface PaymentOrderView {
   teamId: number;
   provider: string;
   status: PaymentState['status'];
-  /** A team fee's members (issue 14); null for an order of the payer alone. */
+  /** A team fee's members; null for an order of the payer alone. */
   covers: readonly number[] | null;
-  /** Refunded so far, EUR cents (issue 14). */
+  /** Refunded so far, EUR cents. */
   refundedCents: number;
 }
 
@@ -79,13 +79,13 @@ export interface PaymentOutcomeInput {
   providerOrderId: string | null;
 }
 
-/** An administrator's refund (issue 14): EUR cents (null: all that is left) and why. */
+/** An administrator's refund: EUR cents (null: all that is left) and why. */
 export interface RefundInput {
   amountCents: number | null;
   reason: string;
 }
 
-/** What a refund answers (issue 14): EUR cents. */
+/** What a refund answers: EUR cents. */
 export interface RefundResult {
   /** The order as it is now. */
   order: PaymentOrderView;

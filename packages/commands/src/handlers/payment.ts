@@ -1,6 +1,6 @@
 /**
- * The payment commands (issue 7, issue 14 item 3; spec §2 "Payment", §4, §7 /payment/*, §9 fees;
- * docs/architecture.md D18), behind CommandService's payment methods: ordering the fee or a
+ * The payment commands (spec §2 "Payment", §4, §7 /payment/*, §9 fees;
+ * docs/decisions/0018), behind CommandService's payment methods: ordering the fee or a
  * donation (a company team's captain also the fee of every unpaid member at once), recording what
  * the provider says, an administrator's mark and refund.
  *
@@ -59,7 +59,7 @@ export class PaymentCommands {
     return { now: (request.now ?? this.deps.now()).toISOString(), actor: request.actor, entryInsertionEnabled: true };
   }
 
-  /** True when the team's stream says it is a company team (issue 14). */
+  /** True when the team's stream says it is a company team. */
   async isCompanyTeam(teamId: number): Promise<boolean> {
     return foldStream(teamDecider, await this.deps.store.readStream(streams.team(teamId))).company === true;
   }
@@ -69,7 +69,7 @@ export class PaymentCommands {
    * /payment/order): PaymentOrdered on a new stream payment-{orderId}, the order id derived from
    * the command id (a repeated command finds the same order). The fee follows the participant's
    * stream: participantFee — the company fee (fees.companyPerPersonCents) in a company team, else
-   * by birth year (1500 or 500 cents in 2025). With `forTeam` (issue 14) a company team's captain
+   * by birth year (1500 or 500 cents in 2025). With `forTeam` a company team's captain
    * orders the fee of every unpaid live member at once (members from `membersOfTeam`, each checked
    * against its stream; the captain among them when unpaid).
    * @returns the order and the position of PaymentOrdered.
@@ -127,7 +127,7 @@ export class PaymentCommands {
   }
 
   /**
-   * The order an administrator names (issue 14): a whole order id as it is, or a reference (8 hex
+   * The order an administrator names: a whole order id as it is, or a reference (8 hex
    * digits, any case) looked up in the read model.
    * @returns the order id.
    * @throws DomainError NOT_FOUND (no order has it), INVALID_REQUEST (two orders share the
@@ -146,7 +146,7 @@ export class PaymentCommands {
    * Records what a verified provider notification (or return) says, as the system:
    * PaymentSucceeded for a paid fee — with ParticipantPaymentMarked {isPaid: true, source:
    * 'payment', orderId} in the SAME atomic append for the payer, or for every participant a team
-   * fee covers (issue 14), unless marked paid already or deleted — DonationReceived for a paid
+   * fee covers, unless marked paid already or deleted — DonationReceived for a paid
    * donation, PaymentFailed for a failure. Idempotent: a succeeded order is final, and the command
    * id (`payment:<orderId>:<status>:<providerStatus>`) makes a repeated notification a repeat; two
    * racing deliveries conflict on a stream's revision and the loser decides again and finds the
@@ -195,11 +195,11 @@ export class PaymentCommands {
   }
 
   /**
-   * An administrator records a refund of a paid order (issue 14 item 3): PaymentRefunded on the
+   * An administrator records a refund of a paid order: PaymentRefunded on the
    * order's stream and, when the refunds reach the whole amount of a fee order, in the same atomic
    * append ParticipantPaymentMarked {isPaid: false, source: 'refund', orderId} for every participant
    * whose paid flag this order set and still stands (the payer, or a team fee's members; someone
-   * who paid otherwise since keeps the flag). Idempotent by command id (D7): a repeat answers the
+   * who paid otherwise since keeps the flag). Idempotent by command id (docs/decisions/0007): a repeat answers the
    * first run's order and position.
    * @returns the order after the refund, this refund's cents, the order's refunded cents right after
    *   it (a repeat answers the first run's figures, whatever came since) and the position of its
@@ -252,7 +252,7 @@ export class PaymentCommands {
 
   /**
    * Sets a participant's paid flag (admin, importer). An administrator's mark says so
-   * (ParticipantPaymentMarked.source 'admin') and, issue 14, records the money verified by hand:
+   * (ParticipantPaymentMarked.source 'admin') and, records the money verified by hand:
    * marking paid, the fee due (the company fee when the participant's team is a company team, else
    * by birth year) as `manualCents`, counted in the fundraising totals; unmarking, the manual
    * payment the standing mark had recorded, taken back. The importer's paid mark (the system

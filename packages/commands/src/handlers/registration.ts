@@ -44,9 +44,9 @@ interface NewIds {
  * REGISTER_TEAM): TeamRegistered, ParticipantRegistered and UserRegistered in one atomic
  * append, then the confirmation mail in `input.lang`. An address that already has an account
  * creates nothing and answers the same (registrationOfKnownAddress). `company` (default false) registers a
- * company team (issue 14 item 3: 15 EUR per person, the captain may pay for all).
+ * company team (15 EUR per person, the captain may pay for all).
  * @throws DomainError REGISTRATION_DISABLED, PASSWORD_TOO_SHORT, PASSWORD_TOO_WEAK (judged with
- *   the e-mail, name and team name; issue 13), INVALID_EMAIL, INVALID_REQUEST, VALUE_TOO_LONG,
+ *   the e-mail, name and team name), INVALID_EMAIL, INVALID_REQUEST, VALUE_TOO_LONG,
  *   TEAM_NAME_ALREADY_IN_USE.
  */
 export async function registerTeamWithCaptain(
@@ -82,7 +82,7 @@ export async function registerTeamWithCaptain(
  * Registers the person into the team of a join code, with an account (spec §2 JOIN_TEAM):
  * ParticipantRegistered and UserRegistered in one atomic append, then the confirmation mail. The
  * team's stream is checked in the same append (zero events): a join decided before a deletion of
- * the team commits fails its check and is judged again (issue 15 item 4).
+ * the team commits fails its check and is judged again.
  * @throws DomainError as registerTeamWithCaptain, plus INVALID_JOIN_CODE and JOIN_CODE_EXPIRED
  *   (see teamOfJoinCode: replaced, revoked, or the edition is over).
  */
@@ -102,7 +102,7 @@ export async function joinTeam(
   const newIds: NewIds = { teamId, participantId: await ids.next('participant'), userId: randomUUID() };
   // The team's stream is part of the append as a revision check (zero events), and the code is
   // judged again on the team as the append reads it: a team deleted (or its code replaced) before
-  // the append refuses the join, so no member joins a deleted team (issue 15 item 4).
+  // the append refuses the join, so no member joins a deleted team.
   const teamStream = streams.team(teamId);
   return neutralOnTakenEmail(deps, input, request, () => register(deps, input, request, ctx, newIds, [teamStream], (read, context) => {
     teamOfJoinCode(input.joinCode, { record, teamJoinCode: liveJoinCode(read.fold(teamStream, teamDecider)) }, context.now, deps.edition);
@@ -196,7 +196,7 @@ async function register(
     streams: [...extraStreams, participant, user],
     context: ctx,
     metadata: request.metadata,
-    // As before issue 15: a registration is not looked up as a repeat (its ids are new each time).
+    // A registration is not looked up as a repeat (its ids are new each time).
     prior: null,
     decide: (read, context) => [
       ...(teamPart ? [teamPart(read, context)] : []),
@@ -237,10 +237,10 @@ async function register(
 }
 
 /**
- * The answer to a keyed registration handled before (issue 15 item 3: a client's retry of a
+ * The answer to a keyed registration handled before (a client's retry of a
  * registration whose answer was lost answers as the first run did, appends nothing and mails
  * nothing), or null when the request has no Idempotency-Key or the key is new. The command's
- * events are one append (contiguous positions, D1): its ParticipantRegistered and UserRegistered
+ * events are one append (contiguous positions, docs/decisions/0001): its ParticipantRegistered and UserRegistered
  * are found right after its first event.
  * @throws DomainError('IDEMPOTENCY_KEY_REUSED') when the key was used for another request.
  */

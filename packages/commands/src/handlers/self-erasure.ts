@@ -1,8 +1,8 @@
 /**
- * A participant erases their own account (issue 19 item 6, POST /api/me/erase): the
+ * A participant erases their own account (POST /api/me/erase): the
  * administrator's deletion of that user (deletion.ts deleteUsers, one atomic append of UserDeleted
  * and ParticipantDeleted, the account tables erased in the same transaction, the key of subject
- * `participant-{id}` destroyed after the commit: D2 crypto-shredding), with three differences:
+ * `participant-{id}` destroyed after the commit: docs/decisions/0002 crypto-shredding), with three differences:
  * the actor is the participant themself (the events' metadata name them), the deciders check
  * the password's verdict (DeleteUser `ownPasswordValid`, INVALID_PASSWORD), and the entries stay,
  * so the team keeps its kilometres; they read as a deleted person's from then on.

@@ -1,5 +1,5 @@
 /**
- * Sessions (issue 13; spec §7 POST /login, POST /session/refresh, POST /session/logout): startSession,
+ * Sessions (spec §7 POST /login, POST /session/refresh, POST /session/logout): startSession,
  * refreshSession, renewSession (after the caller's own password change) and endSession answer the
  * claims of a short-lived access token — spec §3's identity plus the account's session version `sv`
  * and the session (refresh-token family) `sid` — and an opaque refresh token whose SHA-256 is
@@ -39,7 +39,7 @@ export async function login(deps: AccountDeps, input: { email: string; password:
 }
 
 /**
- * Logs in (spec §7 POST /login) and starts a session (issue 13): a new session family with its
+ * Logs in (spec §7 POST /login) and starts a session: a new session family with its
  * first refresh token. Answers the access token's claims (spec §3 identity, `sv`, `sid`) and the
  * refresh token for the cookie.
  * @throws DomainError as login: INVALID_CREDENTIALS, USER_NOT_APPROVED.
@@ -65,7 +65,7 @@ export async function renewSession(deps: AccountDeps, userId: string, now: Date 
 
 /**
  * Trades a refresh token for a new access token and a new refresh token of the same family
- * (POST /session/refresh; issue 13). The claims are read from the log again, so the session
+ * (POST /session/refresh). The claims are read from the log again, so the session
  * follows what changed since (a payment's isPaid, a rename). Each refresh token works once: a
  * second use (the token was copied, or two requests raced) revokes the whole family, so neither
  * copy works any more and the family's access tokens are refused too.

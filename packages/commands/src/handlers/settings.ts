@@ -1,5 +1,5 @@
 /**
- * Operators' commands of administrators (spec §4 global switches; issue 13 parked events): the
+ * Operators' commands of administrators (spec §4 global switches): the
  * switches in stream `settings` (settings decider) and decisions about parked events in stream
  * `operations` (parked-events.ts), each on the write path (handler/command-handler.ts).
  */
@@ -23,7 +23,7 @@ export async function changeSettings(deps: AccountDeps, changes: Partial<Setting
 }
 
 /**
- * Skips an event a projection parked (issue 13; administrators): records
+ * Skips an event a projection parked (administrators): records
  * ProjectionEventSkipped in stream `operations`; the projections that parked the event (or only
  * `projection`) then mark it resolved as skipped. `reason` at most 500 characters.
  * @throws DomainError NOT_FOUND (no event at `position`), FORBIDDEN, INVALID_REQUEST, VALUE_TOO_LONG.
@@ -38,8 +38,8 @@ export async function skipParkedEvent(
 }
 
 /**
- * Asks the projections that parked an event (or only `projection`) to apply it again (issue 13;
- * administrators, after its cause was fixed): records ProjectionEventRetryRequested.
+ * Asks the projections that parked an event (or only `projection`) to apply it again
+ * (administrators, after its cause was fixed): records ProjectionEventRetryRequested.
  * @throws DomainError NOT_FOUND (no event at `position`), FORBIDDEN, INVALID_REQUEST.
  */
 export async function retryParkedEvent(

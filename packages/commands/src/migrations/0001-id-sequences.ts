@@ -1,6 +1,6 @@
 /**
  * Accounts migration 0001: schema `app` and the id sequences of new teams, participants and
- * entries (ids.ts). Before issue 12 these statements ran on every start (migrateIdSequences),
+ * entries (ids.ts). Under the hand-rolled runner these statements ran on every start (migrateIdSequences),
  * hence IF NOT EXISTS; runner.ts adopts a database that has the three sequences.
  *
  * Never edit it: a database that ran it keeps what it made. Change the schema in a new file.

@@ -1,6 +1,6 @@
 /**
  * Accounts migration 0002: the account side's tables in schema `app` (see
- * accounts/directory.ts for what each holds and why). Before issue 12 this was version 1 of the
+ * accounts/directory.ts for what each holds and why). Under the hand-rolled runner this was version 1 of the
  * hand-rolled runner (`app.account_migrations`); runner.ts adopts such databases.
  *
  * Never edit it: a database that ran it keeps what it made. Change the schema in a new file.

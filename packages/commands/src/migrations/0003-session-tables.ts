@@ -1,5 +1,5 @@
 /**
- * Accounts migration 0003 (issue 13): the tables that end sessions when they should (see
+ * Accounts migration 0003: the tables that end sessions when they should (see
  * accounts/directory.ts for how each is used).
  *
  * - `app.account_sessions`: one row per account that ever had a session, with its session

@@ -10,8 +10,8 @@ import * as streamIndex from './0004-stream-index';
 
 /**
  * Schema `app`: the id sequences (ids.ts), the account tables and the session tables
- * (accounts/directory.ts; issue 13), and the event store's index of what a deletion removes
- * (stream-index.ts; issue 15). Run it through the CLI's migrateToLatest, or
+ * (accounts/directory.ts), and 0004, now empty (the event store's migrations own the indexes of
+ * the deletions' look-up, stream-index.ts). Run it through the CLI's migrateToLatest, or
  * `runMigrations(pool, [accountMigrations])`.
  */
 export const accountMigrations: MigrationSet = {
@@ -23,7 +23,7 @@ export const accountMigrations: MigrationSet = {
     '0003-session-tables': sessionTables,
     '0004-stream-index': streamIndex,
   },
-  // Before issue 12: the sequences were made IF NOT EXISTS on every start (no record), the
+  // Before the sequences were made IF NOT EXISTS on every start (no record), the
   // tables were version 1 of app.account_migrations.
   async legacy(db) {
     const done: string[] = [];

@@ -1,4 +1,4 @@
-/** The administrator's account commands (issue 6): ResetPasswordAsAdmin, DeleteUser, a deleted account. */
+/** The administrator's account commands: ResetPasswordAsAdmin, DeleteUser, a deleted account. */
 import { describe, it } from 'vitest';
 import type { AccountEvent, UserDeleted, UserRegistered } from '../events';
 import { adminActor, deciderSpec, participantActor, systemActor, testContext } from '../testing';

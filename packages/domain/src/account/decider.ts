@@ -96,7 +96,7 @@ export interface ResetPasswordAsAdmin {
 
 /**
  * An administrator deletes the account (spec §7 PUT /admin/deleteentities/user), or its owner
- * erases it (issue 19 item 6, POST /api/me/erase): then `ownPasswordValid` carries the verdict of
+ * erases it (POST /api/me/erase): then `ownPasswordValid` carries the verdict of
  * the caller's check of the password the owner typed (the hash is not the decider's).
  */
 export interface DeleteUser {
@@ -268,7 +268,7 @@ function deleteUser(command: DeleteUser, state: AccountState, ctx: DecisionConte
 }
 
 /**
- * The owner's own erasure (issue 19 item 6): a participant's account only, by the participant
+ * The owner's own erasure: a participant's account only, by the participant
  * themself with their password. An administrator's account is not erased this way: it is the
  * console's, ADMIN_EMAIL's account is made again at every start, and another administrator may
  * delete it (FORBIDDEN here).
@@ -376,7 +376,7 @@ function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
  *   (PASSWORD_TOO_SHORT, VALUE_TOO_LONG).
  * - DeleteUser → [UserDeleted]; ADMIN/SYSTEM only (FORBIDDEN); an administrator's own account →
  *   FORBIDDEN; unknown or already deleted → NOT_FOUND. With `ownPasswordValid` (the owner's
- *   erasure, issue 19 item 6): the acting USER's own participant account only (FORBIDDEN
+ *   erasure): the acting USER's own participant account only (FORBIDDEN
  *   otherwise, administrators included), a wrong password → INVALID_PASSWORD.
  *
  * A deleted account (UserDeleted) answers every command as an unknown account would: SetApproval

@@ -78,7 +78,7 @@ describe('teamOfJoinCode', () => {
     expect(thrown(() => teamOfJoinCode('DSNQK43S', { ...live, teamJoinCode: null }, during, edition2025))).toBe('INVALID_JOIN_CODE');
   });
 
-  it('answers INVALID_JOIN_CODE for a replaced or revoked code (spec §4, issue 4)', () => {
+  it('answers INVALID_JOIN_CODE for a replaced or revoked code (spec §4)', () => {
     expect(thrown(() => teamOfJoinCode('DSNQK43S', { ...live, teamJoinCode: 'NEWCODE1' }, during, edition2025))).toBe('INVALID_JOIN_CODE');
     expect(thrown(() => teamOfJoinCode('DSNQK43S', { ...live, record: { teamId: 7, revoked: true, expiresAt: null } }, during, edition2025))).toBe('INVALID_JOIN_CODE');
   });

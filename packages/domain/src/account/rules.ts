@@ -71,7 +71,7 @@ export interface JoinCodeFacts {
  * The team a join code admits to (spec §5 "valid unexpired join code").
  *
  * - INVALID_JOIN_CODE: blank, no team has (or had) this code, or the code was replaced by a new
- *   one or revoked (spec §4 "Join code regeneration invalidates the old code"; issue 4: the old
+ *   one or revoked (spec §4 "Join code regeneration invalidates the old code"; the old
  *   code answers exactly like a code that never existed, so it tells a guesser nothing).
  * - JOIN_CODE_EXPIRED: the code is the team's current one but (a) its own expiry (if it has one)
  *   has passed, or (b) the edition is over: the local date in the edition's time zone is after

@@ -1,5 +1,5 @@
 /**
- * The owner's own erasure (issue 19 item 6): DeleteUser with `ownPasswordValid` and
+ * The owner's own erasure: DeleteUser with `ownPasswordValid` and
  * DeleteParticipant with `byOwner`, decided in the same append as an administrator's deletion.
  */
 import { describe, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** The prize draw's decider and eligibility as of the deadline (issue 20 item 2). */
+/** The prize draw's decider and eligibility as of the deadline. */
 import { describe, expect, it } from 'vitest';
 import { edition2025 } from '../edition';
 import type { DrawCommitted, DrawEvent } from '../events';
@@ -80,5 +80,23 @@ describe('eligibleAsOfDeadline', () => {
       entry(2, 2, 10), { type: 'EntryDeleted', data: { entryId: 2, teamId: 2, participantId: 2, deletedAt: '2025-04-12T08:00:00Z' } },
     ];
     expect(eligibleAsOfDeadline(events, edition2025)).toEqual([]);
+  });
+
+  describe('rejected entries count nowhere', () => {
+    const decided = (type: 'EntryReviewRejected' | 'EntryReviewApproved', entryId: number, teamId: number, decidedAt = '2025-04-20T08:00:00Z'): LoggedEvent =>
+      ({ type, data: { entryId, teamId, participantId: 0, note: '', decidedBy: 'admin', decidedAt } });
+
+    it('a team whose only km past the first mission were rejected is not eligible', () => {
+      // Team 1: 5 km that count and 10 km rejected — 5 km collect no flower beyond the base one.
+      const events = [registered(1, 1), paid(1), entry(1, 1, 5), entry(2, 1, 10), decided('EntryReviewRejected', 2, 1)];
+      expect(eligibleAsOfDeadline(events, edition2025)).toEqual([]);
+      // The same km approved instead: eligible.
+      expect(eligibleAsOfDeadline([...events.slice(0, 4), decided('EntryReviewApproved', 2, 1)], edition2025)).toEqual([{ participantId: 1, teamId: 1 }]);
+    });
+
+    it('a rejection decided after the deadline still takes the km out (review follows the last days)', () => {
+      const events = [registered(1, 1), paid(1), entry(1, 1, 5), entry(2, 1, 10), decided('EntryReviewRejected', 2, 1, '2025-05-04T10:00:00Z')];
+      expect(eligibleAsOfDeadline(events, edition2025)).toEqual([]);
+    });
   });
 });

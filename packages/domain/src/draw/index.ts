@@ -1,5 +1,5 @@
 /**
- * The edition's prize draw that anyone can check (issue 20 item 2; spec §1 "Prizes are raffled
+ * The edition's prize draw that anyone can check (spec §1 "Prizes are raffled
  * among participants who registered, paid and collected at least one flower", §4 "prize draw 5 May
  * 17:00"). Stream `draw-{year}`: DrawCommitted (the SHA-256 of a secret seed, the draw's instant,
  * the number of winners), then at the draw DrawSeedRevealed + DrawWinnersChosen in one append.
@@ -8,7 +8,8 @@
  * `edition.lateEntriesUntil` (3 May 24:00 Europe/Tallinn). A participant is eligible when, as of
  * then, they were registered and not deleted, their paid flag was set, and their team had
  * collected at least one blue flower beyond the base flower every team starts with (spec §4
- * "Flowers: 1 + …": the base one is given, not collected) — flowers belong to teams (spec §3).
+ * "Flowers: 1 + …": the base one is given, not collected) — flowers belong to teams (spec §3) —
+ * counting only the entries the entry ledger counts (a rejected entry counts nowhere).
  *
  * The winners' computation needs SHA-256/HMAC, so it lives on the server (packages/commands
  * draw-procedure.ts) and is repeated by scripts/verify-draw.mjs; the decider receives its result
@@ -20,7 +21,9 @@ import { roundedKm } from '../distance';
 import type { Decider, DecisionContext } from '../decider';
 import type { Edition } from '../edition';
 import { DomainError } from '../errors';
-import type { DrawEvent } from '../events';
+import type { DrawEvent, EntryEvent, ParticipantDeleted, ParticipantPaymentMarked, ParticipantRegistered } from '../events';
+import { dispatchRecorded, handledTypes, type EventHandlers } from '../entry/event-handlers';
+import { EntryLedger, countOf } from '../entry/ledger';
 import { teamProgress } from '../progress';
 
 /** A SHA-256 in lower-case hex. */
@@ -110,15 +113,40 @@ export const drawDecider: Decider<DrawCommand, DrawEvent, DrawState, DecisionCon
   },
 };
 
+/** The events eligibleAsOfDeadline folds: the members' and every entry event (the entry ledger). */
+type DrawEligibilityEvent = ParticipantRegistered | ParticipantPaymentMarked | ParticipantDeleted | EntryEvent;
+
+interface EligibilityFold {
+  members: Map<number, { teamId: number; paid: boolean }>;
+  entries: EntryLedger;
+}
+
+const toLedger = (event: EntryEvent, fold: EligibilityFold) => {
+  fold.entries.apply(event);
+};
+
+/** What each event does to the eligibility fold; entry events go to the entry ledger. */
+export const drawEligibilityHandlers: EventHandlers<DrawEligibilityEvent, [EligibilityFold]> = {
+  ParticipantRegistered: ({ data }, fold) => {
+    fold.members.set(data.participantId, { teamId: data.teamId, paid: false });
+  },
+  ParticipantPaymentMarked: ({ data }, fold) => {
+    const member = fold.members.get(data.participantId);
+    if (member) member.paid = data.isPaid;
+  },
+  ParticipantDeleted: ({ data }, fold) => {
+    fold.members.delete(data.participantId);
+  },
+  EntryAdded: toLedger,
+  EntryEdited: toLedger,
+  EntryDeleted: toLedger,
+  EntryFlagged: toLedger,
+  EntryReviewApproved: toLedger,
+  EntryReviewRejected: toLedger,
+};
+
 /** The event types eligibleAsOfDeadline folds. */
-export const DRAW_ELIGIBILITY_EVENTS = [
-  'ParticipantRegistered',
-  'ParticipantPaymentMarked',
-  'ParticipantDeleted',
-  'EntryAdded',
-  'EntryEdited',
-  'EntryDeleted',
-] as const;
+export const DRAW_ELIGIBILITY_EVENTS = handledTypes(drawEligibilityHandlers);
 
 /** An event of the log as the fold reads it (a RecordedEvent's type and data, in global order). */
 export interface LoggedEvent {
@@ -126,16 +154,14 @@ export interface LoggedEvent {
   data: unknown;
 }
 
-interface EligibilityData {
-  participantId?: number;
-  teamId?: number;
-  entryId?: number;
-  distance?: number;
-  isPaid?: boolean;
+/** The instant fields of the folded events (ISO-8601 UTC, the command's clock). */
+interface Instants {
   registeredAt?: string;
   createdAt?: string;
   editedAt?: string;
   deletedAt?: string;
+  flaggedAt?: string;
+  decidedAt?: string;
 }
 
 /** An eligible participant: id and team as of the deadline. */
@@ -149,55 +175,37 @@ export interface EligibleParticipant {
  * Tallinn), ascending by participant id, from the DRAW_ELIGIBILITY_EVENTS of the log in global
  * order (see the module comment for the rule).
  *
- * "As of": an event counts when its own instant (registeredAt, createdAt, editedAt, deletedAt —
- * on the configured clock, which the importer sets to the original time) falls on or before the
- * deadline's date in the edition's time zone. ParticipantPaymentMarked carries no instant: it
- * takes the latest instant seen before it in the log (the log's clock), so a mark recorded after
- * any later-than-deadline event does not count. Team distances are summed in hundredths of km
- * and rounded as spec §4 (teamProgress).
+ * "As of": an event counts when its own instant (registeredAt, createdAt, editedAt, deletedAt,
+ * flaggedAt, decidedAt — on the configured clock, which the importer sets to the original time)
+ * falls on or before the deadline's date in the edition's time zone. ParticipantPaymentMarked
+ * carries no instant: it takes the latest instant seen before it in the log (the log's clock), so
+ * a mark recorded after any later-than-deadline event does not count. A rejection counts whenever
+ * it was decided: it judges an entry logged by the deadline, and the review of the last days'
+ * entries comes after it (docs/decisions/0069). Team distances are the entry ledger's counting
+ * entries summed in hundredths of km and rounded as spec §4 (teamProgress).
  */
 export function eligibleAsOfDeadline(events: readonly LoggedEvent[], edition: Edition): EligibleParticipant[] {
-  const members = new Map<number, { teamId: number; paid: boolean }>();
-  const entries = new Map<number, { teamId: number; hundredths: number }>();
+  const fold: EligibilityFold = { members: new Map(), entries: new EntryLedger() };
   let clock: string | null = null;
   for (const event of events) {
-    const data = (event.data ?? {}) as EligibilityData;
-    const own = data.registeredAt ?? data.createdAt ?? data.editedAt ?? data.deletedAt;
+    const data = (event.data ?? {}) as Instants;
+    const own = data.registeredAt ?? data.createdAt ?? data.editedAt ?? data.deletedAt ?? data.flaggedAt ?? data.decidedAt;
     if (own !== undefined && (clock === null || own > clock)) clock = own;
     const instant = own ?? clock;
-    if (instant !== null && isAfterDeadline(instant, edition.lateEntriesUntil, edition.timeZone)) continue;
-    switch (event.type) {
-      case 'ParticipantRegistered':
-        if (data.participantId !== undefined && data.teamId !== undefined) members.set(data.participantId, { teamId: data.teamId, paid: false });
-        break;
-      case 'ParticipantPaymentMarked': {
-        const member = data.participantId === undefined ? undefined : members.get(data.participantId);
-        if (member) member.paid = data.isPaid === true;
-        break;
-      }
-      case 'ParticipantDeleted':
-        if (data.participantId !== undefined) members.delete(data.participantId);
-        break;
-      case 'EntryAdded':
-      case 'EntryEdited':
-        if (data.entryId !== undefined && data.teamId !== undefined && typeof data.distance === 'number') {
-          entries.set(data.entryId, { teamId: data.teamId, hundredths: Math.round(data.distance * 100) });
-        }
-        break;
-      case 'EntryDeleted':
-        if (data.entryId !== undefined) entries.delete(data.entryId);
-        break;
-      default:
-        break;
-    }
+    const late = instant !== null && isAfterDeadline(instant, edition.lateEntriesUntil, edition.timeZone);
+    if (late && event.type !== 'EntryReviewRejected') continue;
+    dispatchRecorded(drawEligibilityHandlers, event, fold);
   }
   const teamHundredths = new Map<number, number>();
-  for (const entry of entries.values()) teamHundredths.set(entry.teamId, (teamHundredths.get(entry.teamId) ?? 0) + entry.hundredths);
+  for (const entry of fold.entries.values()) {
+    const counted = countOf(entry);
+    if (counted) teamHundredths.set(counted.teamId, (teamHundredths.get(counted.teamId) ?? 0) + counted.hundredths);
+  }
   const collected = (teamId: number) => {
     const km = roundedKm(teamHundredths.get(teamId) ?? 0);
     return teamProgress(km, edition).blueFlowers - edition.flowers.base;
   };
-  return [...members.entries()]
+  return [...fold.members.entries()]
     .filter(([, member]) => member.paid && collected(member.teamId) >= 1)
     .map(([participantId, member]) => ({ participantId, teamId: member.teamId }))
     .sort((a, b) => a.participantId - b.participantId);

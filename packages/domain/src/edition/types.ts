@@ -67,12 +67,12 @@ export interface Edition {
   };
   /** Home progress bar: vertical offset of a team's dot (spec §9). */
   teamDots: { percentPerParticipant: number; maxParticipants: number };
-  /** Moderation rules of entries (issue 20 item 1; entry/moderation.ts). */
+  /** Moderation rules of entries (entry/moderation.ts). */
   moderation: ModerationRules;
   route: Route;
 }
 
-/** Plausibility limits of one entry type, km (issue 20 item 1). Exactly at a limit passes. */
+/** Plausibility limits of one entry type, km. Exactly at a limit passes. */
 export interface EntryTypeLimits {
   /** Largest distance of one entry, km. */
   maxKmPerEntry: number;
@@ -81,7 +81,7 @@ export interface EntryTypeLimits {
 }
 
 /**
- * The edition's moderation rules as data (issue 20 item 1): limits per preset entry type
+ * The edition's moderation rules as data: limits per preset entry type
  * (ActivityType key), `default` for the others (free text under Other), and whether the same
  * participant, date, type and distance twice is flagged.
  */

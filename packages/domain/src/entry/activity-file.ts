@@ -1,5 +1,5 @@
 /**
- * The activity-file aggregate (stream activity-file-{sha256}; issue 19 item 1) as a decider: one
+ * The activity-file aggregate (stream activity-file-{sha256}) as a decider: one
  * file (by the SHA-256 of its bytes) counts for at most one live entry. Its ActivityFileUsed is
  * appended in the same atomic append as the entry's EntryAdded, at the revision the stream was
  * read at, so two confirmations of one file cannot both succeed. A deleted entry frees its file:

@@ -40,11 +40,11 @@ export interface AddEntry {
     entryType: string;
     /** YYYY-MM-DD, local (Europe/Tallinn), within the edition. */
     performedAt: string;
-    /** Typed in (the default) or read from an activity file (issue 19 item 1). */
+    /** Typed in (the default) or read from an activity file. */
     source?: EntrySource;
     /**
      * The participant's other live entries (at least those of performedAt), read by the caller for
-     * the moderation rules (issue 20 item 1); absent = none.
+     * the moderation rules; absent = none.
      */
     sameDay?: readonly ModeratedEntry[];
     /** The team's day, read by the caller for TEAM_DAY_OUTLIER; absent = that rule not applied. */
@@ -71,7 +71,7 @@ export interface EditEntry {
 }
 
 /**
- * An administrator's decision on a flagged entry (issue 20 item 1; POST /api/admin/review).
+ * An administrator's decision on a flagged entry (POST /api/admin/review).
  * `note`: free text, trimmed, at most REVIEW_NOTE_MAX characters, may be empty.
  */
 export interface ReviewEntry {
@@ -93,7 +93,7 @@ export type EntryCommand = AddEntry | EditEntry | DeleteEntry | ReviewEntry;
 export type EntryStatus = 'none' | 'active' | 'deleted';
 
 /**
- * Where an entry stands in moderation (issue 20 item 1): never flagged, flagged and awaiting a
+ * Where an entry stands in moderation: never flagged, flagged and awaiting a
  * decision (it counts), approved (counts), rejected (counts no more; final).
  */
 export type EntryReviewStatus = 'none' | 'flagged' | 'approved' | 'rejected';
@@ -232,7 +232,7 @@ function editEntry(command: EditEntry, state: EntryState, ctx: DecisionContext, 
   const participantId = requireId(c.participantId, 'participantId');
   const { teamId } = requireActive(state, entryId);
   assertMayActForTeam(ctx, teamId);
-  // A rejection is final (issue 20 item 1): the entry can only be deleted, never changed back into the totals.
+  // A rejection is final: the entry can only be deleted, never changed back into the totals.
   if (state.review === 'rejected') throw new DomainError('FORBIDDEN', `entry ${entryId} was rejected in review; it can only be deleted`);
   assertEntriesOpen(ctx, edition);
   assertParticipantInTeam(c.participantTeamId, teamId);
@@ -323,9 +323,9 @@ function evolveEntry(state: EntryState, event: EntryEvent): EntryState {
  * 9. performed-at: a real YYYY-MM-DD date from edition.startDate to endDate (2025-04-01..30) —
  *    INVALID_PERFORMED_AT (spec §5);
  * 10. add: the source is manual (the default) or a file with format gpx/tcx/fit and a SHA-256 of
- *    64 lower-case hex digits — INVALID_REQUEST (issue 19 item 1). Edits keep the source.
+ *    64 lower-case hex digits — INVALID_REQUEST. Edits keep the source.
  *
- * Moderation (issue 20 item 1): an add or edit by a participant (not ADMIN/SYSTEM) that breaks a
+ * Moderation: an add or edit by a participant (not ADMIN/SYSTEM) that breaks a
  * rule of edition.moderation (moderation.ts, against data.sameDay) also yields EntryFlagged with
  * its reasons, in the same append; the entry counts until rejected. A rejected entry cannot be
  * edited (FORBIDDEN; rejection is final, deleting it is allowed). ReviewEntry → [EntryReviewApproved] or

@@ -88,7 +88,7 @@ describe('AddEntry', () => {
     given([]).when(add({ teamId: 5, participantTeamId: 5 }), system).then([added({ teamId: 5, createdAt: later })]);
   });
 
-  describe('source (issue 19 item 1)', () => {
+  describe('source', () => {
     const sha256 = 'ab'.repeat(32);
     it('records a file source as given', () => {
       given([]).when(add({ source: { kind: 'file', format: 'fit', sha256 } }), member).then([added({ source: { kind: 'file', format: 'fit', sha256 } })]);

@@ -4,3 +4,18 @@ export { activityFileDecider } from './activity-file';
 export type { ActivityFileCommand, ActivityFileState, UseActivityFile } from './activity-file';
 export { MODERATION_RULES, moderationReasons, nearestRank, teamDayOutlierReason } from './moderation';
 export type { FlagReason, ModeratedEntry, TeamDay } from './moderation';
+export { dispatch, dispatchRecorded, handledTypes } from './event-handlers';
+export type { EventHandlers } from './event-handlers';
+export {
+  ENTRY_EVENT_TYPES,
+  EntryLedger,
+  asEntryEvent,
+  countOf,
+  countedHundredths,
+  entryLedgerHandlers,
+  evolveEntryCount,
+  evolveLedgerEntry,
+  isEntryEventType,
+  sameCount,
+} from './ledger';
+export type { CountedEntry, EntryEventType, LedgerChange, LedgerEntry } from './ledger';

@@ -13,7 +13,7 @@ const entry = (overrides: Partial<ModeratedEntry> = {}): ModeratedEntry => ({
   entryId: 1, distance: 5, entryType: 'WALK', performedAt: '2025-04-09', ...overrides,
 });
 
-describe('moderationReasons (issue 20 item 1)', () => {
+describe('moderationReasons', () => {
   it('passes an ordinary entry', () => {
     expect(moderationReasons(rules, entry(), [])).toEqual([]);
   });
@@ -135,7 +135,7 @@ describe('the entry decider and moderation', () => {
   });
 });
 
-describe('TEAM_DAY_OUTLIER: a team\'s day per member against the other teams\' (issue 20 item 1)', () => {
+describe('TEAM_DAY_OUTLIER: a team\'s day per member against the other teams\'', () => {
   // 2025: factor 4 × the 90th percentile (nearest rank) of the other teams' km per member, from 10 teams.
   const others = [1, 2, 2, 3, 3, 4, 4, 5, 6, 8]; // 90th percentile by nearest rank: 6 km → limit 24 km per member
   const day = (overrides: Partial<TeamDay> = {}): TeamDay => ({ otherHundredths: 4000, members: 4, othersPerMember: others, ...overrides });

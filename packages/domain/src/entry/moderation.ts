@@ -1,5 +1,5 @@
 /**
- * Moderation rules of entries (issue 20 item 1) as a pure evaluation: given an edition's rules,
+ * Moderation rules of entries as a pure evaluation: given an edition's rules,
  * the candidate entry (added or edited) and the participant's OTHER live entries of the same local
  * date (Europe/Tallinn, YYYY-MM-DD), the reasons to flag it for an administrator's review; none
  * means it passes. A flag never refuses the entry: it still counts until an admin rejects it.
@@ -17,6 +17,7 @@
  * Exactly at a limit passes; 0.01 km over flags. Sums are taken in hundredths of a km (integers),
  * so no floating-point rounding moves a boundary.
  */
+import { toHundredths } from '../distance';
 import type { ModerationRules } from '../edition/types';
 import type { EntryFlagReason, EntryModerationRule } from '../events';
 
@@ -35,7 +36,11 @@ export interface ModeratedEntry {
   performedAt: string;
 }
 
-const hundredths = (km: number): number => Math.round(km * 100);
+/**
+ * A limit of edition.moderation in hundredths: edition data, not an entry's distance, so it is
+ * rounded to the nearest hundredth rather than refused as an entry's distance would be.
+ */
+const limitHundredths = (km: number): number => Math.round(km * 100);
 
 /** The team's day as TEAM_DAY_OUTLIER sees it (read from the read models by the caller). */
 export interface TeamDay {
@@ -78,12 +83,12 @@ export function moderationReasons(rules: ModerationRules, entry: ModeratedEntry,
   const limits = rules.byType[entry.entryType] ?? rules.default;
   const others = sameDay.filter((e) => e.entryId !== entry.entryId && e.performedAt === entry.performedAt);
   const reasons: FlagReason[] = [];
-  const own = hundredths(entry.distance);
-  if (own > hundredths(limits.maxKmPerEntry)) reasons.push({ rule: 'MAX_KM_PER_ENTRY', limit: limits.maxKmPerEntry, value: own / 100 });
-  const day = others.filter((e) => e.entryType === entry.entryType).reduce((sum, e) => sum + hundredths(e.distance), own);
-  if (day > hundredths(limits.maxKmPerDay)) reasons.push({ rule: 'MAX_KM_PER_DAY', limit: limits.maxKmPerDay, value: day / 100 });
+  const own = toHundredths(entry.distance);
+  if (own > limitHundredths(limits.maxKmPerEntry)) reasons.push({ rule: 'MAX_KM_PER_ENTRY', limit: limits.maxKmPerEntry, value: own / 100 });
+  const day = others.filter((e) => e.entryType === entry.entryType).reduce((sum, e) => sum + toHundredths(e.distance), own);
+  if (day > limitHundredths(limits.maxKmPerDay)) reasons.push({ rule: 'MAX_KM_PER_DAY', limit: limits.maxKmPerDay, value: day / 100 });
   if (rules.duplicates && own > 0) {
-    const twin = others.find((e) => e.entryType === entry.entryType && hundredths(e.distance) === own);
+    const twin = others.find((e) => e.entryType === entry.entryType && toHundredths(e.distance) === own);
     if (twin) reasons.push({ rule: 'DUPLICATE', limit: null, value: own / 100, duplicateOf: twin.entryId });
   }
   const outlier = teamDay ? teamDayOutlierReason(rules, own, teamDay) : null;

@@ -1,5 +1,5 @@
 /**
- * Administrators' decisions about events a projection parked (issue 13): skip one for good, or
+ * Administrators' decisions about events a projection parked: skip one for good, or
  * ask the projections to apply it again after a fix. Both are facts in stream `operations`
  * (ProjectionEventSkipped, ProjectionEventRetryRequested), read by the projection runner
  * (packages/read-models), which resolves the park in the same transaction as its checkpoint.

@@ -1,4 +1,4 @@
-/** Administrators' decisions about parked events (issue 13): SkipParkedEvent, RetryParkedEvent. */
+/** Administrators' decisions about parked events: SkipParkedEvent, RetryParkedEvent. */
 import { describe, it } from 'vitest';
 import type { OperationsEvent, ReadModelsReplayed } from '../events';
 import { adminActor, deciderSpec, participantActor, systemActor, testContext } from '../testing';

@@ -64,7 +64,7 @@ export interface MarkPayment {
     /**
      * With source 'admin' or 'import': whether the participant's team is a company team (the caller reads the
      * team stream), so that an administrator's mark records the fee due as the manual payment
-     * (participantFee; issue 14). Default false.
+     * (participantFee). Default false.
      */
     company?: boolean;
   };
@@ -79,7 +79,7 @@ export interface RenameParticipant {
 /**
  * An administrator deletes the participant (deleting their user or their team, spec §7
  * PUT /admin/deleteentities/{user|team}), or with `byOwner` the participant erases themself
- * (issue 19 item 6; the account's DeleteUser in the same append checks the password); the caller
+ * (the account's DeleteUser in the same append checks the password); the caller
  * erases the personal data afterwards.
  */
 export interface DeleteParticipant {
@@ -103,13 +103,13 @@ export interface ParticipantState {
   isPaid: boolean;
   /**
    * The fee order whose success (or team fee) set the paid flag, while it stands; absent when the
-   * flag is false or was set otherwise (an administrator, the importer). Issue 14: a full refund
+   * flag is false or was set otherwise (an administrator, the importer). a full refund
    * of that order takes the flag back.
    */
   paidOrderId?: string;
   /**
    * The manual payment an administrator's standing mark recorded, EUR cents; absent when none
-   * (issue 14). Optional, like paidOrderId, so that states without payments read as before.
+   *. Optional, like paidOrderId, so that states without payments read unchanged.
    */
   manualCents?: number;
   /** ISO-8601 UTC. */
@@ -189,7 +189,7 @@ function markPayment(command: MarkPayment, state: ParticipantState, ctx: Decisio
   requireLiveParticipant(state, participantId);
   if (state.isPaid === isPaid) return [];
   const { source, orderId } = command.data;
-  // Issue 14: an administrator's mark is money verified by hand (a bank transfer): the fee due
+  // an administrator's mark is money verified by hand (a bank transfer): the fee due
   // when marked, and an unmark takes back what the standing mark recorded.
   const manualCents = source !== 'admin' ? 0
     : isPaid ? participantFee(state.birthYear, command.data.company === true, edition)
@@ -278,7 +278,7 @@ function evolveParticipant(state: ParticipantState, event: ParticipantEvent): Pa
  *
  * MarkPayment → [ParticipantPaymentMarked] only when the flag changes, else [] (spec §4, §6);
  * the optional source and orderId are copied into the event. An administrator's mark (source
- * 'admin', issue 14) records the money verified by hand as `manualCents`: marking paid, the fee due
+ * 'admin') records the money verified by hand as `manualCents`: marking paid, the fee due
  * (participantFee: the company fee when `company`, else by birth year); unmarking, the manual
  * payment the standing mark had recorded (none when the flag came from a provider's payment). An
  * imported paid mark (source 'import') records the fee assumed paid in the old system as
@@ -289,7 +289,7 @@ function evolveParticipant(state: ParticipantState, event: ParticipantEvent): Pa
  * full name required (INVALID_REQUEST), ≤ limits.fullNameMax = 32 (VALUE_TOO_LONG, spec §5 "Admin
  * participant name max 32"). DeleteParticipant → [ParticipantDeleted] carrying the team id.
  * Both ADMIN or SYSTEM only (FORBIDDEN, checked before existence); DeleteParticipant with
- * `byOwner` is the participant's own erasure (issue 19 item 6): only that participant (a USER).
+ * `byOwner` is the participant's own erasure: only that participant (a USER).
  *
  * Every command but RegisterParticipant on a deleted participant → NOT_FOUND, as for an unknown
  * one; RegisterParticipant with a deleted participant's id → ALREADY_EXISTS.

@@ -1,4 +1,4 @@
-/** The administrator's participant commands (issue 6): RenameParticipant, DeleteParticipant. */
+/** The administrator's participant commands: RenameParticipant, DeleteParticipant. */
 import { describe, it } from 'vitest';
 import type { ParticipantDeleted, ParticipantRegistered } from '../events';
 import { adminActor, deciderSpec, participantActor, systemActor, testContext } from '../testing';

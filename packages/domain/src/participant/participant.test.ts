@@ -125,7 +125,7 @@ describe('MarkPayment', () => {
     given([registered(), marked(true)]).when(mark(false), admin).then([marked(false)]);
   });
 
-  it('names its source and the fee order when told (issue 7: a succeeded payment)', () => {
+  it('names its source and the fee order when told (a succeeded payment)', () => {
     const orderId = '3f2a9c1b-0d4e-4a5b-9c6d-7e8f9a0b1c2d';
     given([registered()]).when({ type: 'MarkPayment', data: { participantId: 3, isPaid: true, source: 'payment', orderId } }, testContext({ actor: systemActor }))
       .then([{ type: 'ParticipantPaymentMarked', data: { participantId: 3, isPaid: true, source: 'payment', orderId } }]);

@@ -1,5 +1,5 @@
 /**
- * Fees as spec §9 writes them (issue 14 item 3): a company team pays fees.companyPerPersonCents per
+ * Fees as spec §9 writes them: a company team pays fees.companyPerPersonCents per
  * person whatever the birth year, its captain pays for every unpaid member at once, and an
  * administrator records refunds. Given past events, when a command, then events or a code.
  */
@@ -120,7 +120,7 @@ describe('OrderPayment for a company team', () => {
   });
 });
 
-describe('RefundPayment (issue 14: an administrator records a refund)', () => {
+describe('RefundPayment (an administrator records a refund)', () => {
   it('refunds the whole order by default, and says it is full', () => {
     given([ordered(), succeeded()]).when(refund(null), admin).then([refunded({ amountCents: 4500, refundedCents: 4500, full: true })]);
   });

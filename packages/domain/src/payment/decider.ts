@@ -1,5 +1,5 @@
 /**
- * The payment order aggregate (stream payment-{orderId}, issue 7) as a decider: a participant
+ * The payment order aggregate (stream payment-{orderId}) as a decider: a participant
  * orders the participation fee or a donation (spec §2 "Payment", §3 payment request, §5, §9), then
  * the payment provider's verified notifications record the outcome.
  *
@@ -10,7 +10,7 @@
  * Lifecycle: ordered → succeeded (final: later notifications change nothing, so a repeated or
  * replayed notification records one payment) or → failed → succeeded (a bank's late confirmation
  * still counts, spec §4: up to 72 h). A succeeded order may be refunded by an administrator, in
- * parts or whole (issue 14 item 3): refunds add up to at most the amount paid.
+ * parts or whole: refunds add up to at most the amount paid.
  */
 import { match } from 'ts-pattern';
 import { isPrivileged } from '../actors';
@@ -30,7 +30,7 @@ export type PaymentStatus = 'PAID' | 'FAILED' | 'PENDING' | 'REFUNDED';
 export const PAYMENT_CURRENCY = 'EUR';
 
 /**
- * What a team fee order needs to know of the payer's team (issue 14 item 3), gathered by the
+ * What a team fee order needs to know of the payer's team, gathered by the
  * caller from the team's and the members' streams.
  */
 export interface TeamFeeFacts {
@@ -51,11 +51,11 @@ export interface OrderPayment {
     participantId: number;
     /**
      * The participant as their stream says now (the caller folds it); `company`: their team is a
-     * company team (its fee is fees.companyPerPersonCents whatever the birth year; issue 14).
+     * company team (its fee is fees.companyPerPersonCents whatever the birth year).
      */
     participant: { teamId: number; birthYear: number | null; isPaid: boolean; company?: boolean };
     /**
-     * Set for a team fee (issue 14: a company team's captain pays for every unpaid member at
+     * Set for a team fee (a company team's captain pays for every unpaid member at
      * once); absent for the payer's own fee or a donation.
      */
     team?: TeamFeeFacts;
@@ -90,7 +90,7 @@ export interface RecordPaymentOutcome {
 }
 
 /**
- * An administrator records a refund of a paid order (issue 14 item 3): `amountCents` null refunds
+ * An administrator records a refund of a paid order: `amountCents` null refunds
  * what is left (the whole order when nothing was refunded before).
  */
 export interface RefundPayment {
@@ -119,9 +119,9 @@ export interface PaymentState {
   provider: string | null;
   reference: string | null;
   status: 'none' | 'ordered' | 'succeeded' | 'failed';
-  /** A team fee's covered participants (PaymentOrdered.covers); absent: the payer alone. Issue 14. */
+  /** A team fee's covered participants (PaymentOrdered.covers); absent: the payer alone. */
   covers?: readonly number[];
-  /** Refunded so far, EUR cents (PaymentRefunded); absent: nothing. Issue 14. */
+  /** Refunded so far, EUR cents (PaymentRefunded); absent: nothing. */
   refundedCents?: number;
 }
 
@@ -193,7 +193,7 @@ function ownFee(c: OrderPayment['data'], amountCents: number, edition: Edition):
 }
 
 /**
- * A company team's fee for every unpaid member at once (issue 14 item 3), after the common checks
+ * A company team's fee for every unpaid member at once, after the common checks
  * (actor, bank, grandTotal): a company team (INVALID_REQUEST), ordered by its captain (FORBIDDEN),
  * someone left to pay for (ALREADY_PAID_FOR), at least fees.companyPerPersonCents × unpaid members
  * (AMOUNT_TOO_LOW). @returns the per-person fee and the covered participant ids, ascending.
@@ -210,7 +210,7 @@ function teamFee(c: OrderPayment['data'], team: TeamFeeFacts, amountCents: numbe
 }
 
 /**
- * An administrator's refund (issue 14 item 3): ADMIN or SYSTEM (FORBIDDEN), a known order
+ * An administrator's refund: ADMIN or SYSTEM (FORBIDDEN), a known order
  * (NOT_FOUND), confirmed paid (ORDER_NOT_PAID), an amount more than 0 (INVALID_AMOUNT) and at most
  * what is left unrefunded (REFUND_EXCEEDS_PAYMENT; a fully refunded order has nothing left), a
  * reason (INVALID_REQUEST when blank, VALUE_TOO_LONG over REFUND_REASON_MAX).
@@ -268,7 +268,7 @@ function recordOutcome(command: RecordPaymentOutcome, state: PaymentState, ctx: 
     return [{ type: 'PaymentFailed', data: { ...common, reason: c.providerStatus, failedAt: ctx.now } }];
   }
   // PENDING (the bank has not confirmed yet), a repeated failure, REFUNDED (a provider's refund
-  // is recorded by an administrator instead: RefundPayment, issue 14).
+  // is recorded by an administrator instead: RefundPayment).
   return [];
 }
 
@@ -298,7 +298,7 @@ function evolvePayment(state: PaymentState, event: PaymentEvent): PaymentState {
  * The payment decider for an edition (its fees apply).
  *
  * OrderPayment → [PaymentOrdered] (orderedAt = ctx.now, reference = orderReference(orderId),
- * feeCents = feeFor(birth year)). Checked in this order (issue 7): the actor is a USER paying
+ * feeCents = feeFor(birth year)). Checked in this order: the actor is a USER paying
  * for their own participant (FORBIDDEN); the bank: the country is in the provider's setup and the
  * method is one of its banks, or empty for a donation (NOT_SELECTED, spec §5); grandTotal equals
  * payment.amount (AMOUNT_NOT_MATCH); a fee order by a participant already paid (ALREADY_PAID_FOR);
@@ -306,14 +306,14 @@ function evolvePayment(state: PaymentState, event: PaymentEvent): PaymentState {
  * 1500 in a company team) or, for a donation, donationMinCents = 100 (AMOUNT_TOO_LOW). A second
  * order with the same id → ALREADY_EXISTS.
  *
- * A team fee (`team` given; issue 14 item 3) → [PaymentOrdered] with `covers` (the unpaid
+ * A team fee (`team` given) → [PaymentOrdered] with `covers` (the unpaid
  * members, ascending) and feeCents = fees.companyPerPersonCents: after the actor, bank and
  * grandTotal checks, a donation or a team that is no company team → INVALID_REQUEST, a payer who
  * is not the captain → FORBIDDEN, nobody left unpaid → ALREADY_PAID_FOR, under
  * companyPerPersonCents × unpaid members → AMOUNT_TOO_LOW. The captain's own paid flag does not
  * matter (a captain who paid may pay for members who joined later).
  *
- * RefundPayment (issue 14; ADMIN or SYSTEM, FORBIDDEN otherwise): unknown order → NOT_FOUND; not
+ * RefundPayment (ADMIN or SYSTEM, FORBIDDEN otherwise): unknown order → NOT_FOUND; not
  * confirmed paid → ORDER_NOT_PAID; an amount of 0 → INVALID_AMOUNT; more than what is left
  * unrefunded → REFUND_EXCEEDS_PAYMENT; blank reason → INVALID_REQUEST, over 500 characters →
  * VALUE_TOO_LONG. → [PaymentRefunded] with the running total and `full` once it reaches the

@@ -2,7 +2,7 @@
  * The participation fee by birth year and the smallest amounts an order may carry (spec §9: 15 EUR
  * for people born in 2010 or earlier, 5 EUR for 2011 or later; company team 15 EUR per person;
  * donation at least 1 EUR, default 5). The figures are the edition's data (edition-YYYY.json
- * `fees`, D9); money is EUR cents.
+ * `fees`, docs/decisions/0009); money is EUR cents.
  */
 import type { Edition } from '../edition/types';
 import type { PaymentKind } from '../events';
@@ -25,7 +25,7 @@ export function feeFor(birthYear: number | null, edition: Edition): number {
 }
 
 /**
- * The participation fee in EUR cents of a participant (spec §9; issue 14 item 3): in a company team
+ * The participation fee in EUR cents of a participant (spec §9): in a company team
  * `fees.companyPerPersonCents` (1500 in 2025) whatever the birth year, else feeFor(birthYear)
  * (1500 or 500).
  */
@@ -35,7 +35,7 @@ export function participantFee(birthYear: number | null, company: boolean, editi
 
 /**
  * What a company team's captain owes for `unpaidMembers` members at once (spec §9 "company team 15
- * EUR per person"; issue 14), EUR cents: unpaidMembers × fees.companyPerPersonCents.
+ * EUR per person"), EUR cents: unpaidMembers × fees.companyPerPersonCents.
  */
 export function teamFeeCents(unpaidMembers: number, edition: Edition): number {
   return unpaidMembers * edition.fees.companyPerPersonCents;

@@ -24,7 +24,7 @@ describe('money at the edges', () => {
   });
 });
 
-describe('parseEuros (issue 14: a payment request in euros, spec §3/§9)', () => {
+describe('parseEuros (a payment request in euros, spec §3/§9)', () => {
   const codeOf = (value: unknown): string | null => {
     try {
       parseEuros(value);

@@ -3,7 +3,7 @@
  * providers (Montonio) and the payment result page's query take decimal euros. These convert
  * exactly, refusing anything with more than two decimals instead of rounding it away.
  *
- * Issue 14: the API's payment request and answers speak decimal euros too, as spec §3/§9 write the
+ * the API's payment request and answers speak decimal euros too, as spec §3/§9 write the
  * fee ("15 EUR", "two decimals, euro sign"); `parseEuros` converts a request's amount at the
  * boundary and `centsToEuros` writes an answer's. The domain, events and read models keep cents.
  */
@@ -56,8 +56,7 @@ const REQUEST_EUROS = /^\d{1,7}(\.\d{1,2})?$/;
  * cents (1500, 1500, 2050, 2050, 30), exactly: the number's shortest decimal text (what
  * `String(value)` prints, the same digits the JSON carried, so 0.3 reads "0.3" and 19.99 reads
  * "19.99") must have at most two decimals, and its digits become the cents — no float arithmetic,
- * so nothing drifts and nothing is rounded away. Spec §3 (payment request), §9 ("two decimals"),
- * issue 14.
+ * so nothing drifts and nothing is rounded away. Spec §3 (payment request), §9 ("two decimals").
  * @throws DomainError INVALID_AMOUNT for anything else: a string (even "15"), more than two
  *   decimals (1.005, 20.505), a negative, NaN or ±Infinity, a number written with an exponent
  *   (1e-7, 1e+21), or more than MAX_PAYMENT_EUROS.

@@ -106,7 +106,7 @@ describe('OrderPayment', () => {
     given([]).when(order({ kind: 'donation', grandTotalCents: donationMinCents - 1, amountCents: donationMinCents - 1 }), payer).then('AMOUNT_TOO_LOW');
   });
 
-  it('checks in the order of issue 7: bank, then match, then paid, then amount', () => {
+  it('checks in order: bank, then match, then paid, then amount', () => {
     const paid = { teamId: 7, birthYear: 1980, isPaid: true };
     given([]).when(order({ method: '', grandTotalCents: 1, amountCents: 2, participant: paid }), payer).then('NOT_SELECTED');
     given([]).when(order({ grandTotalCents: 1, amountCents: 2, participant: paid }), payer).then('AMOUNT_NOT_MATCH');

@@ -24,7 +24,7 @@ export interface RegisterTeam {
     /** URL or data URL, or null for the default icon. */
     icon: string | null;
     /**
-     * A company team (issue 14 item 3; spec §9 "company team 15 EUR per person"); default false.
+     * A company team (spec §9 "company team 15 EUR per person"); default false.
      * Recorded in TeamRegistered only when true.
      */
     company?: boolean;
@@ -86,8 +86,8 @@ export interface TeamState {
   /** True once an administrator deleted the team (TeamDeleted). */
   deleted: boolean;
   /**
-   * True for a company team (TeamRegistered.company; issue 14). Absent (undefined) for every other
-   * team, so that states of teams without it read exactly as before.
+   * True for a company team (TeamRegistered.company). Absent (undefined) for every other
+   * team, so that states of teams without it read unchanged.
    */
   company?: boolean;
 }
@@ -216,13 +216,13 @@ function evolveTeam(state: TeamState, event: TeamEvent): TeamState {
  * limits.descriptionMax = 256 (VALUE_TOO_LONG); join code required (INVALID_REQUEST), at most
  * limits.joinCodeMax = 64 (VALUE_TOO_LONG); teamId a positive integer (INVALID_REQUEST); `company`
  * a boolean when given (INVALID_REQUEST), recorded as `company: true` only for a company team
- * (issue 14: absent reads as false); a team registered already → ALREADY_EXISTS. Anyone may register (a visitor, when registration is on:
+ * (absent reads as false); a team registered already → ALREADY_EXISTS. Anyone may register (a visitor, when registration is on:
  * that switch and name uniqueness are the caller's checks).
  *
  * ChangeTeamPublicAttributes → [TeamPublicAttributesChanged] with only the fields that differ
  * from the current card, or [] when nothing differs. ReplaceJoinCode → [JoinCodeReplaced]. Both:
  * the team exists (NOT_FOUND); the actor is an ADMIN, the SYSTEM or a member of the team
- * (FORBIDDEN) — every member may, as the spec leaves captains' rights open (issue 4), and the
+ * (FORBIDDEN) — every member may, as the spec leaves captains' rights open, and the
  * event log records who acted; description at most 256 characters (VALUE_TOO_LONG); icon a
  * reference of at most ICON_REFERENCE_MAX characters or null (INVALID_REQUEST); the join code
  * non-blank, at most 64 characters and different from the current one (INVALID_REQUEST).

@@ -1,4 +1,4 @@
-/** The administrator's team commands (issue 6): RenameTeam, DeleteTeam, and a deleted team. */
+/** The administrator's team commands: RenameTeam, DeleteTeam, and a deleted team. */
 import { describe, it } from 'vitest';
 import type { TeamDeleted, TeamRegistered } from '../events';
 import { adminActor, deciderSpec, participantActor, systemActor, testContext } from '../testing';

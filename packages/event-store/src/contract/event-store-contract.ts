@@ -1,8 +1,9 @@
 /**
- * The EventStore contract suite (issue 18 item 4): one set of vitest tests of the EventStore
- * interface (types.ts) that every adapter must pass — appends under each expected revision and
- * their conflicts, idempotency, multi-stream atomicity, reads, global ordering, the optional
- * methods, and erasure of personal data through withPersonalDataProtection.
+ * The EventStore contract suite: one set of vitest tests of the EventStore interface (types.ts)
+ * that every adapter must pass, covering every method — appends under each expected revision and
+ * their conflicts, idempotency, multi-stream atomicity, conditional appends, reads (by stream, of
+ * the global log, filtered by selector, counted), global ordering, the optional readStreams, and
+ * erasure of personal data through withPersonalDataProtection.
  *
  * It uses the interface only (no SQL), and never assumes a clean log: a KurrentDB server cannot be
  * wiped cheaply, so every stream and event type carries a random run id and positions are only
@@ -12,7 +13,7 @@
  * Test-only: it imports vitest, so it is not exported from the package's index.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { withPersonalDataProtection, type PersonalDataPolicy, type PersonalDataVault } from '../personal-data';
 import {
   AppendConditionFailedError,
@@ -433,7 +434,7 @@ export function eventStoreContract(name: string, setup: () => Promise<ContractSu
       });
     });
 
-    describe('optional methods', () => {
+    describe('readStreams (optional)', () => {
       test('readStreams (skipped when the store has none): streams in request order, and findEvent in one call', async (ctx) => {
         const readStreams = store.readStreams?.bind(store);
         if (!readStreams) return ctx.skip('this store has no readStreams');
@@ -449,21 +450,149 @@ export function eventStoreContract(name: string, setup: () => Promise<ContractSu
         expect((await readStreams([{ stream: a }])).event).toBeNull();
       });
 
-      test('appendToStreamsIf (skipped when the store has none): writes when the condition holds, nothing when not', async (ctx) => {
-        const appendToStreamsIf = store.appendToStreamsIf?.bind(store);
-        if (!appendToStreamsIf) return ctx.skip('this store has no appendToStreamsIf');
-        const stream = newStream();
-        const error = await appendToStreamsIf([{ stream, events: [event()], expectedRevision: 'no_stream' }], async () => false).catch((e: unknown) => e);
+    });
+
+    describe('subscribe (optional)', () => {
+      test('subscribe (skipped when the store has none): tells the position of every event of its types after `after`, then of each new one', async (ctx) => {
+        const subscribe = store.subscribe?.bind(store);
+        if (!subscribe) return ctx.skip('this store has no subscribe');
+        const [told, other] = [newType('Told'), newType('Other')];
+        const start = await store.headPosition();
+        const before = await store.appendToStream(newStream(), [event(told)], { expectedRevision: 'no_stream' });
+        const seen: number[] = [];
+        const subscription = subscribe({ after: start, types: [told], onEvent: (position) => seen.push(position) });
+        await store.appendToStream(newStream(), [event(other)], { expectedRevision: 'no_stream' });
+        const live = await store.appendToStream(newStream(), [event(told)], { expectedRevision: 'no_stream' });
+        await vi.waitFor(() => expect(seen).toEqual([before.position, live.position]));
+        await subscription.close();
+      });
+    });
+
+    describe('appendToStreamsIf', () => {
+      test('writes when no selected event came after the position; its own events do not count', async () => {
+        const [stream, watched] = [newStream(), newStream()];
+        await givenStream(1, watched);
+        const head = await store.headPosition();
+        const written = event();
+        const [result] = await store.appendToStreamsIf([{ stream, events: [written], expectedRevision: 'no_stream' }], {
+          noneAfter: head,
+          selectors: [{ streams: [watched] }, { streams: [stream] }],
+        });
+        expect(result).toMatchObject({ nextExpectedRevision: 0 });
+        expect((await store.readStream(stream)).map((e) => e.id)).toEqual([written.id]);
+        // No selectors: nothing to contradict it.
+        expect(await store.appendToStreamsIf([{ stream, events: [event()], expectedRevision: 0 }], { noneAfter: head, selectors: [] })).toHaveLength(1);
+      });
+
+      test('refuses with AppendConditionFailedError and writes nothing when a selected event came after the position', async () => {
+        const [stream, other] = [newStream(), newStream()];
+        const teamType = newType('MemberJoined');
+        const head = await store.headPosition();
+        await store.appendToStream(other, [event(teamType, { teamId: 7 })], { expectedRevision: 'no_stream' });
+        const condition = { noneAfter: head, selectors: [{ types: [newType('Unrelated')] }, { types: [teamType], data: [{ field: 'teamId', values: [7] }] }] };
+        const error = await store.appendToStreamsIf([{ stream, events: [event()], expectedRevision: 'no_stream' }], condition).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(AppendConditionFailedError);
         expect((error as AppendConditionFailedError).streams).toEqual([stream]);
         expect(await store.readStream(stream)).toEqual([]);
-        const thrown = new Error('condition failed to run');
-        await expect(appendToStreamsIf([{ stream, events: [event()], expectedRevision: 'no_stream' }], async () => { throw thrown; })).rejects.toBe(thrown);
-        expect(await store.readStream(stream)).toEqual([]);
-        const written = event();
-        const [result] = await appendToStreamsIf([{ stream, events: [written], expectedRevision: 'no_stream' }], async () => true);
-        expect(result).toMatchObject({ nextExpectedRevision: 0 });
-        expect((await store.readStream(stream)).map((e) => e.id)).toEqual([written.id]);
+        // The same event at or before the position does not stop it; another team's does not either.
+        const after = await store.headPosition();
+        await store.appendToStream(other, [event(teamType, { teamId: 8 })], { expectedRevision: 0 });
+        expect(await store.appendToStreamsIf([{ stream, events: [event()], expectedRevision: 'no_stream' }], { ...condition, noneAfter: after })).toHaveLength(1);
+      });
+
+      test('checks expected revisions and idempotency like appendToStreams', async () => {
+        const stream = await givenStream(1);
+        const head = await store.headPosition();
+        await wrongRevision(store.appendToStreamsIf([{ stream, events: [event()], expectedRevision: 'no_stream' }], { noneAfter: head, selectors: [] }));
+        const events = [event()];
+        const first = await store.appendToStreamsIf([{ stream, events, expectedRevision: 0 }], { noneAfter: head, selectors: [] });
+        const again = await store.appendToStreamsIf([{ stream, events, expectedRevision: 0 }], { noneAfter: head, selectors: [] });
+        expectRepeatOf(again[0]!, first[0]!);
+        await expect(store.appendToStreamsIf([{ stream, events: [event()], expectedRevision: 1 }], { noneAfter: head, selectors: [{ data: [{ field: 'bad field', values: [1] }] }] }))
+          .rejects.toBeInstanceOf(TypeError);
+      });
+    });
+
+    describe('readEvents and countEvents', () => {
+      /** Given six events of this run's own types in three streams of two categories. */
+      let logNo = 0;
+      async function givenLog() {
+        const n = ++logNo;
+        const [added, edited, joined] = [newType(`Added${n}`), newType(`Edited${n}`), newType(`Joined${n}`)];
+        const [entryA, entryB, member] = [newStream('entry'), newStream('entry'), newStream('member')];
+        const start = await store.headPosition();
+        const alice = metadata({ actor: { userId: `alice-${run}-${n}`, role: 'USER' } });
+        await store.appendToStream(member, [event(joined, { teamId: 1, participantId: 10 })], { expectedRevision: 'no_stream' });
+        await store.appendToStream(entryA, [event(added, { participantId: 10, km: 5 }, { metadata: alice })], { expectedRevision: 'no_stream' });
+        await store.appendToStream(entryB, [event(added, { participantId: '11', km: 3 })], { expectedRevision: 'no_stream' });
+        await store.appendToStream(entryA, [event(edited, { participantId: 11, km: 6 }, { metadata: alice })], { expectedRevision: 0 });
+        await store.appendToStream(entryB, [event(edited, { participantId: 11, flag: true })], { expectedRevision: 0 });
+        await store.appendToStream(member, [event(joined, { teamId: 2, participantId: 10 })], { expectedRevision: 0 });
+        const all = (await readOursAfter(start)).filter((e) => [entryA, entryB, member].includes(e.stream));
+        return { added, edited, joined, entryA, entryB, member, start, all, alice };
+      }
+      const ids = (events: RecordedEvent[]) => events.map((e) => `${e.stream}@${e.revision}`);
+
+      test('by streams, category, types and payload field, in global order, as the log records them', async () => {
+        const log = await givenLog();
+        const { added, edited, joined, entryA, entryB, member, start, all } = log;
+        expect(all).toHaveLength(6);
+        const read = (selector: Parameters<EventStore['readEvents']>[0]) => store.readEvents({ after: start, ...selector });
+        expect(await read({ streams: [entryB, member] })).toEqual(all.filter((e) => e.stream !== entryA));
+        expect(ids(await read({ category: `entry-c${run}` }))).toEqual(ids(all.filter((e) => e.stream !== member)));
+        expect(ids(await read({ types: [added, edited], category: 'entry' }))).toEqual([`${entryA}@0`, `${entryB}@0`, `${entryA}@1`, `${entryB}@1`]);
+        expect(ids(await read({ types: [joined], category: 'member' }))).toEqual([`${member}@0`, `${member}@1`]);
+        // Payload values compare as text: the number 11 and the string '11' alike.
+        expect(ids(await read({ types: [added, edited], data: [{ field: 'participantId', values: [11] }] }))).toEqual([`${entryB}@0`, `${entryA}@1`, `${entryB}@1`]);
+        expect(ids(await read({ types: [joined], data: [{ field: 'teamId', values: ['2', 3] }] }))).toEqual([`${member}@1`]);
+        // Several payload conditions: all must hold.
+        expect(ids(await read({ types: [joined], data: [{ field: 'participantId', values: [10] }, { field: 'teamId', values: [1] }] }))).toEqual([`${member}@0`]);
+        expect(ids(await read({ types: [edited], data: [{ field: 'flag', values: ['true'] }] }))).toEqual([`${entryB}@1`]);
+        expect(await read({ types: [] })).toEqual([]);
+        expect(await read({ streams: [] })).toEqual([]);
+        expect(await read({ types: [added], data: [{ field: 'participantId', values: [] }] })).toEqual([]);
+      });
+
+      test('by actor, recording time and position bounds; backwards, skip and maxCount; counted alike', async () => {
+        const { added, edited, joined, member, start, all, alice } = await givenLog();
+        const types = [added, edited, joined];
+        expect(ids(await store.readEvents({ types, actorUserId: alice.actor.userId! }))).toEqual(ids(all.filter((e) => e.metadata.actor.userId === alice.actor.userId)));
+        const [first, second, third] = all;
+        expect(ids(await store.readEvents({ types, after: first!.globalPosition, until: third!.globalPosition }))).toEqual(ids([second!, third!]));
+        expect(ids(await store.readEvents({ types, before: third!.globalPosition }))).toEqual(ids([first!, second!]));
+        expect(ids(await store.readEvents({ types }, { direction: 'backwards', maxCount: 2 }))).toEqual(ids(all.slice(-2).reverse()));
+        expect(ids(await store.readEvents({ types }, { direction: 'backwards', skip: 1, maxCount: 2 }))).toEqual(ids(all.slice(-3, -1).reverse()));
+        expect(ids(await store.readEvents({ types, before: all.at(-1)!.globalPosition }, { direction: 'backwards', maxCount: 1 }))).toEqual(ids(all.slice(-2, -1)));
+        expect(ids(await store.readEvents({ types }, { skip: 4 }))).toEqual(ids(all.slice(4)));
+        // Recording times: every event of this run was recorded at or after the first one's.
+        const firstAt = first!.recordedAt;
+        expect(await store.countEvents({ types, recordedFrom: firstAt })).toBe(6);
+        expect(await store.countEvents({ types, recordedBefore: firstAt })).toBe(0);
+        expect(await store.countEvents({ types, recordedAfter: new Date(all.at(-1)!.recordedAt.getTime() + 1) })).toBe(0);
+        expect(await store.countEvents({ types, after: start })).toBe(6);
+        expect(await store.countEvents({ types: [joined], streams: [member] })).toBe(2);
+        expect(await store.countEvents({ types: [newType('Nothing')] })).toBe(0);
+      });
+
+      test('a malformed selector or option is a TypeError', async () => {
+        await expect(store.readEvents({ data: [{ field: "x'); DROP TABLE y; --", values: [1] }] })).rejects.toBeInstanceOf(TypeError);
+        await expect(store.readEvents({ after: -1 })).rejects.toBeInstanceOf(TypeError);
+        await expect(store.readEvents({ types: ['x'] }, { maxCount: 0 })).rejects.toBeInstanceOf(TypeError);
+        await expect(store.countEvents({ until: 1.5 })).rejects.toBeInstanceOf(TypeError);
+      });
+
+      test('through withPersonalDataProtection: personal fields decrypted, and null once erased', async () => {
+        const policy: PersonalDataPolicy = { ParticipantRegistered: { subject: 'participantId', fields: ['name'] } };
+        const guarded = withPersonalDataProtection(store, subject!.vault, policy);
+        const id = `${run}-9`;
+        const stream = newStream('participant');
+        await guarded.appendToStream(stream, [event('ParticipantRegistered', { participantId: id, name: 'Tiina' })], { expectedRevision: 'no_stream' });
+        const selector = { types: ['ParticipantRegistered'], data: [{ field: 'participantId', values: [id] }] };
+        expect((await guarded.readEvents(selector)).map((e) => e.data)).toEqual([{ participantId: id, name: 'Tiina' }]);
+        expect(JSON.stringify((await store.readEvents(selector))[0]!.data)).not.toMatch(/Tiina/);
+        expect(await guarded.countEvents(selector)).toBe(1);
+        await subject!.vault.forget(`participant-${id}`);
+        expect((await guarded.readEvents(selector)).map((e) => e.data)).toEqual([{ participantId: id, name: null }]);
       });
     });
 

@@ -1,5 +1,5 @@
 /**
- * Event store migration 0001: schema `es` as the first release made it (before issue 12 it was
+ * Event store migration 0001: schema `es` as the first release made it (under the hand-rolled runner it was
  * version 1 of the hand-rolled runner, `es.schema_migrations`; runner.ts adopts such databases).
  *
  * - `es.streams(stream, revision)`: one row per stream with its last revision; the row lock

@@ -1,5 +1,5 @@
 /**
- * Event store migration 0002 (issue 15 item 5): `es.append_batch`, group commit.
+ * Event store migration 0002: `es.append_batch`, group commit.
  *
  * Several independent appends (groups), coalesced by PostgresEventStore while an earlier batch
  * was committing, run in ONE transaction with one WAL flush and one hold of the append lock,

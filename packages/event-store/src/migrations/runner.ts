@@ -1,5 +1,5 @@
 /**
- * The one migration mechanism of every schema (issue 12): Kysely's Migrator, each package's
+ * The one migration mechanism of every schema: Kysely's Migrator, each package's
  * migrations as a `MigrationSet`, run in order by `runMigrations` under one advisory lock.
  *
  * - Each set keeps its migrations in its own schema's `kysely_migration` table (es, app, media,
@@ -19,7 +19,7 @@
  * nothing to do. Each set's pending migrations run in one transaction (a failing one leaves its
  * set as it was; the sets before it stay migrated).
  *
- * Adoption: before issue 12 the event store, the account tables and the images had a hand-rolled
+ * Adoption: before this runner the event store, the account tables and the images had a hand-rolled
  * runner recording versions in `es.schema_migrations`, `app.account_migrations` and
  * `media.schema_migrations` (the id sequences were created IF NOT EXISTS on every start). A set's
  * `legacy` says which of its migrations such a database already has; while the set's
@@ -47,7 +47,7 @@ export interface MigrationSet {
   /** Every migration by name; they run in name order, and an applied name never changes. */
   readonly migrations: Readonly<Record<string, Migration>>;
   /**
-   * The names of `migrations` that a database built by the runner before issue 12 already has
+   * The names of `migrations` that a database built by the hand-rolled runner already has
    * (found in that runner's version tables); absent for a set that always used Kysely. Runs in
    * the adoption transaction.
    */
@@ -184,7 +184,7 @@ export async function relationsExist(db: AnyKysely, names: readonly string[]): P
 }
 
 /**
- * The versions recorded by the pre-issue-12 runner in `table` (`schema.table`, a plain name;
+ * The versions recorded by the hand-rolled runner in `table` (`schema.table`, a plain name;
  * columns version, name, applied_at), or [] when the table does not exist. For a set's `legacy`.
  */
 export async function legacyVersions(db: AnyKysely, table: string): Promise<number[]> {

@@ -1,6 +1,6 @@
 /**
  * Media migration 0001: schema `media` and its table of stored images (see media-store.ts).
- * Before issue 12 this was version 1 of the hand-rolled runner (`media.schema_migrations`);
+ * Under the hand-rolled runner this was version 1 of the hand-rolled runner (`media.schema_migrations`);
  * the event store's runner adopts such databases.
  *
  * Never edit it: a database that ran it keeps what it made. Change the schema in a new file.

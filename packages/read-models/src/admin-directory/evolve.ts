@@ -7,7 +7,7 @@
  *
  * Deletions remove rows (UserDeleted the account, ParticipantDeleted the participant, TeamDeleted
  * the team and its members); nothing of a deleted person stays here, and after their erasure a
- * replay reads their names and e-mail as null anyway (docs/architecture.md D2).
+ * replay reads their names and e-mail as null anyway (docs/decisions/0002).
  */
 import type { RecordedEvent } from '@sinilill/event-store';
 import type { DomainEvent } from '@sinilill/domain';

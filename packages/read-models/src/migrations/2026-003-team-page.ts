@@ -1,5 +1,5 @@
 /**
- * Read-model migration 2026-003: team-directory's current join codes (issue 4, GET
+ * Read-model migration 2026-003: team-directory's current join codes (GET
  * /team/{id}/joincode). Schema-scoped like every read-model migration (see 2025-001-initial.ts).
  */
 import type { Kysely } from 'kysely';

@@ -1,11 +1,11 @@
 /**
- * Read-model migration 2026-004: the admin-directory projection's tables (issue 6). Schema-scoped
+ * Read-model migration 2026-004: the admin-directory projection's tables. Schema-scoped
  * like every read-model migration (see 2025-001-initial.ts).
  */
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  // admin-directory (issue 6). A new projection has no checkpoint, so it reads the log from
+  // admin-directory. A new projection has no checkpoint, so it reads the log from
   // position 0. team-stats and team-directory now also read TeamRenamed, TeamDeleted,
   // ParticipantRenamed and ParticipantDeleted; unlike 2026-003 they are not started over:
   // those events are new with this release, so no schema has passed one of them yet.

@@ -1,11 +1,11 @@
 /**
- * Read-model migration 2026-005: the payments projection's tables (issue 7). Schema-scoped like
+ * Read-model migration 2026-005: the payments projection's tables. Schema-scoped like
  * every read-model migration (see 2025-001-initial.ts).
  */
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  // payments (issue 7): a new projection, so no checkpoint: the projector reads the log from
+  // payments: a new projection, so no checkpoint: the projector reads the log from
   // position 0 and fills payment_info from every ParticipantRegistered there is.
   await db.schema.createTable('payment_info')
     .addColumn('participant_id', 'integer', (c) => c.primaryKey())

@@ -1,6 +1,6 @@
 /**
  * Read-model migration 2026-006: `parked_events`, the events a projection could not apply
- * (issue 13). Schema-scoped like every read-model migration (see 2025-001-initial.ts), so a
+ *. Schema-scoped like every read-model migration (see 2025-001-initial.ts), so a
  * replay's `rm_next` has its own: a rebuild parks again what still fails, and the
  * administrators' decisions later in the log resolve those parks again.
  *

@@ -1,5 +1,5 @@
 /**
- * Read-model migration 2026-007: the payments projection's orders (issue 14, GET
+ * Read-model migration 2026-007: the payments projection's orders (GET
  * /payment/order/{reference}: the result page shows an order as the server knows it).
  * Schema-scoped like every read-model migration (see 2025-001-initial.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Read-model migration 2026-008: fees as spec §9 writes them (issue 14 item 3) in the payments
+ * Read-model migration 2026-008: fees as spec §9 writes them in the payments
  * projection — company teams (`company_teams`; payment_info's `company` and `is_captain`, so that
  * GET /payment/info answers a member's company fee and a captain's team total), refunds
  * (payment_orders' `refunded_cents`) and the members a team fee covers (payment_orders' `covers`).
@@ -22,7 +22,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('payment_info_team').on('payment_info').column('team_id').execute();
   // payments now also reads TeamRegistered and PaymentRefunded, and counts administrators' manual
   // payments, which a schema projected before this migration has passed already: start it over
-  // (D3) so the projector refills every table from the log. Its evolve adds money, so it must not
+  // (docs/decisions/0003) so the projector refills every table from the log. Its evolve adds money, so it must not
   // re-read events over rows that count them. A fresh schema (a replay's rm_next) has nothing to clear.
   await resetPayments(db);
 }

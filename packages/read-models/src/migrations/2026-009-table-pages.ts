@@ -1,6 +1,6 @@
 /**
  * Read-model migration 2026-009: the indexes of the tables paged, sorted and searched on the
- * server (issue 16 item 5; services/query-api admin-pages.ts, public-pages.ts). Schema-scoped like
+ * server (services/query-api admin-pages.ts, public-pages.ts). Schema-scoped like
  * every read-model migration (see 2025-001-initial.ts). Indexes only: no projection starts over.
  *
  * Measured on a synthetic edition of a million events (893 702 entries, 35 746 participants and

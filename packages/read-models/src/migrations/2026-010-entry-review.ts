@@ -1,12 +1,12 @@
 /**
- * Read-model migration 2026-010: moderation of entries (issue 20 item 1). team_entries (the
+ * Read-model migration 2026-010: moderation of entries. team_entries (the
  * team-directory projection) gains each entry's review state: status ('flagged', 'approved',
  * 'rejected'; NULL when never flagged), the latest flag's reasons (JSON text: an array of
  * { rule, limit, value, duplicateOf? }, km), when it was flagged, who decided (the
  * administrator's account id) and when, and the decision's note. A rejected entry keeps its row
  * (the team page shows it as rejected) and its distance, but counts in no total.
  *
- * No projection starts over: events before issue 20 carry no flags, so NULL is every stored
+ * No projection starts over: older events carry no flags, so NULL is every stored
  * entry's true state. The partial index serves the admin review queue (newest flag first, filter
  * by status), which reads flagged entries only.
  */

@@ -4,8 +4,8 @@
  * the live schema `rm` and a replay's fresh `rm_next` (runner.rebuildReadModels), each schema
  * recording its own in its `kysely_migration` table, so the history moves with the swap.
  *
- * The read models used Kysely's Migrator with these names in `rm.kysely_migration` before
- * issue 12, so existing databases need no adoption.
+ * The read models used Kysely's Migrator with these names in `rm.kysely_migration` under
+ * the hand-rolled runners' era, so existing databases need no adoption.
  */
 import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';

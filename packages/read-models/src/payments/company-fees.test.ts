@@ -1,5 +1,5 @@
 /**
- * payments' fold for issue 14 item 3 (spec §9): company teams' fees, administrators' manual
+ * payments' fold for spec §9: company teams' fees, administrators' manual
  * payments and refunds in the money raised.
  */
 import { describe, expect, test } from 'vitest';
@@ -29,7 +29,7 @@ const refunded = (amountCents: number, refundedCents: number) => recorded('Payme
   orderId, participantId: 1, teamId: 7, kind: 'fee', amountCents, refundedCents, full: refundedCents === 4500, reason: 'tagasi', refundedAt: at,
 });
 
-describe('payments, issue 14', () => {
+describe('payments: company fees and manual marks', () => {
   test('a company team member owes the company fee whatever the birth year; the captain is known', () => {
     const set = fold([team(7, true), registered(1, 7, 1980, true), registered(2, 7, 2012), team(8), registered(3, 8, 2012)]);
     expect(set.info.get(1)).toEqual({ participantId: 1, teamId: 7, isPaid: false, isChild: false, feeCents: 1500, company: true, isCaptain: true });
@@ -65,7 +65,7 @@ describe('payments, issue 14', () => {
     expect(set.teams.get(8)).toMatchObject({ feesCents: 500 });
     fold([recorded('ParticipantPaymentMarked', { participantId: 3, isPaid: false, source: 'admin', manualCents: 500 })], set);
     expect(set.totals).toEqual({ feesCents: 0, donationsCents: 0, unknownCount: 0 });
-    // Marks without money (imported, or before issue 14) count nothing.
+    // Marks without money (imported, or older events) count nothing.
     fold([recorded('ParticipantPaymentMarked', { participantId: 3, isPaid: true, source: 'admin' })], set);
     expect(set.totals.feesCents).toBe(0);
   });

@@ -66,7 +66,7 @@ describe('payments', () => {
     expect(set.totals).toEqual({ feesCents: 0, donationsCents: 0, unknownCount: 0 });
   });
 
-  test('issue 14: an order is pending, then failed or paid, and paid is final; ids and cents only', () => {
+  test('an order is pending, then failed or paid, and paid is final; ids and cents only', () => {
     const orderId = '3f2a9c1b-0000-4000-8000-000000000001';
     const ordered = recorded('PaymentOrdered', {
       orderId, participantId: 1, teamId: 7, kind: 'fee', amountCents: 2050, feeCents: 1500, provider: 'sandbox', country: 'EE', method: 'HABAEE2X', orderedAt: at,

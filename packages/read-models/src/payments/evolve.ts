@@ -1,10 +1,10 @@
 /**
- * payments' pure fold (issue 7): participant, payment and team events → each live participant's
+ * payments' pure fold: participant, payment and team events → each live participant's
  * payment info (paid, child, fee; spec §3 "Payment info") and the money raised per team and
- * overall (fees and donations, EUR cents), and every order's status for its payer (issue 14:
- * pending → paid, or → failed → paid; paid is final).
+ * overall (fees and donations, EUR cents), and every order's status for its payer
+ * (pending → paid, or → failed → paid; paid is final).
  *
- * Issue 14 item 3 (spec §9): a member of a company team (TeamRegistered.company, remembered in
+ * Spec §9: a member of a company team (TeamRegistered.company, remembered in
  * `companyTeams` for the members who join later) owes the company fee whatever their birth year;
  * the money counted is the provider's confirmed payments, plus administrators' manual payments
  * (ParticipantPaymentMarked.manualCents: added with a mark, taken back with an unmark), minus the
@@ -28,7 +28,7 @@ export interface PaymentInfo {
   isChild: boolean;
   /** The participation fee, EUR cents: the company fee in a company team, else by birth year. */
   feeCents: number;
-  /** True in a company team (issue 14); absent otherwise. */
+  /** True in a company team; absent otherwise. */
   company?: boolean;
   /** True for the team's captain; absent otherwise. */
   isCaptain?: boolean;
@@ -54,9 +54,9 @@ export interface PaymentOrderRow {
   /** EUR cents. */
   amountCents: number;
   status: 'pending' | 'paid' | 'failed';
-  /** Refunded so far, EUR cents (issue 14); absent: nothing. */
+  /** Refunded so far, EUR cents; absent: nothing. */
   refundedCents?: number;
-  /** A team fee's covered participants (issue 14); absent: the payer alone. */
+  /** A team fee's covered participants; absent: the payer alone. */
   covers?: number[];
 }
 
@@ -71,7 +71,7 @@ export interface PaymentsWorkingSet {
   /** Orders by order id (those this batch's events name, as loaded). */
   orders: Map<string, PaymentOrderRow>;
   /**
-   * Company teams by team id (issue 14): true for one, false for a team known not to be (its
+   * Company teams by team id: true for one, false for a team known not to be (its
    * TeamRegistered in this batch). The teams of this batch's participants are loaded; a team
    * absent here is no company team.
    */
@@ -162,7 +162,7 @@ export function evolvePayments(set: PaymentsWorkingSet, recorded: RecordedEvent,
       if (!row) return; // never registered here, or deleted: nothing to show
       row.isPaid = event.data.isPaid;
       set.changedInfo.add(row.participantId);
-      // Issue 14: money an administrator verified by hand counts as a fee; an unmark takes it back.
+      // money an administrator verified by hand counts as a fee; an unmark takes it back.
       const manual = event.data.source === 'admin' ? (event.data.manualCents ?? 0) : 0;
       if (manual > 0) count(set, row.teamId, 'fee', event.data.isPaid ? manual : -manual);
       if (event.data.source === 'import' && event.data.isPaid) {
@@ -200,7 +200,7 @@ export function evolvePayments(set: PaymentsWorkingSet, recorded: RecordedEvent,
       count(set, event.data.teamId, 'donation', event.data.amountCents);
       return;
     case 'PaymentRefunded': {
-      // Issue 14: the money raised goes down by what was given back.
+      // the money raised goes down by what was given back.
       const { orderId, teamId, kind, amountCents, refundedCents } = event.data;
       count(set, teamId, kind, -amountCents);
       const order = set.orders.get(orderId);

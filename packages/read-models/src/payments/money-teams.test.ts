@@ -3,7 +3,7 @@ import { moneyTeams, paymentsProjection } from './projection';
 
 const settlement = { orderId: 'o1', participantId: 11, amountCents: 1500, provider: 'sandbox', providerOrderId: null };
 
-describe('moneyTeams: which live team pages a payments batch tells (issue 20 item 3)', () => {
+describe('moneyTeams: which live team pages a payments batch tells', () => {
   test('given succeeded fees, donations and refunds, then their teams, ascending and distinct', () => {
     expect(moneyTeams([
       { type: 'DonationReceived', data: { ...settlement, teamId: 7 } },

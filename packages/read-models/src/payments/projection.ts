@@ -1,9 +1,9 @@
 /**
- * Projection `payments` (issue 7): rm.payment_info (GET /api/payment/info), rm.fundraising_teams
+ * Projection `payments`: rm.payment_info (GET /api/payment/info), rm.fundraising_teams
  * and the rm.fundraising_totals row (GET /api/fundraising), rm.payment_orders (GET
- * /api/payment/order/{reference}, issue 14; refunds and team fees' members since 2026-008) and
- * rm.company_teams (issue 14 item 3), folded by ./evolve.ts. Built for an edition (its fee rules,
- * D9). The team page shows the money its team raised (issue 20 item 3), so a batch names the teams
+ * /api/payment/order/{reference}; refunds and team fees' members since 2026-008) and
+ * rm.company_teams, folded by ./evolve.ts. Built for an edition (its fee rules,
+ * docs/decisions/0009). The team page shows the money its team raised, so a batch names the teams
  * whose money moved (moneyTeams) and no others: an order, a paid mark or a registration wakes no
  * team page.
  */
@@ -26,7 +26,7 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
   const participantIds = new Set<number>();
   const teamIds = new Set<number>();
   const orderIds = new Set<string>();
-  // The company flag of the teams new participants join (issue 14).
+  // The company flag of the teams new participants join.
   const joinedTeams = new Set<number>();
   for (const event of events) {
     const data = event.data as { participantId?: unknown; teamId?: unknown; orderId?: unknown };
@@ -47,7 +47,7 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
       });
     }
   }
-  // An administrator's manual payment counts for the participant's team (issue 14): load its row
+  // An administrator's manual payment counts for the participant's team: load its row
   // (a team registered in this batch is among teamIds already).
   for (const event of events) {
     const data = event.data as { participantId?: unknown; manualCents?: unknown; source?: unknown };

@@ -63,7 +63,7 @@ describe('team-directory: members and entries', () => {
   });
 });
 
-describe('team-directory: renames and deletions (issue 6)', () => {
+describe('team-directory: renames and deletions', () => {
   const member = (participantId: number, fullName: string | null = 'Mari Maasikas') => recorded('ParticipantRegistered', {
     participantId, teamId: 7, fullName, email: null, birthYear: null, gender: 'FEMALE', isCaptain: false, newsletter: false, registeredAt: '2025-03-01T10:00:00.000Z',
   });
@@ -94,5 +94,37 @@ describe('team-directory: renames and deletions (issue 6)', () => {
     const set = fold([registered, recorded('TeamDeleted', { teamId: 7, deletedAt: at })]);
     expect(set.joinCodes.has(7)).toBe(false);
     expect(set.deletedTeams).toEqual(new Set([7]));
+  });
+});
+
+describe('team-directory: moderation (the entry ledger decides)', () => {
+  const member = recorded('ParticipantRegistered', {
+    participantId: 11, teamId: 7, fullName: 'Mari', email: null, birthYear: null, gender: 'FEMALE', isCaptain: false, newsletter: false, registeredAt: '2025-03-01T10:00:00.000Z',
+  });
+  const added = (entryId: number, distance: number) => recorded('EntryAdded', {
+    entryId, teamId: 7, participantId: 11, distance, entryType: 'WALK', performedAt: '2025-04-02', createdAt: '2025-04-02T08:00:00.000Z',
+  });
+  const ids = (entryId: number) => ({ entryId, teamId: 7, participantId: 11 });
+  const reason = { rule: 'MAX_KM_PER_ENTRY', limit: 60, value: 80 };
+  const flagged = (entryId: number) => recorded('EntryFlagged', { ...ids(entryId), reasons: [reason], flaggedAt: '2025-04-02T08:00:00.000Z' });
+  const decided = (type: 'EntryReviewApproved' | 'EntryReviewRejected', entryId: number) =>
+    recorded(type, { ...ids(entryId), note: 'vaadatud', decidedBy: 'a', decidedAt: '2025-04-03T08:00:00.000Z' });
+
+  test('a rejected entry keeps its row with the review and leaves its member\'s km; flagged and approved ones count', () => {
+    const set = fold([member, added(1, 5), added(2, 80), flagged(2), added(3, 1.5), flagged(3), decided('EntryReviewApproved', 3), decided('EntryReviewRejected', 2)]);
+    expect(set.members.get(11)?.distanceHundredths).toBe(650);
+    expect(set.entries.get(2)).toMatchObject({
+      distanceHundredths: 8000,
+      review: { status: 'rejected', reasons: [reason], flaggedAt: '2025-04-02T08:00:00.000Z', decidedBy: 'a', decidedAt: '2025-04-03T08:00:00.000Z', note: 'vaadatud' },
+    });
+    expect(set.entries.get(3)?.review?.status).toBe('approved');
+  });
+
+  test('deleting a rejected entry takes nothing more off its member; a decision on an unknown entry changes nothing', () => {
+    const set = fold([member, added(1, 5), added(2, 80), flagged(2), decided('EntryReviewRejected', 2),
+      recorded('EntryDeleted', { ...ids(2), deletedAt: '2025-04-04T08:00:00.000Z' }), decided('EntryReviewRejected', 9)]);
+    expect(set.members.get(11)?.distanceHundredths).toBe(500);
+    expect(set.entries.get(2)).toBeNull();
+    expect(set.entries.has(9)).toBe(false);
   });
 });

@@ -1,10 +1,28 @@
 /**
  * team-directory's pure fold: events → each team's members (with their km), live entries and
  * current join code, for the team page (spec §2 "Team page": members table, entries table, join
- * code box).
+ * code box). What an entry event does to an entry and to its member's km comes from the domain's
+ * entry ledger (evolveLedgerEntry); this module keeps the rows the page shows.
  */
 import type { RecordedEvent } from '@sinilill/event-store';
-import { toHundredths, type DomainEvent, type EntryFlagReason } from '@sinilill/domain';
+import {
+  countedHundredths,
+  dispatch,
+  dispatchRecorded,
+  evolveLedgerEntry,
+  handledTypes,
+  type EntryEvent,
+  type EntryFlagReason,
+  type EventHandlers,
+  type JoinCodeReplaced,
+  type LedgerEntry,
+  type ParticipantDeleted,
+  type ParticipantPaymentMarked,
+  type ParticipantRegistered,
+  type ParticipantRenamed,
+  type TeamDeleted,
+  type TeamRegistered,
+} from '@sinilill/domain';
 
 export interface Member {
   participantId: number;
@@ -26,8 +44,8 @@ export interface TeamEntry {
   createdAt: string;
   updatedAt: string;
   /**
-   * Moderation (issue 20 item 1); null when never flagged. A rejected entry stays (the team page
-   * shows it as rejected) but its km leave its member's.
+   * Moderation; null when never flagged. A rejected entry stays (the team page shows it as
+   * rejected) but its km leave its member's.
    */
   review: EntryReview | null;
 }
@@ -41,11 +59,6 @@ export interface EntryReview {
   decidedBy: string | null;
   decidedAt: string | null;
   note: string | null;
-}
-
-/** The km an entry adds to its member's: none once rejected. */
-function countedHundredths(entry: TeamEntry): number {
-  return entry.review?.status === 'rejected' ? 0 : entry.distanceHundredths;
 }
 
 /** A team's current join code and since when (ISO-8601 UTC). */
@@ -72,22 +85,6 @@ export interface DirectoryWorkingSet {
   deletedTeams: Set<number>;
 }
 
-export const TEAM_DIRECTORY_EVENTS = [
-  'TeamRegistered',
-  'JoinCodeReplaced',
-  'TeamDeleted',
-  'ParticipantRegistered',
-  'ParticipantPaymentMarked',
-  'ParticipantRenamed',
-  'ParticipantDeleted',
-  'EntryAdded',
-  'EntryEdited',
-  'EntryDeleted',
-  'EntryFlagged',
-  'EntryReviewApproved',
-  'EntryReviewRejected',
-] as const;
-
 /** A working set with nothing loaded (the projection fills it before folding). */
 export function emptyDirectory(): DirectoryWorkingSet {
   return {
@@ -103,110 +100,138 @@ function credit(set: DirectoryWorkingSet, participantId: number, hundredths: num
   set.changedMembers.add(participantId);
 }
 
-/** Folds one event into the working set (events of other types are ignored). */
+/**
+ * An entry row as the ledger's entry: team_entries keeps no source (the page does not show it),
+ * and what an entry counts for never depends on it. A row stands for a live entry.
+ */
+function ledgerEntryOfRow(row: TeamEntry): LedgerEntry {
+  const review = row.review?.status ?? 'none';
+  return {
+    entryId: row.entryId, teamId: row.teamId, participantId: row.participantId, day: row.performedAt,
+    hundredths: row.distanceHundredths, entryType: row.entryType, source: { kind: 'manual' }, review, deleted: false,
+    counts: review !== 'rejected',
+  };
+}
+
+/** An added or edited entry's row: the ledger's facts, the row's first instant and its review kept. */
+function editedRow(after: LedgerEntry | null, old: TeamEntry | null, at: string): TeamEntry | undefined {
+  if (!after) return undefined;
+  return {
+    entryId: after.entryId, teamId: after.teamId, participantId: after.participantId, distanceHundredths: after.hundredths,
+    entryType: after.entryType, performedAt: after.day, createdAt: old?.createdAt ?? at, updatedAt: at, review: old?.review ?? null,
+  };
+}
+
+/** A decision's row; undefined for an entry this model does not hold (its team deleted): nothing to mark. */
+function decidedRow(old: TeamEntry | null, status: 'approved' | 'rejected', data: { decidedBy: string; decidedAt: string; note: string }): TeamEntry | undefined {
+  if (!old) return undefined;
+  return {
+    ...old,
+    review: {
+      status, reasons: old.review?.reasons ?? [], flaggedAt: old.review?.flaggedAt ?? data.decidedAt,
+      decidedBy: data.decidedBy, decidedAt: data.decidedAt, note: data.note,
+    },
+  };
+}
+
+/**
+ * The entry's row after each entry event (`old` the row before, `after` the ledger's entry):
+ * a row, null for a deleted entry, undefined for no change.
+ */
+export const teamEntryRows: EventHandlers<EntryEvent, [TeamEntry | null, LedgerEntry | null], TeamEntry | null | undefined> = {
+  EntryAdded: ({ data }, old, after) => editedRow(after, old, data.createdAt),
+  EntryEdited: ({ data }, old, after) => editedRow(after, old, data.editedAt),
+  EntryDeleted: () => null,
+  EntryFlagged: ({ data }, old) => old ? { ...old, review: { status: 'flagged', reasons: data.reasons, flaggedAt: data.flaggedAt, decidedBy: null, decidedAt: null, note: null } } : undefined,
+  EntryReviewApproved: ({ data }, old) => decidedRow(old, 'approved', data),
+  EntryReviewRejected: ({ data }, old) => decidedRow(old, 'rejected', data),
+};
+
+/** An entry event: the row follows entryRows, the member's km the ledger's count (none once rejected). */
+function entryEvent(event: EntryEvent, set: DirectoryWorkingSet): void {
+  const id = event.data.entryId;
+  const old = set.entries.get(id) ?? null;
+  const before = old && ledgerEntryOfRow(old);
+  const after = evolveLedgerEntry(before, event);
+  const row = dispatch(teamEntryRows, event, old, after);
+  if (row === undefined) return;
+  if (old) credit(set, old.participantId, -countedHundredths(before));
+  set.entries.set(id, row);
+  set.changedEntries.add(id);
+  if (row) credit(set, row.participantId, countedHundredths(after));
+}
+
+/** The events team-directory folds. */
+export type TeamDirectoryEvent =
+  | TeamRegistered
+  | JoinCodeReplaced
+  | TeamDeleted
+  | ParticipantRegistered
+  | ParticipantPaymentMarked
+  | ParticipantRenamed
+  | ParticipantDeleted
+  | EntryEvent;
+
+/** What each event does to the working set: one handler per type (a new event type of these unions must be named here). */
+export const teamDirectoryHandlers: EventHandlers<TeamDirectoryEvent, [DirectoryWorkingSet]> = {
+  TeamRegistered: ({ data }, set) => {
+    set.deletedTeams.delete(data.teamId);
+    set.joinCodes.set(data.teamId, { teamId: data.teamId, joinCode: data.joinCode, createdAt: data.registeredAt });
+  },
+  JoinCodeReplaced: ({ data }, set) => {
+    // The old code stops admitting (spec §4): only the latest one is kept.
+    set.joinCodes.set(data.teamId, { teamId: data.teamId, joinCode: data.joinCode, createdAt: data.replacedAt });
+  },
+  TeamDeleted: ({ data }, set) => {
+    set.joinCodes.delete(data.teamId);
+    set.deletedTeams.add(data.teamId);
+  },
+  ParticipantRegistered: ({ data }, set) => {
+    set.deletedMembers.delete(data.participantId);
+    const existing = set.members.get(data.participantId);
+    set.members.set(data.participantId, {
+      participantId: data.participantId,
+      teamId: data.teamId,
+      fullName: data.fullName,
+      isPaid: existing?.isPaid ?? false,
+      isCaptain: data.isCaptain,
+      distanceHundredths: existing?.distanceHundredths ?? 0,
+      createdAt: data.registeredAt,
+    });
+    set.changedMembers.add(data.participantId);
+  },
+  ParticipantPaymentMarked: ({ data }, set) => {
+    const member = set.members.get(data.participantId);
+    if (!member) return;
+    member.isPaid = data.isPaid;
+    set.changedMembers.add(member.participantId);
+  },
+  ParticipantRenamed: ({ data }, set) => {
+    const member = set.members.get(data.participantId);
+    if (!member) return;
+    member.fullName = data.fullName;
+    set.changedMembers.add(member.participantId);
+  },
+  ParticipantDeleted: ({ data }, set) => {
+    set.members.delete(data.participantId);
+    set.changedMembers.delete(data.participantId);
+    set.deletedMembers.add(data.participantId);
+  },
+  EntryAdded: entryEvent,
+  EntryEdited: entryEvent,
+  EntryDeleted: entryEvent,
+  EntryFlagged: entryEvent,
+  EntryReviewApproved: entryEvent,
+  EntryReviewRejected: entryEvent,
+};
+
+/** The event types team-directory folds (the keys of teamDirectoryHandlers). */
+export const TEAM_DIRECTORY_EVENTS = handledTypes(teamDirectoryHandlers);
+
+/**
+ * Folds one event into the working set (events of other types are ignored).
+ * @throws DomainError('INVALID_DISTANCE') for an entry distance with more than two decimals.
+ */
 export function evolveTeamDirectory(set: DirectoryWorkingSet, recorded: RecordedEvent): void {
-  const event = { type: recorded.type, data: recorded.data } as DomainEvent;
-  switch (event.type) {
-    case 'TeamRegistered':
-      set.deletedTeams.delete(event.data.teamId);
-      set.joinCodes.set(event.data.teamId, { teamId: event.data.teamId, joinCode: event.data.joinCode, createdAt: event.data.registeredAt });
-      return;
-    case 'JoinCodeReplaced':
-      // The old code stops admitting (spec §4): only the latest one is kept.
-      set.joinCodes.set(event.data.teamId, { teamId: event.data.teamId, joinCode: event.data.joinCode, createdAt: event.data.replacedAt });
-      return;
-    case 'TeamDeleted':
-      set.joinCodes.delete(event.data.teamId);
-      set.deletedTeams.add(event.data.teamId);
-      return;
-    case 'ParticipantRegistered': {
-      set.deletedMembers.delete(event.data.participantId);
-      const existing = set.members.get(event.data.participantId);
-      set.members.set(event.data.participantId, {
-        participantId: event.data.participantId,
-        teamId: event.data.teamId,
-        fullName: event.data.fullName,
-        isPaid: existing?.isPaid ?? false,
-        isCaptain: event.data.isCaptain,
-        distanceHundredths: existing?.distanceHundredths ?? 0,
-        createdAt: event.data.registeredAt,
-      });
-      set.changedMembers.add(event.data.participantId);
-      return;
-    }
-    case 'ParticipantPaymentMarked': {
-      const member = set.members.get(event.data.participantId);
-      if (!member) return;
-      member.isPaid = event.data.isPaid;
-      set.changedMembers.add(member.participantId);
-      return;
-    }
-    case 'ParticipantRenamed': {
-      const member = set.members.get(event.data.participantId);
-      if (!member) return;
-      member.fullName = event.data.fullName;
-      set.changedMembers.add(member.participantId);
-      return;
-    }
-    case 'ParticipantDeleted':
-      set.members.delete(event.data.participantId);
-      set.changedMembers.delete(event.data.participantId);
-      set.deletedMembers.add(event.data.participantId);
-      return;
-    case 'EntryAdded':
-    case 'EntryEdited': {
-      const old = set.entries.get(event.data.entryId);
-      if (old) credit(set, old.participantId, -countedHundredths(old));
-      const hundredths = toHundredths(event.data.distance);
-      const at = event.type === 'EntryAdded' ? event.data.createdAt : event.data.editedAt;
-      const entry: TeamEntry = {
-        entryId: event.data.entryId,
-        teamId: event.data.teamId,
-        participantId: event.data.participantId,
-        distanceHundredths: hundredths,
-        entryType: event.data.entryType,
-        performedAt: event.data.performedAt,
-        createdAt: old?.createdAt ?? at,
-        updatedAt: at,
-        review: old?.review ?? null,
-      };
-      set.entries.set(event.data.entryId, entry);
-      set.changedEntries.add(event.data.entryId);
-      credit(set, event.data.participantId, countedHundredths(entry));
-      return;
-    }
-    case 'EntryFlagged': {
-      const entry = set.entries.get(event.data.entryId);
-      if (!entry) return; // an entry this model does not hold (its team deleted): nothing to mark
-      credit(set, entry.participantId, -countedHundredths(entry));
-      entry.review = { status: 'flagged', reasons: event.data.reasons, flaggedAt: event.data.flaggedAt, decidedBy: null, decidedAt: null, note: null };
-      credit(set, entry.participantId, countedHundredths(entry));
-      set.changedEntries.add(entry.entryId);
-      return;
-    }
-    case 'EntryReviewApproved':
-    case 'EntryReviewRejected': {
-      const entry = set.entries.get(event.data.entryId);
-      if (!entry) return;
-      credit(set, entry.participantId, -countedHundredths(entry));
-      entry.review = {
-        status: event.type === 'EntryReviewApproved' ? 'approved' : 'rejected',
-        reasons: entry.review?.reasons ?? [],
-        flaggedAt: entry.review?.flaggedAt ?? event.data.decidedAt,
-        decidedBy: event.data.decidedBy, decidedAt: event.data.decidedAt, note: event.data.note,
-      };
-      credit(set, entry.participantId, countedHundredths(entry));
-      set.changedEntries.add(entry.entryId);
-      return;
-    }
-    case 'EntryDeleted': {
-      const old = set.entries.get(event.data.entryId);
-      if (old) credit(set, old.participantId, -countedHundredths(old));
-      set.entries.set(event.data.entryId, null);
-      set.changedEntries.add(event.data.entryId);
-      return;
-    }
-    default:
-      return;
-  }
+  dispatchRecorded(teamDirectoryHandlers, recorded, set);
 }

@@ -5,6 +5,7 @@
  * TeamDeleted) remove rows; ParticipantRenamed corrects a member's name.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { isEntryEventType } from '@sinilill/domain';
 import type { RecordedEvent } from '@sinilill/event-store';
 import { upsertRows } from '../bulk';
 import { IdSet, chunk, type Projection } from '../projection';
@@ -13,7 +14,7 @@ import type { ReadModelDatabase, TeamEntriesTable } from '../schema';
 import { TEAM_DIRECTORY_EVENTS, emptyDirectory, evolveTeamDirectory, type DirectoryWorkingSet, type EntryReview, type Member, type TeamEntry } from './evolve';
 
 /**
- * What a rebuild keeps across its batches (Projection.rebuild, D43): every member row in memory,
+ * What a rebuild keeps across its batches (Projection.rebuild, docs/decisions/0043): every member row in memory,
  * written with its final km and paid flag by `finish` (and in its batch only when its name is new,
  * so that a name PostgreSQL refuses parks its own event), and which entries have a row written
  * (only those are loaded again, for an edit or a deletion; a new entry is not probed for).
@@ -30,7 +31,7 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
   const participantIds = new Set<number>();
   for (const event of events) {
     const data = event.data as { entryId?: number; participantId?: number };
-    if (event.type.startsWith('Entry') && data.entryId !== undefined && (!state || state.entriesWritten.has(data.entryId))) {
+    if (isEntryEventType(event.type) && data.entryId !== undefined && (!state || state.entriesWritten.has(data.entryId))) {
       entryIds.add(data.entryId);
     }
     if (data.participantId !== undefined) participantIds.add(data.participantId);
@@ -100,7 +101,7 @@ async function saveMembers(db: Kysely<ReadModelDatabase>, members: Iterable<Memb
 
 /**
  * Writes the batch's rows; a rebuild (`state`) keeps its member rows in memory instead (writing
- * only new names) and changes them only after the batch's writes succeeded (D43).
+ * only new names) and changes them only after the batch's writes succeeded (docs/decisions/0043).
  */
 async function save(db: Kysely<ReadModelDatabase>, set: DirectoryWorkingSet, state?: DirectoryRebuildState): Promise<void> {
   const changed = [...set.changedMembers].map((id) => set.members.get(id)!);
@@ -123,7 +124,7 @@ async function save(db: Kysely<ReadModelDatabase>, set: DirectoryWorkingSet, sta
     entry_id: 'int', team_id: 'int', participant_id: 'int', distance_hundredths: 'int', entry_type: 'text',
     performed_at: 'date', created_at: 'timestamptz', updated_at: 'timestamptz',
   } as const;
-  // created_at is the entry's own and never changes (as before: not in the update).
+  // created_at is the entry's own and never changes (not in the update).
   const entryUpdate = {
     team_id: 'replace', participant_id: 'replace', distance_hundredths: 'replace', entry_type: 'replace',
     performed_at: 'replace', updated_at: 'replace',

@@ -49,7 +49,7 @@ describe('team-stats: the public card', () => {
   });
 });
 
-describe('team-stats: renames and deletions (issue 6)', () => {
+describe('team-stats: renames and deletions', () => {
   const member = (participantId: number, teamId = 7) => recorded('ParticipantRegistered', {
     participantId, teamId, fullName: null, email: null, birthYear: null, gender: 'FEMALE', isCaptain: false, newsletter: false, registeredAt: '2025-03-01T10:00:00.000Z',
   });
@@ -93,5 +93,31 @@ describe('team-stats: renames and deletions (issue 6)', () => {
     const set = fold([recorded('ParticipantDeleted', { participantId: 11, teamId: 9, deletedAt: '2025-04-05T08:00:00.000Z' })]);
     expect(set.teams.size).toBe(0);
     expect(set.changedTeams.size).toBe(0);
+  });
+});
+
+describe('team-stats: moderation (the entry ledger decides)', () => {
+  const entry = (entryId: number, distance: number) => recorded('EntryAdded', {
+    entryId, teamId: 7, participantId: 11, distance, entryType: 'WALK', performedAt: '2025-04-02', createdAt: '2025-04-02T08:00:00.000Z',
+  });
+  const ids = (entryId: number) => ({ entryId, teamId: 7, participantId: 11 });
+  const flagged = (entryId: number) => recorded('EntryFlagged', { ...ids(entryId), reasons: [], flaggedAt: '2025-04-02T08:00:00.000Z' });
+  const decided = (type: 'EntryReviewApproved' | 'EntryReviewRejected', entryId: number) =>
+    recorded(type, { ...ids(entryId), note: '', decidedBy: 'a', decidedAt: '2025-04-03T08:00:00.000Z' });
+
+  test('a flagged and an approved entry keep counting; a rejected one leaves the team km, its day and the ledger', () => {
+    const set = fold([registered, entry(1, 5), entry(2, 80), flagged(2), entry(3, 1.5), flagged(3), decided('EntryReviewApproved', 3), decided('EntryReviewRejected', 2)]);
+    expect(set.teams.get(7)?.distanceHundredths).toBe(650);
+    expect(set.dailyDelta.get('7|2025-04-02')).toBe(650);
+    expect(set.ledger.get(2)).toBeNull();
+    expect(set.ledger.get(3)).toMatchObject({ hundredths: 150 });
+  });
+
+  test('a flag alone changes no figure and marks no team changed', () => {
+    const set = emptyWorkingSet();
+    set.ledger.set(1, { entryId: 1, teamId: 7, participantId: 11, hundredths: 500, day: '2025-04-02' });
+    evolveTeamStats(set, flagged(1));
+    expect(set.changedTeams.size).toBe(0);
+    expect(set.dailyDelta.size).toBe(0);
   });
 });

@@ -2,17 +2,30 @@
  * team-stats' pure fold: events → team figures, per-day distances and the entry ledger.
  * The working set is loaded by the projection; `evolveTeamStats` mutates it in memory (no I/O),
  * and `deriveTeamFigures` applies the progress rules of spec §4 to a team's exact distance.
+ * What an entry event does to an entry's km comes from the domain's entry ledger
+ * (evolveEntryCount): this read model keeps one row per counting entry (stats_entry_ledger).
  */
 import type { RecordedEvent } from '@sinilill/event-store';
 import {
   blueFlowers,
   currentEdition,
+  dispatchRecorded,
+  evolveEntryCount,
+  handledTypes,
   inLapDistance,
   prestige,
   roundedKm,
-  toHundredths,
-  type DomainEvent,
+  sameCount,
+  type CountedEntry,
   type Edition,
+  type EntryEvent,
+  type EventHandlers,
+  type ParticipantDeleted,
+  type ParticipantRegistered,
+  type TeamDeleted,
+  type TeamPublicAttributesChanged,
+  type TeamRegistered,
+  type TeamRenamed,
 } from '@sinilill/domain';
 
 export interface TeamFigures {
@@ -25,18 +38,13 @@ export interface TeamFigures {
   participants: number;
 }
 
-export interface LedgerEntry {
-  entryId: number;
-  teamId: number;
-  participantId: number;
-  distanceHundredths: number;
-  performedAt: string;
-}
+/** A stats_entry_ledger row: what one counting entry counts for (the domain ledger's CountedEntry). */
+export type LedgerRow = CountedEntry;
 
 /** The rows a batch touches, keyed by id; `null` in `ledger` marks an entry removed in this batch. */
 export interface TeamStatsWorkingSet {
   teams: Map<number, TeamFigures>;
-  ledger: Map<number, LedgerEntry | null>;
+  ledger: Map<number, LedgerRow | null>;
   /** Change of km per `${teamId}|${day}`, hundredths (added to the stored value). */
   dailyDelta: Map<string, number>;
   /** Teams whose figures changed. */
@@ -48,19 +56,6 @@ export interface TeamStatsWorkingSet {
    */
   deletedTeams: Set<number>;
 }
-
-export const TEAM_STATS_EVENTS = [
-  'TeamRegistered',
-  'TeamPublicAttributesChanged',
-  'TeamRenamed',
-  'TeamDeleted',
-  'ParticipantRegistered',
-  'ParticipantDeleted',
-  'EntryAdded',
-  'EntryEdited',
-  'EntryDeleted',
-  'EntryReviewRejected',
-] as const;
 
 /** A working set with nothing loaded (the projection fills it before folding). */
 export function emptyWorkingSet(): TeamStatsWorkingSet {
@@ -91,83 +86,94 @@ function unbook(set: TeamStatsWorkingSet, entryId: number): void {
     set.ledger.set(entryId, null);
     return;
   }
-  team(set, old.teamId).distanceHundredths -= old.distanceHundredths;
-  addDaily(set, old.teamId, old.performedAt, -old.distanceHundredths);
+  team(set, old.teamId).distanceHundredths -= old.hundredths;
+  addDaily(set, old.teamId, old.day, -old.hundredths);
   set.ledger.set(entryId, null);
 }
 
-function book(set: TeamStatsWorkingSet, entry: LedgerEntry): void {
-  team(set, entry.teamId).distanceHundredths += entry.distanceHundredths;
-  addDaily(set, entry.teamId, entry.performedAt, entry.distanceHundredths);
+function book(set: TeamStatsWorkingSet, entry: LedgerRow): void {
+  team(set, entry.teamId).distanceHundredths += entry.hundredths;
+  addDaily(set, entry.teamId, entry.day, entry.hundredths);
   set.ledger.set(entry.entryId, entry);
 }
 
-/** Folds one event into the working set (events of other types are ignored). */
+/**
+ * An entry event: the domain's ledger says what the entry counts for after it; the team's km and
+ * its days' km follow the difference. A rejected entry leaves them as a deleted one does.
+ */
+function rebook(event: EntryEvent, set: TeamStatsWorkingSet): void {
+  const before = set.ledger.get(event.data.entryId) ?? null;
+  const after = evolveEntryCount(before, event);
+  if (sameCount(before, after)) return;
+  unbook(set, event.data.entryId);
+  if (after) book(set, after);
+}
+
+/** The events team-stats folds. */
+export type TeamStatsEvent =
+  | TeamRegistered
+  | TeamPublicAttributesChanged
+  | TeamRenamed
+  | TeamDeleted
+  | ParticipantRegistered
+  | ParticipantDeleted
+  | EntryEvent;
+
+/** What each event does to the working set: one handler per type (a new event type of these unions must be named here). */
+export const teamStatsHandlers: EventHandlers<TeamStatsEvent, [TeamStatsWorkingSet]> = {
+  TeamRegistered: ({ data }, set) => {
+    set.deletedTeams.delete(data.teamId);
+    const row = team(set, data.teamId);
+    row.teamName = data.teamName;
+    row.icon = data.icon;
+    row.description = data.description;
+    row.createdAt = data.registeredAt;
+  },
+  TeamPublicAttributesChanged: ({ data }, set) => {
+    // Only the fields that changed are present; icon null means "removed" (spec §7).
+    const row = team(set, data.teamId);
+    if (data.icon !== undefined) row.icon = data.icon;
+    if (data.description !== undefined) row.description = data.description;
+  },
+  TeamRenamed: ({ data }, set) => {
+    if (set.deletedTeams.has(data.teamId)) return;
+    team(set, data.teamId).teamName = data.teamName;
+  },
+  TeamDeleted: ({ data }, set) => {
+    const teamId = data.teamId;
+    set.teams.delete(teamId);
+    set.changedTeams.delete(teamId);
+    set.deletedTeams.add(teamId);
+    for (const key of [...set.dailyDelta.keys()]) if (key.startsWith(`${teamId}|`)) set.dailyDelta.delete(key);
+    for (const [entryId, entry] of set.ledger) if (entry?.teamId === teamId) set.ledger.set(entryId, null);
+  },
+  ParticipantRegistered: ({ data }, set) => {
+    team(set, data.teamId).participants += 1;
+  },
+  ParticipantDeleted: ({ data }, set) => {
+    // Only a team the model knows: a member of a team deleted earlier has nothing to undo.
+    const row = set.teams.get(data.teamId);
+    if (!row || set.deletedTeams.has(data.teamId)) return;
+    row.participants = Math.max(0, row.participants - 1);
+    set.changedTeams.add(row.teamId);
+  },
+  EntryAdded: rebook,
+  EntryEdited: rebook,
+  EntryDeleted: rebook,
+  EntryFlagged: rebook,
+  EntryReviewApproved: rebook,
+  EntryReviewRejected: rebook,
+};
+
+/** The event types team-stats folds (the keys of teamStatsHandlers). */
+export const TEAM_STATS_EVENTS = handledTypes(teamStatsHandlers);
+
+/**
+ * Folds one event into the working set (events of other types are ignored).
+ * @throws DomainError('INVALID_DISTANCE') for an entry distance with more than two decimals.
+ */
 export function evolveTeamStats(set: TeamStatsWorkingSet, recorded: RecordedEvent): void {
-  const event = { type: recorded.type, data: recorded.data } as DomainEvent;
-  switch (event.type) {
-    case 'TeamRegistered': {
-      set.deletedTeams.delete(event.data.teamId);
-      const row = team(set, event.data.teamId);
-      row.teamName = event.data.teamName;
-      row.icon = event.data.icon;
-      row.description = event.data.description;
-      row.createdAt = event.data.registeredAt;
-      return;
-    }
-    case 'TeamPublicAttributesChanged': {
-      // Only the fields that changed are present; icon null means "removed" (spec §7).
-      const row = team(set, event.data.teamId);
-      if (event.data.icon !== undefined) row.icon = event.data.icon;
-      if (event.data.description !== undefined) row.description = event.data.description;
-      return;
-    }
-    case 'TeamRenamed': {
-      if (set.deletedTeams.has(event.data.teamId)) return;
-      team(set, event.data.teamId).teamName = event.data.teamName;
-      return;
-    }
-    case 'TeamDeleted': {
-      const teamId = event.data.teamId;
-      set.teams.delete(teamId);
-      set.changedTeams.delete(teamId);
-      set.deletedTeams.add(teamId);
-      for (const key of [...set.dailyDelta.keys()]) if (key.startsWith(`${teamId}|`)) set.dailyDelta.delete(key);
-      for (const [entryId, entry] of set.ledger) if (entry?.teamId === teamId) set.ledger.set(entryId, null);
-      return;
-    }
-    case 'ParticipantRegistered':
-      team(set, event.data.teamId).participants += 1;
-      return;
-    case 'ParticipantDeleted': {
-      // Only a team the model knows: a member of a team deleted earlier has nothing to undo.
-      const row = set.teams.get(event.data.teamId);
-      if (!row || set.deletedTeams.has(event.data.teamId)) return;
-      row.participants = Math.max(0, row.participants - 1);
-      set.changedTeams.add(row.teamId);
-      return;
-    }
-    case 'EntryAdded':
-    case 'EntryEdited': {
-      unbook(set, event.data.entryId);
-      book(set, {
-        entryId: event.data.entryId,
-        teamId: event.data.teamId,
-        participantId: event.data.participantId,
-        distanceHundredths: toHundredths(event.data.distance),
-        performedAt: event.data.performedAt,
-      });
-      return;
-    }
-    case 'EntryDeleted':
-    // A rejected entry (issue 20 item 1) leaves the team's km, its day's km and the flowers as a
-    // deleted one does; the decider refuses to edit it afterwards, so nothing books it again.
-    case 'EntryReviewRejected':
-      unbook(set, event.data.entryId);
-      return;
-    default:
-      return;
-  }
+  dispatchRecorded(teamStatsHandlers, recorded, set);
 }
 
 /** The public figures of a team from its exact distance (spec §4: rounded km, prestige, flowers). */

@@ -6,7 +6,7 @@
  * team_stats, team_daily_distance, stats_totals and stats_entry_ledger.
  */
 import { sql, type Kysely } from 'kysely';
-import { currentEdition, type Edition } from '@sinilill/domain';
+import { currentEdition, isEntryEventType, type Edition } from '@sinilill/domain';
 import type { RecordedEvent } from '@sinilill/event-store';
 import { upsertRows } from '../bulk';
 import { IdSet, type Projection } from '../projection';
@@ -21,10 +21,8 @@ import {
   type TeamStatsWorkingSet,
 } from './evolve';
 
-const ENTRY_EVENTS = new Set(['EntryAdded', 'EntryEdited', 'EntryDeleted', 'EntryReviewRejected']);
-
 /**
- * What a rebuild keeps across its batches (Projection.rebuild, D43): every team row and every
+ * What a rebuild keeps across its batches (Projection.rebuild, docs/decisions/0043): every team row and every
  * team-day's km in memory, written with their final figures by `finish` (a team row also in its
  * batch when its text is new, so that a text PostgreSQL refuses parks its own event), and which
  * entries have a ledger row written (only those are loaded again, for an edit or a deletion; a
@@ -43,7 +41,7 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
   const teamIds = new Set<number>();
   for (const event of events) {
     const data = event.data as { entryId?: number; teamId?: number };
-    if (ENTRY_EVENTS.has(event.type) && data.entryId !== undefined && (!state || state.ledgerWritten.has(data.entryId))) {
+    if (isEntryEventType(event.type) && data.entryId !== undefined && (!state || state.ledgerWritten.has(data.entryId))) {
       entryIds.add(data.entryId);
     }
     if (data.teamId !== undefined) teamIds.add(data.teamId);
@@ -55,7 +53,7 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
       teamIds.add(row.team_id);
       set.ledger.set(row.entry_id, {
         entryId: row.entry_id, teamId: row.team_id, participantId: row.participant_id,
-        distanceHundredths: row.distance_hundredths, performedAt: row.performed_at,
+        hundredths: row.distance_hundredths, day: row.performed_at,
       });
     }
   }
@@ -105,7 +103,7 @@ async function saveTeams(db: Kysely<ReadModelDatabase>, rows: Iterable<TeamFigur
 async function saveLedger(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet): Promise<void> {
   const kept = [...set.ledger.values()].filter((e) => e !== null).map((e) => ({
     entry_id: e.entryId, team_id: e.teamId, participant_id: e.participantId,
-    distance_hundredths: e.distanceHundredths, performed_at: e.performedAt,
+    distance_hundredths: e.hundredths, performed_at: e.day,
   }));
   await upsertRows(db, {
     table: 'stats_entry_ledger', key: ['entry_id'],
@@ -147,8 +145,8 @@ async function save(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, edi
   if (daily.length > 0) {
     // A day whose km came back to 0 (its entries deleted, or edited to other days) loses its row:
     // a replay, folding those events in one batch, never writes it, and the read models must not
-    // depend on where batches end (issue 17 item 11 caught 0-km rows live but not after a
-    // replay). A missing row reads as 0 km (public-pages.ts).
+    // depend on where batches end (tests/int/daily-distance-rows.int.test.ts). A missing row
+    // reads as 0 km (public-pages.ts).
     await db.deleteFrom('team_daily_distance').where('distance_hundredths', '=', 0)
       .where('team_id', '=', sql<number>`any(${[...new Set(daily.map((d) => d.team_id))]}::int[])`).execute();
   }
@@ -165,7 +163,7 @@ async function save(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, edi
 
 /**
  * A rebuild's batch: the ledger written as live, then the kept team rows and day totals changed
- * in memory (after the writes, so a failed batch leaves them as they were; module docs of D43).
+ * in memory (after the writes, so a failed batch leaves them as they were; module docs of docs/decisions/0043).
  */
 async function saveRebuilding(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, state: TeamStatsRebuildState, edition: Edition): Promise<void> {
   // A team whose text is new (registered, renamed, described) is written in its batch, so that a
@@ -197,7 +195,7 @@ async function saveRebuilding(db: Kysely<ReadModelDatabase>, set: TeamStatsWorki
 
 /**
  * team-stats for a given edition: prestige, in-lap distance and flowers follow `edition.route`
- * (D9: the route is data, so a replay with a changed route recomputes every team's flowers).
+ * (docs/decisions/0009: the route is data, so a replay with a changed route recomputes every team's flowers).
  */
 export function createTeamStatsProjection(edition: Edition): Projection {
   return {

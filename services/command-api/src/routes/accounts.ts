@@ -4,13 +4,13 @@
  *
  * Bodies are the contracts' strict TypeBox schemas (unknown fields, wrong types and over-long
  * strings → 400 INVALID_REQUEST); rules beyond shape are the AccountService's and the deciders'.
- * `company: true` registers a company team (issue 14 item 3) and is INVALID_REQUEST on /jointeam.
+ * `company: true` registers a company team and is INVALID_REQUEST on /jointeam.
  * A registration with an address that has an account answers as a new one does and mails the
  * owner instead; /requestpasswordreset answers an unknown address as a known one: neither tells
  * which addresses are registered. POST /passwordstrength (not in spec §7) answers whether a
  * candidate password passes the server's PASSWORD_TOO_WEAK rule, for the forms.
  *
- * Rate limits (issue 13, D24; rate-limits.ts), answered 429 `{ message: 'TOO_MANY_REQUESTS' }`
+ * Rate limits (docs/decisions/0024; rate-limits.ts), answered 429 `{ message: 'TOO_MANY_REQUESTS' }`
  * with Retry-After (seconds): per client address on /login, /requestpasswordreset,
  * /resetpassword and /passwordstrength, counted by @fastify/rate-limit after validation
  * (malformed bodies cost nothing), and on /registerteam + /jointeam (one short burst window and
@@ -18,7 +18,7 @@
  * an address that failed too often at an account waits, and an account failed at from many
  * addresses is slowed down for everyone, at most minutes. A completed reset clears the account's.
  *
- * Sessions (issue 13): /login answers `{ token }`, a 15-minute access token (spec §3 claims plus
+ * Sessions: /login answers `{ token }`, a 15-minute access token (spec §3 claims plus
  * `sv` and `sid`), and sets the HttpOnly refresh cookie (session.ts) that renews it. A password
  * change ends every session of the account; the caller gets a new refresh cookie with the
  * answer, so their next refresh works while every other device is logged out.
@@ -54,7 +54,7 @@ export type RateLimitOptions = Limit;
 
 export interface AccountRouteOptions {
   accounts: AccountService;
-  /** The limits (D24; rateLimitsWith gives the defaults). */
+  /** The limits (docs/decisions/0024; rateLimitsWith gives the defaults). */
   rateLimits: RateLimits;
   /** Where the counters live (Redis shared by every process, or this process's memory). */
   counters: RateLimitCounters;
@@ -116,7 +116,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
       }
     }
   };
-  // A short window stops scripts, a long one bounds them; a group behind one address fits both (D24, decision 0058).
+  // A short window stops scripts, a long one bounds them; a group behind one address fits both (docs/decisions/0024, decision 0058).
   const registrations = perAddressAll([
     { rule: 'registration-burst', limit: limits.registrationBurstPerAddress },
     { rule: 'registration', limit: limits.registrationsPerAddress },
@@ -125,13 +125,13 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
   const registration = (type: 'REGISTER_TEAM' | 'JOIN_TEAM') => async (request: FastifyRequest<{ Body: RegistrationBody }>) => {
     const body = request.body;
     if (body.type !== type) throw new DomainError('INVALID_REQUEST', `type must be ${type} on ${request.url}`);
-    // A company team is chosen when it is registered (issue 14 item 3); a member joins it as it is.
+    // A company team is chosen when it is registered; a member joins it as it is.
     if (type === 'JOIN_TEAM' && body.company === true) throw new DomainError('INVALID_REQUEST', 'company is for REGISTER_TEAM only');
     const person = {
       fullName: body.full_name, email: body.email, gender: genderName(body.gender), birthYear: body.birth_year,
       password: body.password, newsletter: body.newsletter, lang: body.lang,
     };
-    // With an Idempotency-Key, a retry whose first answer was lost answers as the first did (issue 15).
+    // With an Idempotency-Key, a retry whose first answer was lost answers as the first did.
     const command = commandRequest(request, VISITOR);
     const result = type === 'REGISTER_TEAM'
       ? await accounts.registerTeam({ ...person, teamName: body.team_name ?? '', company: body.company === true }, command)
@@ -189,7 +189,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
     config: perAddress('reset-complete', limits.passwordResetsPerAddress),
   }, async (request) => {
     const result = await accounts.resetPassword(request.body, visitorRequest(request));
-    // The owner proved the mailbox: whatever held the account's logins is lifted (D24).
+    // The owner proved the mailbox: whatever held the account's logins is lifted (docs/decisions/0024).
     if (result.email) await throttle.cleared(result.email, request.ip);
     return { success: true, position: result.position };
   });

@@ -1,5 +1,5 @@
 /**
- * The signed proposal of an activity file (issue 19 item 1): what POST /team/{id}/activity-files
+ * The signed proposal of an activity file: what POST /team/{id}/activity-files
  * read, carried by the client to POST /team/{id}/activity-files/confirm so that nothing is stored
  * between the two and the file is not sent twice. `<payload>.<mac>`, both base64url: the payload is
  * JSON of team, participant, file hash, format, distance (km), date (YYYY-MM-DD), entry type and

@@ -1,5 +1,5 @@
 /**
- * Activity files (issue 19 item 1), for a member of the team in the path only (401 UNAUTHORIZED
+ * Activity files, for a member of the team in the path only (401 UNAUTHORIZED
  * without a valid token, 403 FORBIDDEN for anyone else, an admin included: an entry from a file is
  * the member's own):
  *

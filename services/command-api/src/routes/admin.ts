@@ -1,5 +1,5 @@
 /**
- * The admin console's commands (spec §2 "Admin", §6, §7 `/admin/*`; issue 6):
+ * The admin console's commands (spec §2 "Admin", §6, §7 `/admin/*`):
  *
  * | route | body | answer |
  * |---|---|---|
@@ -15,7 +15,7 @@
  * Every route authenticates (401 UNAUTHORIZED) and then refuses anyone but an ADMIN (403
  * FORBIDDEN) in onRequest hooks, before the body is read; the deciders check the role again. An
  * answer that appended carries `position` for read-your-writes (0 when nothing changed); the
- * store's after-commit hook has woken the projectors (issue 15: routes only translate HTTP).
+ * store's after-commit hook has woken the projectors (routes only translate HTTP).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
@@ -57,7 +57,7 @@ const IdParams = Type.Object({ id: Type.String({ pattern: ID_PATTERN }) });
 const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer, 422: ErrorAnswer };
 
 /** The body's `id` must name the path's entity (spec §7 repeats it); INVALID_REQUEST otherwise. */
-/** The body's `id` must be the path's (a whole §3 entity sent back): else FIELD_MISMATCH 'id' (issue 14). */
+/** The body's `id` must be the path's (a whole §3 entity sent back): else FIELD_MISMATCH 'id'. */
 function sameId(bodyId: number, pathId: number): void {
   assertKeptFields([{ field: 'id', sent: bodyId, kept: pathId }]);
 }
@@ -122,7 +122,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
         ? [{ field: 'team.team_name', sent: body.team.team_name, kept: participant.teamId === null ? null : (await commands.team(participant.teamId)).teamName }]
         : []),
     ]);
-    // One shape alone: applied as before. Both (a whole Participant): each only where it differs.
+    // One shape alone: applied as is. Both (a whole Participant): each only where it differs.
     const both = isPaid !== undefined && fullName !== undefined;
     const rename = fullName !== undefined && (!both || fullName !== participant.fullName);
     const mark = isPaid !== undefined && (!both || isPaid !== participant.isPaid);
@@ -190,7 +190,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     return { success: true, position: result.position };
   });
 
-  // Issue 13: an administrator's decision about an event the projections parked, recorded as an
+  // an administrator's decision about an event the projections parked, recorded as an
   // event in stream `operations` (ProjectionEventRetryRequested, ProjectionEventSkipped); the
   // projections act on it when they reach it. 404 NOT_FOUND when the log has no event there.
   app.post('/admin/parked/:position/retry', {

@@ -1,5 +1,5 @@
 /**
- * Announcements (issue 20 item 4; contracts/announcements.ts):
+ * Announcements (contracts/announcements.ts):
  *
  * - POST /admin/announcements (ADMIN; 401/403 otherwise): records and starts sending an
  *   announcement, answers `{ announcementId }`.

@@ -1,5 +1,5 @@
 /**
- * The prize draw's administrator commands (issue 20 item 2; packages/commands draw.ts):
+ * The prize draw's administrator commands (packages/commands draw.ts):
  *
  * | route | body | answer |
  * |---|---|---|

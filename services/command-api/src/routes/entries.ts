@@ -2,7 +2,7 @@
  * Entry commands (spec §7): POST /entry, PUT /entry/{id}/edit, PUT /entry/delete. Each answer
  * carries `position`, the global position of the command's last event, for read-your-writes.
  * With an Idempotency-Key a repeat answers as the first request did; the key reused for another
- * request answers 422 IDEMPOTENCY_KEY_REUSED (runCommand, D7).
+ * request answers 422 IDEMPOTENCY_KEY_REUSED (runCommand, docs/decisions/0007).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
@@ -23,12 +23,12 @@ export interface EntryRouteOptions {
 }
 
 
-/** The entry commands make the repeat check themselves, in their first read (issue 15 item 2). */
+/** The entry commands make the repeat check themselves, in their first read. */
 const CHECKED = { checkedByCommand: true } as const;
 
 const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer, 422: ErrorAnswer };
 
-/** The echoed §3 fields of an entry body, as the command service compares them (issue 14). */
+/** The echoed §3 fields of an entry body, as the command service compares them. */
 function echoedOf(body: AddEntryBody | EditEntryBody): { echoed?: EchoedEntryFields } {
   const echoed: EchoedEntryFields = {
     ...(body.id !== undefined ? { id: body.id } : {}),

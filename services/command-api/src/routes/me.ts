@@ -1,10 +1,10 @@
 /**
- * The caller's own account (issue 19 item 6): POST /me/erase erases it after the password is
+ * The caller's own account: POST /me/erase erases it after the password is
  * confirmed (CommandService.eraseOwnAccount: the administrator's deletion by the person
  * themself, entries kept; contracts my-data.ts).
  *
  * Guessing the password through this route with a stolen session is held to the login's budget:
- * the account's login limits (LoginThrottle, D24) are looked at first (429 TOO_MANY_REQUESTS with
+ * the account's login limits (LoginThrottle, docs/decisions/0024) are looked at first (429 TOO_MANY_REQUESTS with
  * Retry-After while they hold) and a wrong password counts as a failed login of the account from
  * this address. After the erasure every session of the account has ended (its token gets 401) and
  * the refresh cookie is cleared.

@@ -1,5 +1,5 @@
 /**
- * Moderation decisions (issue 20 item 1): POST /admin/review {ids, decision: approve|reject,
+ * Moderation decisions: POST /admin/review {ids, decision: approve|reject,
  * note} → {success, count, position}. ADMIN only: authenticated (401 UNAUTHORIZED) and refused to
  * anyone else (403 FORBIDDEN) before the body is read; the entry decider checks the role again.
  * All ids are decided in one atomic append: one entry not awaiting a decision answers 409

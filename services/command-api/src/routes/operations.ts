@@ -1,5 +1,5 @@
 /**
- * The operators' replay and queue board (issue 6, D17), administrators only (401 UNAUTHORIZED
+ * The operators' replay and queue board (docs/decisions/0017), administrators only (401 UNAUTHORIZED
  * without a valid token, 403 FORBIDDEN for anyone else):
  *
  * - POST /admin/replay enqueues a replay on the `replay` queue (the projector's replay worker
@@ -13,7 +13,7 @@
  * - /admin/queues is Bull Board over every queue (projection wake-ups and replay). A browser
  *   opens it without an Authorization header, so POST /admin/queues/session (bearer, admin)
  *   sets an HttpOnly, Secure, SameSite=Strict cookie scoped to the board's path. Its value is a
- *   narrow credential of its own (issue 13): a 15-minute token with `scope: 'queue-board'`, the
+ *   narrow credential of its own: a 15-minute token with `scope: 'queue-board'`, the
  *   administrator's user id, session version and session, signed with a key of its own
  *   (app.queueBoardToken). The board's routes accept only that cookie, and only while the session
  *   is live and the account is still an approved ADMIN (401 / 403 otherwise); no other route

@@ -1,5 +1,5 @@
 /**
- * The payment commands (issue 7; spec §2 "Payment", §7 /payment/*; docs/architecture.md D18):
+ * The payment commands (spec §2 "Payment", §7 /payment/*; docs/decisions/0018):
  *
  * | route | who | answer |
  * |---|---|---|
@@ -16,12 +16,12 @@
  * the reason — never the token. POST /payment/order takes no Idempotency-Key: every request is a
  * new order (a provider refuses a merchant reference twice), and an unpaid order costs nothing.
  *
- * Money (issue 14; spec §3/§9): the order's grandTotal and payment.amount arrive in EUR and become
+ * Money (spec §3/§9): the order's grandTotal and payment.amount arrive in EUR and become
  * integer cents here, before anything else (parseEuros: exact; INVALID_AMOUNT for a string, a
  * negative, more than two decimals or over 1 000 000 EUR); the answer's amount is EUR again. The
  * commands, events and read models count cents.
  *
- * Issue 14 item 3 (spec §9): POST /payment/order with `forTeam: true` is a company team's captain
+ * Spec §9: POST /payment/order with `forTeam: true` is a company team's captain
  * paying the fee of every unpaid member at once (the answer names whom it `covers`); its
  * confirmation marks them all paid through the same notification and return as any order. POST
  * /admin/payment/{reference}/refund records an administrator's refund (amount in EUR, default the
@@ -136,7 +136,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
     schema: { body: PaymentOrderBody, response: { 200: PaymentOrderAnswer, ...errors } },
   }, async (request) => {
     const body = request.body;
-    // Euros at the edge, cents inside (issue 14): refused before the provider is asked anything.
+    // Euros at the edge, cents inside: refused before the provider is asked anything.
     const grandTotalCents = parseEuros(body.grandTotal);
     const amountCents = parseEuros(body.payment.amount);
     const country = body.payment.methodOptions.preferredCountry;
@@ -204,10 +204,10 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
   });
 
   /**
-   * An administrator records a refund (issue 14 item 3): the order by its reference (or id), the
+   * An administrator records a refund: the order by its reference (or id), the
    * amount in EUR (parseEuros: INVALID_AMOUNT) or nothing for the whole rest, and why. Admin only,
    * checked before the body is read (401, 403 FORBIDDEN); the payment decider checks the role again.
-   * An Idempotency-Key makes a retry count once (runCommand, D7).
+   * An Idempotency-Key makes a retry count once (runCommand, docs/decisions/0007).
    * @throws DomainError NOT_FOUND, INVALID_REQUEST, ORDER_NOT_PAID, INVALID_AMOUNT,
    *   REFUND_EXCEEDS_PAYMENT, VALUE_TOO_LONG, IDEMPOTENCY_KEY_REUSED.
    */

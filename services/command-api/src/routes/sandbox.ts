@@ -1,5 +1,5 @@
 /**
- * The sandbox provider's test bank (issue 7, D18), served by the command API when
+ * The sandbox provider's test bank (docs/decisions/0018), served by the command API when
  * PAYMENT_PROVIDER is sandbox (the default):
  *
  * | route | answer |

@@ -1,5 +1,5 @@
 /**
- * Sessions (issue 7, issue 13):
+ * Sessions:
  *
  * - POST /session/refresh answers a fresh access token `{ token }` (LoginAnswer, spec §3 claims
  *   plus `sv` and `sid`) with the account's current identity read from the log, so that a session
@@ -9,7 +9,7 @@
  *     replaced. A used, expired, revoked or unknown token, one issued before the account's session
  *     version was raised, or an account that is gone or no longer approved: 401 UNAUTHORIZED and
  *     the cookie is cleared. A token used a second time revokes its whole session.
- *   - Without the cookie, as before issue 13: a valid access token in the Authorization header
+ *   - Without the cookie, a valid access token in the Authorization header
  *     (authenticate: current session version, live session) gets its claims refreshed, but not
  *     its lifetime — the new token expires when the presented one does, so an access token alone
  *     never outlives 15 minutes.

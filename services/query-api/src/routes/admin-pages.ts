@@ -1,5 +1,5 @@
 /**
- * The admin console's tables paged, sorted and searched on the server (issue 16 item 5; contract
+ * The admin console's tables paged, sorted and searched on the server (contract
  * @sinilill/contracts pages.ts), administrators only (401 UNAUTHORIZED, 403 FORBIDDEN):
  *
  * - GET /admin/users, /admin/teams, /admin/entries?page&size&sort&order&q: `{ rows, total, page,

@@ -5,13 +5,13 @@
  * (team-directory, team-stats). Administrators only (requireAdmin): 401 UNAUTHORIZED without a
  * valid token, 403 FORBIDDEN otherwise. Each of these calls answers everything in its default
  * order, for clients written from the spec; the console pages, sorts and searches on the server
- * (issue 16 item 5: GET /admin/users, /admin/teams, /admin/entries and their CSV downloads,
+ * (GET /admin/users, /admin/teams, /admin/entries and their CSV downloads,
  * admin-pages.ts, registered here; the row mappings are shared with it). Administrators:
- * authenticate checks an ADMIN claim against the account's event stream (issue 13), so a
+ * authenticate checks an ADMIN claim against the account's event stream, so a
  * demoted, unapproved or deleted administrator's token reads nothing from the moment of the
  * change, not once the read models catch up.
  *
- * GET /admin/parked (issue 13) lists the events the projections parked (open ones, or `?status=all`
+ * GET /admin/parked lists the events the projections parked (open ones, or `?status=all`
  * with the resolved ones) and counts the open ones per projection: the metric an operator watches.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -39,7 +39,7 @@ const queryRefusals = { 400: ErrorAnswer, ...refusals };
 export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (app, { db }) => {
   const rm = db.withSchema('rm');
   const onRequest = [app.authenticate, requireAdmin];
-  // The same tables paged, sorted and searched on the server, and their CSV downloads (issue 16 item 5).
+  // The same tables paged, sorted and searched on the server, and their CSV downloads.
   await app.register(adminPageRoutes, { db });
 
   /** Accounts, newest participant first (spec §2 users tab default sort); accounts without one last. */
@@ -58,7 +58,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
   });
 
   /**
-   * Parked events (issue 13), by position: open ones, or every one with `?status=all`; at most
+   * Parked events, by position: open ones, or every one with `?status=all`; at most
    * PARKED_LIST_LIMIT. `counts`: open parks per projection, every projection listed.
    */
   app.get('/admin/parked', {

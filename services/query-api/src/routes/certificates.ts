@@ -1,5 +1,5 @@
 /**
- * Certificates and share images (issue 19 items 3 and 4; contract @sinilill/contracts
+ * Certificates and share images (contract @sinilill/contracts
  * certificates.ts):
  *
  * - GET /participant/{id}/certificate.pdf: the participant themself, their team's members and

@@ -1,5 +1,5 @@
 /**
- * "What this did" (issue 19 item 2, "explain my score"): what an entry's latest event did to its
+ * "What this did" ("explain my score"): what an entry's latest event did to its
  * team, folded from the event log (entry-fold.ts) — the read models only find the entry and the
  * participant and decide access. Every route authenticates (401 UNAUTHORIZED).
  *
@@ -11,13 +11,14 @@
  *
  * Cost: one indexed statement per request reads the team's entry events only
  * (contribution-query.ts), then one pass folds them. Answers are personal: `Cache-Control:
- * private, no-store`. Served only with the PostgreSQL store (the log is read by SQL, D16).
+ * private, no-store`. Served only with the PostgreSQL store (the log is read by SQL, docs/decisions/0016).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import Type from 'typebox';
 import { ContributionAnswer, ErrorAnswer, ParticipantContributionsAnswer } from '@sinilill/contracts';
 import { DomainError, fromHundredths, isPrivileged } from '@sinilill/domain';
+import type { EventStore } from '@sinilill/event-store';
 import { ID_PATTERN } from '@sinilill/http';
 import { teamDirectoryProjection, type ReadModelDatabase } from '@sinilill/read-models';
 import { teamEntryEvents } from '../contribution-query';
@@ -26,6 +27,8 @@ import { requireTeamAccess } from '../team-access';
 
 export interface ContributionRouteOptions {
   db: Kysely<ReadModelDatabase>;
+  /** The event log's filtered reads (the team's entry events). */
+  log: Pick<EventStore, 'readEvents'>;
 }
 
 const Id = Type.String({ pattern: ID_PATTERN });
@@ -33,7 +36,7 @@ const refusals = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: Er
 /** The access checks and the entries read team-directory (team_members, team_entries). */
 const DIRECTORY = { reads: [teamDirectoryProjection.name] };
 
-export const contributionRoutes: FastifyPluginAsyncTypebox<ContributionRouteOptions> = async (app, { db }) => {
+export const contributionRoutes: FastifyPluginAsyncTypebox<ContributionRouteOptions> = async (app, { db, log }) => {
   const rm = db.withSchema('rm');
   const guard = { onRequest: [app.authenticate] };
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -52,7 +55,7 @@ export const contributionRoutes: FastifyPluginAsyncTypebox<ContributionRouteOpti
     const entry = await rm.selectFrom('team_entries').select('entry_id')
       .where('team_id', '=', teamId).where('entry_id', '=', entryId).executeTakeFirst();
     if (!entry) throw new DomainError('NOT_FOUND', `entry ${entryId} of team ${teamId}`);
-    const contribution = entryContribution(teamId, entryId, await teamEntryEvents(db, teamId));
+    const contribution = entryContribution(teamId, entryId, await teamEntryEvents(log, teamId));
     if (!contribution) throw new DomainError('NOT_FOUND', `events of entry ${entryId}`);
     return contribution;
   });
@@ -75,7 +78,7 @@ export const contributionRoutes: FastifyPluginAsyncTypebox<ContributionRouteOpti
       .where('team_id', '=', teamId).where('participant_id', '=', participantId)
       .orderBy('created_at', 'desc').orderBy('entry_id', 'desc')
       .execute();
-    const events = await teamEntryEvents(db, teamId);
+    const events = await teamEntryEvents(log, teamId);
     const latest = latestEntryEvents(events);
     const targets = new Set(entries.flatMap((e) => latest.get(e.entry_id) ?? []));
     const answers = entryContributions(teamId, events, targets);

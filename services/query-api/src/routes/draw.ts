@@ -1,5 +1,5 @@
 /**
- * GET /api/draw (issue 20 item 2; public): the edition's prize draw as anyone may check it — the
+ * GET /api/draw (public): the edition's prize draw as anyone may check it — the
  * commitment and the draw's instant from DrawCommitted, after the draw the seed, the eligible
  * participant ids (ascending, opaque numbers: no names), their count and SHA-256, and the
  * winners in draw order with their first name and team name only. scripts/verify-draw.mjs
@@ -7,7 +7,7 @@
  *
  * Read from the log's stream `draw-{year}` (three events at most); names come from the read
  * models (rm.admin_participants, rm.admin_teams) at read time, so an erased or deleted winner's
- * first name reads null (D2), and the events themselves carry no names.
+ * first name reads null (docs/decisions/0002), and the events themselves carry no names.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';

@@ -1,6 +1,6 @@
 /**
- * The administrators' event history (issue 6): the event log itself, since that is what an
- * audit is (docs/architecture.md D16). Every route authenticates (401 UNAUTHORIZED) and answers
+ * The administrators' event history: the event log itself, since that is what an
+ * audit is (docs/decisions/0016). Every route authenticates (401 UNAUTHORIZED) and answers
  * only an administrator (403 FORBIDDEN).
  *
  * - GET /admin/history: filtered events in global order (oldest or newest first), keyset-paged by

@@ -1,16 +1,16 @@
 /**
- * "My data" (issue 19 item 6): GET /me/data (JSON; `?format=csv`) and GET /me/data.csv — the
+ * "My data": GET /me/data (JSON; `?format=csv`) and GET /me/data.csv — the
  * caller's own data as a download (contracts my-data.ts). Only the token's account: an
  * administrator without a participant gets their account and their account's events.
  *
- * Read from the event log, like the admin history (D16): the log holds everything the app keeps
+ * Read from the event log, like the admin history (docs/decisions/0016): the log holds everything the app keeps
  * about a person (the read models are copies of parts of it), decrypted for them. Two passes over
  * the person's events up to the log's head when the download began: the first folds the sections
  * (one state per entry and order), the second streams the events themselves, a batch at a time,
  * so a long history never sits in memory whole. The team's name comes from the read models.
  *
  * Not rate-limited: the query API has no rate limiting (only the command API's account routes
- * have, D24); the download needs a live session and costs a few index scans.
+ * have, docs/decisions/0024); the download needs a live session and costs a few index scans.
  */
 import { Readable, pipeline } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -26,7 +26,7 @@ import { MyDataReader, type Person } from '../my-data-query';
 
 export interface MyDataRouteOptions {
   db: Kysely<ReadModelDatabase>;
-  /** The protected store (decrypts; its head bounds a download), without a key cache (D16). */
+  /** The protected store (decrypts; its head bounds a download), without a key cache (docs/decisions/0016). */
   store: EventStore;
   now: () => Date;
 }
@@ -34,7 +34,7 @@ export interface MyDataRouteOptions {
 const refusals = { 400: ErrorAnswer, 401: ErrorAnswer, 404: ErrorAnswer };
 
 export const myDataRoutes: FastifyPluginAsyncTypebox<MyDataRouteOptions> = async (app, { db, store, now }) => {
-  const reader = new MyDataReader(db, store);
+  const reader = new MyDataReader(store);
 
   const download = (format: 'json' | 'csv', lang: 'est' | 'eng' = 'est') => async (request: FastifyRequest, reply: FastifyReply) => {
     const userId = request.actor.userId;

@@ -1,16 +1,16 @@
 /**
- * The payment reads (issue 7; spec §3 "Payment info", §7 GET /payment/info):
+ * The payment reads (spec §3 "Payment info", §7 GET /payment/info):
  *
  * | route | answer |
  * |---|---|
  * | GET /payment/info (authenticated) | PaymentInfoAnswer {isPaid, isChild, fee (EUR), feeCents, company; a company captain's unpaidMembers, teamFee (EUR)} |
  * | GET /payment/order/{reference} (authenticated) | PaymentOrderStatusAnswer {reference, status, amount (EUR), kind, refunded?}: the caller's own order, else 404 |
- * | GET /payment/banktransfer (authenticated) | BankTransferAnswer {accountName, iban, description, amount (EUR), example}: issue 14 |
+ * | GET /payment/banktransfer (authenticated) | BankTransferAnswer {accountName, iban, description, amount (EUR), example} |
  * | GET /fundraising (public) | FundraisingAnswer: money raised in EUR, overall and per team (unknownCount: fees of unknown amount) |
- * | GET /admin/participant/{id}/payments (administrators) | AdminParticipantPaymentsAnswer: the orders the console may refund (issue 14) |
+ * | GET /admin/participant/{id}/payments (administrators) | AdminParticipantPaymentsAnswer: the orders the console may refund |
  *
- * Amounts are decimal EUR in every answer (issue 14; spec §3/§9 "two decimals"), written from the
- * read model's integer cents by centsToEuros. All read the `payments` projection (x-min-position honoured like every read, D6). The paid flag
+ * Amounts are decimal EUR in every answer (spec §3/§9 "two decimals"), written from the
+ * read model's integer cents by centsToEuros. All read the `payments` projection (x-min-position honoured like every read, docs/decisions/0006). The paid flag
  * is the read model's, never the token's claim.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -34,12 +34,12 @@ export interface PaymentRouteOptions {
   db: Kysely<ReadModelDatabase>;
   /** Default: the current edition (the adult fee for a user without a participant). */
   edition?: Edition;
-  /** The manual bank transfer's details (issue 14); default DEVELOPMENT_BANK_TRANSFER. */
+  /** The manual bank transfer's details; default DEVELOPMENT_BANK_TRANSFER. */
   bankTransfer?: BankTransferConfig;
 }
 
 /**
- * A bank transfer description template filled in for one payer (issue 14): {participantId},
+ * A bank transfer description template filled in for one payer: {participantId},
  * {teamId} and {year} replaced (by '' when the caller has none), spaces collapsed.
  */
 export function bankTransferDescription(template: string, values: { participantId: number | null; teamId: number | null; year: number }): string {
@@ -63,7 +63,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
    * The caller's payment info. A user without a participant (an administrator), or one the read
    * model does not know (deleted, or not projected yet), is not paid and owes the adult fee. The
    * captain of a company team also learns how many members are unpaid and what paying for them
-   * all costs (issue 14 item 3: 15 EUR each, spec §9).
+   * all costs (15 EUR each, spec §9).
    */
   app.get('/payment/info', {
     onRequest: [app.authenticate],
@@ -83,7 +83,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
   });
 
   /**
-   * Where to transfer the fee by hand (spec §2 "Payment"; issue 14 item 3): the configured account
+   * Where to transfer the fee by hand (spec §2 "Payment"): the configured account
    * and the description personalised with the caller's participant and team ids, the caller's fee
    * in EUR, and whether the details are the made-up development ones.
    */
@@ -103,7 +103,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
   });
 
   /**
-   * The orders of a participant for the admin console's refund action (issue 14): those they paid
+   * The orders of a participant for the admin console's refund action: those they paid
    * and the team fees that covered them, paid ones first, then by reference. Administrators only
    * (401, 403 FORBIDDEN); an unknown participant has none.
    */

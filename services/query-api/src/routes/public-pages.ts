@@ -1,5 +1,5 @@
 /**
- * GET /stats/teams?page&size&sort&order&q (issue 16 item 5; contract @sinilill/contracts pages.ts
+ * GET /stats/teams?page&size&sort&order&q (contract @sinilill/contracts pages.ts
  * PublicTeamPageQuery): the public participants table paged, sorted and searched on the server
  * (spec §2 "/participants": search on team name; sortable team name, distance, teammates, blue
  * flowers; 10 rows per page, default distance descending). Public, no authentication.
@@ -29,8 +29,8 @@ type PublicTeamSort = (typeof PUBLIC_TEAM_SORTS)[number];
 
 /**
  * Every team's public figures with its km of local day `today` ('YYYY-MM-DD') and the money it
- * raised (EUR cents, fees + donations from the payments projection's fundraising_teams, issue 20
- * item 3: joined here, each projection keeping its own tables), aliases t, d and f; unordered.
+ * raised (EUR cents, fees + donations from the payments projection's fundraising_teams:
+ * joined here, each projection keeping its own tables), aliases t, d and f; unordered.
  * The same columns as GET /stats reads (stats.ts). Routes using it read team-stats and payments.
  */
 export function teamStatRows(rm: QueryCreator<ReadModelDatabase>, today: string) {
@@ -92,7 +92,7 @@ export interface PublicPageRouteOptions {
 export const publicPageRoutes: FastifyPluginAsyncTypebox<PublicPageRouteOptions> = async (app, { db, now, answers }) => {
   app.get('/stats/teams', {
     // Reads team-stats and payments (the money raised); public and the same for everyone: cached per position, local day and
-    // query (issue 16 item 2), compressed by the cache.
+    // query, compressed by the cache.
     config: { reads: [teamStatsProjection.name, paymentsProjection.name] },
     compress: false,
     preValidation: plainPageNumbers,

@@ -1,5 +1,5 @@
 /**
- * The admin console's review queue (issue 20 item 1): GET /admin/review?status&rule&team_id&date&page
+ * The admin console's review queue: GET /admin/review?status&rule&team_id&date&page
  * → { rows, total, page, pageSize } (contracts moderation.ts), administrators only (401
  * UNAUTHORIZED, 403 FORBIDDEN). Rows are the live entries ever flagged (team-directory's
  * team_entries review columns, migration 2026-010), newest flag first, 50 a page, with the

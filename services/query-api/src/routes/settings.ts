@@ -3,7 +3,7 @@
  * whether entries are open now (the switch and the late-entry deadline, by the server's clock).
  *
  * Public and the same for everyone: cached per position of the settings projection and per state
- * of the entry window (issue 16 item 2, answer-cache.ts), with an ETag.
+ * of the entry window (answer-cache.ts), with an ETag.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';

@@ -3,12 +3,12 @@
  * each team's blueFlowers and prestige, and its description (the participants table's expanding
  * rows). dailyDistance is the km performed on the clock's current local day (Europe/Tallinn).
  *
- * raised_cents (issue 20 item 3): the money raised, EUR cents, overall and per team, from the
+ * raised_cents: the money raised, EUR cents, overall and per team, from the
  * payments projection's tables joined here; raised_unknown_count says how many paid fees it lacks
  * (amount unknown), so that a client shows the figure as "at least".
  *
  * Public and the same for everyone: cached per position of the projections it reads (team-stats
- * and payments, so a payment refreshes it) and per local day (issue 16 item 2, answer-cache.ts),
+ * and payments, so a payment refreshes it) and per local day (answer-cache.ts),
  * with an ETag and precompressed.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

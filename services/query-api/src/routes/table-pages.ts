@@ -1,5 +1,5 @@
 /**
- * What the server-paged tables share (issue 16 item 5; the contract is @sinilill/contracts
+ * What the server-paged tables share (the contract is @sinilill/contracts
  * pages.ts): the page window a query string asks for, the search pattern (folding case and
  * diacritics), the Estonian collation
  * of names, and the CSV download streamed from a server-side cursor. The tables themselves are in

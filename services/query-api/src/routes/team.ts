@@ -7,7 +7,7 @@
  *
  * Distances in km with two decimals (exact, from hundredths); instants ISO-8601 UTC.
  *
- * Personal answers (issue 16 item 2): never cached in the process and answered with
+ * Personal answers: never cached in the process and answered with
  * `Cache-Control: private, no-store`, so that no shared cache keeps them and a browser does not
  * store them. Each route declares the projections it reads (`reads`, for `x-min-position`):
  * team-directory always, since the access check reads the actor's membership there.
@@ -40,7 +40,7 @@ const refusals = { 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer };
 /** The projections behind the routes' tables: team_stats; team_members, team_entries, team_join_codes. */
 const DIRECTORY = { reads: [teamDirectoryProjection.name] };
 const DIRECTORY_AND_STATS = { reads: [teamDirectoryProjection.name, teamStatsProjection.name] };
-/** GET /team/{id}: also the money the team raised (fundraising_teams, issue 20 item 3). */
+/** GET /team/{id}: also the money the team raised (fundraising_teams). */
 const DIRECTORY_STATS_AND_PAYMENTS = { reads: [...DIRECTORY_AND_STATS.reads, paymentsProjection.name] };
 
 /** One server-sent event (the format of the WHATWG HTML standard, §9.2 "Server-sent events"). */
@@ -133,7 +133,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
       entry_type: e.entry_type,
       performed_at: e.performed_at,
       created_at: e.created_at.toISOString(),
-      // Issue 20 item 1: the review, only for an entry ever flagged (an optional field, spec §7 stays).
+      // the review, only for an entry ever flagged (an optional field, spec §7 stays).
       ...(e.review_status != null ? {
         review: {
           status: e.review_status as 'flagged' | 'approved' | 'rejected',

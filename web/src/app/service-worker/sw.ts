@@ -1,5 +1,5 @@
 /**
- * The service worker (issue 19 item 5: the app on the phone, offline), compiled on its own by
+ * The service worker (the app on the phone, offline), compiled on its own by
  * vite-plugin-pwa's injectManifest into web/dist/sw.js (vite.config.ts), which fills in
  * `self.__WB_MANIFEST`: the built scripts, styles and pictures.
  *

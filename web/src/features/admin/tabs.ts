@@ -1,6 +1,6 @@
 /**
  * The admin console's tabs, in their order on screen: spec §2's four (users, teams, entries,
- * reset password), then issue 6's event history and operations, then issue 20's announcements.
+ * reset password), then the event history and operations, then the announcements.
  * Also the `?tab=` values of /admin.
  */
 export const ADMIN_TABS = ['users', 'teams', 'entries', 'resetPassword', 'history', 'operations', 'announcements', 'review', 'draw'] as const;

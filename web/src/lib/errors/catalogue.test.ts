@@ -20,7 +20,7 @@ async function translator(lng: 'et' | 'en'): Promise<TFunction> {
 }
 
 describe('error catalogue', () => {
-  // Every code the server can answer with: ERROR_CODES, plus the codes issue 3 adds on the server
+  // Every code the server can answer with: ERROR_CODES, plus the codes added on the server
   // side for as long as ERROR_CODES does not list them yet.
   const codes = [...new Set<string>([...ERROR_CODES, ...SERVER_ONLY_CODES])];
 

@@ -9,7 +9,7 @@ import type errorsEt from './locales/et.json';
 
 /**
  * Codes the server answers with that `ERROR_CODES` of `@sinilill/domain` does not list yet
- * (issue 3 adds them on the server side). Once they are in ERROR_CODES this list is redundant
+ * (added on the server side). Once they are in ERROR_CODES this list is redundant
  * and can go; the union below stays correct either way.
  */
 export const SERVER_ONLY_CODES = ['PASSWORD_TOO_SHORT', 'REGISTRATION_DISABLED', 'TOO_MANY_REQUESTS'] as const;

@@ -20,7 +20,7 @@
  * columns are hidden at that edge) and `${testId}-scroll-hint` (the line, only while some are).
  *
  * Two modes. By default the table holds every row and pages, sorts and searches them itself.
- * With `server` (issue 16 item 5: tables of a million rows) `data` is the one page the server
+ * With `server` (tables of a million rows) `data` is the one page the server
  * answered, and TanStack's manual pagination, sorting and filtering hand the page, the sort and
  * the search text to the owner (use-server-table.ts), which asks the server for that page;
  * `server.rowCount` (the answer's total) gives the page buttons and the summary.
@@ -381,7 +381,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
         </div>
       )}
       {/* A table wider than its box says so: a line above it and a shadow at each edge that
-          hides columns (issue 14); the box is a named, focusable region, so that keyboard users
+          hides columns; the box is a named, focusable region, so that keyboard users
           can scroll it with the arrow keys. */}
       {scrolls && (
         <p id={scrollHintId} className={styles.scrollHint} data-testid={`${testId}-scroll-hint`}>

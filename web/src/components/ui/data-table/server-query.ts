@@ -1,5 +1,5 @@
 /**
- * What a server-paged table asks for (issue 16 item 5; packages/contracts/src/pages.ts): the
+ * What a server-paged table asks for (packages/contracts/src/pages.ts): the
  * page, its size, the sort and the search, and how that becomes the paged calls' query string
  * `?page&size&sort&order&q`. Pure: use-server-table.ts keeps the state, the features load.
  */

@@ -1,5 +1,5 @@
 /**
- * The state of a table the server pages, sorts and searches (issue 16 item 5): the request
+ * The state of a table the server pages, sorts and searches: the request
  * (page, size, sort, search), the search box's text, the rows of the last answer and its total,
  * and the `server` prop that puts DataTable in manual mode. The feature gives `load`, which reads
  * one page (GET /api/admin/users?…, /api/stats/teams?…); this hook calls it whenever the request

@@ -12,7 +12,7 @@ const world = world110m as unknown as WorldTopology;
 const regions = [...new Set(currentEdition.route.missions.map((m) => m.name.en))].map((key) => regionFor(key)!) satisfies MapRegion[];
 
 /**
- * The map as d3-geo drew it from world-atlas in the browser before atlas.json (issue 16 item 7):
+ * The map as d3-geo drew it from world-atlas in the browser before atlas.json:
  * the reference that the trimmed, pre-projected atlas must match. Height, anchors and the set of
  * countries shown.
  */

@@ -101,7 +101,7 @@ function legPath(a: Point, b: Point): string {
 }
 
 /**
- * The route on a map (issue 5; spec §2 "Home": an embedded interactive map): the route's
+ * The route on a map (spec §2 "Home": an embedded interactive map): the route's
  * countries highlighted, a numbered marker per mission (missions of one region side by side),
  * the route line through them in order, and per mission the teams inside it now and whether its
  * flower has been reached. Markers are buttons that open a details panel, placed so that no two

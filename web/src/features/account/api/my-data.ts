@@ -1,5 +1,5 @@
 /**
- * "My data" (issue 19 item 6): the download of everything the app holds about the caller
+ * "My data": the download of everything the app holds about the caller
  * (GET /api/me/data, JSON or CSV) and their own erasure (POST /api/me/erase). The download answers
  * only with the session's token, so a plain link (no Authorization header) will not do: the file
  * is fetched and handed to the browser as a Blob through an `<a download>`.
@@ -32,7 +32,7 @@ export async function downloadMyData(format: MyDataFormat, lang: StoredLang): Pr
 }
 
 /**
- * POST /api/me/erase: erases the caller's account after their password (issue 19 item 6).
+ * POST /api/me/erase: erases the caller's account after their password.
  * @throws ApiError INVALID_PASSWORD, TOO_MANY_REQUESTS, FORBIDDEN (an administrator account).
  */
 export function eraseMyAccount(password: string): Promise<EraseMyAccountAnswer> {

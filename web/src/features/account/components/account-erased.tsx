@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import formStyles from '../../../components/ui/form/form.module.css';
 import { Panel } from '../../../components/ui/panel';
 
-/** Shown on the account page after the user erased their own account (issue 19 item 6): logged out. */
+/** Shown on the account page after the user erased their own account: logged out. */
 export function AccountErased() {
   const { t } = useTranslation('account');
   return (

@@ -16,7 +16,7 @@ export interface EraseAccountDialogProps {
 }
 
 /**
- * "Delete my account" (issue 19 item 6): says what goes and what stays (the team keeps the km,
+ * "Delete my account": says what goes and what stays (the team keeps the km,
  * without the name), asks for the password, and erases. A modal dialog (ModalDialog: labelled by
  * its heading, focus kept inside, Escape closes); Cancel has the focus first, so Enter alone never
  * erases. After the erasure the session is over: the store forgets it and the account page says

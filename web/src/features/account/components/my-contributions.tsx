@@ -14,7 +14,7 @@ type Load = { status: 'loading' } | { status: 'done'; answer: ParticipantContrib
 const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0');
 
 /**
- * "My contributions" (issue 19 item 2) on the account page: each of the participant's live entries
+ * "My contributions" on the account page: each of the participant's live entries
  * with what it did to the team (km, blue flowers gained, missions reached), as
  * GET /api/participant/{id}/contributions folds them from the event log.
  */

@@ -13,7 +13,7 @@ import ownStyles from './my-data.module.css';
 import { EraseAccountDialog } from './erase-account-dialog';
 
 /**
- * "My data" on the account page (issue 19 item 6): download everything the app holds about me
+ * "My data" on the account page: download everything the app holds about me
  * (JSON or CSV), and erase my account after confirming with my password (EraseAccountDialog);
  * an administrator is told that another administrator deletes their account.
  */

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 
 /**
- * Whether this tab's user has just erased their own account (issue 19 item 6): the account page
+ * Whether this tab's user has just erased their own account: the account page
  * then says so instead of asking them to log in. Kept until the page is loaded again.
  */
 interface ErasureState {

@@ -1,5 +1,5 @@
 /**
- * Announcements (issue 20 item 4): POST /api/admin/announcements sends one (throws ApiError:
+ * Announcements: POST /api/admin/announcements sends one (throws ApiError:
  * UNAUTHORIZED, FORBIDDEN, INVALID_REQUEST, INVALID_CHARACTERS); GET
  * /api/admin/queues/announcements lists the latest with their progress (the command API answers:
  * the counts live with the mail queue); GET /api/admin/queues/announcements/recipients counts an

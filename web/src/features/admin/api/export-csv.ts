@@ -1,5 +1,5 @@
 /**
- * The console tables' CSV exports (issue 16 item 5): GET /api/admin/users.csv, /teams.csv and
+ * The console tables' CSV exports: GET /api/admin/users.csv, /teams.csv and
  * /entries.csv with the table's current sort and search (`?sort&order&q`), every matching row.
  * They answer only an administrator, so the file is fetched with the session's token and saved
  * from a Blob (the audit's download helpers), not linked.

@@ -39,7 +39,7 @@ export function getUsers(options: AdminReadOptions = {}): Promise<AdminUsersAnsw
 }
 
 /**
- * GET /api/admin/users?page&size&sort&order&q (issue 16 item 5): one page of accounts, with the
+ * GET /api/admin/users?page&size&sort&order&q: one page of accounts, with the
  * total matching `q` (e-mail, full name, team name). Throws ApiError (UNAUTHORIZED, FORBIDDEN,
  * INVALID_REQUEST).
  */

@@ -1,5 +1,5 @@
 /**
- * The admin console's payment calls (issue 14 item 3): a participant's orders and an order's
+ * The admin console's payment calls: a participant's orders and an order's
  * refund. Amounts are EUR on the wire (numbers with at most two decimals), cents in the console.
  */
 import type { AdminParticipantPaymentsAnswer, RefundAnswer, RefundBody } from '@sinilill/contracts';

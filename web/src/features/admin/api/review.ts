@@ -1,5 +1,5 @@
 /**
- * The review queue of flagged entries (issue 20 item 1): GET /api/admin/review lists a page
+ * The review queue of flagged entries: GET /api/admin/review lists a page
  * (filters: status, rule, team, performed-at date), POST /api/admin/review approves or rejects
  * entries with one note (throws ApiError: UNAUTHORIZED, FORBIDDEN, NOT_FOUND,
  * ENTRY_NOT_UNDER_REVIEW, VALUE_TOO_LONG, INVALID_REQUEST).

@@ -75,7 +75,7 @@ export function useAdminList<T>(load: (options: AdminReadOptions) => Promise<T[]
   return { rows, loading, error, reload, patch };
 }
 
-/** A table tab's page as read from the query API (issue 16 item 5), with the read's failure as a catalogue code. */
+/** A table tab's page as read from the query API, with the read's failure as a catalogue code. */
 export interface AdminPage<T> extends ServerTable<T> {
   /** The last read's failure (the rows shown, if any, are older), else null. */
   error: CatalogueCode | null;

@@ -50,9 +50,9 @@ const PANELS: Record<AdminTab, () => ReactElement> = {
 /**
  * /admin (spec §2 "Admin"): only for authenticated administrators; everyone else, logged in or
  * not, sees "This page is forbidden!" (spec §8). The server refuses every /api/admin call by a
- * non-admin with 403 whatever this page shows (docs/architecture.md D8).
+ * non-admin with 403 whatever this page shows (docs/decisions/0008).
  *
- * The spec's four tabs (users, teams, entries, reset password) plus issue 6's two: the event
+ * The spec's four tabs (users, teams, entries, reset password) plus two more: the event
  * history (audit) and operations (switches, replay, queue board). Tabs follow the WAI-ARIA tabs
  * pattern: arrow keys move between them, only the open tab's panel is rendered. Each panel has its
  * own error boundary: a tab that fails to render shows a message with "try again" and a way

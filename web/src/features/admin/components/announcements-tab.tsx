@@ -45,7 +45,7 @@ function MailPreview({ lang, heading, subject, body, subjectLabel }: { lang: 'et
 }
 
 /**
- * The announcements tab (issue 20 item 4): the administrator writes an announcement in Estonian
+ * The announcements tab: the administrator writes an announcement in Estonian
  * and English and picks the audience (newsletter subscribers, or everyone for operational
  * notices). Before anything goes out the tab shows how many the audience reaches (the server's
  * count, per language), a preview of the mail in both languages and a "send a test to me"

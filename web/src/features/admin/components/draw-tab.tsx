@@ -27,7 +27,7 @@ function winnerCount(text: string): number | null {
 }
 
 /**
- * The draw tab (issue 20 item 2; `?tab=draw`): before the draw, generate a secret seed in the
+ * The draw tab (`?tab=draw`): before the draw, generate a secret seed in the
  * browser (crypto.getRandomValues, 64 hex digits), shown once for the administrator to keep, and
  * publish its SHA-256 with the draw's time (a local time in Tallinn, sent as +03:00: the draw is
  * in May, summer time) and the number of winners; at the draw, paste the seed to reveal it and

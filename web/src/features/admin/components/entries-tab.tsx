@@ -17,7 +17,7 @@ import styles from './console/console.module.css';
 
 const entryId = (row: EntryRow) => String(row.id);
 
-/** The entries tab's pages: GET /api/admin/entries (issue 16 item 5). */
+/** The entries tab's pages: GET /api/admin/entries. */
 const ENTRIES: ConsoleTable<EntryRow, EntrySort> = {
   name: 'entries',
   sorts: ENTRY_SORTS,
@@ -30,8 +30,8 @@ const ENTRIES: ConsoleTable<EntryRow, EntrySort> = {
  * The entries tab (spec §2 "Admin" → Entries; §3 "Entry"): the person's full name, team, distance
  * (km, two decimals), type (a preset translated as on the team page, else the typed text), done
  * on (DD-MMM-YYYY) and created at (DD-MMM-YYYY HH:mm, Europe/Tallinn); searched by name and team;
- * 50 per page, newest first — paged, sorted and searched on the server (a million entries: issue
- * 16 item 5), with a CSV export of the sort and search shown. Selected entries are deleted for good after a confirmation.
+ * 50 per page, newest first — paged, sorted and searched on the server (a million entries),
+ * with a CSV export of the sort and search shown. Selected entries are deleted for good after a confirmation.
  */
 export function EntriesTab() {
   const { t } = useTranslation('admin');

@@ -30,7 +30,7 @@ import styles from '../audit/components/audit.module.css';
 const FIRST_PAGE: HistoryPlace = { page: 1 };
 
 /**
- * The event history tab (issue 6): the global event log for an audit, read by administrators
+ * The event history tab: the global event log for an audit, read by administrators
  * only (the server answers anyone else 403).
  *
  * - Filters (stream, entity type, team, participant, event type, actor, a Europe/Tallinn time

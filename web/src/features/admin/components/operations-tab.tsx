@@ -5,9 +5,9 @@ import { SettingsSwitches } from '../audit/components/settings-switches';
 import styles from '../audit/components/audit.module.css';
 
 /**
- * The operations tab (issue 6): the global switches (registration, entry insertion; spec §4),
+ * The operations tab: the global switches (registration, entry insertion; spec §4),
  * the replay of the read models with live progress and its totals before and after, the events
- * the projections parked with retry and skip (issue 13), and the way into the queue dashboard
+ * the projections parked with retry and skip, and the way into the queue dashboard
  * (Bull Board). Administrators only; the server refuses anyone else.
  */
 export function OperationsTab() {

@@ -35,7 +35,7 @@ export interface PaymentsDialogProps {
 }
 
 /**
- * The users tab's payments dialog (issue 14 item 3; test id `admin-payments-dialog`): the orders a
+ * The users tab's payments dialog (test id `admin-payments-dialog`): the orders a
  * participant paid and the team fees that covered them — reference, what it paid for, status,
  * amount and what was refunded — and, for a paid order with money left, a refund form: the amount
  * in EUR (empty: all that is left) and the reason, then the site's confirmation dialog before
@@ -157,7 +157,7 @@ function RefundForm({ order, onCancel, onRefunded }: { order: AdminPaymentOrder;
   const [reason, setReason] = useState('');
   const [submitted, setSubmitted] = useState(false);
   const [confirming, setConfirming] = useState<{ cents: number | null } | null>(null);
-  // One key per form: a resent request (a retry after a lost answer) records the refund once (D7).
+  // One key per form: a resent request (a retry after a lost answer) records the refund once (docs/decisions/0007).
   const [idempotencyKey] = useState(() => `refund-${crypto.randomUUID()}`);
   const action = useAction(refundOrder);
 

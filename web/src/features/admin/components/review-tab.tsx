@@ -28,7 +28,7 @@ export function useReasonText(): (reason: FlagReason) => string {
 }
 
 /**
- * The review tab (issue 20 item 1): entries flagged by the edition's moderation rules, newest
+ * The review tab: entries flagged by the edition's moderation rules, newest
  * flag first, 50 a page from the server; filters by status (awaiting by default), rule, team id
  * and performed-at date. The administrator ticks one or more entries, writes a note (optional)
  * and approves or rejects them in one decision; the queue is then read again from the decision's

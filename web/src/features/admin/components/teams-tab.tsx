@@ -28,7 +28,7 @@ import styles from './console/console.module.css';
 
 const teamId = (row: TeamRow) => String(row.id);
 
-/** The teams tab's pages: GET /api/admin/teams (issue 16 item 5). */
+/** The teams tab's pages: GET /api/admin/teams. */
 const TEAMS: ConsoleTable<TeamRow, TeamSort> = {
   name: 'teams',
   sorts: TEAM_SORTS,
@@ -42,7 +42,7 @@ const TEAMS: ConsoleTable<TeamRow, TeamSort> = {
  * (rounded km), join code, created at (DD-MMM-YYYY HH:mm, Europe/Tallinn) and an edit pencil; a
  * row opens to the team's description (or a default text); searched by name and join code; 50 per
  * page, by name ascending — paged, sorted and searched on the server, with a CSV export of the
- * sort and search shown (issue 16 item 5). The edit modal changes the picture (a new JPG/PNG up to 5 MB, sent as a
+ * sort and search shown. The edit modal changes the picture (a new JPG/PNG up to 5 MB, sent as a
  * data URL, or deleted), the name (≤ 50) and the description (≤ 256). Selected teams are deleted
  * for good, with their members, after a confirmation (not the administrator's own team).
  */

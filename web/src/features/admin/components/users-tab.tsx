@@ -27,7 +27,7 @@ import styles from './console/console.module.css';
 
 const userId = (row: UserRow) => row.id;
 
-/** The users tab's pages: GET /api/admin/users (issue 16 item 5). */
+/** The users tab's pages: GET /api/admin/users. */
 const USERS: ConsoleTable<UserRow, UserSort> = {
   name: 'users',
   sorts: USER_SORTS,
@@ -62,11 +62,11 @@ function toggleTexts(field: ToggleField, next: boolean): (typeof TOGGLE_TEXTS)[k
  * e-mail, team, paid and approved toggles, created at (the participant's registration, DD-MMM-YYYY
  * HH:mm:ss in Europe/Tallinn) and an edit pencil; searched by e-mail, name and team; 50 per page,
  * newest first — paged, sorted and searched on the server, with a CSV export of the sort and
- * search shown (issue 16 item 5). A toggle shows the new state only after the server accepted it (spec §4): while
+ * search shown. A toggle shows the new state only after the server accepted it (spec §4): while
  * the call is under way it is disabled, a refusal leaves it and shows a red alert. The edit modal
  * corrects the full name (≤ 32 characters). Selected accounts are deleted for good after a
  * confirmation (not the administrator's own, which the server refuses). A participant's payments
- * button opens their orders, where a refund is recorded (issue 14 item 3: payments-dialog.tsx).
+ * button opens their orders, where a refund is recorded (payments-dialog.tsx).
  */
 export function UsersTab() {
   const { t } = useTranslation('admin');

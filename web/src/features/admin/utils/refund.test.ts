@@ -3,7 +3,7 @@ import { checkRefundAmount, refundableCents } from './refund';
 
 const order = { orderId: 'o', reference: 'ABCDEF12', participantId: 1, kind: 'fee' as const, status: 'paid' as const, amount: 45, refunded: 10, covers: [1, 2, 3] };
 
-describe('the refund form (issue 14)', () => {
+describe('the refund form', () => {
   it('offers what a paid order has left to refund, and nothing for an unpaid one', () => {
     expect(refundableCents(order)).toBe(3500);
     expect(refundableCents({ ...order, refunded: 45 })).toBe(0);

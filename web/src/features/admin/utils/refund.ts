@@ -1,5 +1,5 @@
 /**
- * The refund form's checks (issue 14 item 3), as the server makes them: an amount in EUR with at
+ * The refund form's checks, as the server makes them: an amount in EUR with at
  * most two decimals (point or comma), more than 0 (INVALID_AMOUNT) and at most what the order has
  * left to refund (REFUND_EXCEEDS_PAYMENT); empty means all that is left. The server has the last word.
  */

@@ -1,5 +1,5 @@
 /**
- * The console tables' row selection across pages (issue 16 item 5): the server sends one page at
+ * The console tables' row selection across pages: the server sends one page at
  * a time, so the selected rows are kept by id, each with the row as it was listed when it was
  * selected (what "Delete selected" sends and names), while the admin pages, sorts and searches.
  */

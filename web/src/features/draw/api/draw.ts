@@ -1,7 +1,7 @@
 import type { DrawAnswer } from '@sinilill/contracts';
 import { apiGet, apiPost } from '../../../lib/api-client';
 
-/** GET /api/draw (issue 20 item 2), public: the prize draw's commitment, seed, eligible list and winners. */
+/** GET /api/draw, public: the prize draw's commitment, seed, eligible list and winners. */
 export function getDraw(signal?: AbortSignal): Promise<DrawAnswer> {
   return apiGet<DrawAnswer>('/draw', { signal });
 }

@@ -25,7 +25,7 @@ function plannedTime(localDateTime: string, language: string): string {
 }
 
 /**
- * /loos (issue 20 item 2): the prize draw anyone can check. Public. Shows the commitment (before
+ * /loos: the prize draw anyone can check. Public. Shows the commitment (before
  * the draw), then the revealed seed, the eligible count and list hash, the procedure in words,
  * the winners (first name and team only), and how to recompute it with scripts/verify-draw.mjs.
  * Before anything is published it says when the draw takes place (the edition's data).

@@ -65,7 +65,7 @@ function MissionDetails({ mission, progress, teams }: { mission: Mission; progre
 }
 
 /**
- * The embedded interactive map of spec §2 "Home" (issue 5). The map's code and geodata arrive
+ * The embedded interactive map of spec §2 "Home". The map's code and geodata arrive
  * in a chunk of their own, so the first load of the page stays small; until then a spinner.
  */
 export function RouteMapSection({ teams, route }: RouteMapSectionProps) {

@@ -42,7 +42,7 @@ export interface MissingFlowers<M extends FlowerMission = FlowerMission> {
 }
 
 /**
- * The blue flowers the event has not collected yet (issue 5; spec §2 "Home: missing flowers";
+ * The blue flowers the event has not collected yet (spec §2 "Home: missing flowers";
  * §4, §9): per team, on its current lap, `base` + 1 flower per mission (blueFlowerAmount)
  * whose end is at or below its in-lap distance, against the `base` + all missions it could hold
  * at the lap's end; and the missions nobody has reached. The 100 of a completed lap (spec §4

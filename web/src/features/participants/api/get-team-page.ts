@@ -1,5 +1,5 @@
 /**
- * GET /api/stats/teams?page&size&sort&order&q (issue 16 item 5; packages/contracts/src/pages.ts):
+ * GET /api/stats/teams?page&size&sort&order&q (packages/contracts/src/pages.ts):
  * one page of the participants table, searched by team name and sorted by name, distance,
  * teammates or blue flowers, with the total matching the search.
  *

@@ -16,7 +16,7 @@ const INITIAL_SORT = { id: DEFAULT_TEAM_SORT.sort, desc: DEFAULT_TEAM_SORT.order
 
 /**
  * /participants (spec §2 "Participants (statistics)"): the title, a sentence and the teams in a
- * table the server pages, sorts and searches (issue 16 item 5: 10 teams per read, however many
+ * table the server pages, sorts and searches (10 teams per read, however many
  * there are). A spinner until the first page; a failed read says so with a retry button (over the
  * table, which keeps the last page, once one has come).
  */

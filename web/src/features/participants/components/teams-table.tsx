@@ -12,9 +12,9 @@ const rowId = (row: TeamRow) => row.id;
 
 /**
  * The teams table (spec §2 "Participants"): row number, picture, name, km, teammates, blue
- * flowers and the money raised (euros, issue 20 item 3); the first four value columns sort (biggest first on the first click), most km first by
+ * flowers and the money raised (euros); the first four value columns sort (biggest first on the first click), most km first by
  * default; searched by team name only; 10 per page; a row opens to the team's description. The
- * server pages, sorts and searches (`server`, issue 16 item 5): `rows` is the page shown, and the
+ * server pages, sorts and searches (`server`): `rows` is the page shown, and the
  * row number is the row's place in the whole order, (page - 1) × 10 + its place on the page.
  */
 export function TeamsTable({ rows, server }: { rows: readonly TeamRow[]; server: DataTableServer }) {
@@ -58,7 +58,7 @@ export function TeamsTable({ rows, server }: { rows: readonly TeamRow[]; server:
           </span>
         ),
       },
-      // The money raised (issue 20 item 3): not a sort key of the server's, so not sortable.
+      // The money raised: not a sort key of the server's, so not sortable.
       {
         id: 'raised',
         header: t('table.raised'),

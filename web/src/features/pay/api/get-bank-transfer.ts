@@ -2,7 +2,7 @@ import type { BankTransferAnswer } from '@sinilill/contracts';
 import { apiGet } from '../../../lib/api-client';
 
 /**
- * GET /api/payment/banktransfer (authenticated; spec §2 "Payment" manual bank transfer; issue 14):
+ * GET /api/payment/banktransfer (authenticated; spec §2 "Payment" manual bank transfer):
  * the account's name and IBAN from the server's configuration, the payment description
  * personalised for the caller, the caller's fee in EUR and whether the details are only the
  * development example. Throws ApiError.

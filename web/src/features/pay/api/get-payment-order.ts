@@ -2,7 +2,7 @@ import type { PaymentOrderStatusAnswer } from '@sinilill/contracts';
 import { apiGet } from '../../../lib/api-client';
 
 /**
- * GET /api/payment/order/{reference} (authenticated; issue 14): the caller's own order as the
+ * GET /api/payment/order/{reference} (authenticated): the caller's own order as the
  * server knows it — status pending/paid/failed, amount in EUR, kind fee/donation. Throws ApiError:
  * NOT_FOUND for an unknown reference or another person's, INVALID_REQUEST for one that is not
  * 8 hexadecimal digits.

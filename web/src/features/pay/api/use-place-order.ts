@@ -11,7 +11,7 @@ export interface OrderRequest extends OrderDraft {
   /** false: the participation fee; true: a donation (spec §3 "Payment request"). */
   isPaid: boolean;
   country: string;
-  /** A company team's captain pays the fee of every unpaid member at once (issue 14). */
+  /** A company team's captain pays the fee of every unpaid member at once. */
   forTeam?: boolean;
 }
 

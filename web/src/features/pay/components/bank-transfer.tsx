@@ -10,7 +10,7 @@ import { LoadFailed } from './load-failed';
 import styles from './pay.module.css';
 
 /**
- * The manual bank transfer of spec §2 "Payment" (issue 14 item 3): the recipient, the IBAN and the
+ * The manual bank transfer of spec §2 "Payment": the recipient, the IBAN and the
  * payment description to write, personalised with the payer's participant id so that the
  * administrator who marks the transfer paid finds them, and the payer's fee — all from the
  * server's configuration (GET /api/payment/banktransfer), in the page's language. While the

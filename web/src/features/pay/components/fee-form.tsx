@@ -159,7 +159,7 @@ interface FeeOrderFormProps {
   /** The least that may be paid, EUR cents (the amount starts there): the fee, or the team's total. */
   minCents: number;
   countries: readonly PaymentCountry[];
-  /** Order the team fee (issue 14) instead of the payer's own. */
+  /** Order the team fee instead of the payer's own. */
   forTeam?: boolean;
   testId: string;
   /** The start of the fields' test ids; default 'pay'. */

@@ -32,7 +32,7 @@ export interface PaymentResultPageProps {
  * The address can be typed by anyone, so its status, amount and code are shown only as what the
  * bank reported; what counts is said separately: the order as the server knows it (GET
  * /api/payment/order/{reference}: its status and amount in EUR, asked again a few times while it
- * is pending, since the confirmation may still be on its way; issue 14) and the fee (GET
+ * is pending, since the confirmation may still be on its way) and the fee (GET
  * /api/payment/info, read afresh here). On success
  * the session is refreshed too, so the not-paid banner goes and the donate link comes without a
  * new login. A refusal's catalogue code shows as its text (spec §8). Ways on: the team page (for

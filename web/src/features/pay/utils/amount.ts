@@ -54,7 +54,7 @@ export function amountInputCents(text: string): number | null {
 }
 
 /**
- * An amount of an API answer, EUR (a number with at most two decimals: 15, 20.5; issue 14), in
+ * An amount of an API answer, EUR (a number with at most two decimals: 15, 20.5), in
  * EUR cents for formatEuros. Rounding only removes the binary float's noise (20.5 * 100 is exact,
  * 19.99 * 100 is 1998.9999…): the server never sends more than two decimals.
  */

@@ -35,7 +35,7 @@ describe('checkOrder', () => {
 });
 
 describe('paymentOrderBody', () => {
-  it('sends the amount in EUR (spec §3/§9, issue 14) as both grandTotal and payment.amount, with the bank', () => {
+  it('sends the amount in EUR (spec §3/§9) as both grandTotal and payment.amount, with the bank', () => {
     expect(paymentOrderBody({ isPaid: false, country: 'EE', methodCode: 'swedbank', cents: 1500, lang: 'et' })).toEqual({
       billingAddress: {},
       isPaid: false,

@@ -34,12 +34,12 @@ export function checkOrder(draft: OrderDraft): OrderCheck {
 /**
  * The body of POST /api/payment/order (spec §3 "Payment request"): no billing address,
  * `isPaid` as the page saw it (false: the fee, true: a donation), and the amount twice, as
- * grandTotal and payment.amount, in EUR as the spec writes it (issue 14: the form's cents → 15,
+ * grandTotal and payment.amount, in EUR as the spec writes it (the form's cents → 15,
  * 20.5; the server refuses them unequal: AMOUNT_NOT_MATCH, or with more than two decimals:
  * INVALID_AMOUNT) — the same shape and path as the spec's Montonio-style request.
  * `methodCode` is the chosen bank ('' for none: a donation leaves the bank to the provider's page).
  * `lang`, the page's language, is the language of the provider's pages (sent as stored: est, eng).
- * `forTeam` (issue 14) is a company team's captain paying for every unpaid member at once; sent
+ * `forTeam` is a company team's captain paying for every unpaid member at once; sent
  * only when true.
  */
 export function paymentOrderBody(order: { isPaid: boolean; country: string; methodCode: string | null; cents: number; lang: Lang; forTeam?: boolean }): PaymentOrderBody {

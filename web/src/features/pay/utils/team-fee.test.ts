@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { paymentOrderBody } from './order';
 import { teamFeeOffer, unpaidTeammateNames, unpaidTeammates } from './team-fee';
 
-describe('teamFeeOffer (issue 14: a company team\'s captain pays for all)', () => {
+describe('teamFeeOffer (a company team\'s captain pays for all)', () => {
   const info = { isPaid: false, isChild: false, fee: 15, feeCents: 1500, company: true };
 
   it('offers the captain the team total while members are unpaid', () => {

@@ -1,6 +1,6 @@
 /**
  * A company team's fee for all its unpaid members at once (spec §9 "company team 15 EUR per
- * person"; issue 14 item 3), as GET /api/payment/info tells it to the team's captain.
+ * person"), as GET /api/payment/info tells it to the team's captain.
  */
 import type { PaymentInfoAnswer, TeamMembersAnswer } from '@sinilill/contracts';
 import { eurosToCents } from '@sinilill/domain';

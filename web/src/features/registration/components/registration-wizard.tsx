@@ -242,7 +242,7 @@ export function RegistrationWizard() {
                   onChange={set('team_name')}
                   problem={problem('team_name')}
                 />
-                {/* Issue 14 item 3: a company team pays the company fee per person (spec §9). */}
+                {/* a company team pays the company fee per person (spec §9). */}
                 <div data-testid="registration-company">
                   <SwitchField
                     name="company"

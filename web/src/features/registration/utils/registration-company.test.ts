@@ -13,7 +13,7 @@ const draft: RegistrationDraft = {
   team_name: ' Firma OÜ ',
 };
 
-describe('the company team checkbox (issue 14: spec §9 company team 15 EUR per person)', () => {
+describe('the company team checkbox (spec §9 company team 15 EUR per person)', () => {
   it('starts unticked and sends company: true only for a new company team', () => {
     expect(EMPTY_DRAFT.company).toBe(false);
     expect(toRegistrationBody({ ...draft, company: true }, 'est')).toMatchObject({ type: 'REGISTER_TEAM', team_name: 'Firma OÜ', company: true });

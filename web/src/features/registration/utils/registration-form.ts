@@ -37,8 +37,8 @@ export interface RegistrationDraft {
   team_name: string;
   newsletter: boolean;
   /**
-   * REGISTER_TEAM only: a company team (spec §9 "company team 15 EUR per person"; issue 14 item
-   * 3). Absent means false.
+   * REGISTER_TEAM only: a company team (spec §9 "company team 15 EUR per person").
+   * Absent means false.
    */
   company?: boolean;
 }
@@ -123,7 +123,7 @@ export function lengthProblems(step: StepId, draft: RegistrationDraft): FieldPro
 /**
  * The payload of POST /api/registerteam or /api/jointeam (spec §3) from a draft whose steps all
  * passed their checks: texts trimmed (the password as typed), only the chosen type's team field;
- * `company: true` only for a new company team (issue 14: the server refuses it on JOIN_TEAM).
+ * `company: true` only for a new company team (the server refuses it on JOIN_TEAM).
  */
 export function toRegistrationBody(draft: RegistrationDraft, lang: StoredLang): RegistrationBody {
   if (draft.type === '' || draft.gender === '') throw new Error('toRegistrationBody: the draft has not passed its checks');

@@ -8,7 +8,7 @@ import {
 import { ApiError, IDEMPOTENCY_KEY_HEADER, apiFetch, apiPost } from '../../../lib/api-client';
 
 /**
- * POST /api/team/{teamId}/activity-files (issue 19 item 1): one GPX, TCX or FIT file's raw bytes
+ * POST /api/team/{teamId}/activity-files: one GPX, TCX or FIT file's raw bytes
  * → its proposal (km, day, type, track, whether it counts already, a signed token). Nothing is
  * stored. A file over 20 MiB is refused here without sending it.
  * Throws ApiError: ACTIVITY_FILE_TOO_LARGE, ACTIVITY_FILE_NOT_SUPPORTED, ACTIVITY_FILE_UNREADABLE,

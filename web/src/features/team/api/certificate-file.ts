@@ -1,7 +1,7 @@
 import { ApiError, apiFetch } from '../../../lib/api-client';
 import { filenameFromDisposition, saveBlob } from '../../../lib/download';
 
-/** Whose certificate: the participant's own, or the team's (issue 19 item 3). */
+/** Whose certificate: the participant's own, or the team's. */
 export type CertificateOf = { kind: 'participant'; participantId: number } | { kind: 'team'; teamId: number };
 
 /** The query API's address of the certificate's PDF. */

@@ -35,7 +35,7 @@ interface FileItem {
 }
 
 /**
- * "Add from a file" on the team page (issue 19 item 1): the member picks GPX, TCX or FIT files
+ * "Add from a file" on the team page: the member picks GPX, TCX or FIT files
  * (several at once, up to 20 MB each); each is sent on its own and comes back as a proposal —
  * distance (km), day, entry type (the file's sport, or the member's choice), a small map of the
  * track and the file's name — with Add and Discard, or with the catalogue text of why it cannot be

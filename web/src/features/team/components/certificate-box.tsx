@@ -12,7 +12,7 @@ import formStyles from '../../../components/ui/form/form.module.css';
 import styles from './certificate-box.module.css';
 
 /**
- * The team page's certificates and sharing (issue 19 items 3 and 4): download buttons for the
+ * The team page's certificates and sharing: download buttons for the
  * member's own certificate and the team's (PDF), enabled once the results are final — after the
  * late-entry day on the app's clock (GET /api/stats `today`, Europe/Tallinn); before that they are
  * disabled with the reason (CERTIFICATE_NOT_AVAILABLE_YET is the server's word on it) — and the team's public progress link (its preview is the share

@@ -28,7 +28,7 @@ export interface ContributionDialogProps {
 }
 
 /**
- * "What this did" (issue 19 item 2): a modal dialog (ModalDialog: focus trapped, Esc closes,
+ * "What this did": a modal dialog (ModalDialog: focus trapped, Esc closes,
  * named by its heading) with what the entry's latest event did to the team — distance, blue
  * flowers and full laps before and after, and the missions reached — as the server folds them
  * from the event log (GET /api/team/{id}/entries/{entryId}/contribution). Mission names in the

@@ -18,7 +18,7 @@ import styles from './team-page.module.css';
 
 const entryId = (entry: Entry) => String(entry.id);
 
-/** What an entry's review shows (issue 20 item 1): nothing unless under review or rejected. */
+/** What an entry's review shows: nothing unless under review or rejected. */
 function reviewShown(entry: TeamPageEntry): 'flagged' | 'rejected' | null {
   const status = entry.review?.status;
   return status === 'flagged' || status === 'rejected' ? status : null;
@@ -29,7 +29,7 @@ const byTime = (iso: string) => {
 };
 
 export interface EntriesSectionProps {
-  /** With each entry's review, when it was ever flagged (issue 20 item 1). */
+  /** With each entry's review, when it was ever flagged. */
   entries: readonly TeamPageEntry[];
   members: readonly TeamMember[];
   /** Entries may be added, edited and deleted (settings.entriesOpen). */
@@ -51,7 +51,7 @@ export function EntriesSection({ entries, members, entriesOpen, onChanged }: Ent
   const showNotice = useTeamStore((s) => s.showNotice);
   const [selection, setSelection] = useState<RowSelectionState>({});
   const [confirming, setConfirming] = useState(false);
-  /** The entry whose "what this did" is open (issue 19 item 2). */
+  /** The entry whose "what this did" is open. */
   const [explained, setExplained] = useState<Entry | null>(null);
   const remove = useAction(deleteEntries);
 

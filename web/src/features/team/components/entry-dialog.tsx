@@ -79,7 +79,7 @@ interface EntryFormProps {
 
 function save({ mode, entry, values }: { mode: EntryFormMode; entry: Entry | null; values: EntryFormValues }) {
   const body = entryBody(values);
-  // A new entry is queued while offline (issue 19 item 5); an edit needs the connection.
+  // A new entry is queued while offline; an edit needs the connection.
   return mode === 'edit' && entry ? editEntry(entry.id, body).then((answer): AddOutcome => ({ queued: false, answer })) : addEntryOrQueue(body);
 }
 

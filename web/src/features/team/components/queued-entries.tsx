@@ -18,7 +18,7 @@ export interface QueuedEntriesProps {
 }
 
 /**
- * The team's entries added offline and not sent yet (issue 19 item 5), each marked "waiting to
+ * The team's entries added offline and not sent yet, each marked "waiting to
  * be sent", above the entries table; nothing when there are none. Mounting it starts the queue
  * (sent now if online, and on every `online` event); when a flush sent entries the page refreshes
  * and the status line says so; a refused entry's catalogue text shows there too.

@@ -22,7 +22,7 @@ export interface TeamCardProps {
 
 /**
  * The team card (spec §2): the icon (a button that uploads a new image), the name, the members,
- * the money the team raised (euros, issue 20 item 3; live with the page's change stream) and the
+ * the money the team raised (euros; live with the page's change stream) and the
  * description (click or Enter to edit, saved on blur). A refusal shows in a red alert that is
  * announced and stays until the person closes it or tries again: a message that vanishes after
  * two seconds cannot be read to the end, least of all with a screen reader. An icon refusal also

@@ -9,7 +9,7 @@ const HEIGHT = 120;
 const MARGIN = 8;
 
 /**
- * A small map of an activity's track (issue 19 item 1): the line alone on a plain ground, no
+ * A small map of an activity's track: the line alone on a plain ground, no
  * tiles (nothing is fetched), Mercator fitted to the track, a dot at the start. `track`:
  * [longitude, latitude] degrees. Nothing when the track has fewer than two points (indoors).
  * `label` names the map for screen readers.

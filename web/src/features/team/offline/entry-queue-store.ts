@@ -1,5 +1,5 @@
 /**
- * The offline entry queue on the page (issue 19 item 5; the logic is entry-queue.ts): adding an
+ * The offline entry queue on the page (the logic is entry-queue.ts): adding an
  * entry queues it when the server is known to be unreachable (lib/connection.ts: the browser is
  * offline, or a request got no answer) or the POST got no answer, and the queue is sent when the
  * connection returns (the `online` event, or the server answering again), every

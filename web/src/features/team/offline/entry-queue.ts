@@ -1,11 +1,11 @@
 /**
- * The offline queue of new entries (issue 19 item 5): an entry added while the browser is
+ * The offline queue of new entries: an entry added while the browser is
  * offline (navigator.onLine false, or POST /api/entry failed at the network level after the API
  * client's own retries) is kept here and sent when the connection returns, in the order added.
  *
  * Each queued entry keeps the idempotency key made when the member pressed "add"
  * (api-client.ts newIdempotencyKey) and every send repeats it: the command API answers a repeated
- * key with the first answer and appends nothing (docs/architecture.md D7), so an entry whose
+ * key with the first answer and appends nothing (docs/decisions/0007), so an entry whose
  * answer was lost, or that two tabs send at once, still counts once. An entry leaves the queue
  * only on a definite answer: a 2xx (sent), or a refusal by the catalogue (a 4xx with a code the
  * member must see, e.g. ENTRY_DEADLINE_PASSED). No answer, 401 (the session is being renewed),

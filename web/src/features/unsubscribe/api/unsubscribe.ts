@@ -2,7 +2,7 @@ import type { Unsubscribed } from '@sinilill/contracts';
 import { apiPost } from '../../../lib/api-client';
 
 /**
- * POST /api/unsubscribe {token} (issue 20 item 4; no login): the participant the mailed link
+ * POST /api/unsubscribe {token} (no login): the participant the mailed link
  * /unsubscribe/{token} names gets no more newsletter mails. Throws ApiError, e.g.
  * INVALID_UNSUBSCRIBE_LINK for a forged link or an erased person.
  */

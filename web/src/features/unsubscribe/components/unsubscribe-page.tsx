@@ -14,7 +14,7 @@ export interface UnsubscribePageProps {
 }
 
 /**
- * /unsubscribe/{token} (issue 20 item 4): the link every announcement mail carries. Public, no
+ * /unsubscribe/{token}: the link every announcement mail carries. Public, no
  * login. It asks for a confirming press (so that a mail scanner opening the link unsubscribes
  * nobody), then says it is done; a forged link, or one of an erased person, shows
  * INVALID_UNSUBSCRIBE_LINK's message.

@@ -1,5 +1,5 @@
 /**
- * The e-mails of the live accounts by user id, so the history names its actors (issue 6: "a
+ * The e-mails of the live accounts by user id, so the history names its actors ("a
  * timeline … showing actor"): read once per visit of the history tab from GET
  * /api/admin/userdata. An erased or unknown account is absent, and the actor then shows as its
  * user id; a failed read only costs the names.

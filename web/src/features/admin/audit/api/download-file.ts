@@ -1,5 +1,5 @@
 /**
- * Downloads for the audit (issue 6: the history export). The export answers only an
+ * Downloads for the audit (the history export). The export answers only an
  * administrator, so a plain link, which carries no Authorization header, will not do: the file
  * is fetched with the session's token and handed to the browser as a Blob through an
  * `<a download>`. A local helper rather than part of lib/api-client, whose calls all read JSON.

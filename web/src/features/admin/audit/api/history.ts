@@ -1,5 +1,5 @@
 /**
- * The administrators' event history calls (issue 6; contracts/history.ts, served by the query
+ * The administrators' event history calls (contracts/history.ts, served by the query
  * API's routes/history.ts). All answer only an administrator (401/403 otherwise) and throw
  * ApiError with a catalogue code; INVALID_REQUEST for a filter the server refuses.
  */

@@ -1,7 +1,7 @@
 /**
- * The operations tab's calls (issue 6): the global switches (spec §4; PUT /api/admin/settings in
+ * The operations tab's calls: the global switches (spec §4; PUT /api/admin/settings in
  * the command API, GET /api/settings in the query API), the replay (contracts/operations.ts,
- * docs D17), the queue board's session and the parked events (issue 13, contracts/parked.ts). Admin calls answer 401/403 to anyone else; failures
+ * docs/decisions/0017), the queue board's session and the parked events (contracts/parked.ts). Admin calls answer 401/403 to anyone else; failures
  * throw ApiError with a catalogue code.
  */
 import type {

@@ -40,7 +40,7 @@ function store(jobId: string | null): void {
 }
 
 /**
- * Starts a replay and follows it (issue 6, D17): POST /api/admin/replay, then
+ * Starts a replay and follows it (docs/decisions/0017): POST /api/admin/replay, then
  * GET /api/admin/replay/{jobId} every REPLAY_POLL_MS until completed or failed. The job id is
  * kept in sessionStorage, so a replay (or its result, kept a day by the server) is shown again
  * when the admin comes back to the tab; an expired job is forgotten quietly.

@@ -6,7 +6,7 @@ import { actorView } from '../utils/diff';
 const ROLES = ['ADMIN', 'USER', 'SYSTEM'] as const;
 
 /**
- * Who caused an event (issue 6): the account's e-mail and role, "kasutaja@example.ee (kasutaja)" (the
+ * Who caused an event: the account's e-mail and role, "kasutaja@example.ee (kasutaja)" (the
  * user id in the tooltip; the id itself when the account is erased or unknown), "süsteem" for the importer and the
  * operators' tools, "—" for events recorded without an actor. An unknown role is shown as written.
  */

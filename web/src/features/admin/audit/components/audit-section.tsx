@@ -18,7 +18,7 @@ export interface AuditSectionProps {
 }
 
 /**
- * One part of the audit tabs (issue 6): a section named by its heading, an optional intro line,
+ * One part of the audit tabs: a section named by its heading, an optional intro line,
  * then its content. Sections in a row are divided by a rule.
  */
 export function AuditSection({ heading, level, intro, aside, headingRef, testId, data, children }: AuditSectionProps) {

@@ -15,7 +15,7 @@ export interface ExportButtonsProps {
 }
 
 /**
- * Export of the filtered events (issue 6) as NDJSON or CSV (GET /api/admin/history/export).
+ * Export of the filtered events as NDJSON or CSV (GET /api/admin/history/export).
  * The export needs the admin's token, so the file is fetched and saved from a Blob rather than
  * linked. One export at a time; a green alert names the saved file for 2 s.
  */

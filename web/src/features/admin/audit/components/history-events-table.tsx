@@ -38,7 +38,7 @@ export interface HistoryEventsTableProps {
 }
 
 /**
- * One page of the global log (issue 6): global position, time (Europe/Tallinn), event type,
+ * One page of the global log: global position, time (Europe/Tallinn), event type,
  * stream (a link that opens its timeline), actor, correlation id and the event's data in one
  * line, its fields named in the page's language. Newest first unless the administrator chooses
  * oldest first; numbered pages (up to seven buttons around the open one), a page number to go

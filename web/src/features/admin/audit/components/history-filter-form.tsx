@@ -25,7 +25,7 @@ export interface HistoryFilterFormProps {
 }
 
 /**
- * The history's filters (issue 6): stream, entity type, team, participant, event type, actor
+ * The history's filters: stream, entity type, team, participant, event type, actor
  * and a time range in Europe/Tallinn; the inputs are named as the fields (`stream`,
  * `entityType`, `teamId`, …). Apply submits; the timeline buttons open the timeline of the team
  * or participant number typed in.

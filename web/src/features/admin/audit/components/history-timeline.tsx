@@ -21,7 +21,7 @@ export interface HistoryTimelineProps {
 }
 
 /**
- * A stream's timeline (issue 6: per team, participant and entry): its events oldest first,
+ * A stream's timeline (per team, participant and entry): its events oldest first,
  * each with actor, time (Europe/Tallinn), correlation id and the fields it changed as
  * "field: before → after" (GET /api/admin/history/timeline). The heading takes the focus when
  * a timeline opens, so that keyboard and screen-reader users land on it.

@@ -20,7 +20,7 @@ import styles from './audit.module.css';
 type Decision = { kind: 'retry' | 'skip'; park: ParkedEvent };
 
 /**
- * Parked events (issue 13): events a projection could not apply because of their data wait here
+ * Parked events: events a projection could not apply because of their data wait here
  * with their error while the projection goes on. Each row offers "retry" (after the cause was
  * fixed: the projection applies it again) and "skip" (after a confirmation with an optional
  * reason: the projection passes over it for good); both are recorded in the event log. After a

@@ -7,7 +7,7 @@ import { openQueueBoardSession, QUEUE_BOARD_PATH } from '../api/operations';
 import { AuditSection } from './audit-section';
 
 /**
- * "Open the queue dashboard" (issue 6: Bull Board, for admins only). A new tab cannot send the
+ * "Open the queue dashboard" (Bull Board, for admins only). A new tab cannot send the
  * admin's token, so POST /api/admin/queues/session first sets an HttpOnly cookie for the board's
  * path; then the tab goes to /api/admin/queues. The tab is opened at the click, before the call,
  * because browsers block a window opened later from a promise; it is closed again on failure.

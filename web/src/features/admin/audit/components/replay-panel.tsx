@@ -17,11 +17,11 @@ import { AuditSection } from './audit-section';
 import styles from './audit.module.css';
 
 /**
- * The operators' replay (issue 6, docs D17): after a confirmation, POST /api/admin/replay
+ * The operators' replay (docs/decisions/0017): after a confirmation, POST /api/admin/replay
  * enqueues a rebuild of every read model; the panel then follows the job every 500 ms with a
  * progress bar (role=progressbar, the projection being rebuilt) until it completes or fails,
  * and shows the totals before and after side by side and whether they are identical, then each
- * read-model table's checksums compared before the swap (issue 16 item 1). A replay already
+ * read-model table's checksums compared before the swap. A replay already
  * waiting or running (409) is said so.
  */
 export function ReplayPanel() {
@@ -113,7 +113,7 @@ function ReplayProgress({ status }: { status: ReplayStatus | null }) {
 
 /**
  * A completed replay: the totals before and after side by side, whether they are identical, and
- * the read-model checksums when the replay recorded them (replays before issue 16 did not).
+ * the read-model checksums when the replay recorded them (older replays did not).
  */
 function ReplayResult({ result }: { result: ReplayResultAnswer }) {
   const { t } = useTranslation('adminAudit');

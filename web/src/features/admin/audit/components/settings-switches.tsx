@@ -21,7 +21,7 @@ const SWITCHES: readonly { name: SwitchName; label: 'registration' | 'entries'; 
 
 /**
  * The global switches (spec §4 "entry insertion and registration are each globally
- * switchable"; issue 6): registration and entry insertion, read from GET /api/settings and
+ * switchable"): registration and entry insertion, read from GET /api/settings and
  * changed with PUT /api/admin/settings. A switch moves only once the server has confirmed
  * (spec §4 "Admin toggles update local state only after the server reports success"); success
  * shows a green alert for 2 s (spec §9), failure the catalogue's red alert. The app-wide

@@ -22,7 +22,7 @@ export interface TeamAsOfProps {
 }
 
 /**
- * "As of" (issue 6): a team's figures at a past moment, folded by the server from the events
+ * "As of": a team's figures at a past moment, folded by the server from the events
  * recorded up to then (GET /api/admin/history/team/{id}/as-of): members, distance in km (rounded
  * as spec §4 and exact), prestige, in-lap km and blue flowers. The moment is a Europe/Tallinn
  * date-time (input `asOf`), sent as an ISO instant; it starts at the current minute.

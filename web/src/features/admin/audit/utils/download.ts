@@ -1,5 +1,5 @@
 /**
- * Names of the history's export files (issue 6: GET /api/admin/history/export answers an
+ * Names of the history's export files (GET /api/admin/history/export answers an
  * attachment, `content-disposition: attachment; filename="history-<instant>.<format>"`).
  */
 

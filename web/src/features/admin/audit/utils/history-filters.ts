@@ -1,5 +1,5 @@
 /**
- * The history tab's filter form (issue 6) as plain values, their checks, and the query of
+ * The history tab's filter form as plain values, their checks, and the query of
  * GET /api/admin/history and …/export they become (contracts/history.ts HistoryFilterProperties).
  * Form names (the browser tests' hooks) differ from the query's names: entityType → entity,
  * teamId → team, participantId → participant, eventType → type; from/to are datetime-local

@@ -16,7 +16,7 @@ const answer = (events: ParkedEvent[]): ParkedEventsAnswer => ({
   ],
 });
 
-describe('parked events in the console (issue 13)', () => {
+describe('parked events in the console', () => {
   it('counts the open parks and names the projections that have some', () => {
     const list = answer([park('team-directory', 7), park('admin-directory', 7), park('team-directory', 9)]);
     expect(totalParked(list)).toBe(3);

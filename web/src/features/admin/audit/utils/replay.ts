@@ -1,5 +1,5 @@
 /**
- * Following a replay from the operations tab (issue 6, docs D17): POST /api/admin/replay answers
+ * Following a replay from the operations tab (docs/decisions/0017): POST /api/admin/replay answers
  * a job id, GET /api/admin/replay/{jobId} its state, progress and, once completed, the totals
  * of spec §2 before and after and each read-model table's checksums compared before the swap
  * (contracts/operations.ts).
@@ -42,7 +42,7 @@ export function changedTotals(before: ReplayTotals, after: ReplayTotals): (typeo
   return REPLAY_TOTALS.filter((field) => before[field] !== after[field]);
 }
 
-/** One read-model table compared before the swap (issue 16 item 1): rebuilt vs live. */
+/** One read-model table compared before the swap: rebuilt vs live. */
 export type ReplayChecksum = NonNullable<ReplayResultAnswer['checksums']>[number];
 
 /** A table's comparison: the same rows, different ones, or no live side to compare with. */

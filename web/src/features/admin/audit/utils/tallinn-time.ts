@@ -1,5 +1,5 @@
 /**
- * Wall-clock times in Europe/Tallinn ↔ ISO-8601 instants for the audit forms (issue 6: the
+ * Wall-clock times in Europe/Tallinn ↔ ISO-8601 instants for the audit forms (the
  * history's time range and a team's "as of" moment). A `<input type="datetime-local">` holds a
  * zone-less wall-clock time ("2025-04-12T14:03"); the API wants an instant with a zone
  * (contracts/history.ts `Instant`). House style: times are kept in UTC and shown in

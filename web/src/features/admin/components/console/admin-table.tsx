@@ -20,7 +20,7 @@ export interface AdminTableProps<T extends RowData>
 
 /**
  * One of the console's tables (spec §2 "Admin", §9), paged, sorted and searched on the server
- * (issue 16 item 5): the shared DataTable in server mode with a 25/50/100 choice. Test hooks, the
+ *: the shared DataTable in server mode with a 25/50/100 choice. Test hooks, the
  * same in every tab (only one tab is shown at a time): the wrapper `testId`; rows `admin-row`
  * with `data-id` = the entity id; the search box `admin-search`; checkboxes `admin-select-{id}`,
  * `admin-select-all`; pages `admin-page-{n}`, `admin-prev`, `admin-next`; sort buttons

@@ -19,7 +19,7 @@ import { NoticeBar, useNotice, type NoticeHandle } from './notice';
 import styles from './console.module.css';
 
 /**
- * A table tab's server side (issue 16 item 5; packages/contracts/src/pages.ts). Define it at
+ * A table tab's server side (packages/contracts/src/pages.ts). Define it at
  * module level: `load` must stay the same function between renders.
  */
 export interface ConsoleTable<T, S extends string> {

@@ -5,7 +5,7 @@ import type { ConsoleTab } from './console-tab';
 import formStyles from '../../../../components/ui/form/form.module.css';
 
 /**
- * "Download CSV" (issue 16 item 5): the tab's every row matching its search, in its sort, as a
+ * "Download CSV": the tab's every row matching its search, in its sort, as a
  * CSV file (GET /api/admin/{table}.csv). One download at a time; the saved file's name shows in
  * the tab's green alert for 2 s, a failure in its red alert. Test id `admin-csv`.
  */

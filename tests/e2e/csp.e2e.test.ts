@@ -12,14 +12,15 @@
  * One browser, one context, one page; the pages are visited one after another.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import type { AdminUsersAnswer, LoginAnswer } from '@sinilill/contracts';
 import { DOCS_PAGE_CSP, OPERATOR_PAGE_CSP, cspHeader, inlineScriptHashes, siteCspDirectives } from '@sinilill/http';
 import { launchBrowser } from '../support/browser';
 import { fixturePeople } from '../support/app';
-import { startStack, type RunningStack } from '../support/stack';
+import type { RunningStack } from '../support/stack';
+import { E2E_ADMIN, sharedStack } from '../support/shared-stack';
 
-const ADMIN = { email: 'haldur@sinilill.test', password: 'Sinilill haldab aprillis 2025' };
+const ADMIN = E2E_ADMIN;
 const PASSWORD = 'Sinilill liigub aprillis 2025!';
 
 /** A reported violation, with where it happened. */
@@ -36,6 +37,8 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 const violations: Violation[] = [];
+/** The page's requests that have neither finished nor failed yet. */
+const inFlight = new Set<Request>();
 /** Tokens (`Bearer …`) of the administrator and of an unpaid participant of the 2025 export. */
 let adminToken: string;
 let participantToken: string;
@@ -54,7 +57,7 @@ const login = async (email: string, password: string) => `Bearer ${(await api<Lo
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([
-    startStack({ CLOCK_START: '2025-04-20T12:00:00+03:00', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }),
+    sharedStack({ CLOCK_START: '2025-04-20T12:00:00+03:00' }),
     launchBrowser(),
   ]);
   adminToken = await login(ADMIN.email, ADMIN.password);
@@ -76,6 +79,9 @@ beforeAll(async () => {
     });
   });
   page = await context.newPage();
+  page.on('request', (request) => inFlight.add(request));
+  page.on('requestfinished', (request) => inFlight.delete(request));
+  page.on('requestfailed', (request) => inFlight.delete(request));
   page.on('console', (message) => {
     if (/Content[- ]Security[- ]Policy/i.test(message.text())) violations.push({ page: page.url(), text: message.text() });
   });
@@ -102,14 +108,25 @@ async function visit(path: string, ready = 'main#main'): Promise<void> {
   await settled(ready);
 }
 
-/** Waits for `ready`, then until no spinner is left in the page's main content, and a moment more. */
+/** Waits for `ready`, then until no spinner is left in the page's main content and the page is quiet. */
 async function settled(ready: string): Promise<void> {
   await page.locator(ready).first().waitFor({ timeout: 15_000 });
   // The spinner (components/ui/spinner.tsx): a status with hidden circles.
   await page.waitForFunction(() => document.querySelector('main [role="status"] > [aria-hidden="true"]') === null, undefined, { timeout: 5_000 })
     .catch(() => undefined);
-  // Lazily loaded pictures and late requests have a moment to start.
-  await page.waitForTimeout(100);
+  await quiet();
+}
+
+/**
+ * Waits until the page's pictures have loaded and none of its requests is in flight (a long-lived
+ * stream, such as the live figures' event stream, does not count): a violation a late resource
+ * would cause has been reported by then.
+ */
+async function quiet(): Promise<void> {
+  await page.waitForFunction(() => Array.from(document.images).every((image) => image.complete), undefined, { timeout: 5_000 })
+    .catch(() => undefined);
+  await expect.poll(() => [...inFlight].filter((request) => request.resourceType() !== 'eventsource').length, { timeout: 5_000 })
+    .toBe(0).catch(() => undefined);
 }
 
 /** Shows another tab of the admin console (no page load). */
@@ -198,7 +215,7 @@ describe('a content security policy the client passes', () => {
     const answer = await page.goto(`${stack.baseUrl}/api/admin/queues`, { waitUntil: 'load' });
     expect(answer?.headers()['content-security-policy']).toBe(OPERATOR_PAGE_CSP);
     await page.waitForFunction(() => (document.querySelector('#root')?.textContent ?? '').includes('projection') || document.querySelectorAll('#root a').length > 2, undefined, { timeout: 15_000 });
-    await page.waitForTimeout(300);
+    await quiet();
     expect(violations).toEqual([]);
   });
 });

@@ -18,9 +18,10 @@ import type { DrawAnswer } from '@sinilill/contracts';
 import { repoRoot } from '@sinilill/config';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, type Lang } from '../support/e2e-kit';
-import { startStack, type RunningStack } from '../support/stack';
+import type { RunningStack } from '../support/stack';
+import { E2E_ADMIN, sharedStack } from '../support/shared-stack';
 
-const ADMIN = { email: 'loosija@sinilill.test', password: 'loosija-parool-1' };
+const ADMIN = E2E_ADMIN;
 const run = promisify(execFile);
 
 let stack: RunningStack;
@@ -29,7 +30,7 @@ const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([
-    startStack({ CLOCK_START: '2025-05-05T12:00:00+03:00', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }),
+    sharedStack({ CLOCK_START: '2025-05-05T12:00:00+03:00' }),
     launchBrowser(),
   ]);
 });

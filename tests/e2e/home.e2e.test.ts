@@ -18,6 +18,8 @@ const artifacts = join(repoRoot, 'test-results');
 
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
+  // A stack of its own, not a shared one: the figures asserted here are the whole site's, the
+  // import's alone, which the other files' teams and payments would change.
   [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
 });
 

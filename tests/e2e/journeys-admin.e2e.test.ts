@@ -21,12 +21,13 @@ import { repoRoot } from '@sinilill/config';
 import { fixturePeople } from '../support/app';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, type Lang } from '../support/e2e-kit';
-import { eventually, startStack, type RunningStack } from '../support/stack';
+import { eventually, type RunningStack } from '../support/stack';
+import { E2E_ADMIN, sharedStack } from '../support/shared-stack';
 
 let stack: RunningStack;
 let browser: Browser;
 const kit = e2eKit(() => stack, () => browser);
-const ADMIN = { email: 'haldur@sinilill.test', password: 'Sinilill admin 2025 parool!' };
+const ADMIN = E2E_ADMIN;
 const PARTICIPANT_PASSWORD = 'Sinilill liige 2025 parool!';
 const PHONE = 360;
 const DESKTOP = 1440;
@@ -45,7 +46,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([
-    startStack({ CLOCK_START: '2025-04-20T12:00:00+03:00', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }),
+    sharedStack({ CLOCK_START: '2025-04-20T12:00:00+03:00' }),
     launchBrowser(),
   ]);
 }, 240_000);

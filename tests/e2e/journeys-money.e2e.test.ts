@@ -28,6 +28,8 @@ let browser: Browser;
 const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
+  // A stack of its own, not a shared one: the figures asserted here are the whole site's, the
+  // import's alone, which the other files' teams and payments would change.
   [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
 });
 afterAll(async () => {

@@ -28,12 +28,13 @@ import type { NewsAnswer, StatsAnswer } from '@sinilill/contracts';
 import { currentEdition, teamProgress } from '@sinilill/domain';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, message, type Lang } from '../support/e2e-kit';
-import { startStack, type RunningStack } from '../support/stack';
+import type { RunningStack } from '../support/stack';
+import { E2E_ADMIN, E2E_JWT_SECRET, sharedStack } from '../support/shared-stack';
 import { fixturePeople } from '../support/app';
 
-const ADMIN = { email: 'haldur@sinilill.test', password: 'Sinilill admin 2025 parool!' };
+const ADMIN = E2E_ADMIN;
 /** The stack's token secret, given so that the test can sign a genuine certificate code. */
-const JWT_SECRET = 'journeys-public-e2e-secret-0123456789abcdef';
+const JWT_SECRET = E2E_JWT_SECRET;
 const CLOCK_START = '2025-04-30T12:00:00+03:00';
 const LANGS = ['est', 'eng'] as const;
 
@@ -43,7 +44,7 @@ const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([
-    startStack({ CLOCK_START, JWT_SECRET, ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }),
+    sharedStack({ CLOCK_START: '2025-04-30T12:00:00+03:00' }),
     launchBrowser(),
   ]);
 });

@@ -28,9 +28,10 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { repoRoot } from '@sinilill/config';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, type Lang } from '../support/e2e-kit';
-import { startStack, type RunningStack } from '../support/stack';
+import type { RunningStack } from '../support/stack';
+import { E2E_ADMIN, sharedStack } from '../support/shared-stack';
 
-const ADMIN = { email: 'haldur@sinilill.test', password: 'Sinilill admin 2025 parool!' };
+const ADMIN = E2E_ADMIN;
 /** Fixture participants of team 7 (infra/seed/edition-2025): Siim Sepp has not paid, Aivar Rebane has. */
 const UNPAID = { email: 'participant52@example.ee', password: 'Sinilill liige 2025 parool!' };
 const PAID = { email: 'participant53@example.ee', password: 'Sinilill liige 2025 parool!' };
@@ -61,7 +62,7 @@ async function setPassword(email: string, password: string): Promise<void> {
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([
-    startStack({ CLOCK_START: '2025-04-20T12:00:00+03:00', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }),
+    sharedStack({ CLOCK_START: '2025-04-20T12:00:00+03:00' }),
     launchBrowser(),
   ]);
   await Promise.all([setPassword(UNPAID.email, UNPAID.password), setPassword(PAID.email, PAID.password)]);

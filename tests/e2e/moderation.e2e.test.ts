@@ -13,12 +13,13 @@ import type { TeamAnswer } from '@sinilill/contracts';
 import { fixturePeople } from '../support/app';
 import { launchBrowser } from '../support/browser';
 import { e2eKit } from '../support/e2e-kit';
-import { startStack, type RunningStack } from '../support/stack';
+import type { RunningStack } from '../support/stack';
+import { E2E_ADMIN, sharedStack } from '../support/shared-stack';
 
 let stack: RunningStack;
 let browser: Browser;
 const kit = e2eKit(() => stack, () => browser);
-const ADMIN = { email: 'haldur@sinilill.test', password: 'haldur-parool-1' };
+const ADMIN = E2E_ADMIN;
 const teamId = 1;
 const person = fixturePeople().find((p) => p.teamId === teamId)!;
 const NOTE = 'Kõndimist 70 km ühe korraga ei saa arvestada';
@@ -38,7 +39,7 @@ async function teamKm(token: string): Promise<number> {
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([
-    startStack({ CLOCK_START: '2025-04-20T12:00:00+03:00', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }),
+    sharedStack({ CLOCK_START: '2025-04-20T12:00:00+03:00' }),
     launchBrowser(),
   ]);
 }, 240_000);

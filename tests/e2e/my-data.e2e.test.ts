@@ -15,7 +15,8 @@ import type { Browser, Page } from 'playwright-core';
 import type { MyDataExport, TeamAnswer } from '@sinilill/contracts';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, message, type Lang } from '../support/e2e-kit';
-import { startStack, type RunningStack } from '../support/stack';
+import type { RunningStack } from '../support/stack';
+import { sharedStack } from '../support/shared-stack';
 import { fixturePeople } from '../support/app';
 
 let stack: RunningStack;
@@ -23,17 +24,18 @@ let browser: Browser;
 const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack({ CLOCK_START: '2025-05-02T12:00:00+03:00' }), launchBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack({ CLOCK_START: '2025-05-02T12:00:00+03:00' }), launchBrowser()]);
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
   await stack?.stop();
 });
 
-// Two paid members of one team (paid people land on /team after logging in), not team 1's
-// (other files use those).
+// Two paid members of one team (paid people land on /team after logging in), of a team no other
+// file uses: the files of one clock share a stack (tests/support/shared-stack.ts), and one
+// member leaves here.
 const people = fixturePeople();
-const teamId = people.find((p) => p.teamId !== 1 && p.isPaid && people.filter((q) => q.teamId === p.teamId && q.isPaid).length >= 2)!.teamId;
+const teamId = 62;
 const [leaver, stayer] = people.filter((p) => p.teamId === teamId && p.isPaid);
 
 async function api<T>(path: string, token: string | null, init: RequestInit = {}): Promise<{ status: number; body: T }> {

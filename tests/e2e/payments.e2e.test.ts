@@ -18,14 +18,15 @@ import type { Browser, Page } from 'playwright-core';
 import type { FundraisingAnswer, JoinCodeAnswer, PaymentInfoAnswer, SessionClaims } from '@sinilill/contracts';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, message } from '../support/e2e-kit';
-import { startStack, type RunningStack } from '../support/stack';
+import type { RunningStack } from '../support/stack';
+import { sharedStack } from '../support/shared-stack';
 
 let stack: RunningStack;
 let browser: Browser;
 const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack({ CLOCK_START: '2025-04-30T12:00:00+03:00' }), launchBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();

@@ -15,7 +15,8 @@ import { repoRoot } from '@sinilill/config';
 import type { StatsAnswer } from '@sinilill/contracts';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, type Lang } from '../support/e2e-kit';
-import { startStack, type RunningStack } from '../support/stack';
+import type { RunningStack } from '../support/stack';
+import { sharedStack } from '../support/shared-stack';
 
 let stack: RunningStack;
 let browser: Browser;
@@ -25,9 +26,9 @@ const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
-  // 6 May 2025: after the prize draw (5 May 17:00), so the home page's phase is 'afterDraw'
-  //; nothing else here depends on the day.
-  [stack, browser] = await Promise.all([startStack({ CLOCK_START: '2025-05-06T12:00:00+03:00' }), launchBrowser()]);
+  // 6 May 2025: after the prize draw (5 May 17:00), so the home page's phase is 'afterDraw';
+  // nothing else here depends on the day.
+  [stack, browser] = await Promise.all([sharedStack({ CLOCK_START: '2025-05-06T12:00:00+03:00' }), launchBrowser()]);
   stats = await (await fetch(`${stack.baseUrl}/api/stats`)).json() as StatsAnswer;
 });
 afterAll(async () => {

@@ -23,12 +23,13 @@ import type { Browser, Page } from 'playwright-core';
 import type { Entry, SettingsAnswer } from '@sinilill/contracts';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, type Lang } from '../support/e2e-kit';
-import { eventually, startStack, type RunningStack } from '../support/stack';
+import { eventually, type RunningStack } from '../support/stack';
+import { E2E_ADMIN, sharedStack } from '../support/shared-stack';
 import { fixturePeople } from '../support/app';
 import { repoRoot } from '@sinilill/config';
 
 const artifacts = join(repoRoot, 'test-results');
-const ADMIN = { email: 'haldur@sinilill.test', password: 'Sinilill admin 2025 parool!' };
+const ADMIN = E2E_ADMIN;
 
 let stack: RunningStack;
 let browser: Browser;
@@ -36,7 +37,7 @@ const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([
-    startStack({ CLOCK_START: '2025-05-02T12:00:00+03:00', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }),
+    sharedStack({ CLOCK_START: '2025-05-02T12:00:00+03:00' }),
     launchBrowser(),
   ]);
 });

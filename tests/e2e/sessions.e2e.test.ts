@@ -17,10 +17,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser';
 import { e2eKit } from '../support/e2e-kit';
-import { startStack, type RunningStack } from '../support/stack';
+import type { RunningStack } from '../support/stack';
+import { E2E_ADMIN, E2E_JWT_SECRET, sharedStack } from '../support/shared-stack';
 
-const ADMIN = { email: 'sessioonid@sinilill.test', password: 'sessioon-parool-1' };
-const JWT_SECRET = 'sessions-e2e-secret-0123456789-0123456789';
+const ADMIN = E2E_ADMIN;
+const JWT_SECRET = E2E_JWT_SECRET;
 const COOKIE = 'sinilill_session';
 
 let stack: RunningStack;
@@ -29,7 +30,7 @@ const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([
-    startStack({ CLOCK_START: '2025-04-20T12:00:00+03:00', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, JWT_SECRET }),
+    sharedStack({ CLOCK_START: '2025-04-20T12:00:00+03:00' }),
     launchBrowser(),
   ]);
 });

@@ -297,7 +297,10 @@ describe('accounts through the command API', () => {
         await tx.reserveTeamName(` ${name.toUpperCase()} `, secondTeam);
         await tx.reserveEmail(`${outcome.toUpperCase()}@race.example.ee`, `second-${outcome}`);
       }).then(() => 'reserved', (error: unknown) => (error as Error).message).finally(() => { secondDone = true; });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The second transaction is seen waiting on a lock (the first one's row in the unique index).
+      await expect.poll(async () => (await accountPool.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+      )).rows[0]!.n, { timeout: 5_000 }).toBe(1);
       const waited = !secondDone; // waiting on the unique index
       release();
       await (outcome === 'rollback' ? expect(first).rejects.toThrow('append failed') : first);

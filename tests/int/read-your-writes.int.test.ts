@@ -172,8 +172,10 @@ describe('read-your-writes woken by notifications', () => {
 
   test('a commit while the listener reconnects: the reconnection re-reads the checkpoints and wakes the waiter', async () => {
     const position = await addEntry(0.75);
+    const before = checkpointReads();
     const answering = get('/api/stats', position);
-    await pause(100);
+    // Waiting: it has read the checkpoints once and found them behind.
+    await expect.poll(() => checkpointReads() - before).toBeGreaterThan(0);
     const admin = new pg.Client({ connectionString: app.url });
     await admin.connect();
     try {

@@ -380,7 +380,7 @@ describe('installShutdown (the shared helper) in a throwaway service', () => {
   test('a request in flight at SIGTERM is answered, then the process exits 0', async () => {
     const { service, base } = await startFixture(SHUTDOWN_DELAY_MS);
     const slow = fetch(`${base}/slow?ms=800`).then(async (r) => ({ status: r.status, body: await r.json() }));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect.poll(() => logged(service, 'fixture request in').length).toBe(1);
     const signalledAt = service.signal('SIGTERM');
     expect(await slow).toEqual({ status: 200, body: { slept: 800 } });
     const exit = await service.exited;
@@ -391,7 +391,7 @@ describe('installShutdown (the shared helper) in a throwaway service', () => {
   test('a close that does not finish within the bound exits 1 at the bound', async () => {
     const { service, base } = await startFixture(1000);
     void fetch(`${base}/hang`).catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect.poll(() => logged(service, 'fixture request in').length).toBe(1);
     const signalledAt = service.signal('SIGTERM');
     const exit = await service.exited;
     expect(exit, service.output()).toMatchObject({ code: 1, signal: null });

@@ -7,6 +7,8 @@
  *
  * - GET /slow?ms=N answers `{ slept: N }` after N ms (a request in flight during a close);
  * - GET /hang never answers (a close that must hit the bound);
+ *   both log `{ path, msg: 'fixture request in' }` on arrival, so that a test signals the process
+ *   once the request is in flight rather than after a guessed time;
  * - GET /throw throws outside any request (an uncaught exception);
  * - GET /reject rejects a promise nobody handles (an unhandled rejection).
  */
@@ -17,10 +19,14 @@ const app = createApp({ logger: { level: 'info' } });
 app.register(healthRoutes);
 app.get('/slow', async (request) => {
   const ms = Number((request.query as { ms?: string }).ms ?? 500);
+  app.log.info({ path: '/slow' }, 'fixture request in');
   await new Promise((resolve) => setTimeout(resolve, ms));
   return { slept: ms };
 });
-app.get('/hang', () => new Promise(() => undefined));
+app.get('/hang', () => {
+  app.log.info({ path: '/hang' }, 'fixture request in');
+  return new Promise(() => undefined);
+});
 app.get('/throw', async () => {
   setImmediate(() => { throw new Error('fixture: uncaught exception'); });
   return { thrown: true };

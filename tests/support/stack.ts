@@ -2,9 +2,13 @@
  * The whole application as `npm start` runs it (embedded PostgreSQL, a local redis-server, both
  * APIs, the projector and the gateway from the compiled build, and the built web client), on free ports with its own data
  * folder, for end-to-end tests.
+ *
+ * The launcher writes to a log file in its data folder rather than to a pipe, so that a stack can
+ * outlive the test process that started it (shared-stack.ts hands one stack to many test files)
+ * and any process can read what it printed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '@sinilill/config';
 import { freePortBlock } from '@sinilill/local-infra';
@@ -26,8 +30,72 @@ export interface StackLaunch {
   command?: [string, ...string[]];
 }
 
+/** The file in a stack's data folder that holds everything its launcher printed. */
+export const launcherLog = (dataDir: string): string => join(dataDir, 'launcher.log');
+
+/** Everything the launcher of the stack in `dataDir` printed so far ('' once the folder is gone). */
+export function readLauncherLog(dataDir: string): string {
+  try {
+    return readFileSync(launcherLog(dataDir), 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** Sends `signal` to the process group led by `pid`; false when no process of it is left. */
+function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `pid` still runs (a zombie, exited but not yet reaped, counts as gone). */
+function runs(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves once `done()` holds, checking every `everyMs`, or after `boundMs` (false then). */
+async function until(done: () => boolean, boundMs: number, everyMs = 100): Promise<boolean> {
+  for (const deadline = Date.now() + boundMs; !done(); ) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  return true;
+}
+
+/**
+ * Stops the stack whose launcher is `pid` (the leader of its own process group) and removes its
+ * data folder. Works from any process, not only the one that started the stack.
+ */
+export async function stopStackProcesses(pid: number, dataDir: string): Promise<void> {
+  if (runs(pid)) {
+    process.kill(pid, 'SIGTERM');
+    // Past the launcher's own bound (its services' 10 s, SIGKILL at 12 s, then the infra).
+    if (!(await until(() => !runs(pid), 30_000))) signalGroup(pid, 'SIGKILL');
+  }
+  // The launcher stops its services before it exits; whatever is still left of the group after
+  // a grace period (a service orphaned by a launcher that died) is killed, so no stack outlives
+  // its test (seen: APIs and MailDev of a deployment left running after a CI run).
+  await until(() => !signalGroup(pid, 0), 20_000);
+  signalGroup(pid, 'SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
 /** Starts `npm start`'s launcher and resolves once it prints "ready". */
-export async function startStack(env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000, launch: StackLaunch = { root: repoRoot }): Promise<RunningStack> {
+export async function startStack(env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000, launch: StackLaunch = { root: repoRoot }): Promise<RunningStack & { pid: number }> {
   const dataDir = mkdtempSync(join(repoRoot, '.tmp-e2e-'));
   chmodSync(dataDir, 0o755);
   // Seven consecutive ports from PORT: gateway, command API, query API, PostgreSQL, Redis, and
@@ -35,61 +103,30 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, timeoutMs = 240_00
   const port = await freePortBlock(7);
   // What `npm start` runs: the compiled launcher, which rebuilds first when the sources changed.
   const [program, ...args] = launch.command ?? [process.execPath, join(launch.root, 'services/cli/bin/sinilill.mjs'), 'start'];
+  const log = openSync(launcherLog(dataDir), 'a');
   const child: ChildProcess = spawn(program, args, {
     cwd: launch.root,
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', JWT_SECRET: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', log, log],
     // A process group of its own (npm, the launcher, its services, PostgreSQL, Redis, MailDev), so
     // that stop() can make sure nothing of the stack outlives it.
     detached: true,
   });
-  /** Sends `signal` to the stack's whole process group; false when no process of it is left. */
-  const signalGroup = (signal: NodeJS.Signals | 0): boolean => {
-    try {
-      process.kill(-child.pid!, signal);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      await new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-        // Past the launcher's own bound (its services' 10 s, SIGKILL at 12 s, then the infra).
-        setTimeout(() => signalGroup('SIGKILL'), 30_000).unref();
-      });
-    }
-    // The launcher stops its services before it exits; whatever is still left of the group after
-    // a grace period (a service orphaned by a launcher that died) is killed, so no stack outlives
-    // its test (seen: APIs and MailDev of a deployment left running after a CI run).
-    for (let waited = 0; signalGroup(0) && waited < 20_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
-    signalGroup('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`stack not ready in ${timeoutMs} ms:\n${output}`)), timeoutMs);
-    const check = setInterval(() => {
-      if (output.includes('[start] ready:')) {
-        clearInterval(check);
-        clearTimeout(timer);
-        resolve();
-      }
-    }, 100);
-    child.once('exit', (code) => {
-      clearInterval(check);
-      clearTimeout(timer);
-      reject(new Error(`npm start exited early (${code}):\n${output}`));
-    });
-  }).catch(async (error: unknown) => {
+  closeSync(log);
+  const pid = child.pid!;
+  let exitCode: number | null | undefined;
+  child.once('exit', (code) => { exitCode = code; });
+  const output = () => readLauncherLog(dataDir);
+  const stop = () => stopStackProcesses(pid, dataDir);
+  const ready = await until(() => exitCode !== undefined || output().includes('[start] ready:'), timeoutMs);
+  if (!ready || exitCode !== undefined) {
+    const printed = output();
     await stop();
-    throw error;
-  });
-  return { baseUrl: `http://127.0.0.1:${port}`, dataDir, output: () => output, stop };
+    throw new Error(ready ? `npm start exited early (${exitCode}):\n${printed}` : `stack not ready in ${timeoutMs} ms:\n${printed}`);
+  }
+  // The stack may outlive this process (a shared stack): nothing here keeps the process alive.
+  child.unref();
+  return { baseUrl: `http://127.0.0.1:${port}`, dataDir, pid, output, stop };
 }
 
 /** Waits until `probe` returns true, polling. */

@@ -7,7 +7,7 @@
  * stops what is left. Files sharing a stack keep their data apart by using their own teams,
  * people and e-mail addresses, and each starts with fresh rate-limit counters: every browser test
  * connects from 127.0.0.1, so the per-address limits (registration, password reset, login:
- * decision D24) would otherwise add up over the files.
+ * docs/decisions/0024) would otherwise add up over the files.
  *
  * The configuration a file may choose is what the services read once at start: the simulated
  * clock's start (CLOCK_START) and the bank-transfer settings. The administrator and the token

@@ -91,7 +91,8 @@ describe('moderation', () => {
     await admin.page.getByTestId(`review-row-${entryId}`).waitFor({ state: 'detached' });
     await admin.page.getByTestId('review-filter-status').selectOption('rejected');
     await admin.page.getByTestId(`review-row-${entryId}`).waitFor();
-    expect(await admin.page.getByTestId(`review-row-${entryId}`).textContent()).toContain(NOTE);
+    // The list may render again when its read is refreshed behind the shown one: wait for the text.
+    await expect.poll(async () => admin.page.getByTestId(`review-row-${entryId}`).textContent({ timeout: 10_000 }), { timeout: 10_000 }).toContain(NOTE);
     await admin.context.close();
 
     await page.reload();
@@ -115,7 +116,7 @@ describe('moderation', () => {
     await adminEn.page.getByTestId('review').waitFor();
     await adminEn.page.getByTestId('review-filter-status').selectOption('rejected');
     await adminEn.page.getByTestId(`review-row-${entryId}`).waitFor();
-    expect(await adminEn.page.getByTestId(`review-row-${entryId}`).textContent()).toContain('Rejected');
+    await expect.poll(async () => adminEn.page.getByTestId(`review-row-${entryId}`).textContent({ timeout: 10_000 }), { timeout: 10_000 }).toContain('Rejected');
     expect(await seriousViolations(adminEn.page)).toEqual([]);
     await adminEn.context.close();
   }, 90_000);

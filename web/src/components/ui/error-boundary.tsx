@@ -1,5 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { queryClient } from '../../lib/query-client';
 import formStyles from './form/form.module.css';
 import styles from './error-boundary.module.css';
 
@@ -18,7 +19,7 @@ interface ErrorBoundaryState {
 /**
  * Keeps a part of a page that throws while rendering (an answer of an unexpected shape, a bug)
  * from blanking the whole page: the part is replaced by a message in the page's language with
- * "try again" (renders the part afresh) and the `back` action. Give it a `key` that changes with
+ * "try again" (reads the part's server data again and renders it afresh) and the `back` action. Give it a `key` that changes with
  * what it shows (an admin tab), so that another view starts without the old failure.
  */
 export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundaryState> {
@@ -33,7 +34,13 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
     console.error('A part of the page failed to render:', error, info.componentStack);
   }
 
-  private readonly retry = () => this.setState({ failed: false });
+  // While the fallback shows, the failed part is unmounted, so the server data it rendered from is
+  // in the cache without an observer: dropping what no one observes makes the part read afresh
+  // instead of rendering the same answer into the same failure.
+  private readonly retry = () => {
+    queryClient.removeQueries({ type: 'inactive' });
+    this.setState({ failed: false });
+  };
 
   override render() {
     if (!this.state.failed) return this.props.children;

@@ -9,7 +9,7 @@
  *         the stacks are shared by files with the same process settings (e2e-global-setup.ts).
  */
 import { defineConfig } from 'vitest/config';
-import { StackOrderSequencer } from './tests/support/stack-sequencer';
+import { StackOrderSequencer } from './tests/support/stack-sequencer.ts';
 
 const exclude = ['**/node_modules/**', '**/dist/**', '.data/**', '.tmp/**'];
 

@@ -12,6 +12,12 @@ const noLogSql = [
   { selector: 'TemplateElement[value.raw=/\\bes\\.events\\b/]', message: LOG_SQL },
 ];
 
+// One error answer: every refusal is errorBody(code) of packages/http (spec §8's catalogue code in
+// `message`), never a body written by hand that a change of the answer's shape would miss.
+const noHandWrittenErrorBody = [
+  { selector: "CallExpression[callee.property.name='send'] > ObjectExpression > Property[key.name='message']", message: 'answer errors with errorBody(code) from @sinilill/http' },
+];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '.tmp*/**', 'web/dist/**', '**/*.d.ts', '!packages/local-infra/src/*.d.ts'] },
   ...tseslint.configs.recommended,
@@ -24,7 +30,7 @@ export default tseslint.config(
   {
     files: ['packages/*/src/**/*.ts', 'services/*/src/**/*.ts', 'web/src/**/*.{ts,tsx}'],
     ignores: ['packages/event-store/**', '**/*.test.ts', '**/*.test.tsx'],
-    rules: { 'no-restricted-syntax': ['error', ...noLogSql] },
+    rules: { 'no-restricted-syntax': ['error', ...noLogSql, ...noHandWrittenErrorBody] },
   },
   {
     files: ['packages/domain/src/**/*.ts'],

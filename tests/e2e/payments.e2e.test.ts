@@ -185,7 +185,8 @@ describe('the participation fee and donations through the sandbox', () => {
     expect(after.fees).toBe(before.fees);
     expect(after.teams.find((t) => t.teamId === teamId)).toMatchObject({ fees: 15, donations: 7, total: 22 });
     await page.goto(`${stack.baseUrl}/pay`);
-    await expect.poll(async () => amountIn(await page.getByTestId('fundraising-total').textContent())).toBe(eurosInCents(after.total));
+    // A page load, not an update: the default one-second poll is shorter than a load on a busy machine.
+    await expect.poll(async () => amountIn(await page.getByTestId('fundraising-total').textContent({ timeout: 10_000 })), { timeout: 10_000 }).toBe(eurosInCents(after.total));
     expect(amountIn(await page.getByTestId('fundraising-team-total').textContent())).toBe(2200);
   });
 

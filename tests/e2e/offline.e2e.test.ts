@@ -152,7 +152,7 @@ describe('offline', () => {
 
     // Logging out deletes the offline copies of the team's data.
     await page.getByTestId('nav-logout').click();
-    await expect.poll(async () => page.evaluate(async () => (await caches.keys()).includes('sinilill-api'))).toBe(false);
+    await expect.poll(async () => page.evaluate(async () => (await caches.keys()).includes('sinilill-api')), { timeout: 10_000 }).toBe(false);
     await context.close();
   });
 });

@@ -13,13 +13,15 @@
  * event, for read-your-writes (`x-min-position`), and throws DomainError with a catalogue code
  * (spec §8) on refusal.
  */
-import type { ActingUser, ParticipantState, TeamState } from '@sinilill/domain';
+import type { ActingUser, EditionCatalog, EditionRecord, ParticipantState, TeamState } from '@sinilill/domain';
 import type { CommandRequest } from './metadata';
 import { CommandRepeats } from './repeats';
 import { participantState, resolveActor, teamOfParticipant, teamState, type CommandServiceDependencies } from './context';
 import { deleteTeams, deleteUsers } from './deletion/handlers';
 import { eraseOwnAccount } from './deletion/self-erasure';
 import { commitDraw, revealDraw } from './draw/handlers';
+import { changeEdition, closeEdition, openEdition, planEdition } from './edition/handlers';
+import { editionSourceOf } from './context';
 import { activityFileInUse, addEntry, deleteEntries, editEntry, reviewEntries, type EntryInput, type EntrySourceInput, type EntryView } from './entry/handlers';
 import { registerParticipant, renameParticipant, type ParticipantRegistration } from './participant/handlers';
 import { PaymentCommands } from './payment/handlers';
@@ -60,6 +62,31 @@ export class CommandService {
    */
   idempotent<T>(request: CommandRequest, run: () => Promise<T>, options: { checkedByCommand?: boolean } = {}): Promise<T> {
     return this.repeats.idempotent(request.metadata, run, options);
+  }
+
+  /** The editions as this service knows them (EditionCatalog: current, next, by year). */
+  editions(): Promise<EditionCatalog> {
+    return editionSourceOf(this.deps).catalog();
+  }
+
+  /** Plans an edition from its data (admins; edition/handlers.ts for the codes). */
+  planEdition(edition: unknown, request: CommandRequest): Promise<{ position: number; record: EditionRecord }> {
+    return planEdition(this.deps, edition, request);
+  }
+
+  /** Replaces a not yet closed edition's data (admins). */
+  changeEdition(year: number, edition: unknown, request: CommandRequest): Promise<{ position: number; record: EditionRecord }> {
+    return changeEdition(this.deps, year, edition, request);
+  }
+
+  /** Announces an edition: its registration opens on its date (admins). */
+  openEdition(year: number, request: CommandRequest): Promise<{ position: number; record: EditionRecord }> {
+    return openEdition(this.deps, year, request);
+  }
+
+  /** Closes an edition after its late-entry deadline: read-only, archived (admins). */
+  closeEdition(year: number, request: CommandRequest): Promise<{ position: number; record: EditionRecord }> {
+    return closeEdition(this.deps, year, request);
   }
 
   /** The team a participant belongs to, from the participant's stream; null when unknown or deleted. */

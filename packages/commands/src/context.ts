@@ -20,6 +20,7 @@ import type { AccountDirectory } from './account/directory';
 import { foldStream, type CommandRequest } from './metadata';
 import type { IdAllocator } from './ids';
 import { readSettings, type SettingsCache } from './settings/settings-cache';
+import { storeEditionSource, type EditionSource } from './edition/catalog';
 import type { StreamIndex } from './stream-index';
 
 /** What the CommandService and its handlers need. */
@@ -74,17 +75,36 @@ export interface CommandServiceDependencies {
    * heuristic: as current as the read models; absent, the rule is not applied.
    */
   teamDayOf?: (participantId: number, day: string, entryId: number) => Promise<TeamDay | null>;
+  /**
+   * The editions (edition/catalog.ts): the current one goes into every decision's context.
+   * Default: folded from this store's `edition-*` streams, kept 5 s.
+   */
+  editions?: EditionSource;
+}
+
+const defaultSources = new WeakMap<EventStore, EditionSource>();
+
+/** The dependencies' EditionSource, or one on their store (one per store, so its cache is shared). */
+export function editionSourceOf(deps: Pick<CommandServiceDependencies, 'store' | 'editions'>): EditionSource {
+  if (deps.editions) return deps.editions;
+  let source = defaultSources.get(deps.store);
+  if (!source) defaultSources.set(deps.store, (source = storeEditionSource(deps.store)));
+  return source;
 }
 
 /**
  * The decision context of a request: its instant (the request's, else the clock's), the actor,
- * and the entry-insertion switch (spec §4; never read for ADMIN and SYSTEM, whom it does not bind:
- * the importer's 19 000 entries skip the read).
+ * the entry-insertion switch (spec §4; never read for ADMIN and SYSTEM, whom it does not bind:
+ * the importer's 19 000 entries skip the read), and the edition current at that instant
+ * (EditionCatalog.current; absent when no edition has begun).
  */
 export async function decisionContext(deps: CommandServiceDependencies, request: CommandRequest): Promise<DecisionContext> {
   const privileged = isPrivileged(request.actor);
+  const now = (request.now ?? deps.now()).toISOString();
+  const edition = (await editionSourceOf(deps).catalog()).current(now)?.edition;
   return {
-    now: (request.now ?? deps.now()).toISOString(),
+    now,
+    ...(edition ? { edition } : {}),
     actor: request.actor,
     entryInsertionEnabled: privileged ? true : deps.settings
       ? deps.settings.current().entryInsertionEnabled

@@ -45,4 +45,5 @@ export type { AccountServiceDependencies, RegistrationInput, RegistrationResult,
 export { isStrongPassword, MIN_PASSWORD_SCORE, type PasswordOwner } from './account/password-strength';
 export { hashPassword, verifyPassword, newJoinCode, newToken, tokenHash } from './account/secrets';
 export * from './bulk';
+export { readEditionCatalog, storeEditionSource, type EditionSource } from './edition/catalog';
 export { commitDraw, revealDraw, drawWinners, eligibleListHash, eligibleParticipants, sha256Hex, DRAW_MESSAGE_PREFIX } from './draw/handlers';

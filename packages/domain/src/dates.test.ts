@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isEntryWindowOpen, isPerformedWithinEdition, isValidCalendarDate, localDate, parseInstant } from './dates';
-import { edition2025 } from './edition';
+import { edition2025 } from './edition/seed';
 
 describe('localDate', () => {
   it.each([

@@ -3,6 +3,8 @@
  * new events (or throws DomainError with a catalogue code); a pure `evolve` folds an event into
  * the state. Time, ids and randomness arrive in the command or the context, never from globals.
  */
+import type { Edition } from './edition/types';
+import { DomainError } from './errors';
 
 /** Who is acting, as the server knows it (from a verified token, or the system). */
 export interface ActingUser {
@@ -20,6 +22,12 @@ export interface DecisionContext {
   actor: ActingUser;
   /** The global entry-insertion switch (spec §4), on unless an admin turned it off. */
   entryInsertionEnabled: boolean;
+  /**
+   * The edition the site runs at `now` (EditionCatalog.current): its dates, fees, limits and
+   * rules apply to the decision. Absent only where no edition exists yet; a decider built for a
+   * fixed edition (createEntryDecider(edition)) ignores it.
+   */
+  edition?: Edition;
 }
 
 export interface Decider<Command, Event, State, Context = DecisionContext> {
@@ -27,4 +35,15 @@ export interface Decider<Command, Event, State, Context = DecisionContext> {
   /** @throws DomainError with a spec §8 (or product) code when the command breaks a rule. */
   decide: (command: Command, state: State, context: Context) => Event[];
   evolve: (state: State, event: Event) => State;
+}
+
+/**
+ * The edition a decision runs under: the decider's own (built for a fixed edition) or the
+ * context's (the current one).
+ * @throws DomainError('REGISTRATION_NOT_OPEN') when there is neither: no edition exists yet.
+ */
+export function editionOfDecision(fixed: Edition | undefined, ctx: DecisionContext): Edition {
+  const edition = fixed ?? ctx.edition;
+  if (!edition) throw new DomainError('REGISTRATION_NOT_OPEN', 'no edition has been planned and opened');
+  return edition;
 }

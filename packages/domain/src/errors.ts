@@ -67,6 +67,17 @@ export const ERROR_CODES = [
   'DRAW_NOT_YET_ALLOWED', // a draw before its announced time or before the eligibility deadline has passed (409)
   'DRAW_ALREADY_DONE', // a second draw of the edition (409)
   'INVALID_UNSUBSCRIBE_LINK', // an unsubscribe link that is forged, mistyped or of an erased person (400)
+  'EDITION_INVALID', // edition data with a field missing or of the wrong kind; `field` names it (400)
+  'EDITION_DATES_INVALID', // an edition's dates that are not real dates of its year or not in order: registration, first day, last day, late entries, draw (400)
+  'EDITION_DATES_OVERLAP', // an edition whose days (registration to late entries) overlap another edition's (409)
+  'EDITION_ROUTE_INVALID', // a route whose missions are out of order, leave gaps, or do not end at the lap length (400)
+  'EDITION_FEE_INVALID', // a fee or donation amount below zero or not whole cents (400)
+  'EDITION_MISSION_NAME_MISSING', // a mission without its name in Estonian or in English (400)
+  'EDITION_EXISTS', // an edition of that year is planned already (409)
+  'EDITION_CLOSED', // the edition is closed and archived: read-only (409)
+  'EDITION_NOT_OPENED', // an edition closed before it was ever opened (409)
+  'EDITION_NOT_FINISHED', // an edition closed before its late-entry deadline has passed (409)
+  'REGISTRATION_NOT_OPEN', // no edition takes registrations now: the next one has not opened yet, or the last one is over (409)
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -14,11 +14,13 @@
 import type { AccountEvent, SettingsEvent } from './account/events';
 import type { AnnouncementEvent } from './announcement/events';
 import type { DrawEvent } from './draw/events';
+import type { EditionEvent } from './edition/events';
 import type { ActivityFileEvent, EntryEvent } from './entry/events';
 import type { OperationsEvent } from './operations/events';
 import type { ParticipantEvent } from './participant/events';
 import type { PaymentEvent } from './payment/events';
 import type { TeamEvent } from './team/events';
+import { YEAR_OF_EVENTS_BEFORE_EDITIONS } from './edition/before-editions';
 
 export * from './team/events';
 export * from './participant/events';
@@ -28,6 +30,7 @@ export * from './account/events';
 export * from './operations/events';
 export * from './draw/events';
 export * from './announcement/events';
+export type * from './edition/events';
 
 /**
  * Stream names: one stream per team, participant, entry, user account (userId a UUID string) and
@@ -49,6 +52,8 @@ export const streams = {
   activityFile: (sha256: string) => `activity-file-${sha256}`,
   /** The edition's prize draw: one stream per edition year. */
   draw: (year: number) => `draw-${year}`,
+  /** One stream per edition year (EditionPlanned … EditionClosed). */
+  edition: (year: number) => `edition-${year}`,
 } as const;
 
 /** Stream names of the announcements (one per announcement, id a UUID) and of newsletter choices. */
@@ -67,12 +72,13 @@ export type DomainEvent =
   | SettingsEvent
   | OperationsEvent
   | DrawEvent
-  | AnnouncementEvent;
+  | AnnouncementEvent
+  | EditionEvent;
 export type DomainEventType = DomainEvent['type'];
 
 /** Current payload schema version of each event type (upcasters lift older ones). */
 export const SCHEMA_VERSIONS: Record<DomainEventType, number> = {
-  TeamRegistered: 1,
+  TeamRegistered: 2,
   TeamPublicAttributesChanged: 1,
   JoinCodeReplaced: 1,
   TeamRenamed: 1,
@@ -83,7 +89,7 @@ export const SCHEMA_VERSIONS: Record<DomainEventType, number> = {
   ReadModelsReplayed: 1,
   ProjectionEventSkipped: 1,
   ProjectionEventRetryRequested: 1,
-  ParticipantRegistered: 1,
+  ParticipantRegistered: 2,
   ParticipantPaymentMarked: 1,
   EntryAdded: 2,
   ActivityFileUsed: 1,
@@ -112,6 +118,10 @@ export const SCHEMA_VERSIONS: Record<DomainEventType, number> = {
   DrawWinnersChosen: 1,
   AnnouncementPublished: 1,
   NewsletterUnsubscribed: 1,
+  EditionPlanned: 1,
+  EditionChanged: 1,
+  EditionOpened: 1,
+  EditionClosed: 1,
 };
 
 /**
@@ -128,10 +138,14 @@ export interface EventUpcaster {
 /**
  * Every upcaster of the domain's events (the event store applies them when events are read, so
  * deciders, projections, history and exports see SCHEMA_VERSIONS only; the stored event stays as
- * written). EntryAdded 1 → 2: entries before activity files were typed in.
+ * written). EntryAdded 1 → 2: entries before activity files were typed in. TeamRegistered and
+ * ParticipantRegistered 1 → 2: teams and participants before editions were data belong to the
+ * 2025 edition, the only one the application had run (edition/before-editions.ts).
  */
 export const EVENT_UPCASTERS: readonly EventUpcaster[] = [
   { type: 'EntryAdded', fromVersion: 1, upcast: (data) => ({ ...data, source: { kind: 'manual' } }) },
+  { type: 'TeamRegistered', fromVersion: 1, upcast: (data) => ({ ...data, edition: YEAR_OF_EVENTS_BEFORE_EDITIONS }) },
+  { type: 'ParticipantRegistered', fromVersion: 1, upcast: (data) => ({ ...data, edition: YEAR_OF_EVENTS_BEFORE_EDITIONS }) },
 ];
 
 /**

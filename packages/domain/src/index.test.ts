@@ -2,6 +2,11 @@ import { describe, expect, it } from 'vitest';
 import * as domain from './index';
 
 describe('@sinilill/domain public surface', () => {
+  it('compiles no edition in: editions come from the log', () => {
+    expect(domain).not.toHaveProperty('currentEdition');
+    expect(domain).not.toHaveProperty('edition2025');
+  });
+
   it('exports the rules, the deciders and the catalogue', () => {
     for (const name of [
       'ERROR_CODES',
@@ -11,9 +16,13 @@ describe('@sinilill/domain public surface', () => {
       'ACTIVITY_TYPES',
       'SCHEMA_VERSIONS',
       'PERSONAL_DATA_FIELDS',
-      'edition2025',
-      'currentEdition',
       'validateRoute',
+      'editionProblems',
+      'assertValidEdition',
+      'editionDecider',
+      'EditionCatalog',
+      'lifePhase',
+      'isRegistrationOpen',
       'buildEdition',
       'prestige',
       'inLapDistance',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { edition2025 } from './edition/seed';
 import { entryDecider } from './entry';
 import type { DeleteEntry } from './entry';
 import { DomainError } from './errors';
@@ -35,6 +36,7 @@ describe('the given/when/then helper', () => {
       now: '2025-04-10T09:00:00.000Z',
       actor: { userId: 'user-1', role: 'USER', participantId: 1, teamId: 1 },
       entryInsertionEnabled: true,
+      edition: edition2025,
     });
   });
 });

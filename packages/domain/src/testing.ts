@@ -11,6 +11,7 @@ import { expect } from 'vitest';
 import type { ActingUser, Decider, DecisionContext } from './decider';
 import { DomainError } from './errors';
 import type { ErrorCode } from './errors';
+import { edition2025 } from './edition/seed';
 
 export interface Then<Event, State> {
   /**
@@ -93,6 +94,7 @@ export function testContext(overrides: Partial<DecisionContext> = {}): DecisionC
     now: '2025-04-10T09:00:00.000Z',
     actor: participantActor(1, 1),
     entryInsertionEnabled: true,
+    edition: edition2025,
     ...overrides,
   };
 }

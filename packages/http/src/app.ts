@@ -53,6 +53,12 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   DRAW_NOT_YET_ALLOWED: 409,
   DRAW_ALREADY_DONE: 409,
   INVALID_UNSUBSCRIBE_LINK: 400,
+  EDITION_DATES_OVERLAP: 409,
+  EDITION_EXISTS: 409,
+  EDITION_CLOSED: 409,
+  EDITION_NOT_OPENED: 409,
+  EDITION_NOT_FINISHED: 409,
+  REGISTRATION_NOT_OPEN: 409,
 };
 
 /** The HTTP status a catalogue code is answered with. */
@@ -62,7 +68,7 @@ export function statusOf(code: ErrorCode): number {
 
 /**
  * Body of every error answer: `{ message: CODE }`, plus `field` (the field's name, e.g. 'team_id')
- * for FIELD_MISMATCH.
+ * for FIELD_MISMATCH, and the JSON path of the broken field for the EDITION_* codes.
  */
 export function errorBody(code: ErrorCode, field?: string): { message: ErrorCode; field?: string } {
   return field === undefined ? { message: code } : { message: code, field };
@@ -199,7 +205,8 @@ export function createApp(options: FastifyServerOptions = {}): FastifyInstance {
     const { status, code } = errorAnswer(error);
     if (status >= 500) request.log.error({ err: error }, 'unexpected error');
     else request.log.info({ code, detail: error.message }, 'request refused');
-    const field = error instanceof DomainError && error.code === 'FIELD_MISMATCH' ? error.detail : undefined;
+    // FIELD_MISMATCH and the edition codes name the field that broke the rule (edition/validate.ts).
+    const field = error instanceof DomainError && (error.code === 'FIELD_MISMATCH' || error.code.startsWith('EDITION_')) ? error.detail : undefined;
     return reply.status(status).send(errorBody(code, field));
   });
   app.setNotFoundHandler((_request, reply) => reply.status(404).send(errorBody('NOT_FOUND')));

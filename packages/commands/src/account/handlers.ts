@@ -28,7 +28,7 @@ import { hashPassword, newToken, tokenHash, verifyPassword } from './secrets';
 import { handleCommand } from '../execute-command';
 import { deterministicUuid, eventIdFor, type CommandRequest } from '../metadata';
 import { readSettings } from '../settings/settings-cache';
-import { ADMIN_FULL_NAME, SYSTEM, accountContext, accountState, hours, type AccountDeps } from './shared';
+import { ADMIN_FULL_NAME, SYSTEM, accountContext, accountEdition, accountState, hours, type AccountDeps } from './shared';
 
 /**
  * Follows a confirmation link (spec §7 POST /confirmaccount {token, id}): the account becomes
@@ -102,7 +102,7 @@ export async function resetPassword(deps: AccountDeps,
 ): Promise<{ position: number; email: string | null }> {
   const { ctx, now } = await accountContext(deps, request);
   const { userId } = input;
-  assertValidNewPassword(input.newPassword, deps.edition);
+  assertValidNewPassword(input.newPassword, await accountEdition(deps));
   if (!isUserId(userId)) throw new DomainError('INVALID_RESET_TOKEN');
   const owner = await accountState(deps.store, userId);
   assertStrongPassword(input.newPassword, { email: owner.email, fullName: owner.fullName });
@@ -132,7 +132,7 @@ export async function changePassword(deps: AccountDeps, input: { currentPassword
   const { ctx, now } = await accountContext(deps, request);
   const userId = request.actor.userId;
   if (!isUserId(userId)) throw new DomainError('UNAUTHORIZED', 'not an account');
-  assertValidNewPassword(input.newPassword, deps.edition);
+  assertValidNewPassword(input.newPassword, await accountEdition(deps));
   const owner = await accountState(deps.store, userId);
   assertStrongPassword(input.newPassword, { email: owner.email, fullName: owner.fullName });
   const passwordHash = await hashPassword(input.newPassword);
@@ -182,7 +182,7 @@ export async function adminResetPassword(deps: AccountDeps, userId: string, newP
   const { ctx, now } = await accountContext(deps, request);
   if (!isPrivileged(ctx.actor)) throw new DomainError('FORBIDDEN', 'only an administrator resets passwords');
   if (!isUserId(userId)) throw new DomainError('NOT_FOUND', `user ${userId}`);
-  assertValidNewPassword(newPassword, deps.edition);
+  assertValidNewPassword(newPassword, await accountEdition(deps));
   const owner = await accountState(deps.store, userId);
   assertStrongPassword(newPassword, { email: owner.email, fullName: owner.fullName });
   const previous = await deps.store.findEvent(eventIdFor(request.metadata.commandId, 0));
@@ -208,7 +208,7 @@ export async function adminResetPassword(deps: AccountDeps, userId: string, newP
  * @returns the admin's user id and whether anything changed.
  */
 export async function ensureAdmin(deps: AccountDeps, email: string, password: string, now: Date = deps.now()): Promise<{ userId: string; changed: boolean; position: number }> {
-  assertValidNewPassword(password, deps.edition);
+  assertValidNewPassword(password, await accountEdition(deps));
   assertStrongPassword(password, { email, fullName: ADMIN_FULL_NAME });
   const existing = await deps.directory.userIdOfEmail(email);
   // A new admin's id derives from the address, so two processes starting at once create one.

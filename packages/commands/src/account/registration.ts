@@ -16,8 +16,10 @@ import {
   streams,
   teamDecider,
   teamOfJoinCode,
+  isPrivileged,
   type ActingUser,
   type DecisionContext,
+  type Edition,
   type Settings,
   type TeamState,
   type UserRegistered,
@@ -30,7 +32,7 @@ import { executeCommand, type StreamReads, type StreamWrite } from '../execute-c
 import { foldStream, type CommandRequest } from '../metadata';
 import { priorCommand } from '../repeats';
 import { issueResetLink } from './handlers';
-import { accountContext, confirmationLink, hours, identityOf, trySend, type AccountDeps, type RegistrationInput, type RegistrationResult } from './shared';
+import { accountContext, accountEdition, confirmationLink, registrationEdition, hours, identityOf, trySend, type AccountDeps, type RegistrationInput, type RegistrationResult } from './shared';
 
 /** The ids a registration gives out (drawn before deciding, so that a retry keeps them). */
 interface NewIds {
@@ -54,8 +56,9 @@ export async function registerTeamWithCaptain(
   input: RegistrationInput & { teamName: string; company?: boolean },
   request: CommandRequest,
 ): Promise<RegistrationResult> {
-  const { ctx, settings, now } = await accountContext(deps, request);
-  assertMayRegister(deps, input, settings, request.actor, input.teamName);
+  const { ctx: accountCtx, settings, now } = await accountContext(deps, request);
+  await assertMayRegister(deps, input, settings, request.actor, input.teamName);
+  const ctx: DecisionContext = { ...accountCtx, edition: await joiningEdition(deps, request, now) };
   const { directory, ids } = deps;
   // Early answers without spending ids; the transaction below is what holds under races.
   if ((await directory.teamOfName(input.teamName)) !== null) throw new DomainError('TEAM_NAME_ALREADY_IN_USE');
@@ -91,12 +94,16 @@ export async function joinTeam(
   input: RegistrationInput & { joinCode: string },
   request: CommandRequest,
 ): Promise<RegistrationResult> {
-  const { ctx, settings, now } = await accountContext(deps, request);
-  assertMayRegister(deps, input, settings, request.actor);
+  const { ctx: accountCtx, settings, now } = await accountContext(deps, request);
+  await assertMayRegister(deps, input, settings, request.actor);
   const { directory, ids, store } = deps;
   const record = input.joinCode.trim() === '' ? null : await directory.joinCode(input.joinCode);
   const team = record ? foldStream(teamDecider, await store.readStream(streams.team(record.teamId))) : null;
-  const teamId = teamOfJoinCode(input.joinCode, { record, teamJoinCode: liveJoinCode(team) }, ctx.now, deps.edition);
+  const edition = await joiningEdition(deps, request, now);
+  const ctx: DecisionContext = { ...accountCtx, edition };
+  // A code of another edition's team joins nobody now: that edition is over, or not yet open.
+  const teamJoinCode = team?.edition === edition.year ? liveJoinCode(team) : null;
+  const teamId = teamOfJoinCode(input.joinCode, { record, teamJoinCode }, ctx.now, edition);
   const existing = await directory.userIdOfEmail(input.email);
   if (existing !== null) return registrationOfKnownAddress(deps, input, existing, request);
   const newIds: NewIds = { teamId, participantId: await ids.next('participant'), userId: randomUUID() };
@@ -105,7 +112,8 @@ export async function joinTeam(
   // the append refuses the join, so no member joins a deleted team.
   const teamStream = streams.team(teamId);
   return neutralOnTakenEmail(deps, input, request, () => register(deps, input, request, ctx, newIds, [teamStream], (read, context) => {
-    teamOfJoinCode(input.joinCode, { record, teamJoinCode: liveJoinCode(read.fold(teamStream, teamDecider)) }, context.now, deps.edition);
+    const current = read.fold(teamStream, teamDecider);
+    teamOfJoinCode(input.joinCode, { record, teamJoinCode: current.edition === edition.year ? liveJoinCode(current) : null }, context.now, edition);
     return { stream: teamStream, events: [] };
   }, { isCaptain: false, registrationEnabled: settings.registrationEnabled, now }, async () => undefined));
 }
@@ -164,9 +172,19 @@ function liveJoinCode(team: TeamState | null): string | null {
   return team?.exists && !team.deleted ? team.joinCode : null;
 }
 
-function assertMayRegister(deps: AccountDeps, input: RegistrationInput, settings: Settings, actor: ActingUser, teamName: string | null = null): void {
+/**
+ * The edition a registration joins: the one taking registrations now (registrationEdition); an
+ * administrator or the importer registers into the current or latest edition at any time.
+ * @throws DomainError('REGISTRATION_NOT_OPEN') for anyone else between editions.
+ */
+async function joiningEdition(deps: AccountDeps, request: CommandRequest, now: Date): Promise<Edition> {
+  if (isPrivileged(request.actor)) return accountEdition(deps, now);
+  return registrationEdition(deps, now);
+}
+
+async function assertMayRegister(deps: AccountDeps, input: RegistrationInput, settings: Settings, actor: ActingUser, teamName: string | null = null): Promise<void> {
   assertRegistrationOpen(settings.registrationEnabled, actor);
-  assertValidNewPassword(input.password, deps.edition);
+  assertValidNewPassword(input.password, await accountEdition(deps));
   assertStrongPassword(input.password, { email: input.email, fullName: input.fullName, teamName });
 }
 

@@ -6,7 +6,8 @@
  */
 import {
   accountDecider,
-  currentEdition,
+  DomainError,
+  isRegistrationOpen,
   isUserId,
   participantDecider,
   streams,
@@ -19,6 +20,8 @@ import {
   type Role,
   type Settings,
 } from '@sinilill/domain';
+import { editionSourceOf } from '../context';
+import type { EditionSource } from '../edition/catalog';
 import type { EventStore } from '@sinilill/event-store';
 import type { Mailer, OutgoingMail } from '@sinilill/mail';
 import type { AccountDirectory } from './directory';
@@ -98,8 +101,10 @@ export interface AccountServiceDependencies {
   publicUrl: string;
   /** The configured clock (token expiry and event times follow it, simulated or real). */
   now: () => Date;
-  /** Default: the current edition (limits, the join-code deadline). */
+  /** A fixed edition for every decision (tests); default: the catalogue's (editions). */
   edition?: Edition;
+  /** The editions; default: folded from the store (context.ts editionSourceOf). */
+  editions?: EditionSource;
   /** How long a confirmation link stays valid; default 7 days (an unapproved login mails a new one). */
   confirmationValidHours?: number;
   /** How long a password-reset link stays valid; default 2 hours (it says so in the mail). */
@@ -115,7 +120,6 @@ export interface AccountServiceDependencies {
 
 /** AccountServiceDependencies with every default resolved (what the handlers take). */
 export interface AccountDeps extends AccountServiceDependencies {
-  edition: Edition;
   confirmationValidHours: number;
   resetValidHours: number;
   refreshValidSeconds: number;
@@ -124,11 +128,34 @@ export interface AccountDeps extends AccountServiceDependencies {
 /** Refresh-token lifetime, seconds: 30 days (contracts' REFRESH_TOKEN_SECONDS). */
 const REFRESH_VALID_SECONDS = 30 * 24 * 60 * 60;
 
-/** The dependencies with their defaults: current edition, 7-day confirmation, 2-hour reset, 30-day refresh. */
+/**
+ * The edition whose limits apply to an account at `now` (its password's length): the fixed one,
+ * else the current one, else the latest (EditionCatalog.latest).
+ * @throws DomainError('REGISTRATION_NOT_OPEN') when no edition exists at all.
+ */
+export async function accountEdition(deps: AccountDeps, now: Date = deps.now()): Promise<Edition> {
+  if (deps.edition) return deps.edition;
+  const record = (await editionSourceOf(deps).catalog()).latest(now.toISOString());
+  if (!record) throw new DomainError('REGISTRATION_NOT_OPEN', 'no edition exists');
+  return record.edition;
+}
+
+/**
+ * The edition taking registrations at `now`: the fixed one, else the current one while its
+ * registration is open (EditionCatalog.current, isRegistrationOpen).
+ * @throws DomainError('REGISTRATION_NOT_OPEN') between editions and before registration's day.
+ */
+export async function registrationEdition(deps: AccountDeps, now: Date = deps.now()): Promise<Edition> {
+  if (deps.edition) return deps.edition;
+  const record = (await editionSourceOf(deps).catalog()).current(now.toISOString());
+  if (!record || !isRegistrationOpen(record, now.toISOString())) throw new DomainError('REGISTRATION_NOT_OPEN');
+  return record.edition;
+}
+
+/** The dependencies with their defaults: 7-day confirmation, 2-hour reset, 30-day refresh. */
 export function accountDeps(deps: AccountServiceDependencies): AccountDeps {
   return {
     ...deps,
-    edition: deps.edition ?? currentEdition,
     confirmationValidHours: deps.confirmationValidHours ?? 7 * 24,
     resetValidHours: deps.resetValidHours ?? 2,
     refreshValidSeconds: deps.refreshValidSeconds ?? REFRESH_VALID_SECONDS,
@@ -148,7 +175,10 @@ export const hours = (from: Date, count: number): Date => new Date(from.getTime(
 export async function accountContext(deps: AccountDeps, request: CommandRequest): Promise<{ ctx: DecisionContext; settings: Settings; now: Date }> {
   const now = request.now ?? deps.now();
   const settings = await readSettings(deps.store);
-  return { now, settings, ctx: { now: now.toISOString(), actor: request.actor, entryInsertionEnabled: settings.entryInsertionEnabled } };
+  const catalog = await editionSourceOf(deps).catalog();
+  // What belongs to no edition (an account) follows the latest edition's limits.
+  const edition = deps.edition ?? catalog.latest(now.toISOString())?.edition;
+  return { now, settings, ctx: { now: now.toISOString(), actor: request.actor, entryInsertionEnabled: settings.entryInsertionEnabled, ...(edition ? { edition } : {}) } };
 }
 
 /** The account's state from its stream (not existing for an unknown or malformed id). */

@@ -14,7 +14,7 @@
  */
 import { createHash, createHmac } from 'node:crypto';
 import {
-  currentEdition,
+  DomainError,
   DRAW_ELIGIBILITY_EVENTS,
   drawDecider,
   eligibleAsOfDeadline,
@@ -25,7 +25,7 @@ import {
 import type { EventStore } from '@sinilill/event-store';
 import { handleCommand } from '../execute-command';
 import type { CommandRequest } from '../metadata';
-import { decisionContext, type CommandServiceDependencies } from '../context';
+import { decisionContext, editionSourceOf, type CommandServiceDependencies } from '../context';
 
 /** The HMAC message prefix of the procedure (step 2). */
 export const DRAW_MESSAGE_PREFIX = 'sinilill-draw:';
@@ -55,8 +55,19 @@ export function drawWinners(seed: string, eligible: readonly number[], count: nu
   return winners;
 }
 
+/**
+ * The edition whose draw a command is about: `year`'s, else the current one at `nowIso`.
+ * @throws DomainError('NOT_FOUND') when there is no such edition.
+ */
+async function drawEdition(deps: CommandServiceDependencies, nowIso: string, year?: number): Promise<Edition> {
+  const catalog = await editionSourceOf(deps).catalog();
+  const record = year === undefined ? catalog.current(nowIso) : catalog.get(year);
+  if (!record) throw new DomainError('NOT_FOUND', `edition ${year ?? 'current'}`);
+  return record.edition;
+}
+
 /** Reads the log's DRAW_ELIGIBILITY_EVENTS in global order and folds the eligible list (as of the deadline). */
-export async function eligibleParticipants(store: EventStore, edition: Edition = currentEdition): Promise<EligibleParticipant[]> {
+export async function eligibleParticipants(store: EventStore, edition: Edition): Promise<EligibleParticipant[]> {
   const events = [];
   let after = 0;
   for (;;) {
@@ -77,9 +88,10 @@ export async function commitDraw(
   deps: CommandServiceDependencies,
   input: { commitment: string; drawAt: string; winners: number },
   request: CommandRequest,
-  edition: Edition = currentEdition,
+  year?: number,
 ): Promise<{ position: number }> {
   const ctx = await decisionContext(deps, request);
+  const edition = await drawEdition(deps, ctx.now, year);
   const result = await handleCommand(deps.store, streams.draw(edition.year), drawDecider, {
     type: 'CommitDraw',
     data: { year: edition.year, ...input, lateEntriesUntil: edition.lateEntriesUntil, timeZone: edition.timeZone },
@@ -96,9 +108,10 @@ export async function revealDraw(
   deps: CommandServiceDependencies,
   input: { seed: string },
   request: CommandRequest,
-  edition: Edition = currentEdition,
+  year?: number,
 ): Promise<{ position: number; winners: EligibleParticipant[] }> {
   const ctx = await decisionContext(deps, request);
+  const edition = await drawEdition(deps, ctx.now, year);
   const stream = streams.draw(edition.year);
   const state = (await deps.store.readStream(stream)).reduce(
     (s, event) => drawDecider.evolve(s, event as unknown as Parameters<typeof drawDecider.evolve>[1]), drawDecider.initialState());

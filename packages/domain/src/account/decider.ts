@@ -8,9 +8,8 @@
 import { match } from 'ts-pattern';
 import { isPrivileged } from '../actors';
 import { parseInstant } from '../dates';
-import type { Decider, DecisionContext } from '../decider';
+import { editionOfDecision, type Decider, type DecisionContext } from '../decider';
 import type { Edition } from '../edition/types';
-import { currentEdition } from '../edition';
 import { DomainError } from '../errors';
 import type { AccountEvent, MailLanguage, Role } from '../events';
 import { isPlausibleEmail } from '../participant/decider';
@@ -384,19 +383,19 @@ function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
  * CompletePasswordReset INVALID_RESET_TOKEN, ChangePassword UNAUTHORIZED; RegisterUser
  * ALREADY_EXISTS (ids are never reused).
  */
-export function createAccountDecider(edition: Edition): Decider<AccountCommand, AccountEvent, AccountState> {
+export function createAccountDecider(fixed?: Edition): Decider<AccountCommand, AccountEvent, AccountState> {
   return {
     initialState: initialAccountState,
     decide: (command, state, ctx) =>
       match(command)
-        .with({ type: 'RegisterUser' }, (c) => registerUser(c, state, ctx, edition))
+        .with({ type: 'RegisterUser' }, (c) => registerUser(c, state, ctx, editionOfDecision(fixed, ctx)))
         .with({ type: 'ConfirmAccount' }, (c) => confirmAccount(c, state, ctx))
         .with({ type: 'SetApproval' }, (c) => setApproval(c, state, ctx))
-        .with({ type: 'ChangePassword' }, (c) => changePassword(c, state, ctx, edition))
+        .with({ type: 'ChangePassword' }, (c) => changePassword(c, state, ctx, editionOfDecision(fixed, ctx)))
         .with({ type: 'RequestPasswordReset' }, (c) => requestPasswordReset(c, state, ctx))
-        .with({ type: 'CompletePasswordReset' }, (c) => completePasswordReset(c, state, ctx, edition))
-        .with({ type: 'EnsureAdmin' }, (c) => ensureAdmin(c, state, ctx, edition))
-        .with({ type: 'ResetPasswordAsAdmin' }, (c) => resetPasswordAsAdmin(c, state, ctx, edition))
+        .with({ type: 'CompletePasswordReset' }, (c) => completePasswordReset(c, state, ctx, editionOfDecision(fixed, ctx)))
+        .with({ type: 'EnsureAdmin' }, (c) => ensureAdmin(c, state, ctx, editionOfDecision(fixed, ctx)))
+        .with({ type: 'ResetPasswordAsAdmin' }, (c) => resetPasswordAsAdmin(c, state, ctx, editionOfDecision(fixed, ctx)))
         .with({ type: 'DeleteUser' }, (c) => deleteUser(c, state, ctx))
         .with({ type: 'SetRole' }, (c) => setRole(c, state, ctx))
         .exhaustive(),
@@ -404,5 +403,5 @@ export function createAccountDecider(edition: Edition): Decider<AccountCommand, 
   };
 }
 
-/** The account decider of the current edition (see createAccountDecider). */
-export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState> = createAccountDecider(currentEdition);
+/** The account decider of the decision's edition, the context's (see createAccountDecider). */
+export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState> = createAccountDecider();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { edition2025 } from '../edition';
+import { edition2025 } from '../edition/seed';
 import { DomainError } from '../errors';
 import { adminActor, systemActor, visitorActor } from '../testing';
 import type { SettingsChanged } from '../events';

@@ -64,7 +64,7 @@ describe('DeleteUser by the owner', () => {
 describe('DeleteParticipant by the owner', () => {
   const participant: ParticipantRegistered = {
     type: 'ParticipantRegistered',
-    data: {
+    data: { edition: 2025,
       participantId: 3, teamId: 7, fullName: 'Mari Maasikas', email: 'mari@example.ee', birthYear: 1980, gender: 'FEMALE',
       isCaptain: true, newsletter: false, registeredAt: '2025-03-01T10:00:00.000Z',
     },

@@ -1,6 +1,6 @@
 /** The prize draw's decider and eligibility as of the deadline. */
 import { describe, expect, it } from 'vitest';
-import { edition2025 } from '../edition';
+import { edition2025 } from '../edition/seed';
 import type { DrawCommitted, DrawEvent } from '../events';
 import { adminActor, deciderSpec, participantActor, testContext } from '../testing';
 import { drawDecider, eligibleAsOfDeadline, type DrawCommand, type DrawState, type LoggedEvent } from './index';

@@ -1,13 +1,18 @@
 /**
- * The editions as data. A new edition is a new pair of JSON files in ./data plus one line here.
+ * Editions as data (spec §1 "the yearly event"): the Edition type, its validation, its events
+ * and decider (stream `edition-{year}`), and the catalogue that says which edition is current.
+ * No edition is compiled in: seed data for the first import lives in ./seed.ts
+ * ('@sinilill/domain/seed').
  */
-import editionData from './data/edition-2025.json';
-import routeData from './data/route-2025.json';
 import { validateRoute } from './route';
 import type { Edition, Route } from './types';
 
-export type { Edition, EntryTypeLimits, Mission, ModerationRules, Route } from './types';
+export type { BilingualText, Edition, EntryTypeLimits, Mission, ModerationRules, Route } from './types';
 export { validateRoute } from './route';
+export { assertValidEdition, editionProblems, type EditionProblem } from './validate';
+export type { EditionChanged, EditionClosed, EditionEvent, EditionOpened, EditionPlanned } from './events';
+export { editionDecider, evolveEdition, type EditionCommand, type EditionState, type EditionStatus } from './decider';
+export { EditionCatalog, isRegistrationOpen, lifePhase, type EditionLifePhase, type EditionRecord } from './catalog';
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -18,11 +23,11 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * Builds an Edition from its JSON parts (edition-YYYY.json without the route, route-YYYY.json)
- * and freezes it, so that no caller can change the rules of the running event by accident.
+ * Builds an Edition from its JSON parts (the edition without the route, the route) and
+ * freezes it, so that no caller can change the rules of a running edition by accident.
  *
- * @throws Error listing the problems when the route breaks validateRoute's rules (a data error,
- *   caught by the unit tests, not a user-facing DomainError).
+ * @throws Error listing the problems when the route breaks validateRoute's rules (seed data is
+ *   checked by the unit tests; an admin's data goes through assertValidEdition instead).
  */
 export function buildEdition(data: Omit<Edition, 'route'>, route: Route): Edition {
   const problems = validateRoute(route);
@@ -30,16 +35,3 @@ export function buildEdition(data: Omit<Edition, 'route'>, route: Route): Editio
   const missions = route.missions.map((m) => ({ ...m, name: { ...m.name }, description: { ...m.description } }));
   return deepFreeze({ ...data, route: { lapLength: route.lapLength, missions } });
 }
-
-/**
- * The 2025 edition (spec §1, §9): 1–30 April 2025 in Europe/Tallinn, late entries until
- * 2025-05-03, 24 missions over a 1893 km lap, fees in EUR cents, limits and flower parameters.
- * Deeply frozen.
- */
-export const edition2025: Edition = buildEdition(editionData, {
-  lapLength: routeData.lapLength,
-  missions: routeData.missions,
-});
-
-/** The edition the application runs (spec §9: 2025). */
-export const currentEdition: Edition = edition2025;

@@ -1,8 +1,15 @@
 /**
  * An edition of the event as data (spec §1, §4, §5, §9): dates, time zone, route, fees, limits.
- * The 2025 edition lives in ./data (edition-2025.json and route-2025.json); a new edition is a
- * new pair of files, not new code.
+ * An edition is data written as events (EditionPlanned, EditionChanged in stream `edition-{year}`,
+ * planned in the admin console); ./seed holds the 2025 edition as it was imported and the demo's
+ * 2026 edition, as JSON.
  */
+
+/** A text in both languages of the site (Estonian first). */
+export interface BilingualText {
+  et: string;
+  en: string;
+}
 
 /** One mission region of the route (spec §3 "Mission"): cumulative km from the lap's start. */
 export interface Mission {
@@ -15,8 +22,13 @@ export interface Mission {
   end: number;
   /** Mission length in km (= the operation's length in months). */
   distance: number;
-  name: { et: string; en: string };
-  description: { et: string; en: string };
+  name: BilingualText;
+  description: BilingualText;
+  /**
+   * Where the mission's marker sits on the route map, [longitude, latitude] in degrees (WGS 84).
+   * Absent: the map places it by its English name (the atlas's regions).
+   */
+  position?: [number, number];
 }
 
 export interface Route {
@@ -26,7 +38,12 @@ export interface Route {
 }
 
 export interface Edition {
+  /** The edition's year; its stream is `edition-{year}` and its event days lie in it. */
   year: number;
+  /** "Sinilill 2026" in both languages. */
+  name: BilingualText;
+  /** First local day (YYYY-MM-DD) on which teams and participants may register. */
+  registrationOpens: string;
   /** IANA zone in which dates are judged and shown: Europe/Tallinn. */
   timeZone: string;
   /** First and last day of the event, YYYY-MM-DD (local). Entries must be performed within. */
@@ -36,6 +53,8 @@ export interface Edition {
   lateEntriesUntil: string;
   /** Local date-time of the prize draw, YYYY-MM-DDTHH:mm. */
   prizeDraw: string;
+  /** The prize draw's rules as shown to participants; absent: the guide's general text. */
+  drawRules?: BilingualText;
   /** Money in EUR cents (spec §9). Child = born in childFromBirthYear or later. */
   fees: {
     adultCents: number;

@@ -6,10 +6,9 @@
 import { match } from 'ts-pattern';
 import { isPrivileged, mayActForTeam } from '../actors';
 import { isEntryWindowOpen, isPerformedWithinEdition } from '../dates';
-import type { Decider, DecisionContext } from '../decider';
+import { editionOfDecision, type Decider, type DecisionContext } from '../decider';
 import { hasAtMostTwoDecimals } from '../distance';
 import type { Edition } from '../edition/types';
-import { currentEdition } from '../edition';
 import { DomainError } from '../errors';
 import { ACTIVITY_FILE_FORMATS, type EntryAdded, type EntryDeleted, type EntryEdited, type EntryEvent, type EntryFlagged, type EntryFlagReason, type EntrySource } from '../events';
 import { moderationReasons, type ModeratedEntry, type TeamDay } from './moderation';
@@ -333,19 +332,19 @@ function evolveEntry(state: EntryState, event: EntryEvent): EntryState {
  * decision approve|reject — INVALID_REQUEST; note <= 500 characters — VALUE_TOO_LONG; the entry's
  * latest flag undecided — ENTRY_NOT_UNDER_REVIEW.
  */
-export function createEntryDecider(edition: Edition): Decider<EntryCommand, EntryEvent, EntryState> {
+export function createEntryDecider(fixed?: Edition): Decider<EntryCommand, EntryEvent, EntryState> {
   return {
     initialState: initialEntryState,
     decide: (command, state, ctx) =>
       match(command)
-        .with({ type: 'AddEntry' }, (c) => addEntry(c, state, ctx, edition))
-        .with({ type: 'EditEntry' }, (c) => editEntry(c, state, ctx, edition))
-        .with({ type: 'DeleteEntry' }, (c) => deleteEntry(c, state, ctx, edition))
+        .with({ type: 'AddEntry' }, (c) => addEntry(c, state, ctx, editionOfDecision(fixed, ctx)))
+        .with({ type: 'EditEntry' }, (c) => editEntry(c, state, ctx, editionOfDecision(fixed, ctx)))
+        .with({ type: 'DeleteEntry' }, (c) => deleteEntry(c, state, ctx, editionOfDecision(fixed, ctx)))
         .with({ type: 'ReviewEntry' }, (c) => reviewEntry(c, state, ctx))
         .exhaustive(),
     evolve: evolveEntry,
   };
 }
 
-/** The entry decider of the current edition (see createEntryDecider for rules and codes). */
-export const entryDecider: Decider<EntryCommand, EntryEvent, EntryState> = createEntryDecider(currentEdition);
+/** The entry decider of the decision's edition, the context's (see createEntryDecider for rules and codes). */
+export const entryDecider: Decider<EntryCommand, EntryEvent, EntryState> = createEntryDecider();

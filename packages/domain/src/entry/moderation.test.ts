@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { edition2025 } from '../edition';
+import { edition2025 } from '../edition/seed';
 import type { EntryAdded, EntryFlagged } from '../events';
 import { adminActor, deciderSpec, participantActor, systemActor, testContext } from '../testing';
 import type { AddEntry, ReviewEntry } from './decider';

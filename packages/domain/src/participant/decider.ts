@@ -5,9 +5,8 @@
  */
 import { match } from 'ts-pattern';
 import { isPrivileged } from '../actors';
-import type { Decider, DecisionContext } from '../decider';
+import { editionOfDecision, type Decider, type DecisionContext } from '../decider';
 import type { Edition } from '../edition/types';
-import { currentEdition } from '../edition';
 import { DomainError } from '../errors';
 import type { Gender, ParticipantEvent } from '../events';
 import { participantFee } from '../payment/fees';
@@ -93,6 +92,8 @@ export interface ParticipantState {
   exists: boolean;
   participantId: number | null;
   teamId: number | null;
+  /** The edition's year the participant takes part in (null before registration). */
+  edition: number | null;
   /** Personal data; null before registration or once erased. */
   fullName: string | null;
   email: string | null;
@@ -122,6 +123,7 @@ const initialParticipantState = (): ParticipantState => ({
   exists: false,
   participantId: null,
   teamId: null,
+  edition: null,
   fullName: null,
   email: null,
   birthYear: null,
@@ -170,6 +172,7 @@ function registerParticipant(
       data: {
         participantId,
         teamId,
+        edition: edition.year,
         fullName,
         email,
         birthYear,
@@ -244,6 +247,7 @@ function evolveParticipant(state: ParticipantState, event: ParticipantEvent): Pa
       exists: true,
       participantId: data.participantId,
       teamId: data.teamId,
+      edition: data.edition,
       fullName: data.fullName,
       email: data.email,
       birthYear: data.birthYear,
@@ -295,21 +299,21 @@ function evolveParticipant(state: ParticipantState, event: ParticipantEvent): Pa
  * one; RegisterParticipant with a deleted participant's id → ALREADY_EXISTS.
  */
 export function createParticipantDecider(
-  edition: Edition,
+  fixed?: Edition,
 ): Decider<ParticipantCommand, ParticipantEvent, ParticipantState> {
   return {
     initialState: initialParticipantState,
     decide: (command, state, ctx) =>
       match(command)
-        .with({ type: 'RegisterParticipant' }, (c) => registerParticipant(c, state, ctx, edition))
-        .with({ type: 'MarkPayment' }, (c) => markPayment(c, state, ctx, edition))
-        .with({ type: 'RenameParticipant' }, (c) => renameParticipant(c, state, ctx, edition))
+        .with({ type: 'RegisterParticipant' }, (c) => registerParticipant(c, state, ctx, editionOfDecision(fixed, ctx)))
+        .with({ type: 'MarkPayment' }, (c) => markPayment(c, state, ctx, editionOfDecision(fixed, ctx)))
+        .with({ type: 'RenameParticipant' }, (c) => renameParticipant(c, state, ctx, editionOfDecision(fixed, ctx)))
         .with({ type: 'DeleteParticipant' }, (c) => deleteParticipant(c, state, ctx))
         .exhaustive(),
     evolve: evolveParticipant,
   };
 }
 
-/** The participant decider of the current edition (see createParticipantDecider). */
+/** The participant decider of the decision's edition, the context's (see createParticipantDecider). */
 export const participantDecider: Decider<ParticipantCommand, ParticipantEvent, ParticipantState> =
-  createParticipantDecider(currentEdition);
+  createParticipantDecider();

@@ -10,6 +10,8 @@ export interface ParticipantRegistered {
   data: {
     participantId: number;
     teamId: number;
+    /** The edition's year (schema 2; schema 1 events are upcast to 2025): a person takes part in each edition as a new participant. */
+    edition: number;
     /** Personal data (encrypted at rest). Null once erased. */
     fullName: string | null;
     /** Personal data (encrypted at rest). Null once erased. */

@@ -12,7 +12,7 @@ const self = testContext({ now, actor: participantActor(3, 7) });
 
 const registered: ParticipantRegistered = {
   type: 'ParticipantRegistered',
-  data: {
+  data: { edition: 2025,
     participantId: 3, teamId: 7, fullName: 'Mari Maasikas', email: 'mari@example.ee', birthYear: 1980, gender: 'FEMALE',
     isCaptain: false, newsletter: false, registeredAt: '2025-03-01T10:00:00.000Z',
   },
@@ -63,7 +63,7 @@ describe('DeleteParticipant', () => {
   });
 
   it('leaves a state with deleted: true and the personal data erased', () => {
-    given([registered]).when(remove(), admin).thenState({
+    given([registered]).when(remove(), admin).thenState({ edition: 2025,
       exists: true, participantId: 3, teamId: 7, fullName: null, email: null, birthYear: null, gender: 'FEMALE',
       isCaptain: false, newsletter: false, isPaid: false, registeredAt: '2025-03-01T10:00:00.000Z', deleted: true,
     });

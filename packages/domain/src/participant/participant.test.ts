@@ -25,7 +25,7 @@ const register = (overrides: Partial<RegisterParticipant['data']> = {}): Registe
 });
 const registered = (overrides: Partial<ParticipantRegistered['data']> = {}): ParticipantRegistered => ({
   type: 'ParticipantRegistered',
-  data: {
+  data: { edition: 2025,
     participantId: 3,
     teamId: 7,
     fullName: 'Mari Maasikas',
@@ -98,7 +98,7 @@ describe('RegisterParticipant', () => {
   });
 
   it('starts unpaid', () => {
-    given([]).when(register(), ctx).thenState({
+    given([]).when(register(), ctx).thenState({ edition: 2025,
       exists: true,
       deleted: false,
       participantId: 3,

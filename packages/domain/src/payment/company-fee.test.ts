@@ -4,7 +4,7 @@
  * administrator records refunds. Given past events, when a command, then events or a code.
  */
 import { describe, expect, it } from 'vitest';
-import { edition2025 } from '../edition';
+import { edition2025 } from '../edition/seed';
 import type { PaymentOrdered, PaymentRefunded, PaymentSucceeded } from '../events';
 import { createParticipantDecider } from '../participant/decider';
 import { createTeamDecider } from '../team/decider';
@@ -155,7 +155,7 @@ describe('a company team and its members', () => {
       type: 'RegisterTeam' as const,
       data: { teamId: 7, teamName: 'Firma OÜ', description: '', joinCode: 'ABC123', icon: null, ...(company === undefined ? {} : { company }) },
     });
-    const base = { teamId: 7, teamName: 'Firma OÜ', description: '', joinCode: 'ABC123', icon: null, registeredAt: now };
+    const base = { teamId: 7, edition: 2025, teamName: 'Firma OÜ', description: '', joinCode: 'ABC123', icon: null, registeredAt: now };
     teams.given([]).when(register(true), captain).then([{ type: 'TeamRegistered', data: { ...base, company: true } }]);
     teams.given([]).when(register(false), captain).then([{ type: 'TeamRegistered', data: base }]);
     teams.given([]).when(register(), captain).then([{ type: 'TeamRegistered', data: base }]);
@@ -167,7 +167,7 @@ describe('a company team and its members', () => {
     const registeredChild = {
       type: 'ParticipantRegistered' as const,
       data: {
-        participantId: 4, teamId: 7, fullName: 'Mia', email: 'mia@example.ee', birthYear: 2012, gender: 'FEMALE' as const,
+        participantId: 4, teamId: 7, edition: 2025, fullName: 'Mia', email: 'mia@example.ee', birthYear: 2012, gender: 'FEMALE' as const,
         isCaptain: false, newsletter: false, registeredAt: now,
       },
     };
@@ -189,7 +189,7 @@ describe('a company team and its members', () => {
     const state = participants.given([registeredChild])
       .when({ type: 'MarkPayment', data: { participantId: 4, isPaid: true, source: 'payment', orderId } }, testContext({ now, actor: systemActor }))
       .thenState({
-        exists: true, participantId: 4, teamId: 7, fullName: 'Mia', email: 'mia@example.ee', birthYear: 2012, gender: 'FEMALE',
+        exists: true, participantId: 4, teamId: 7, edition: 2025, fullName: 'Mia', email: 'mia@example.ee', birthYear: 2012, gender: 'FEMALE',
         isCaptain: false, newsletter: false, isPaid: true, paidOrderId: orderId, registeredAt: now, deleted: false,
       });
     expect(state.manualCents).toBeUndefined();
@@ -200,7 +200,7 @@ describe('a company team and its members', () => {
     const registered = (birthYear: number | null) => ({
       type: 'ParticipantRegistered' as const,
       data: {
-        participantId: 4, teamId: 7, fullName: 'Mia', email: 'mia@example.ee', birthYear, gender: 'FEMALE' as const,
+        participantId: 4, teamId: 7, edition: 2025, fullName: 'Mia', email: 'mia@example.ee', birthYear, gender: 'FEMALE' as const,
         isCaptain: false, newsletter: false, registeredAt: now,
       },
     });

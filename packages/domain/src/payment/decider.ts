@@ -14,8 +14,7 @@
  */
 import { match } from 'ts-pattern';
 import { isPrivileged } from '../actors';
-import type { Decider, DecisionContext } from '../decider';
-import { currentEdition } from '../edition';
+import { editionOfDecision, type Decider, type DecisionContext } from '../decider';
 import type { Edition } from '../edition/types';
 import { DomainError } from '../errors';
 import type { PaymentEvent, PaymentKind } from '../events';
@@ -325,12 +324,12 @@ function evolvePayment(state: PaymentState, event: PaymentEvent): PaymentState {
  * [PaymentFailed] with the provider's status as the reason, [] when already failed; PENDING and
  * REFUNDED → [].
  */
-export function createPaymentDecider(edition: Edition): Decider<PaymentCommand, PaymentEvent, PaymentState> {
+export function createPaymentDecider(fixed?: Edition): Decider<PaymentCommand, PaymentEvent, PaymentState> {
   return {
     initialState: initialPaymentState,
     decide: (command, state, ctx) =>
       match(command)
-        .with({ type: 'OrderPayment' }, (c) => orderPayment(c, state, ctx, edition))
+        .with({ type: 'OrderPayment' }, (c) => orderPayment(c, state, ctx, editionOfDecision(fixed, ctx)))
         .with({ type: 'RecordPaymentOutcome' }, (c) => recordOutcome(c, state, ctx))
         .with({ type: 'RefundPayment' }, (c) => refundPayment(c, state, ctx))
         .exhaustive(),
@@ -338,5 +337,5 @@ export function createPaymentDecider(edition: Edition): Decider<PaymentCommand, 
   };
 }
 
-/** The payment decider of the current edition (see createPaymentDecider). */
-export const paymentDecider: Decider<PaymentCommand, PaymentEvent, PaymentState> = createPaymentDecider(currentEdition);
+/** The payment decider of the decision's edition, the context's (see createPaymentDecider). */
+export const paymentDecider: Decider<PaymentCommand, PaymentEvent, PaymentState> = createPaymentDecider();

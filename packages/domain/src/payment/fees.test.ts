@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { edition2025 } from '../edition';
+import { edition2025 } from '../edition/seed';
 import type { Edition } from '../edition/types';
 import { feeFor, isChild, minimumAmountCents } from './fees';
 

@@ -5,9 +5,8 @@
  */
 import { match } from 'ts-pattern';
 import { isPrivileged, mayActForTeam } from '../actors';
-import type { Decider, DecisionContext } from '../decider';
+import { editionOfDecision, type Decider, type DecisionContext } from '../decider';
 import type { Edition } from '../edition/types';
-import { currentEdition } from '../edition';
 import { DomainError } from '../errors';
 import type { JoinCodeReplaced, TeamDeleted, TeamEvent, TeamPublicAttributesChanged, TeamRegistered, TeamRenamed } from '../events';
 import { requireBoolean, requireId, requireText } from '../validation';
@@ -28,6 +27,8 @@ export interface RegisterTeam {
      * Recorded in TeamRegistered only when true.
      */
     company?: boolean;
+    /** The team of an earlier edition this one continues (a captain re-opened it for the new edition). */
+    continues?: number;
   };
 }
 /**
@@ -77,6 +78,8 @@ export const ICON_REFERENCE_MAX = 2048;
 export interface TeamState {
   exists: boolean;
   teamId: number | null;
+  /** The edition's year the team runs in (null before registration). */
+  edition: number | null;
   teamName: string | null;
   description: string | null;
   joinCode: string | null;
@@ -95,6 +98,7 @@ export interface TeamState {
 const initialTeamState = (): TeamState => ({
   exists: false,
   teamId: null,
+  edition: null,
   teamName: null,
   description: null,
   joinCode: null,
@@ -115,7 +119,10 @@ function registerTeam(command: RegisterTeam, state: TeamState, ctx: DecisionCont
   const company = c.company === undefined ? false : requireBoolean(c.company, 'company');
   const event: TeamRegistered = {
     type: 'TeamRegistered',
-    data: { teamId, teamName, description, joinCode, icon: c.icon || null, registeredAt: ctx.now, ...(company ? { company: true } : {}) },
+    data: {
+      teamId, edition: edition.year, ...(c.continues !== undefined ? { continues: requireId(c.continues, 'continues') } : {}),
+      teamName, description, joinCode, icon: c.icon || null, registeredAt: ctx.now, ...(company ? { company: true } : {}),
+    },
   };
   return [event];
 }
@@ -188,6 +195,7 @@ function evolveTeam(state: TeamState, event: TeamEvent): TeamState {
     .with({ type: 'TeamRegistered' }, ({ data }) => ({
       exists: true,
       teamId: data.teamId,
+      edition: data.edition,
       teamName: data.teamName,
       description: data.description,
       joinCode: data.joinCode,
@@ -235,20 +243,20 @@ function evolveTeam(state: TeamState, event: TeamEvent): TeamState {
  * Every command but RegisterTeam on a deleted team (TeamDeleted) → NOT_FOUND, as for an unknown
  * team; RegisterTeam with a deleted team's id → ALREADY_EXISTS (ids are never reused).
  */
-export function createTeamDecider(edition: Edition): Decider<TeamCommand, TeamEvent, TeamState> {
+export function createTeamDecider(fixed?: Edition): Decider<TeamCommand, TeamEvent, TeamState> {
   return {
     initialState: initialTeamState,
     decide: (command, state, ctx) =>
       match(command)
-        .with({ type: 'RegisterTeam' }, (c) => registerTeam(c, state, ctx, edition))
-        .with({ type: 'ChangeTeamPublicAttributes' }, (c) => changePublicAttributes(c, state, ctx, edition))
-        .with({ type: 'ReplaceJoinCode' }, (c) => replaceJoinCode(c, state, ctx, edition))
-        .with({ type: 'RenameTeam' }, (c) => renameTeam(c, state, ctx, edition))
+        .with({ type: 'RegisterTeam' }, (c) => registerTeam(c, state, ctx, editionOfDecision(fixed, ctx)))
+        .with({ type: 'ChangeTeamPublicAttributes' }, (c) => changePublicAttributes(c, state, ctx, editionOfDecision(fixed, ctx)))
+        .with({ type: 'ReplaceJoinCode' }, (c) => replaceJoinCode(c, state, ctx, editionOfDecision(fixed, ctx)))
+        .with({ type: 'RenameTeam' }, (c) => renameTeam(c, state, ctx, editionOfDecision(fixed, ctx)))
         .with({ type: 'DeleteTeam' }, (c) => deleteTeam(c, state, ctx))
         .exhaustive(),
     evolve: evolveTeam,
   };
 }
 
-/** The team decider of the current edition (see createTeamDecider for the rules and codes). */
-export const teamDecider: Decider<TeamCommand, TeamEvent, TeamState> = createTeamDecider(currentEdition);
+/** The team decider of the decision's edition, the context's (see createTeamDecider for the rules and codes). */
+export const teamDecider: Decider<TeamCommand, TeamEvent, TeamState> = createTeamDecider();

@@ -7,6 +7,10 @@ export interface TeamRegistered {
   type: 'TeamRegistered';
   data: {
     teamId: number;
+    /** The edition's year the team runs in (schema 2; schema 1 events are upcast to 2025). */
+    edition: number;
+    /** The team of an earlier edition this one continues (a captain re-opened it); absent otherwise. */
+    continues?: number;
     teamName: string;
     description: string;
     joinCode: string;

@@ -12,7 +12,7 @@ const member = testContext({ now, actor: participantActor(3, 7) });
 
 const registered: TeamRegistered = {
   type: 'TeamRegistered',
-  data: { teamId: 7, teamName: 'Tartu Tammed', description: '', joinCode: 'ABC123', icon: null, registeredAt: '2025-03-01T10:00:00.000Z' },
+  data: { edition: 2025, teamId: 7, teamName: 'Tartu Tammed', description: '', joinCode: 'ABC123', icon: null, registeredAt: '2025-03-01T10:00:00.000Z' },
 };
 const deleted: TeamDeleted = { type: 'TeamDeleted', data: { teamId: 7, deletedAt: now } };
 const rename = (teamName: string, teamId = 7): TeamCommand => ({ type: 'RenameTeam', data: { teamId, teamName } });
@@ -70,7 +70,7 @@ describe('a deleted team', () => {
   });
 
   it('folds to deleted: true', () => {
-    given([registered]).when(remove(), admin).thenState({
+    given([registered]).when(remove(), admin).thenState({ edition: 2025,
       exists: true, teamId: 7, teamName: 'Tartu Tammed', description: '', joinCode: 'ABC123', icon: null,
       registeredAt: '2025-03-01T10:00:00.000Z', deleted: true,
     });

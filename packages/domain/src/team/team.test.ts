@@ -14,7 +14,7 @@ const register = (overrides: Partial<RegisterTeam['data']> = {}): RegisterTeam =
 });
 const registered = (overrides: Partial<TeamRegistered['data']> = {}): TeamRegistered => ({
   type: 'TeamRegistered',
-  data: {
+  data: { edition: 2025,
     teamId: 7,
     teamName: 'Sinilillede Seltskond',
     description: 'We walk.',
@@ -79,7 +79,7 @@ describe('RegisterTeam', () => {
   });
 
   it('folds TeamRegistered into the state', () => {
-    given([]).when(register(), ctx).thenState({
+    given([]).when(register(), ctx).thenState({ edition: 2025,
       exists: true,
       deleted: false,
       teamId: 7,

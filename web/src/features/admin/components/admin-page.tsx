@@ -8,6 +8,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { ADMIN_TABS, toAdminTab, type AdminTab } from '../tabs';
 import { AnnouncementsTab } from './announcements-tab';
 import { DrawTab } from './draw-tab';
+import { EditionsTab } from './editions-tab';
 import { EntriesTab } from './entries-tab';
 import { HistoryTab } from './history-tab';
 import { OperationsTab } from './operations-tab';
@@ -45,6 +46,7 @@ const PANELS: Record<AdminTab, () => ReactElement> = {
   announcements: AnnouncementsTab,
   review: ReviewTab,
   draw: DrawTab,
+  editions: EditionsTab,
 };
 
 /**

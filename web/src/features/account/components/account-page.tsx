@@ -7,9 +7,13 @@ import { ChangePasswordForm } from './change-password-form';
 import { AccountErased } from './account-erased';
 import { MyDataSection } from './my-data-section';
 import { useErasureStore } from '../stores/erasure-store';
+import { JoinEdition } from './join-edition';
 import { MyContributions } from './my-contributions';
 
-/** /account (spec §2 "Account"): login needed; greets by full name; the change-password form. */
+/**
+ * /account (spec §2 "Account"): login needed; greets by full name; a returning participant's way
+ * into the edition taking registrations; the change-password form.
+ */
 export function AccountPage() {
   const { t } = useTranslation('account');
   const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
@@ -23,6 +27,7 @@ export function AccountPage() {
       <p className={panelStyles.lead} data-testid="account-greeting">
         {t('greeting', { name: fullName })}
       </p>
+      <JoinEdition />
       <ChangePasswordForm />
       {participantId !== null && <MyContributions participantId={participantId} />}
       <MyDataSection />

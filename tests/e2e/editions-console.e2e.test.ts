@@ -1,0 +1,137 @@
+/**
+ * The admin console's editions tab in headless Chromium against `npm start` (the 2025 export
+ * imported as edition 2025, the app's clock on 15 June 2025 in Tallinn: after 2025's late-entry
+ * deadline, so its results are final and it may be closed). The administrator plans the next
+ * edition from the latest one; a route mission without its English name is refused by the server
+ * with EDITION_MISSION_NAME_MISSING and the field `route.missions[3].name.en`, shown in Estonian
+ * and, after the flag, in English; fixed, the draft is saved and listed. A route uploaded as JSON
+ * is checked by the server the same way. Closing 2025 archives it, and its form is then read-only.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../support/browser';
+import { e2eKit, message, type Lang } from '../support/e2e-kit';
+import type { RunningStack } from '../support/stack';
+import { E2E_ADMIN, sharedStack } from '../support/shared-stack';
+
+let stack: RunningStack;
+let browser: Browser;
+const kit = e2eKit(() => stack, () => browser);
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([sharedStack({ CLOCK_START: '2025-06-15T12:00:00+03:00' }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+/** A logged-in administrator's page on the editions tab, in `lang`. */
+async function editionsTab(lang: Lang): Promise<Page> {
+  const { page } = await kit.newPage(lang);
+  await kit.login(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await page.waitForURL((url) => url.pathname !== '/login');
+  await page.goto(`${stack.baseUrl}/admin?tab=editions`);
+  await page.getByTestId('edition-list').waitFor();
+  return page;
+}
+
+/** The latest edition's year in the list. */
+async function latestYear(page: Page): Promise<number> {
+  const years = await page.getByTestId('edition-row').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-year'))));
+  return Math.max(...years);
+}
+
+/** The refusal shown above the form: its code, field and text. */
+async function shownProblem(page: Page): Promise<{ code: string | null; field: string | null; text: string }> {
+  const item = page.getByTestId('edition-problem').first();
+  await item.waitFor();
+  return { code: await item.getAttribute('data-code'), field: await item.getAttribute('data-field'), text: (await item.textContent()) ?? '' };
+}
+
+describe('the editions tab', () => {
+  let planned = 0;
+
+  test('plans the next edition: a mission without its English name is refused in both languages, then saved', async () => {
+    const page = await editionsTab('est');
+    const latest = await latestYear(page);
+    planned = latest + 1;
+    await page.getByTestId('edition-plan-next').click();
+    expect(await page.getByTestId('edition-field-year').inputValue()).toBe(String(planned));
+    expect(await page.getByTestId('edition-field-startDate').inputValue()).toMatch(new RegExp(`^${planned}-`));
+    await page.getByTestId('edition-mission-3-nameEn').fill('');
+    await page.getByTestId('edition-save').click();
+    const estonian = await shownProblem(page);
+    expect(estonian).toMatchObject({ code: 'EDITION_MISSION_NAME_MISSING', field: 'route.missions[3].name.en' });
+    expect(estonian.text).toContain(message('est', 'EDITION_MISSION_NAME_MISSING'));
+    expect(estonian.text).toContain('route.missions[3].name.en');
+    expect(await page.getByTestId('edition-mission-3-nameEn').getAttribute('aria-invalid')).toBe('true');
+
+    // The flag reloads the page in English: the same mistake, told in English.
+    await Promise.all([page.waitForEvent('load'), page.getByTestId('lang-toggle').click()]);
+    await page.getByTestId('edition-list').waitFor();
+    await page.getByTestId('edition-plan-next').click();
+    await page.getByTestId('edition-mission-3-nameEn').fill('');
+    await page.getByTestId('edition-save').click();
+    const english = await shownProblem(page);
+    expect(english).toMatchObject({ code: 'EDITION_MISSION_NAME_MISSING', field: 'route.missions[3].name.en' });
+    expect(english.text).toContain(message('eng', 'EDITION_MISSION_NAME_MISSING'));
+    expect(message('eng', 'EDITION_MISSION_NAME_MISSING')).not.toBe(message('est', 'EDITION_MISSION_NAME_MISSING'));
+
+    // Fixed, with an amount typed the English way: saved as a draft.
+    await page.getByTestId('edition-mission-3-nameEn').fill('Afghanistan');
+    await page.getByTestId('edition-field-fees.adultCents').fill('25.50');
+    await page.getByTestId('edition-save').click();
+    await page.getByTestId('edition-saved').waitFor();
+    const row = page.locator(`[data-testid="edition-row"][data-year="${planned}"]`);
+    await row.waitFor();
+    expect(await row.getAttribute('data-status')).toBe('planned');
+
+    const listed = await page.evaluate(async () => {
+      const answer = await fetch('/api/admin/editions', { headers: { authorization: window.localStorage.getItem('token') ?? '' } });
+      return (await answer.json()) as { editions: { year: number; edition: { fees: { adultCents: number }; route: { missions: { name: { en: string } }[] } } }[] };
+    });
+    const saved = listed.editions.find((e) => e.year === planned)!;
+    expect(saved.edition.fees.adultCents).toBe(2550);
+    expect(saved.edition.route.missions[3]!.name.en).toBe('Afghanistan');
+    await page.context().close();
+
+    // Public answers never show a draft.
+    const editions = await (await fetch(`${stack.baseUrl}/api/editions`)).json() as { current: { year: number } | null; next: { year: number } | null };
+    expect(editions.next?.year ?? null).not.toBe(planned);
+  });
+
+  test('a route uploaded as JSON is checked by the server, and the field it breaks is named', async () => {
+    const page = await editionsTab('est');
+    await page.locator(`[data-testid="edition-row"][data-year="${planned}"] [data-testid="edition-edit"]`).click();
+    const route = await page.evaluate(async (year) => {
+      const answer = await fetch('/api/admin/editions', { headers: { authorization: window.localStorage.getItem('token') ?? '' } });
+      const { editions } = (await answer.json()) as { editions: { year: number; edition: { route: { lapLength: number; missions: { name: { et: string; en: string } }[] } } }[] };
+      return editions.find((e) => e.year === year)!.edition.route;
+    }, planned);
+    route.missions[1]!.name = { et: '', en: route.missions[1]!.name.en };
+    await page.getByTestId('edition-upload').setInputFiles({ name: 'route.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(route)) });
+    await page.getByTestId('edition-uploaded').waitFor();
+    await page.getByTestId('edition-save').click();
+    expect(await shownProblem(page)).toMatchObject({ code: 'EDITION_MISSION_NAME_MISSING', field: 'route.missions[1].name.et' });
+
+    await page.getByTestId('edition-upload').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"missions": [') });
+    expect((await shownProblem(page)).text).toContain('JSON');
+    await page.context().close();
+  });
+
+  test('closing 2025 after its late-entry deadline archives it; its form is read-only', async () => {
+    const page = await editionsTab('est');
+    const row = page.locator('[data-testid="edition-row"][data-year="2025"]');
+    expect(await row.getAttribute('data-phase')).toBe('final');
+    await row.getByTestId('edition-close').click();
+    await page.getByTestId('edition-confirm-yes').click();
+    await page.getByTestId('edition-saved').waitFor();
+    await page.locator('[data-testid="edition-row"][data-year="2025"][data-status="closed"]').waitFor();
+    await page.locator('[data-testid="edition-row"][data-year="2025"] [data-testid="edition-view"]').click();
+    await page.getByTestId('edition-read-only').waitFor();
+    expect(await page.getByTestId('edition-save').count()).toBe(0);
+    expect(await page.getByTestId('edition-mission-0-nameEt').getAttribute('readonly')).not.toBeNull();
+    await page.context().close();
+  });
+});

@@ -42,6 +42,25 @@ async function latestYear(page: Page): Promise<number> {
   return Math.max(...years);
 }
 
+/** An edition as GET /api/admin/editions has it, once its read model has caught up (≤ 15 s). */
+async function savedEdition(page: Page, year: number): Promise<SavedEdition> {
+  for (const deadline = Date.now() + 15_000; ; ) {
+    const found = await page.evaluate(async (wanted) => {
+      const answer = await fetch('/api/admin/editions', { headers: { authorization: window.localStorage.getItem('token') ?? '' } });
+      const { editions } = (await answer.json()) as { editions: { year: number }[] };
+      return editions.find((e) => e.year === wanted) ?? null;
+    }, year);
+    if (found) return found as SavedEdition;
+    if (Date.now() > deadline) throw new Error(`edition ${year} is not listed by GET /api/admin/editions`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+interface SavedEdition {
+  year: number;
+  edition: { fees: { adultCents: number }; route: { lapLength: number; missions: { name: { et: string; en: string } }[] } };
+}
+
 /** The refusal shown above the form: its code, field and text. */
 async function shownProblem(page: Page): Promise<{ code: string | null; field: string | null; text: string }> {
   const item = page.getByTestId('edition-problem').first();
@@ -87,11 +106,7 @@ describe('the editions tab', () => {
     await row.waitFor();
     expect(await row.getAttribute('data-status')).toBe('planned');
 
-    const listed = await page.evaluate(async () => {
-      const answer = await fetch('/api/admin/editions', { headers: { authorization: window.localStorage.getItem('token') ?? '' } });
-      return (await answer.json()) as { editions: { year: number; edition: { fees: { adultCents: number }; route: { missions: { name: { en: string } }[] } } }[] };
-    });
-    const saved = listed.editions.find((e) => e.year === planned)!;
+    const saved = await savedEdition(page, planned);
     expect(saved.edition.fees.adultCents).toBe(2550);
     expect(saved.edition.route.missions[3]!.name.en).toBe('Afghanistan');
     await page.context().close();
@@ -104,11 +119,7 @@ describe('the editions tab', () => {
   test('a route uploaded as JSON is checked by the server, and the field it breaks is named', async () => {
     const page = await editionsTab('est');
     await page.locator(`[data-testid="edition-row"][data-year="${planned}"] [data-testid="edition-edit"]`).click();
-    const route = await page.evaluate(async (year) => {
-      const answer = await fetch('/api/admin/editions', { headers: { authorization: window.localStorage.getItem('token') ?? '' } });
-      const { editions } = (await answer.json()) as { editions: { year: number; edition: { route: { lapLength: number; missions: { name: { et: string; en: string } }[] } } }[] };
-      return editions.find((e) => e.year === year)!.edition.route;
-    }, planned);
+    const { route } = (await savedEdition(page, planned)).edition;
     route.missions[1]!.name = { et: '', en: route.missions[1]!.name.en };
     await page.getByTestId('edition-upload').setInputFiles({ name: 'route.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(route)) });
     await page.getByTestId('edition-uploaded').waitFor();

@@ -8,7 +8,7 @@ import { errorCodeOf } from '../../../lib/api-client';
 import { formatDay } from '../../../lib/format-date';
 import { useLang } from '../../../lib/use-lang';
 import { closeEdition, editionErrorOf, listAdminEditions, openEdition, type EditionView } from '../api/editions';
-import { draftFromEdition, nextEditionDraft, type EditionDraft } from '../utils/edition-form';
+import { draftFromEdition, nextEditionDraft, withView, type EditionDraft } from '../utils/edition-form';
 import { EditionEditor, editionName } from './edition-editor';
 import formStyles from '../../../components/ui/form/form.module.css';
 import styles from './editions.module.css';
@@ -41,7 +41,9 @@ export function EditionsTab() {
   const editions = listed.data ?? [];
   const latest = editions.length > 0 ? editions[editions.length - 1]! : null;
 
-  const refresh = () => client.invalidateQueries({ queryKey: ADMIN_EDITIONS_KEY });
+  // The command's answer is the edition as the log now has it; the list's read model may not have
+  // caught up yet (the answer carries no position to wait for), so the answer goes into the list.
+  const remember = (view: EditionView) => client.setQueryData<EditionView[]>(ADMIN_EDITIONS_KEY, (list) => withView(list ?? [], view));
   const start = (mode: 'new' | 'edit' | 'view', draft: EditionDraft) => {
     setNotice(null);
     setEditing({ mode, draft, key: Date.now() });
@@ -55,7 +57,7 @@ export function EditionsTab() {
       setConfirming(null);
       setActing({ pending: false, code: null });
       setNotice(t(confirming.action === 'open' ? 'editions.opened' : 'editions.closed', { name: editionName(view.edition, lang) }));
-      await refresh();
+      remember(view);
     } catch (error) {
       setActing({ pending: false, code: editionErrorOf(error).code });
     }
@@ -148,7 +150,7 @@ export function EditionsTab() {
           onSaved={(view) => {
             setEditing(null);
             setNotice(t('editions.saved', { name: editionName(view.edition, lang) }));
-            void refresh();
+            remember(view);
           }}
         />
       )}

@@ -13,6 +13,7 @@ import {
   parseKmHundredths,
   parsePosition,
   routeFromDrafts,
+  withView,
 } from './edition-form';
 
 describe('fees typed in the page locale', () => {
@@ -167,5 +168,13 @@ describe('an uploaded JSON file', () => {
     expect(parseEditionUpload('{"year": 2026', 'et')).toEqual({ ok: false, problem: 'notJson' });
     expect(parseEditionUpload('{"teams": []}', 'et')).toEqual({ ok: false, problem: 'unknownShape' });
     expect(parseEditionUpload('42', 'et')).toEqual({ ok: false, problem: 'unknownShape' });
+  });
+});
+
+describe('the list after a command', () => {
+  it('replaces the edition of the same year, or adds it in year order', () => {
+    const list = [{ year: 2025, status: 'opened' }, { year: 2027, status: 'planned' }];
+    expect(withView(list, { year: 2025, status: 'closed' })).toEqual([{ year: 2025, status: 'closed' }, { year: 2027, status: 'planned' }]);
+    expect(withView(list, { year: 2026, status: 'planned' }).map((v) => v.year)).toEqual([2025, 2026, 2027]);
   });
 });

@@ -370,3 +370,8 @@ export function parseEditionUpload(content: string, lang: Language): UploadResul
   if (mismatch) return { ok: false, problem: 'routeMismatch', field: mismatch };
   return { ok: true, kind: 'route', missions: missionDrafts(missions.filter(isRecord) as Partial<Mission>[], lang) };
 }
+
+/** `list` (oldest first) with `view` in place of the same year's, or added in year order. */
+export function withView<V extends { year: number }>(list: readonly V[], view: V): V[] {
+  return [...list.filter((v) => v.year !== view.year), view].sort((a, b) => a.year - b.year);
+}

@@ -73,7 +73,7 @@ export function JoinEdition() {
   return <JoinForm edition={edition} lastTeam={{ id: team.data.id, name: team.data.team_name }} onJoined={setJoined} />;
 }
 
-function JoinForm({ edition, lastTeam, onJoined }: {
+export function JoinForm({ edition, lastTeam, onJoined }: {
   edition: PublicEditionView;
   lastTeam: { id: number; name: string };
   onJoined: (joined: Joined) => void;

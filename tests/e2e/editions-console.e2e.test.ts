@@ -6,10 +6,15 @@
  * with EDITION_MISSION_NAME_MISSING and the field `route.missions[3].name.en`, shown in Estonian
  * and, after the flag, in English; fixed, the draft is saved and listed. A route uploaded as JSON
  * is checked by the server the same way. Closing 2025 archives it, and its form is then read-only.
+ *
+ * Then the launcher's demo on 10 March 2026 (2025 archived, 2026 taking registrations): a 2025
+ * participant finds "Join Sinilill 2026" on the account page, keeps last year's team, invites
+ * last year's members and goes on to pay; a teammate joins in English with the new join code.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser';
+import { fixturePeople } from '../support/app';
 import { e2eKit, message, type Lang } from '../support/e2e-kit';
 import type { RunningStack } from '../support/stack';
 import { E2E_ADMIN, sharedStack } from '../support/shared-stack';
@@ -19,11 +24,10 @@ let browser: Browser;
 const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([sharedStack({ CLOCK_START: '2025-06-15T12:00:00+03:00' }), launchBrowser()]);
+  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
 });
 
 /** A logged-in administrator's page on the editions tab, in `lang`. */
@@ -70,6 +74,9 @@ async function shownProblem(page: Page): Promise<{ code: string | null; field: s
 
 describe('the editions tab', () => {
   let planned = 0;
+  beforeAll(async () => {
+    stack = await sharedStack({ CLOCK_START: '2025-06-15T12:00:00+03:00' });
+  });
 
   test('plans the next edition: a mission without its English name is refused in both languages, then saved', async () => {
     const page = await editionsTab('est');
@@ -143,6 +150,87 @@ describe('the editions tab', () => {
     await page.getByTestId('edition-read-only').waitFor();
     expect(await page.getByTestId('edition-save').count()).toBe(0);
     expect(await page.getByTestId('edition-mission-0-nameEt').getAttribute('readonly')).not.toBeNull();
+    await page.context().close();
+  });
+});
+
+/** The launcher's demo (2025 closed, 2026 planned and opened) with the clock in 2026's registration. */
+const DEMO_IN_REGISTRATION = { DEMO_NEXT_EDITION: '2026', CLOCK_START: '2026-03-10T12:00:00+02:00' };
+
+describe('a returning participant', () => {
+  // A 2025 team no other file uses, with at least three members.
+  const teams = new Map<number, ReturnType<typeof fixturePeople>>();
+  for (const person of fixturePeople()) teams.set(person.teamId, [...(teams.get(person.teamId) ?? []), person]);
+  const [teamId, members] = [...teams.entries()].filter(([, people]) => people.length >= 3).at(-3)!;
+  const [captain, teammate] = members as [(typeof members)[number], (typeof members)[number]];
+  let joinCode = '';
+
+  beforeAll(async () => {
+    stack = await sharedStack(DEMO_IN_REGISTRATION);
+  });
+
+  /** A 2025 participant logged in (first password set by mail) on the account page, in `lang`. */
+  async function accountPage(lang: Lang, email: string): Promise<Page> {
+    const { page } = await kit.newPage(lang);
+    await kit.setPasswordByMail(page, email, 'tagasi-2026-parool');
+    await kit.login(page, email, 'tagasi-2026-parool');
+    await page.waitForURL((url) => url.pathname !== '/login');
+    await page.goto(`${stack.baseUrl}/account`);
+    await page.getByTestId('account-page').waitFor();
+    return page;
+  }
+
+  test('keeps last year’s team, invites last year’s members and goes on to pay (Estonian)', async () => {
+    const page = await accountPage('est', captain.email);
+    const offer = page.getByTestId('join-edition');
+    await offer.waitFor();
+    expect(await offer.getAttribute('data-year')).toBe('2026');
+    expect(await offer.textContent()).toContain('Liitu: ');
+    const lastYear = await page.evaluate(async (id) => {
+      const answer = await fetch(`/api/team/${id}`, { headers: { authorization: window.localStorage.getItem('token') ?? '' } });
+      return ((await answer.json()) as { team_name: string }).team_name;
+    }, teamId);
+    expect(await offer.textContent()).toContain(lastYear);
+    await page.getByTestId('join-edition-submit').click();
+    const done = page.getByTestId('join-edition-done');
+    await done.waitFor();
+    joinCode = (await page.getByTestId('join-edition-code').textContent()) ?? '';
+    expect(joinCode).not.toBe('');
+
+    // The session now names the new participant and team, of 2026.
+    const claims = await page.evaluate(() => JSON.parse(atob((window.localStorage.getItem('token') ?? '').split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { teamId: number });
+    expect(claims.teamId).not.toBe(teamId);
+    expect(Number(await done.getAttribute('data-team-id'))).toBe(claims.teamId);
+
+    await page.getByTestId('join-edition-invite').click();
+    const invited = page.getByTestId('join-edition-invited');
+    await invited.waitFor();
+    const count = Number(await invited.getAttribute('data-count'));
+    expect(count).toBeGreaterThanOrEqual(1);
+    expect(count).toBeLessThanOrEqual(members.length - 1);
+
+    await page.getByTestId('join-edition-pay').click();
+    await page.waitForURL(/\/pay$/);
+
+    // Joined: the account page offers nothing more.
+    await page.goto(`${stack.baseUrl}/account`);
+    await page.getByTestId('account-page').waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByTestId('join-edition').count()).toBe(0);
+    await page.context().close();
+  });
+
+  test('a teammate joins the re-opened team with its join code (English)', async () => {
+    expect(joinCode).not.toBe('');
+    const page = await accountPage('eng', teammate.email);
+    await page.getByTestId('join-edition').waitFor();
+    expect(await page.getByTestId('join-edition').textContent()).toContain('Join Sinilill 2026');
+    await page.locator('input[name="join-mode"][value="joinCode"]').check();
+    await page.getByTestId('join-edition-join-code').fill(joinCode);
+    await page.getByTestId('join-edition-submit').click();
+    await page.getByTestId('join-edition-done').waitFor();
+    expect(await page.getByTestId('join-edition-invite').count()).toBe(0);
+    expect(await page.getByTestId('join-edition-pay').textContent()).toBe('Continue to payment');
     await page.context().close();
   });
 });

@@ -228,7 +228,8 @@ describe('a returning participant', () => {
     await page.locator('input[name="join-mode"][value="joinCode"]').check();
     await page.getByTestId('join-edition-join-code').fill(joinCode);
     await page.getByTestId('join-edition-submit').click();
-    await page.getByTestId('join-edition-done').waitFor();
+    await page.locator('[data-testid="join-edition-done"], [data-testid="alert-error"]').first().waitFor();
+    expect(await page.getByTestId('alert-error').allTextContents()).toEqual([]);
     expect(await page.getByTestId('join-edition-invite').count()).toBe(0);
     expect(await page.getByTestId('join-edition-pay').textContent()).toBe('Continue to payment');
     await page.context().close();

@@ -8,36 +8,27 @@ import { SubmitButton } from '../../../components/ui/form/submit-button';
 import { checkText, type FieldProblem } from '../../../lib/form-validation';
 import { formatDay } from '../../../lib/format-date';
 import { formatEuros } from '../../../lib/format-money';
-import { queryClient } from '../../../lib/query-client';
 import { useSessionStore } from '../../../lib/session-store';
 import { useAction } from '../../../lib/use-action';
 import { useLang } from '../../../lib/use-lang';
 import { EDITIONS_KEY, getEditions, getTeam, inviteReturning, joinEdition, type JoinEditionBody, type PublicEditionView } from '../api/returning';
+import { useJoinedStore, type Joined } from '../stores/joined-store';
 import { joinableEdition } from '../utils/returning';
 import formStyles from '../../../components/ui/form/form.module.css';
 import styles from './join-edition.module.css';
 
 type Mode = JoinEditionBody['mode'];
 
-/** What the join answered, kept for the page that follows it. */
-interface Joined {
-  edition: PublicEditionView;
-  teamId: number;
-  joinCode: string | null;
-  reopened: boolean;
-}
-
 /**
- * The join, then the session refreshed the way a login refreshes it: the account now names the
- * new participant and team (their claims are in the new token), and every read of the old
- * participant's data is read again.
+ * The join, then the session renewed the way a login renews it: the account now names the new
+ * participant and team (their claims are in the new token). The reads of the person's data are
+ * keyed by participant, team or token, so the new ones are read as the pages need them.
  */
 async function joinAndRefresh(year: number, body: JoinEditionBody) {
   const answer = await joinEdition(year, body);
   const session = useSessionStore.getState();
   if (typeof answer.token === 'string') session.login(answer.token);
   else await session.refresh();
-  void queryClient.invalidateQueries();
   return answer;
 }
 
@@ -57,7 +48,10 @@ export function JoinEdition() {
   const participantId = useSessionStore((s) => s.identity.participantId);
   const teamId = useSessionStore((s) => s.identity.teamId);
   const isAdmin = useSessionStore((s) => s.identity.isAdmin);
-  const [joined, setJoined] = useState<Joined | null>(null);
+  const userId = useSessionStore((s) => s.identity.userId);
+  const justJoined = useJoinedStore((s) => s.joined);
+  const markJoined = useJoinedStore((s) => s.markJoined);
+  const joined = justJoined?.userId === userId ? justJoined : null;
   const editions = useQuery({ queryKey: EDITIONS_KEY, queryFn: ({ signal }) => getEditions(signal) });
   const registrationOpen = editions.data?.current?.registrationOpen === true;
   const team = useQuery({
@@ -70,7 +64,7 @@ export function JoinEdition() {
 
   if (joined) return <JoinedEdition joined={joined} />;
   if (!edition || !team.data) return null;
-  return <JoinForm edition={edition} lastTeam={{ id: team.data.id, name: team.data.team_name }} onJoined={setJoined} />;
+  return <JoinForm edition={edition} lastTeam={{ id: team.data.id, name: team.data.team_name }} onJoined={(done) => markJoined(userId, done)} />;
 }
 
 export function JoinForm({ edition, lastTeam, onJoined }: {

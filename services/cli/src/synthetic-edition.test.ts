@@ -13,11 +13,14 @@ import {
   type Gender,
   type ParticipantState,
 } from '@sinilill/domain';
+import { edition2025 } from '@sinilill/domain/seed';
 import { parseImportFlags } from './import-flags';
 import { syntheticEdition } from './synthetic-edition';
 
 const context = (at: string): DecisionContext => ({
   now: new Date(at).toISOString(), actor: { userId: null, role: 'SYSTEM', participantId: null, teamId: null }, entryInsertionEnabled: true,
+  // The synthetic edition's rows are of April 2025: the import decides them under the 2025 edition.
+  edition: edition2025,
 });
 
 describe('syntheticEdition', () => {

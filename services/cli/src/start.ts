@@ -12,7 +12,11 @@
  *    (`npm run dev`, which builds the web client first: `--watch` restarts a service when its
  *    sources change).
  * 6. Without SMTP_URL, a local MailDev 2 catches outgoing mail (inbox: http://HOST:PORT+6).
- * 7. On first start (an empty event log) the 2025 export is imported as events.
+ * 7. On first start (an empty event log) the export in FIXTURE_DIR is imported as events into
+ *    its edition (2025: planned and opened first). Then the demo (DEMO_NEXT_EDITION, default
+ *    2026; empty: none): the imported editions before that year are closed and the seed edition
+ *    of that year is planned and opened, so the site shows 2025 archived and 2026 announced
+ *    (docs/decisions/0086).
  * A service that crashes is restarted with back-off while the others keep serving (Supervisor).
  * Ctrl-C stops everything it started.
  */
@@ -26,6 +30,8 @@ import { ensureSystemPart, waitForPort } from '@sinilill/local-infra';
 import { WakeUpPublisher } from '@sinilill/messaging';
 import { waitForPosition } from '@sinilill/read-models';
 import { openApplication } from './application';
+import { YEAR_OF_EVENTS_BEFORE_EDITIONS } from '@sinilill/domain/seed';
+import { demoNextEdition, exportYear } from './edition-setup';
 import { describeAssumedFees, importEdition } from './import-edition';
 import { openInfrastructure } from './infra';
 import { progressBar } from './progress';
@@ -136,18 +142,26 @@ export async function start(): Promise<void> {
     if (!existsSync(config.fixtureDir)) {
       log(`no export at ${config.fixtureDir}: starting with an empty event log`);
     } else {
-      log(`first start: importing ${config.fixtureDir}`);
+      // The 2025 export says its year (route.json); one that does not is of the year before editions were data.
+      const year = exportYear(config.fixtureDir) ?? YEAR_OF_EVENTS_BEFORE_EDITIONS;
+      log(`first start: importing ${config.fixtureDir} into the edition of ${year}`);
       const publisher = new WakeUpPublisher({ redisUrl: infra.redisUrl!, prefix: config.queuePrefix });
       const bar = progressBar();
       const result = await importEdition({
-        dir: config.fixtureDir, edition: 2025, store: app.store, pool: app.pool, directory: app.directory, ids: app.ids,
+        dir: config.fixtureDir, edition: year, store: app.store, pool: app.pool, directory: app.directory, ids: app.ids,
+        commands: app.commands,
         onProgress: ({ phase, done, total }) => bar.update(done, total, `import ${phase}`),
         onPhaseDone: (position) => publisher.wake(position),
       });
       bar.stop();
-      await publisher.close();
       log(`imported ${result.teams} teams, ${result.participants} participants, ${result.entries} entries in ${(result.milliseconds / 1000).toFixed(1)} s`);
       log(describeAssumedFees(result.assumedFees));
+      if (config.demoNextEdition !== null) {
+        const demo = await demoNextEdition({ store: app.store, commands: app.commands }, config.demoNextEdition);
+        log(`demo (DEMO_NEXT_EDITION=${config.demoNextEdition}): ${demo.closed.length > 0 ? `closed ${demo.closed.join(', ')}, ` : ''}planned and opened ${demo.opened}`);
+        await publisher.wake(await app.store.headPosition());
+      }
+      await publisher.close();
       // "ready" means the first page shows the whole import, not a projection still catching up.
       await waitForPosition(app.db, await app.store.headPosition(), 120_000, 100);
     }

@@ -134,9 +134,16 @@ describe('syntheticEdition', () => {
 
 describe('parseImportFlags', () => {
   test('reads --synthetic, --seed and --batch, with = or a separate value, underscores allowed', () => {
-    expect(parseImportFlags([])).toEqual({ synthetic: null, seed: 1, batchEvents: null });
-    expect(parseImportFlags(['--synthetic', '1000000'])).toEqual({ synthetic: 1_000_000, seed: 1, batchEvents: null });
-    expect(parseImportFlags(['--synthetic=1_000_000', '--seed=5', '--batch', '2000'])).toEqual({ synthetic: 1_000_000, seed: 5, batchEvents: 2000 });
+    const none = { year: null, dir: null };
+    expect(parseImportFlags([])).toEqual({ synthetic: null, seed: 1, batchEvents: null, ...none });
+    expect(parseImportFlags(['--synthetic', '1000000'])).toEqual({ synthetic: 1_000_000, seed: 1, batchEvents: null, ...none });
+    expect(parseImportFlags(['--synthetic=1_000_000', '--seed=5', '--batch', '2000'])).toEqual({ synthetic: 1_000_000, seed: 5, batchEvents: 2000, ...none });
+  });
+
+  test("reads the export's --year and --dir", () => {
+    expect(parseImportFlags(['--year', '2024', '--dir=/srv/export-2024'])).toMatchObject({ year: 2024, dir: '/srv/export-2024' });
+    expect(() => parseImportFlags(['--year=24'])).toThrow('--year needs a year from 2000 to 9999');
+    expect(() => parseImportFlags(['--dir'])).toThrow('--dir needs a directory');
   });
 
   test('refuses unknown flags and values that are not positive integers', () => {

@@ -30,7 +30,7 @@ import { ensureSystemPart, waitForPort } from '@sinilill/local-infra';
 import { WakeUpPublisher } from '@sinilill/messaging';
 import { waitForPosition } from '@sinilill/read-models';
 import { openApplication } from './application';
-import { YEAR_OF_EVENTS_BEFORE_EDITIONS } from '@sinilill/domain/seed';
+import { YEAR_OF_EVENTS_BEFORE_EDITIONS, seedEditions } from '@sinilill/domain/seed';
 import { demoNextEdition, exportYear } from './edition-setup';
 import { describeAssumedFees, importEdition } from './import-edition';
 import { openInfrastructure } from './infra';
@@ -72,6 +72,10 @@ export async function start(): Promise<void> {
   const watch = process.argv.includes('--watch');
   // Before anything starts: a missing redis-server is installed, or the start stops here.
   if (!config.redisUrl) ensureSystemPart('redis-server', log);
+  // A demo year without seed data would stop the first start after the services are up.
+  if (config.demoNextEdition !== null && !seedEditions.has(config.demoNextEdition)) {
+    throw new Error(`DEMO_NEXT_EDITION=${config.demoNextEdition}: there is no seed edition of that year (seed editions: ${[...seedEditions.keys()].join(', ')}); set it empty for no demo`);
+  }
   if (sandboxChosenHere) log('payments: the sandbox, a local test bank where no money moves (PAYMENT_PROVIDER=montonio for real payments)');
   log(`node ${process.versions.node}, ${compiled ? 'compiled build' : watch ? 'sources through tsx, watching' : 'sources through tsx'}`);
   const infra = await openInfrastructure(config, { redis: 'required', log });

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import pg from 'pg';
 import { importEdition, importRows, syntheticEdition, type ImportProgress, type ImportResult } from '@sinilill/cli';
 import { AccountDirectory, CommandService, eventIdFor } from '@sinilill/commands';
+import { edition2025 } from '@sinilill/domain/seed';
 import { deriveTeamFigures } from '@sinilill/read-models';
 import type { EventStore, RecordedEvent } from '@sinilill/event-store';
 import { FIGURES_2025, FIXTURE_DIR, testApplication, type TestApplication } from '../support/app';
@@ -76,9 +77,11 @@ describe('the 2025 edition imported in bulk', () => {
 
   test('appends exactly the events of the command-by-command import, in batches, each phase reported', async () => {
     const [mine, reference] = await Promise.all([allEvents(bulk.app.store), allEvents(oneByOne.app.store)]);
-    expect(mine.size).toBe(16_701);
+    // The rows' 16 701 events after the edition's two (EditionPlanned, EditionOpened of 2025).
+    expect(mine.size).toBe(16_703);
     expect(first.events).toBe(16_701);
-    expect(head).toBe(16_701);
+    expect(head).toBe(16_703);
+    expect(mine.get(eventIdFor('import:2025:edition:plan', 0))).toMatchObject({ stream: 'edition-2025', type: 'EditionPlanned', globalPosition: 1 });
     expect(first.position).toBe(head);
     expect([...mine.keys()].sort()).toEqual([...reference.keys()].sort());
     for (const [id, event] of mine) expect(content(event), id).toEqual(content(reference.get(id)!));
@@ -150,7 +153,7 @@ describe('a synthetic edition imported in bulk', () => {
     let distance = 0;
     let blueFlowers = 0;
     for (const total of hundredths.values()) {
-      const figures = deriveTeamFigures(total);
+      const figures = deriveTeamFigures(total, edition2025);
       distance += figures.distance;
       blueFlowers += figures.blueFlowers;
     }

@@ -91,7 +91,7 @@ export interface ImportResult {
   /** The highest global position the import's commands reached (of the first run, on a repeat). */
   position: number;
   milliseconds: number;
-  /** Bulk path only: events appended by this run (0 on a repeat). */
+  /** Bulk path only: events appended for the rows by this run (0 on a repeat; the edition's own events not counted). */
   events?: number;
   /** Bulk path only: where the time went. */
   timings?: BulkTimings;

@@ -81,7 +81,7 @@ describe('the 2025 export imported, then the launcher\'s demo', () => {
     expect(events.map((e) => e.type)).toEqual(['EditionPlanned', 'EditionOpened']);
     expect(JSON.parse(JSON.stringify((events[0]!.data as { edition: Edition }).edition))).toEqual(JSON.parse(JSON.stringify(edition2025)));
     for (const event of events) {
-      expect(event.metadata).toMatchObject({ actor: { role: 'SYSTEM' }, commandId: expect.stringMatching(/^import:2025:edition:/) });
+      expect(event.metadata).toMatchObject({ actor: { role: 'SYSTEM' }, commandId: expect.stringMatching(/^import:2025:edition:/), imported: true });
     }
     const planned = (events[0]!.data as { plannedAt: string }).plannedAt;
     expect(planned < `${edition2025.registrationOpens}T00:00:00+02:00`).toBe(true);
@@ -113,8 +113,11 @@ describe('the 2025 export imported, then the launcher\'s demo', () => {
     const closed = await editionStream(app.store, 2025);
     expect(closed.map((e) => e.type)).toEqual(['EditionPlanned', 'EditionOpened', 'EditionClosed']);
     expect((closed[2]!.data as { closedAt: string }).closedAt > `${edition2025.lateEntriesUntil}T23:59:59+03:00`).toBe(true);
+    expect(closed[2]!.metadata).not.toHaveProperty('imported');
     const next = await editionStream(app.store, 2026);
     expect(next.map((e) => e.type)).toEqual(['EditionPlanned', 'EditionOpened']);
+    expect(next[0]!.metadata).toMatchObject({ actor: { role: 'SYSTEM' }, commandId: 'demo:2026:edition:plan' });
+    expect(next[0]!.metadata).not.toHaveProperty('imported');
     expect(JSON.parse(JSON.stringify((next[0]!.data as { edition: Edition }).edition))).toEqual(JSON.parse(JSON.stringify(edition2026Demo)));
 
     const catalog = await readEditionCatalog(app.store);

@@ -140,8 +140,13 @@ function dayAfter(date: string): Date {
   return new Date(Date.parse(`${date}T12:00:00Z`) + 86_400_000);
 }
 
+/** A SYSTEM request at `now`; an import's edition commands (`import:…`) are marked imported, as its rows are. */
 function systemRequest(commandId: string, now: Date) {
-  return { actor: SYSTEM, metadata: { commandId, correlationId: commandId.slice(0, commandId.lastIndexOf(':edition')), causationId: null }, now };
+  const metadata = {
+    commandId, correlationId: commandId.slice(0, commandId.lastIndexOf(':edition')), causationId: null,
+    ...(commandId.startsWith('import:') ? { imported: true } : {}),
+  };
+  return { actor: SYSTEM, metadata, now };
 }
 
 /**

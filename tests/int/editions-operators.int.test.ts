@@ -273,7 +273,7 @@ describe('an export of another year with its own edition.json', () => {
     const head = await app.store.headPosition();
     const refused = await importEdition({ dir: exportDir(edition2024()), edition: 2024, store: app.store, ids: app.ids }).catch((error: unknown) => error);
     expect(refused).toMatchObject({ code: 'IMPORT_EDITION_HAS_TEAMS' });
-    expect((refused as Error).message).toContain('1 team(s)');
+    expect((refused as Error).message).toContain('1 team(s) registered already, not by an import');
     expect(await app.store.headPosition()).toBe(head);
   });
 

@@ -24,7 +24,7 @@ const SYSTEM: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, 
  * - IMPORT_YEAR_UNKNOWN: no year given and the export does not say (edition.json, route.json);
  * - IMPORT_YEAR_MISMATCH: the year given is not the year of the export's edition.json;
  * - IMPORT_EDITION_UNKNOWN: neither an edition.json nor a seed edition for the year;
- * - IMPORT_EDITION_HAS_TEAMS: the edition has teams registered other than by this import;
+ * - IMPORT_EDITION_HAS_TEAMS: the edition has teams registered other than by an import;
  * - EDITION_CLOSED: the edition is archived (read-only).
  */
 export type ImportRefusalCode =
@@ -185,17 +185,18 @@ export async function ensureEditionOpen(
 }
 
 /**
- * Refuses an import into `year` when the edition already has teams registered other than by an
- * import with the command-id prefix `prefix` (a repeated import of the same export continues; an
- * export imported over teams the site registered would mix two editions' data).
+ * Refuses an import into `year` when the edition already has teams that no import registered
+ * (through the site or the admin console: events without the `imported` mark). An export
+ * imported over them would mix the old system's data with the new one's; a repeated or
+ * interrupted run of an import, or a synthetic edition beside an export, continues.
  * @throws ImportRefused IMPORT_EDITION_HAS_TEAMS naming how many.
  */
-export async function refuseIfEditionHasOtherTeams(store: EventStore, year: number, prefix: string): Promise<void> {
+export async function refuseIfEditionHasOtherTeams(store: EventStore, year: number): Promise<void> {
   const registered = await store.readEvents({ category: 'team', types: ['TeamRegistered'] });
   const others = registered.filter((event) => (event.data as { edition?: number }).edition === year
-    && !String((event.metadata as { commandId?: unknown } | undefined)?.commandId ?? '').startsWith(`${prefix}:`));
+    && (event.metadata as { imported?: unknown } | undefined)?.imported !== true);
   if (others.length > 0) {
-    throw new ImportRefused('IMPORT_EDITION_HAS_TEAMS', `the edition of ${year} has ${others.length} team(s) registered already (not by this import): an export is imported only into an edition without teams`);
+    throw new ImportRefused('IMPORT_EDITION_HAS_TEAMS', `the edition of ${year} has ${others.length} team(s) registered already, not by an import: an export is imported only into an edition without such teams`);
   }
 }
 

@@ -7,7 +7,7 @@
  * edition of the year (`seedEditions`); it is planned and opened as events (EditionPlanned,
  * EditionOpened in `edition-{year}`, actor SYSTEM, at an instant before its registration opens),
  * unless the log has it already. A closed edition, or one with teams registered other than by
- * this import, is refused (ImportRefused). Every team, participant and entry is then decided
+ * an import, is refused (ImportRefused). Every team, participant and entry is then decided
  * under that edition, so TeamRegistered and ParticipantRegistered carry its year.
  *
  * Two paths, the same commands and the same events:
@@ -190,7 +190,7 @@ export function readEditionCsv(dir: string): EditionRows {
  * the module's comment).
  * @throws ImportRefused (edition-setup.ts) before any row: invalid edition.json (its EDITION_*
  *   code and field), IMPORT_EDITION_UNKNOWN, IMPORT_YEAR_MISMATCH, EDITION_CLOSED,
- *   IMPORT_EDITION_HAS_TEAMS (bulk path: the edition has teams this import did not register).
+ *   IMPORT_EDITION_HAS_TEAMS (bulk path: the edition has teams no import registered).
  *   Error "import stopped at <row>: <message>" (cause: the DomainError) when a row breaks a
  *   rule; rows before it stay imported and a re-run continues where it stopped. TypeError when
  *   neither `store` nor `commands` is given, or `directory` without `pool`.
@@ -207,7 +207,7 @@ export async function importEdition(options: ImportCallbacks & Partial<BulkImpor
   const rows = readEditionCsv(options.dir);
   const data = editionDataFor(options.dir, options.edition);
   const prefix = `import:${options.edition}`;
-  if (store) await refuseIfEditionHasOtherTeams(store, options.edition, prefix);
+  if (store) await refuseIfEditionHasOtherTeams(store, options.edition);
   // The edition commands need only the log and ids: a bulk import without a CommandService gets one on its store.
   const commands = options.commands ?? new CommandService({ store: store!, ids: options.ids, now: () => new Date() });
   const { edition } = await ensureEditionOpen({ commands, ...(store ? { store } : {}) }, data, prefix);

@@ -60,12 +60,14 @@ export async function registerTeamWithCaptain(
   await assertMayRegister(deps, input, settings, request.actor, input.teamName);
   const ctx: DecisionContext = { ...accountCtx, edition: await joiningEdition(deps, request, now) };
   const { directory, ids } = deps;
+  // Names and codes are unique within the edition the team joins.
+  const year = ctx.edition!.year;
   // Early answers without spending ids; the transaction below is what holds under races.
-  if ((await directory.teamOfName(input.teamName)) !== null) throw new DomainError('TEAM_NAME_ALREADY_IN_USE');
+  if ((await directory.teamOfName(input.teamName, year)) !== null) throw new DomainError('TEAM_NAME_ALREADY_IN_USE');
   const existing = await directory.userIdOfEmail(input.email);
   if (existing !== null) return registrationOfKnownAddress(deps, input, existing, request);
   let joinCode = newJoinCode();
-  while ((await directory.joinCode(joinCode)) !== null) joinCode = newJoinCode();
+  while ((await directory.joinCode(joinCode, year)) !== null) joinCode = newJoinCode();
   const newIds: NewIds = { teamId: await ids.next('team'), participantId: await ids.next('participant'), userId: randomUUID() };
   const { teamId } = newIds;
   const team = streams.team(teamId);
@@ -76,8 +78,8 @@ export async function registerTeamWithCaptain(
       data: { teamId, teamName: input.teamName, description: '', joinCode, icon: null, ...(input.company ? { company: true } : {}) },
     }, read.fold(team, teamDecider), context),
   }), { isCaptain: true, registrationEnabled: settings.registrationEnabled, now }, async (tx) => {
-    await tx.reserveTeamName(input.teamName, teamId);
-    if (!(await tx.reserveJoinCode(joinCode, teamId, null, now))) throw new DomainError('CONCURRENCY_CONFLICT', 'join code drawn twice');
+    await tx.reserveTeamName(input.teamName, teamId, year);
+    if (!(await tx.reserveJoinCode(joinCode, teamId, null, now, year))) throw new DomainError('CONCURRENCY_CONFLICT', 'join code drawn twice');
   }));
 }
 
@@ -97,9 +99,10 @@ export async function joinTeam(
   const { ctx: accountCtx, settings, now } = await accountContext(deps, request);
   await assertMayRegister(deps, input, settings, request.actor);
   const { directory, ids, store } = deps;
-  const record = input.joinCode.trim() === '' ? null : await directory.joinCode(input.joinCode);
-  const team = record ? foldStream(teamDecider, await store.readStream(streams.team(record.teamId))) : null;
   const edition = await joiningEdition(deps, request, now);
+  // Codes are unique within an edition: only the joining edition's codes are looked at.
+  const record = input.joinCode.trim() === '' ? null : await directory.joinCode(input.joinCode, edition.year);
+  const team = record ? foldStream(teamDecider, await store.readStream(streams.team(record.teamId))) : null;
   const ctx: DecisionContext = { ...accountCtx, edition };
   // A code of another edition's team joins nobody now: that edition is over, or not yet open.
   const teamJoinCode = team?.edition === edition.year ? liveJoinCode(team) : null;

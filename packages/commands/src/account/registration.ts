@@ -171,7 +171,7 @@ async function registrationOfKnownAddress(deps: AccountDeps, input: Registration
 }
 
 /** The join code of a live team; null for an unknown or deleted team (its code joins nobody). */
-function liveJoinCode(team: TeamState | null): string | null {
+export function liveJoinCode(team: TeamState | null): string | null {
   return team?.exists && !team.deleted ? team.joinCode : null;
 }
 

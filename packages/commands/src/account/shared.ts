@@ -110,7 +110,7 @@ export interface AccountServiceDependencies {
   /** How long a password-reset link stays valid; default 2 hours (it says so in the mail). */
   resetValidHours?: number;
   /** Told about a mail that could not be sent where the command still succeeds (log it). */
-  onMailError?: (error: unknown, kind: 'confirmation' | 'reset') => void;
+  onMailError?: (error: unknown, kind: 'confirmation' | 'reset' | 'invitation') => void;
   /**
    * How long a refresh token stays valid after it was issued, seconds; default
    * REFRESH_TOKEN_SECONDS (30 days, contracts). Each refresh issues a new one.

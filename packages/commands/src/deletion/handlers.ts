@@ -49,6 +49,11 @@ interface PersonToDelete {
    * administrator: an unknown or deleted one refuses the deletion (NOT_FOUND).
    */
   found: boolean;
+  /**
+   * The owner's erasure only: this participant is an earlier edition's participant of the account
+   * `userId` being erased (AccountState.participantIds), deleted by the owner as their own.
+   */
+  earlierOf?: string;
 }
 
 /** Streams read while gathering, kept for the first attempt (each read once). */
@@ -129,9 +134,16 @@ export async function deleteUsers(
   const { ownPasswordValid } = options;
   const position = await gatheringAgainOnChange(async () => {
     const known = await readAll(deps.store, unique.map((userId) => streams.user(userId)));
-    const people = unique.map((userId): PersonToDelete => ({
-      userId, participantId: foldStream(accountDecider, known.get(streams.user(userId))!).participantId, found: false,
-    }));
+    const people = unique.flatMap((userId): PersonToDelete[] => {
+      const account = foldStream(accountDecider, known.get(streams.user(userId))!);
+      const person: PersonToDelete = { userId, participantId: account.participantId, found: false };
+      if (ownPasswordValid === undefined) return [person];
+      // The owner's erasure erases the person in every edition they took part in: each earlier
+      // participant of the account too (its key is destroyed with the others after the append).
+      const earlier = account.participantIds.filter((participantId) => participantId !== account.participantId)
+        .map((participantId): PersonToDelete => ({ userId: null, participantId, found: true, earlierOf: userId }));
+      return [person, ...earlier];
+    });
     const participantIds = people.flatMap((person) => (person.participantId !== null ? [person.participantId] : []));
     const owners = new Set(participantIds);
     const belongs = (entry: EntryState) => entry.participantId !== null && owners.has(entry.participantId);
@@ -318,7 +330,11 @@ function personDeletion(person: PersonToDelete, ownPasswordValid: boolean | unde
     parts.push(part(stream, (read, ctx) => {
       const participant = read.fold(stream, participantDecider);
       if (found && (!participant.exists || participant.deleted)) return [];
-      return participantDecider.decide({ type: 'DeleteParticipant', data: { participantId, ...(byOwner ? { byOwner } : {}) } }, participant, ctx);
+      // An earlier edition's participant of the erased account is the owner's own as much as the
+      // current one: the owner acts as that participant (the account's stream, checked in the same
+      // append, names it).
+      const context = person.earlierOf !== undefined ? { ...ctx, actor: { ...ctx.actor, participantId } } : ctx;
+      return participantDecider.decide({ type: 'DeleteParticipant', data: { participantId, ...(byOwner ? { byOwner } : {}) } }, participant, context);
     }));
   }
   return parts;

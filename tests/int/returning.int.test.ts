@@ -49,7 +49,7 @@ describe('returning participants join the next edition with their account', () =
   let clock = new Date('2025-02-01T09:00:00Z');
   let serial = 0;
   // 2025: Mari (captain), Kati and Jaan in Tartu Tammed; Peeter (captain), Liis, Toomas and Anu in Pärnu Pääsukesed.
-  const people: Record<string, Person> = {};
+  const people = {} as Record<'mari' | 'kati' | 'jaan' | 'peeter' | 'liis' | 'toomas' | 'anu', Person>;
   let tartu2025 = 0;
   let parnu2025 = 0;
 
@@ -236,7 +236,7 @@ describe('returning participants join the next edition with their account', () =
     expect(anu.text).toContain('Hello Anu Aas,');
     expect(anu.text).toContain(`join code ${code}`);
     expect(anu.text).toContain('http://sinilill.test/login?lang=eng');
-    for (const name of ['peeter', 'liis']) expect(await mail.count(`${name}@example.ee`, 'Pärnu Pääsukesed')).toBe(0);
+    for (const name of ['peeter', 'liis'] as const) expect(await mail.count(`${name}@example.ee`, 'Pärnu Pääsukesed')).toBe(0);
   });
 
   test('a person who does not return is not a 2026 participant', async () => {

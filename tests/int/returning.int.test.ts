@@ -239,9 +239,21 @@ describe('returning participants join the next edition with their account', () =
     for (const name of ['peeter', 'liis'] as const) expect(await mail.count(`${name}@example.ee`, 'Pärnu Pääsukesed')).toBe(0);
   });
 
+  test('a keyed join whose answer was lost answers the same again after a new login, and joins once', async () => {
+    const toomas = people.toomas;
+    const body = { mode: 'joinCode', joinCode: (await joinCodeOf(people.peeter.teamId))! };
+    const headers = (token: string) => ({ authorization: token, 'idempotency-key': 'b1f5c1de-7d1a-4c56-9a53-3f1f0b6a9c77' });
+    const first = await joined(await commandApi.inject({ method: 'POST', url: '/api/me/editions/2026/join', payload: body, headers: headers(toomas.token) }));
+    // The join ended the session the request was sent with; the client logs in again and retries.
+    const again = await joined(await commandApi.inject({ method: 'POST', url: '/api/me/editions/2026/join', payload: body, headers: headers(await tokenOf(toomas.email)) }));
+    expect({ participantId: again.participantId, teamId: again.teamId, joinCode: again.joinCode, position: again.position })
+      .toEqual({ participantId: first.participantId, teamId: first.teamId, joinCode: null, position: first.position });
+    expect((await participantsOf(2026)).filter((data) => data.email === toomas.email)).toHaveLength(1);
+  });
+
   test('a person who does not return is not a 2026 participant', async () => {
     const emails = (await participantsOf(2026)).map((data) => data.email).sort();
-    expect(emails).toEqual(['kati@example.ee', 'liis@example.ee', 'mari@example.ee', 'peeter@example.ee']);
+    expect(emails).toEqual(['kati@example.ee', 'liis@example.ee', 'mari@example.ee', 'peeter@example.ee', 'toomas@example.ee']);
     expect(emails).not.toContain(people.jaan.email);
     // Jaan's account still names his 2025 participant.
     expect(claimsOf(await tokenOf(people.jaan.email))).toMatchObject({ participantId: people.jaan.participantId, teamId: tartu2025 });

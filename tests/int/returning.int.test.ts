@@ -276,4 +276,30 @@ describe('returning participants join the next edition with their account', () =
     expect(await team(tartu2025)).toMatchObject({ exists: true, deleted: false });
     expect(refusal(await commandApi.inject({ method: 'POST', url: '/api/login', payload: { email: mari.email, password: PASSWORD } }))).toMatchObject({ status: 401 });
   });
+
+  test('an administrator’s deletion of a returning person deletes the participant of every edition and the account’s e-mail', async () => {
+    const kati = people.kati;
+    const first = (await store.readStream(streams.user(kati.userId)))[0]!.data as { participantId: number };
+    await commands.deleteUsers([kati.userId], request(ADMIN));
+    for (const participantId of [first.participantId, kati.participantId]) {
+      const events = await store.readStream(streams.participant(participantId));
+      expect(events.map((event) => event.type)).toContain('ParticipantDeleted');
+      expect(events[0]!.data).toMatchObject({ fullName: null, email: null, birthYear: null });
+    }
+    expect((await store.readStream(streams.user(kati.userId)))[0]!.data).toMatchObject({ email: null, fullName: null });
+  });
+
+  test('deleting an earlier edition’s team deletes its members there; a member who returned keeps a working account', async () => {
+    await commands.deleteTeams([parnu2025], request(ADMIN));
+    // Anu never came back: her account went with the team.
+    expect((await commandApi.inject({ method: 'POST', url: '/api/login', payload: { email: people.anu.email, password: PASSWORD } })).statusCode).toBe(401);
+    // Liis is in 2026: she logs in as her 2026 participant, and a password reset still reaches her
+    // (her account's own copy of the address was sealed with her deleted 2025 participant's key).
+    const liis = claimsOf(await tokenOf(people.liis.email));
+    expect(liis.participantId).not.toBe(people.liis.participantId);
+    expect(liis.fullName).toBe('Liis Lepp');
+    await accounts.requestPasswordReset({ email: people.liis.email, lang: 'eng' }, request(SYSTEM));
+    const reset = await mail.waitForMail(people.liis.email, 'Reset your Sinilill password');
+    expect(reset.text).toContain('Hello Liis Lepp,');
+  });
 });

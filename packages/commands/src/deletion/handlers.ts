@@ -109,7 +109,9 @@ const PURPOSE = 'to delete users and teams';
  * answers INVALID_CREDENTIALS). After the commit the person's key is destroyed
  * (`participant-{id}`, or `user-{userId}` for an account without participant), so every stored
  * copy of their name, e-mail and birth year reads null (docs/decisions/0002). Every id is decided before anything
- * is written: one refused id refuses them all.
+ * is written: one refused id refuses them all. A person who took part in several editions is
+ * deleted in each: the account's earlier participants get ParticipantDeleted and lose their keys
+ * too, while their entries stay (earlier editions' results do not change).
  *
  * Idempotent by command id: a repeat appends nothing and runs the erasure again (which repairs
  * a run that failed between the append and the erasure).
@@ -137,14 +139,16 @@ export async function deleteUsers(
     const people = unique.flatMap((userId): PersonToDelete[] => {
       const account = foldStream(accountDecider, known.get(streams.user(userId))!);
       const person: PersonToDelete = { userId, participantId: account.participantId, found: false };
-      if (ownPasswordValid === undefined) return [person];
-      // The owner's erasure erases the person in every edition they took part in: each earlier
-      // participant of the account too (its key is destroyed with the others after the append).
+      // The person is erased in every edition they took part in: each earlier participant of the
+      // account is deleted too and its key destroyed after the append (the first one's key also
+      // seals the account's own e-mail and name). Earlier editions' entries stay: those editions'
+      // results do not change; they read as a deleted person's.
       const earlier = account.participantIds.filter((participantId) => participantId !== account.participantId)
         .map((participantId): PersonToDelete => ({ userId: null, participantId, found: true, earlierOf: userId }));
       return [person, ...earlier];
     });
-    const participantIds = people.flatMap((person) => (person.participantId !== null ? [person.participantId] : []));
+    // Only the current participants' entries are deleted (an administrator's deletion).
+    const participantIds = people.flatMap((person) => (person.participantId !== null && person.earlierOf === undefined ? [person.participantId] : []));
     const owners = new Set(participantIds);
     const belongs = (entry: EntryState) => entry.participantId !== null && owners.has(entry.participantId);
     // The owner's erasure keeps the entries, so it needs no index (nothing to find, no race to lose).
@@ -333,7 +337,7 @@ function personDeletion(person: PersonToDelete, ownPasswordValid: boolean | unde
       // An earlier edition's participant of the erased account is the owner's own as much as the
       // current one: the owner acts as that participant (the account's stream, checked in the same
       // append, names it).
-      const context = person.earlierOf !== undefined ? { ...ctx, actor: { ...ctx.actor, participantId } } : ctx;
+      const context = byOwner && person.earlierOf !== undefined ? { ...ctx, actor: { ...ctx.actor, participantId } } : ctx;
       return participantDecider.decide({ type: 'DeleteParticipant', data: { participantId, ...(byOwner ? { byOwner } : {}) } }, participant, context);
     }));
   }

@@ -204,8 +204,8 @@ export async function refuseIfEditionHasOtherTeams(store: EventStore, year: numb
 export interface DemoResult {
   /** The editions it closed, oldest first. */
   closed: number[];
-  /** The year of the edition it planned and opened (null: none, no seed edition of that year). */
-  opened: number | null;
+  /** The year of the edition it planned and opened (or found planned and opened by an earlier run). */
+  opened: number;
 }
 
 /**

@@ -7,7 +7,7 @@
  * joined yet the new team's join code). Every call throws ApiError: UNAUTHORIZED, FORBIDDEN,
  * NOT_FOUND, INVALID_REQUEST and the codes named below.
  */
-import type { TeamAnswer } from '@sinilill/contracts';
+import type { InviteReturningAnswer, JoinEditionAnswer, JoinEditionBody, TeamAnswer } from '@sinilill/contracts';
 import type { Edition, EditionLifePhase } from '@sinilill/domain';
 import { apiGet, apiPost } from '../../../lib/api-client';
 
@@ -43,31 +43,19 @@ export function getTeam(teamId: number, signal?: AbortSignal): Promise<TeamAnswe
   return apiGet<TeamAnswer>(`/team/${teamId}`, signal ? { signal } : {});
 }
 
-/** The three ways of joining an edition (the body of POST /api/me/editions/{year}/join). */
-export type JoinEditionBody =
-  | { mode: 'newTeam'; teamName: string; company?: boolean }
-  | { mode: 'joinCode'; joinCode: string }
-  | { mode: 'reopenTeam'; teamId: number };
-
-/** 201 of the join: the new participant and team; the team's join code (null: not the caller's to see). */
-export interface JoinEditionAnswer {
-  participantId: number;
-  teamId: number;
-  joinCode: string | null;
-  /** A new access token when the server answers one (else the session is refreshed). */
-  token?: string;
-}
+export type { JoinEditionAnswer, JoinEditionBody };
 
 /**
  * POST /api/me/editions/{year}/join. Also REGISTRATION_NOT_OPEN (not the edition taking
- * registrations), ALREADY_EXISTS (the person takes part already), INVALID_JOIN_CODE (no team of
- * this edition has that code), TEAM_NAME_ALREADY_IN_USE, VALUE_TOO_LONG.
+ * registrations), ALREADY_EXISTS (the person takes part already), INVALID_JOIN_CODE and
+ * JOIN_CODE_EXPIRED (not a live code of a team of this edition), TEAM_NAME_ALREADY_IN_USE,
+ * VALUE_TOO_LONG. The answer's token names the new participant and team.
  */
 export function joinEdition(year: number, body: JoinEditionBody): Promise<JoinEditionAnswer> {
   return apiPost<JoinEditionAnswer>(`/me/editions/${year}/join`, body);
 }
 
 /** POST /api/team/{id}/invite-returning: how many of last year's members were mailed. */
-export function inviteReturning(teamId: number): Promise<{ invited: number }> {
-  return apiPost<{ invited: number }>(`/team/${teamId}/invite-returning`, {});
+export function inviteReturning(teamId: number): Promise<InviteReturningAnswer> {
+  return apiPost<InviteReturningAnswer>(`/team/${teamId}/invite-returning`, {});
 }

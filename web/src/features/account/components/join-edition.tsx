@@ -27,8 +27,8 @@ type Mode = JoinEditionBody['mode'];
 async function joinAndRefresh(year: number, body: JoinEditionBody) {
   const answer = await joinEdition(year, body);
   const session = useSessionStore.getState();
-  if (typeof answer.token === 'string') session.login(answer.token);
-  else await session.refresh();
+  // The answer's token names the new participant; should it not decode, the refresh cookie the join set does.
+  if (!session.login(answer.token)) await session.refresh();
   return answer;
 }
 

@@ -137,10 +137,11 @@ export function EditionEditor({ mode, initial, onSaved, onCancel }: EditionEdito
           autoComplete="off"
           readOnly={readOnly || options.disabled}
           aria-invalid={names(problems, path)}
+          aria-describedby={options.hint ? `${id}-hint` : undefined}
           onChange={(e) => onChange(e.target.value)}
           data-testid={`edition-field-${path}`}
         />
-        {options.hint && <p className={formStyles.hint}>{options.hint}</p>}
+        {options.hint && <p id={`${id}-hint`} className={formStyles.hint}>{options.hint}</p>}
       </div>
     );
   };
@@ -184,8 +185,9 @@ export function EditionEditor({ mode, initial, onSaved, onCancel }: EditionEdito
       {!readOnly && (
         <div className={formStyles.field}>
           <label htmlFor={`${baseId}-upload`} className={formStyles.label}>{t('editions.upload.label')}</label>
-          <input id={`${baseId}-upload`} type="file" accept="application/json,.json" onChange={(e) => void onUpload(e)} data-testid="edition-upload" />
-          <p className={formStyles.hint}>{t('editions.upload.hint')}</p>
+          <input id={`${baseId}-upload`} type="file" accept="application/json,.json" aria-describedby={`${baseId}-upload-hint`}
+            onChange={(e) => void onUpload(e)} data-testid="edition-upload" />
+          <p id={`${baseId}-upload-hint`} className={formStyles.hint}>{t('editions.upload.hint')}</p>
         </div>
       )}
 

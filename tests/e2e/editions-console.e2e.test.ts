@@ -11,6 +11,7 @@
  * participant finds "Join Sinilill 2026" on the account page, keeps last year's team, invites
  * last year's members and goes on to pay; a teammate joins in English with the new join code.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser';
@@ -29,6 +30,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
+
+/** axe-core's serious and critical violations (WCAG 2.0–2.2 A/AA) inside `include`, as layout.e2e.test.ts runs it. */
+async function seriousViolations(page: Page, include: string): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).include(include).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).setLegacyMode(true).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
 
 /** A logged-in administrator's page on the editions tab, in `lang`. */
 async function editionsTab(lang: Lang): Promise<Page> {
@@ -92,6 +101,7 @@ describe('the editions tab', () => {
     expect(estonian.text).toContain(message('est', 'EDITION_MISSION_NAME_MISSING'));
     expect(estonian.text).toContain('route.missions[3].name.en');
     expect(await page.getByTestId('edition-mission-3-nameEn').getAttribute('aria-invalid')).toBe('true');
+    expect(await seriousViolations(page, '[data-testid="admin-editions"]')).toEqual([]);
 
     // The flag reloads the page in English: the same mistake, told in English.
     await Promise.all([page.waitForEvent('load'), page.getByTestId('lang-toggle').click()]);
@@ -191,6 +201,7 @@ describe('a returning participant', () => {
       return ((await answer.json()) as { team_name: string }).team_name;
     }, teamId);
     expect(await offer.textContent()).toContain(lastYear);
+    expect(await seriousViolations(page, '[data-testid="join-edition"]')).toEqual([]);
     await page.getByTestId('join-edition-submit').click();
     const done = page.getByTestId('join-edition-done');
     await done.waitFor();

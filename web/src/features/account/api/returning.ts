@@ -9,7 +9,8 @@
  */
 import type { InviteReturningAnswer, JoinEditionAnswer, JoinEditionBody, TeamAnswer } from '@sinilill/contracts';
 import type { Edition, EditionLifePhase } from '@sinilill/domain';
-import { apiGet, apiPost } from '../../../lib/api-client';
+import { API_BASE, apiGet, apiPost } from '../../../lib/api-client';
+import { minPositionHeaders } from '../../../lib/read-your-writes';
 
 /** One edition as GET /api/editions shows it. */
 export interface PublicEditionView {
@@ -58,4 +59,23 @@ export function joinEdition(year: number, body: JoinEditionBody): Promise<JoinEd
 /** POST /api/team/{id}/invite-returning: how many of last year's members were mailed. */
 export function inviteReturning(teamId: number): Promise<InviteReturningAnswer> {
   return apiPost<InviteReturningAnswer>(`/team/${teamId}/invite-returning`, {});
+}
+
+/**
+ * Resolves once the read side shows the joined team: GET /api/team/{id} with the join's new
+ * token and its position as x-min-position (the query API answers once the team's read models
+ * have reached it). Until then a read of the new team could be refused (403, which ends a
+ * session, spec §4), so the session takes the new token only after this. Sent with fetch, not
+ * apiGet: the session still holds the old token, which the join has ended. Never rejects; a
+ * failure leaves the reads to find out for themselves.
+ */
+export async function untilTeamReadable(teamId: number, token: string, position: number): Promise<void> {
+  try {
+    await fetch(`${API_BASE}/team/${teamId}`, {
+      headers: { accept: 'application/json', authorization: `Bearer ${token}`, ...minPositionHeaders(position) },
+      cache: 'no-store',
+    });
+  } catch {
+    // The network: the pages' own reads will say so.
+  }
 }

@@ -11,7 +11,7 @@ import { formatEuros } from '../../../lib/format-money';
 import { useSessionStore } from '../../../lib/session-store';
 import { useAction } from '../../../lib/use-action';
 import { useLang } from '../../../lib/use-lang';
-import { EDITIONS_KEY, getEditions, getTeam, inviteReturning, joinEdition, type JoinEditionBody, type PublicEditionView } from '../api/returning';
+import { EDITIONS_KEY, getEditions, getTeam, inviteReturning, joinEdition, untilTeamReadable, type JoinEditionBody, type PublicEditionView } from '../api/returning';
 import { useJoinedStore, type Joined } from '../stores/joined-store';
 import { joinableEdition } from '../utils/returning';
 import formStyles from '../../../components/ui/form/form.module.css';
@@ -21,11 +21,13 @@ type Mode = JoinEditionBody['mode'];
 
 /**
  * The join, then the session renewed the way a login renews it: the account now names the new
- * participant and team (their claims are in the new token). The reads of the person's data are
- * keyed by participant, team or token, so the new ones are read as the pages need them.
+ * participant and team (their claims are in the new token), once the read side shows the new
+ * team. The reads of the person's data are keyed by participant, team or token, so the new ones
+ * are read as the pages need them.
  */
 async function joinAndRefresh(year: number, body: JoinEditionBody) {
   const answer = await joinEdition(year, body);
+  await untilTeamReadable(answer.teamId, answer.token, answer.position);
   const session = useSessionStore.getState();
   // The answer's token names the new participant; should it not decode, the refresh cookie the join set does.
   if (!session.login(answer.token)) await session.refresh();

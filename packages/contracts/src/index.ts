@@ -20,4 +20,5 @@ export * from './activity-files';
 export * from './announcements';
 export * from './moderation';
 export * from './draw';
+export * from './edition-commands';
 export * from './language';

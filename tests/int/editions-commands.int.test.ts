@@ -139,7 +139,7 @@ describe('editions on the command side', () => {
 
   test('2026 is planned once (EDITION_EXISTS), changed while not closed, and opened', async () => {
     expect((await send('POST', '/admin/editions', edition2026Demo)).statusCode).toBe(201);
-    refusedCode(await send('POST', '/admin/editions', edition2026Demo), 409, 'EDITION_EXISTS');
+    refused(await send('POST', '/admin/editions', edition2026Demo), 409, 'EDITION_EXISTS', 'year');
     const renamed = { ...copy(edition2026Demo), name: { et: 'Sinilill 2026: Balkan', en: 'Sinilill 2026: the Balkans' } };
     const changed = await send('PUT', '/admin/editions/2026', renamed);
     expect(changed.statusCode).toBe(200);
@@ -152,7 +152,7 @@ describe('editions on the command side', () => {
 
   test('closing waits for the late-entry deadline (EDITION_NOT_FINISHED) and makes the edition read-only', async () => {
     clock = new Date('2025-05-03T20:00:00Z'); // 23:00 in Tallinn on the last day of late entries
-    refusedCode(await send('POST', '/admin/editions/2025/close'), 409, 'EDITION_NOT_FINISHED');
+    refused(await send('POST', '/admin/editions/2025/close'), 409, 'EDITION_NOT_FINISHED');
     refusedCode(await send('POST', '/admin/editions/2026/close'), 409, 'EDITION_NOT_FINISHED');
     clock = new Date('2025-05-04T09:00:00Z');
     const closed = await send('POST', '/admin/editions/2025/close');
@@ -215,7 +215,7 @@ describe('editions on the command side', () => {
   test('2026 closes after its deadline; its draw and data stay', async () => {
     const closed = await send('POST', '/admin/editions/2026/close');
     expect(closed.json()).toMatchObject({ edition: { year: 2026, status: 'closed' } });
-    refusedCode(await send('PUT', '/admin/editions/2026', edition2026Demo), 409, 'EDITION_CLOSED');
+    refused(await send('PUT', '/admin/editions/2026', edition2026Demo), 409, 'EDITION_CLOSED');
     const catalog = await app.commands.editions();
     expect(catalog.archived().map((r) => r.edition.year)).toEqual([2026, 2025]);
   });

@@ -22,3 +22,4 @@ export * from './moderation';
 export * from './draw';
 export * from './edition-commands';
 export * from './language';
+export * from './returning';

@@ -164,6 +164,7 @@ describe('editions on the command side', () => {
     const entryId = await firstEntryOf(11);
     expect(await codeOf(app.commands.editEntry(entryId, { distance: 13, entryType: 'WALK', performedAt: '2025-04-10' }, as(ADMIN, clock.toISOString())))).toBe('ENTRY_DEADLINE_PASSED');
     expect(await codeOf(app.commands.deleteEntries([entryId], as(ADMIN, clock.toISOString())))).toBe('ENTRY_DEADLINE_PASSED');
+    expect(await codeOf(app.commands.reviewEntries({ entryIds: [entryId], decision: 'reject', note: '' }, as(ADMIN, clock.toISOString())))).toBe('ENTRY_DEADLINE_PASSED');
     expect(await codeOf(app.commands.addEntry({ participantId: 11, distance: 1, entryType: 'WALK', performedAt: '2025-04-11' }, as(SYSTEM, clock.toISOString())))).toBe('ENTRY_DEADLINE_PASSED');
     expect(await codeOf(app.commands.changeTeamPublicAttributes(1, { description: 'Uus kirjeldus' }, as(user(11, 1), clock.toISOString())))).toBe('EDITION_CLOSED');
     expect(await codeOf(app.commands.changeTeamAsAdmin(1, { teamName: 'Tartu Tammed II' }, as(ADMIN, clock.toISOString())))).toBe('EDITION_CLOSED');

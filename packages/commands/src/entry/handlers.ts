@@ -380,7 +380,8 @@ function viewOfAdded(event: EntryAdded): EntryView {
  * EntryReviewApproved or EntryReviewRejected with the same note for each, in ONE atomic append
  * across the entry streams, so one refused id leaves all of them undecided.
  * @throws DomainError FORBIDDEN (not an ADMIN), NOT_FOUND (unknown or deleted entry),
- *   ENTRY_NOT_UNDER_REVIEW (never flagged, or decided already), INVALID_REQUEST, VALUE_TOO_LONG.
+ *   ENTRY_NOT_UNDER_REVIEW (never flagged, or decided already), INVALID_REQUEST, VALUE_TOO_LONG,
+ *   ENTRY_DEADLINE_PASSED (an entry of a closed edition: its results are final).
  */
 export async function reviewEntries(
   deps: CommandServiceDependencies,
@@ -390,14 +391,18 @@ export async function reviewEntries(
   const unique = [...new Set(input.entryIds)];
   if (unique.length === 0) throw new DomainError('INVALID_REQUEST', 'no entry ids');
   const entryStreams = unique.map((entryId) => streams.entry(entryId));
+  const [catalog, editionOfTeam] = await Promise.all([editionSourceOf(deps).catalog(), teamEditions(deps, entryStreams)]);
   const outcome = await executeCommand(deps.store, {
     streams: entryStreams,
     context: await decisionContext(deps, request),
     metadata: request.metadata,
-    decide: (read, ctx) => unique.map((entryId, index) => ({
-      stream: entryStreams[index]!,
-      events: entryDecider.decide({ type: 'ReviewEntry', data: { entryId, decision: input.decision, note: input.note } }, read.fold(entryStreams[index]!, entryDecider), ctx),
-    })),
+    decide: (read, requestCtx) => unique.map((entryId, index) => {
+      const entry = read.fold(entryStreams[index]!, entryDecider);
+      // A closed edition's results are final: its entries are reviewed no more (ENTRY_DEADLINE_PASSED).
+      const year = entry.teamId === null ? null : editionOfTeam.get(entry.teamId) ?? null;
+      const ctx = entry.status === 'active' ? withEdition(requestCtx, editionForEntries(catalog, year, requestCtx)) : requestCtx;
+      return { stream: entryStreams[index]!, events: entryDecider.decide({ type: 'ReviewEntry', data: { entryId, decision: input.decision, note: input.note } }, entry, ctx) };
+    }),
   });
   return { count: unique.length, position: outcome.position };
 }

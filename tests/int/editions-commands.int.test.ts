@@ -81,9 +81,13 @@ describe('editions on the command side', () => {
   test('an administrator plans 2025 (201, a draft) and opens it; its phase follows the clock', async () => {
     const planned = await send('POST', '/admin/editions', edition2025);
     expect(planned.statusCode).toBe(201);
-    expect(planned.json()).toEqual({ edition: { year: 2025, status: 'planned', phase: 'planned', registrationOpen: false, today: '2025-04-15', edition: edition2025 } });
+    expect(planned.json()).toEqual({
+      edition: { year: 2025, status: 'planned', phase: 'planned', registrationOpen: false, today: '2025-04-15', edition: edition2025 },
+      position: await app.store.headPosition(),
+    });
     const opened = await send('POST', '/admin/editions/2025/open');
     expect(opened.statusCode).toBe(200);
+    expect(opened.json<{ position: number }>().position).toBe(planned.json<{ position: number }>().position + 1);
     expect(opened.json()).toMatchObject({ edition: { year: 2025, status: 'opened', phase: 'running', registrationOpen: true } });
     expect((await app.commands.editions()).current(clock.toISOString())?.edition.year).toBe(2025);
   });

@@ -3,10 +3,10 @@
  *
  * | route | body | answer |
  * |---|---|---|
- * | POST /api/admin/editions | Edition | 201 {edition: EditionView} |
- * | PUT /api/admin/editions/{year} | Edition | 200 {edition: EditionView} |
- * | POST /api/admin/editions/{year}/open | — | 200 {edition: EditionView} |
- * | POST /api/admin/editions/{year}/close | — | 200 {edition: EditionView} |
+ * | POST /api/admin/editions | Edition | 201 {edition: EditionView, position} |
+ * | PUT /api/admin/editions/{year} | Edition | 200 {edition: EditionView, position} |
+ * | POST /api/admin/editions/{year}/open | — | 200 {edition: EditionView, position} |
+ * | POST /api/admin/editions/{year}/close | — | 200 {edition: EditionView, position} |
  *
  * The body is the whole edition (packages/domain edition/types.ts). Its schema here only says
  * "a JSON object" and caps the size: the domain's validation (edition/validate.ts) answers each
@@ -50,6 +50,10 @@ export const EditionViewSchema = Type.Object({
   edition: Type.Unknown(),
 });
 
-/** The answer of every edition command: the edition after it. */
-export const EditionCommandAnswer = Type.Object({ edition: EditionViewSchema });
+/**
+ * The answer of every edition command: the edition after it, and the global position of the
+ * command's last event (the edition's last one when nothing changed; send it as `x-min-position` to read the edition
+ * back from the query API, docs/decisions/0006).
+ */
+export const EditionCommandAnswer = Type.Object({ edition: EditionViewSchema, position: Type.Integer() });
 export type EditionCommandAnswer = Type.Static<typeof EditionCommandAnswer>;

@@ -4,10 +4,10 @@
  *
  * | route | body | answer |
  * |---|---|---|
- * | POST /admin/editions | Edition | 201 {edition: EditionView} |
- * | PUT /admin/editions/{year} | Edition | 200 {edition: EditionView} |
- * | POST /admin/editions/{year}/open | — | 200 {edition: EditionView} |
- * | POST /admin/editions/{year}/close | — | 200 {edition: EditionView} |
+ * | POST /admin/editions | Edition | 201 {edition: EditionView, position} |
+ * | PUT /admin/editions/{year} | Edition | 200 {edition: EditionView, position} |
+ * | POST /admin/editions/{year}/open | — | 200 {edition: EditionView, position} |
+ * | POST /admin/editions/{year}/close | — | 200 {edition: EditionView, position} |
  *
  * Every route authenticates (401 UNAUTHORIZED) and refuses anyone but an ADMIN (403 FORBIDDEN)
  * before the body is read; the edition decider checks the role again. The body's rules are the
@@ -34,7 +34,10 @@ export const editionRoutes: FastifyPluginAsyncTypebox<EditionRouteOptions> = asy
   app.addHook('onRequest', app.authenticate);
   app.addHook('onRequest', requireAdmin);
 
-  const answer = (result: { record: EditionRecord }): { edition: EditionView } => ({ edition: editionView(result.record, commands.now().toISOString()) });
+  const answer = (result: { record: EditionRecord; position: number }): { edition: EditionView; position: number } => ({
+    edition: editionView(result.record, commands.now().toISOString()),
+    position: result.position,
+  });
 
   app.post('/admin/editions', {
     bodyLimit: EDITION_BODY_LIMIT,

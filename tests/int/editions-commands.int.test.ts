@@ -174,6 +174,8 @@ describe('editions on the command side', () => {
     expect(await codeOf(app.commands.changeTeamAsAdmin(1, { teamName: 'Tartu Tammed II' }, as(ADMIN, clock.toISOString())))).toBe('EDITION_CLOSED');
     expect(await codeOf(app.commands.replaceJoinCode(1, as(user(11, 1), clock.toISOString())))).toBe('EDITION_CLOSED');
     expect(await codeOf(app.commands.markPayment(11, false, as(ADMIN, clock.toISOString())))).toBe('EDITION_CLOSED');
+    const donation = { isPaid: true, grandTotalCents: 500, amountCents: 500, country: 'EE', method: '', provider: 'sandbox', countryMethods: null };
+    expect(await codeOf(app.commands.orderPayment(donation, as(user(11, 1), clock.toISOString())))).toBe('EDITION_CLOSED');
   });
 
   test('while 2026 runs, a 2025 participant logs nothing, and 2026 entries keep to 2026 dates', async () => {

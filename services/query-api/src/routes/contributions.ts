@@ -24,12 +24,16 @@ import { teamDirectoryProjection, type ReadModelDatabase } from '@sinilill/read-
 import { teamEntryEvents } from '../contribution-query';
 import { entryContribution, entryContributions, latestEntryEvents } from '../entry-fold';
 import { requireTeamAccess } from '../team-access';
+import type { ReadModelEditions } from '../editions';
 import type { RouteDependencies } from '../dependencies';
 
 export interface ContributionRouteOptions {
   db: Kysely<ReadModelDatabase>;
   /** The event log's filtered reads (the team's entry events). */
   log: Pick<EventStore, 'readEvents'>;
+  /** The editions: what an entry did follows its team's own edition's route. */
+  editions: ReadModelEditions;
+  now: () => Date;
 }
 
 const Id = Type.String({ pattern: ID_PATTERN });
@@ -37,7 +41,13 @@ const refusals = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: Er
 /** The access checks and the entries read team-directory (team_members, team_entries). */
 const DIRECTORY = { reads: [teamDirectoryProjection.name] };
 
-export const contributionRoutes: FastifyPluginAsyncTypebox<ContributionRouteOptions> = async (app, { db, log }) => {
+export const contributionRoutes: FastifyPluginAsyncTypebox<ContributionRouteOptions> = async (app, { db, log, editions, now }) => {
+  /** The edition of team `teamId` (its own); NOT_FOUND without any edition. */
+  const editionOf = async (teamId: number) => {
+    const edition = await editions.ofTeam(teamId, now());
+    if (!edition) throw new DomainError('NOT_FOUND', `edition of team ${teamId}`);
+    return edition;
+  };
   const rm = db.withSchema('rm');
   const guard = { onRequest: [app.authenticate] };
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -56,7 +66,7 @@ export const contributionRoutes: FastifyPluginAsyncTypebox<ContributionRouteOpti
     const entry = await rm.selectFrom('team_entries').select('entry_id')
       .where('team_id', '=', teamId).where('entry_id', '=', entryId).executeTakeFirst();
     if (!entry) throw new DomainError('NOT_FOUND', `entry ${entryId} of team ${teamId}`);
-    const contribution = entryContribution(teamId, entryId, await teamEntryEvents(log, teamId));
+    const contribution = entryContribution(teamId, entryId, await teamEntryEvents(log, teamId), await editionOf(teamId));
     if (!contribution) throw new DomainError('NOT_FOUND', `events of entry ${entryId}`);
     return contribution;
   });
@@ -82,7 +92,7 @@ export const contributionRoutes: FastifyPluginAsyncTypebox<ContributionRouteOpti
     const events = await teamEntryEvents(log, teamId);
     const latest = latestEntryEvents(events);
     const targets = new Set(entries.flatMap((e) => latest.get(e.entry_id) ?? []));
-    const answers = entryContributions(teamId, events, targets);
+    const answers = entryContributions(teamId, events, targets, await editionOf(teamId));
     return {
       participantId,
       teamId,
@@ -96,4 +106,4 @@ export const contributionRoutes: FastifyPluginAsyncTypebox<ContributionRouteOpti
 };
 
 /** Served under /api by being in routes/ (route-files.ts); only with the event store: "what this did" reads the log too. */
-export default routeFile(contributionRoutes, (deps: RouteDependencies) => (deps.history ? { db: deps.db, log: deps.history } : null));
+export default routeFile(contributionRoutes, (deps: RouteDependencies) => (deps.history ? { db: deps.db, log: deps.history, editions: deps.editions, now: deps.now } : null));

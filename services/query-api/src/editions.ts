@@ -5,7 +5,11 @@
  * listener hears it move), or for a second where no listener keeps positions.
  *
  * Every existing route answers for the edition `answering` picks (spec §7's calls know no
- * editions): the current one (EditionCatalog.current), else the latest announced one.
+ * editions): the current one (EditionCatalog.current), else the latest announced one. Those
+ * routes do not list `editions` among the projections they read: a request's `x-min-position`
+ * waits for the projections of its figures only, as before editions were data; an answer they
+ * cache is keyed by the edition's year, read here, so a new current edition is never served
+ * another's figures.
  */
 import type { Kysely } from 'kysely';
 import {

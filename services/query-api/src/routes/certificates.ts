@@ -43,7 +43,7 @@ import {
 import { CertificateAnswer, CertificateCodeParams, ErrorAnswer, ShareQuery } from '@sinilill/contracts';
 import { DomainError, fromHundredths, isEntryWindowOpen, isPrivileged, teamProgress, type Edition, type EditionCatalog } from '@sinilill/domain';
 import { ID_PATTERN, routeFile } from '@sinilill/http';
-import { editionsProjection, teamDirectoryProjection, teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
+import { teamDirectoryProjection, teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
 import type { ReadModelEditions } from '../editions';
 import { entityTag, ifNoneMatchMatches } from '../answer-cache';
 import { requireTeamAccess } from '../team-access';
@@ -63,8 +63,8 @@ export interface CertificateRouteOptions {
 }
 
 const Params = Type.Object({ id: Type.String({ pattern: ID_PATTERN }) });
-const BOTH = { reads: [teamDirectoryProjection.name, teamStatsProjection.name, editionsProjection.name] };
-const STATS = { reads: [teamStatsProjection.name, editionsProjection.name] };
+const BOTH = { reads: [teamDirectoryProjection.name, teamStatsProjection.name] };
+const STATS = { reads: [teamStatsProjection.name] };
 /** Bodies that are not JSON, for the API's document (Fastify sends a Buffer or a string as it is). */
 const PDF = Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'application/pdf' });
 const PNG = Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'image/png, 1200×630' });

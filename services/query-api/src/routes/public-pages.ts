@@ -22,7 +22,7 @@ import {
   type TeamStat,
 } from '@sinilill/contracts';
 import { fromHundredths, localDate } from '@sinilill/domain';
-import { editionsProjection, paymentsProjection, teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
+import { paymentsProjection, teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
 import type { AnswerCache } from '../answer-cache';
 import type { ReadModelEditions } from '../editions';
 import { direction, estonian, ilike, pageWindow, plainPageNumbers, type PageWindow } from '../table-pages';
@@ -100,7 +100,7 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<PublicPageRouteOptions>
   app.get('/stats/teams', {
     // Reads team-stats and payments (the money raised); public and the same for everyone: cached per position, local day and
     // query, compressed by the cache.
-    config: { reads: [teamStatsProjection.name, paymentsProjection.name, editionsProjection.name] },
+    config: { reads: [teamStatsProjection.name, paymentsProjection.name] },
     compress: false,
     preValidation: plainPageNumbers,
     schema: { querystring: PublicTeamPageQuery, response: { 200: PublicTeamPageAnswer, 400: ErrorAnswer } },

@@ -10,7 +10,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { SettingsAnswer } from '@sinilill/contracts';
 import { isEntryWindowOpen } from '@sinilill/domain';
-import { editionsProjection, settingsProjection, type ReadModelDatabase } from '@sinilill/read-models';
+import { settingsProjection, type ReadModelDatabase } from '@sinilill/read-models';
 import type { AnswerCache } from '../answer-cache';
 import type { ReadModelEditions } from '../editions';
 import { routeFile } from '@sinilill/http';
@@ -26,7 +26,7 @@ export interface SettingsRouteOptions {
 
 export const settingsRoutes: FastifyPluginAsyncTypebox<SettingsRouteOptions> = async (app, { db, now, answers, editions }) => {
   app.get('/settings', {
-    config: { reads: [settingsProjection.name, editionsProjection.name] },
+    config: { reads: [settingsProjection.name] },
     compress: false,
     schema: { response: { 200: SettingsAnswer } },
   }, async (request, reply) => {

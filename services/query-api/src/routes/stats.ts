@@ -16,7 +16,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { StatsAnswer } from '@sinilill/contracts';
 import { localDate } from '@sinilill/domain';
-import { editionsProjection, paymentsProjection, teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
+import { paymentsProjection, teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
 import type { AnswerCache } from '../answer-cache';
 import type { ReadModelEditions } from '../editions';
 import { teamStatRows, toTeamStat } from './public-pages';
@@ -83,7 +83,7 @@ async function statsAnswer(db: Kysely<ReadModelDatabase>, year: number, today: s
 
 export const statsRoutes: FastifyPluginAsyncTypebox<StatsRouteOptions> = async (app, { db, now, answers, editions }) => {
   app.get('/stats', {
-    config: { reads: [teamStatsProjection.name, paymentsProjection.name, editionsProjection.name] },
+    config: { reads: [teamStatsProjection.name, paymentsProjection.name] },
     // Compressed by the cache, once per position.
     compress: false,
     schema: { response: { 200: StatsAnswer } },

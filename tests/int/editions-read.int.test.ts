@@ -3,9 +3,11 @@
  * and entries), 2026 (opened, its own 12-mission route, its own teams) and a 2027 draft. The
  * spec's calls answer for the current edition only (GET /api/stats, the participants table, money
  * raised, settings); GET /api/history/editions/2025 shows 2025's results; a 2025 team's page and
- * certificate still answer; a 2026 team's figures follow the 2026 route; drafts never appear
+ * certificate still answer, its member who joined 2026 still reads it; a 2026 team's figures
+ * follow the 2026 route; drafts never appear
  * publicly; GET /api/admin/editions needs an administrator.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { CommandRequest } from '@sinilill/commands';
@@ -84,10 +86,21 @@ describe('two editions in one log', () => {
     await c.addEntry({ participantId: 31, distance: 20, entryType: 'WALK', performedAt: '2026-04-02' }, system('2026-04-02T18:00:00Z'));
     await c.addEntry({ participantId: 32, distance: 20, entryType: 'WALK', performedAt: '2026-04-03' }, system('2026-04-03T18:00:00Z'));
     await c.addEntry({ participantId: 41, distance: 4.5, entryType: 'WALK', performedAt: '2026-04-04' }, system('2026-04-04T18:00:00Z'));
+    // Mari of 2025's team A takes part again, as participant 42 of team D.
+    await c.registerParticipant({ ...person, participantId: 42, teamId: D, fullName: 'Mari Maasikas', email: 'mari@example.ee', isCaptain: false }, system('2026-03-07T08:00:00Z'));
     // 2027: a draft only.
     await c.planEdition(edition2027, system('2026-04-10T08:00:00Z'));
     sessions = testSessions(app, { now: () => NOW });
     await sessions.enrol(claims(11, A), claims(31, C), claims(null, null, 'ADMIN'));
+    // Her account names its new participant, as joining a later edition records it.
+    await app.store.appendToStreams([{
+      stream: `user-${userOf(11, 'USER')}`, expectedRevision: 'any',
+      events: [{
+        id: randomUUID(), type: 'UserJoinedEdition', schemaVersion: 1,
+        data: { userId: userOf(11, 'USER'), participantId: 42, edition: 2026, joinedAt: '2026-03-07T08:00:00.000Z' },
+        metadata: { actor: { userId: null, role: 'SYSTEM' }, correlationId: 'editions-read', causationId: null },
+      }],
+    }]);
     await app.project();
     queryApi = buildQueryApi({ db: app.db, now: () => NOW, readYourWritesTimeoutMs: 3000, jwtSecret: SECRET, changes: { subscribe: () => () => undefined }, history: app.store });
     await queryApi.ready();
@@ -103,7 +116,7 @@ describe('two editions in one log', () => {
     expect(await rm.selectFrom('team_stats').select(['team_id', 'edition']).orderBy('team_id').execute())
       .toEqual([{ team_id: A, edition: 2025 }, { team_id: B, edition: 2025 }, { team_id: C, edition: 2026 }, { team_id: D, edition: 2026 }]);
     expect(await rm.selectFrom('team_members').select(['participant_id', 'edition']).orderBy('participant_id').execute())
-      .toEqual([11, 12, 21].map((id) => ({ participant_id: id, edition: 2025 })).concat([31, 32, 41].map((id) => ({ participant_id: id, edition: 2026 }))));
+      .toEqual([11, 12, 21].map((id) => ({ participant_id: id, edition: 2025 })).concat([31, 32, 41, 42].map((id) => ({ participant_id: id, edition: 2026 }))));
     expect(await rm.selectFrom('editions').select(['year', 'status']).orderBy('year').execute())
       .toEqual([{ year: 2025, status: 'closed' }, { year: 2026, status: 'opened' }, { year: 2027, status: 'planned' }]);
   });
@@ -113,7 +126,7 @@ describe('two editions in one log', () => {
     expect(response.statusCode).toBe(200);
     const stats = response.json<StatsAnswer>();
     expect(stats.teams.map((t) => t.team.id)).toEqual([C, D]);
-    expect(stats).toMatchObject({ totalParticipants: 3, totalDistance: 40 + 5, today: '2026-04-20' });
+    expect(stats).toMatchObject({ totalParticipants: 4, totalDistance: 40 + 5, today: '2026-04-20' });
     expect(stats.totalBlueFlowers).toBe(blueFlowers(40, edition2026Demo) + blueFlowers(roundedKm(450), edition2026Demo));
   });
 
@@ -142,6 +155,18 @@ describe('two editions in one log', () => {
     expect(response.statusCode).toBe(200);
     const progress = teamProgress(18, edition2025);
     expect(response.json<TeamAnswer>()).toMatchObject({ id: A, team_name: 'Tartu Tammed', distance: 18, participant_count: 2, blueFlowers: progress.blueFlowers });
+  });
+
+  test("a member of a 2025 team who joined 2026 still reads the 2025 team; nobody else does", async () => {
+    const returning = await sessions.bearer(queryApi, { ...claims(11, A), participantId: 42, teamId: D });
+    expect((await get(`/api/team/${D}`, returning)).statusCode).toBe(200);
+    const past = await get(`/api/team/${A}`, returning);
+    expect(past.statusCode).toBe(200);
+    expect(past.json<TeamAnswer>()).toMatchObject({ id: A, team_name: 'Tartu Tammed' });
+    expect((await get(`/api/team/${A}/participants`, returning)).statusCode).toBe(200);
+    const stranger = await get(`/api/team/${A}`, await sessions.bearer(queryApi, claims(31, C)));
+    expect([stranger.statusCode, stranger.json<{ message: string }>().message]).toEqual([403, 'FORBIDDEN']);
+    expect((await get(`/api/team/${B}`, returning)).statusCode).toBe(403);
   });
 
   test('GET /api/history/editions/2025 shows 2025\'s results', async () => {

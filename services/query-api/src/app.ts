@@ -24,7 +24,7 @@ import { ReadModelEditions } from './editions';
 import type { QueryApiDependencies, RouteDependencies } from './dependencies';
 import { isProjectionPositions, waitForProjections } from './live';
 import { importRouteFiles } from './route-files';
-import { resolveActorFromReadModels } from './team-access';
+import { accountParticipantsFromLog, resolveActorFromReadModels } from './team-access';
 
 export type { QueryApiDependencies, RouteDependencies } from './dependencies';
 
@@ -118,7 +118,7 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
   // Every route file of routes/ is registered by being there (route-files.ts), in file-name order;
   // each decides from the dependencies whether it is served.
   app.register(async (api) => {
-    await registerRouteFiles(api, await importRouteFiles(), { ...deps, answers, editions } satisfies RouteDependencies);
+    await registerRouteFiles(api, await importRouteFiles(), { ...deps, answers, editions, ...(history ? { accountParticipants: accountParticipantsFromLog(history) } : {}) } satisfies RouteDependencies);
     api.get('/health', { schema: { response: { 200: Type.Object({ status: Type.String(), position: Type.Integer() }) } } },
       async () => ({ status: 'ok', position: await projectedPosition(deps.db) }));
   }, { prefix: '/api' });

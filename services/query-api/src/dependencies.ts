@@ -11,6 +11,7 @@ import type { MediaStore } from '@sinilill/media';
 import type { ReadModelDatabase } from '@sinilill/read-models';
 import type { AnswerCache, AnswerCacheOptions } from './answer-cache';
 import type { ReadModelEditions } from './editions';
+import type { AccountParticipants } from './team-access';
 import type { ProjectionPositions, TeamChangeFeed } from './live';
 import type { NewsOptions } from './news-source';
 
@@ -87,4 +88,6 @@ export interface RouteDependencies extends QueryApiDependencies {
   answers: AnswerCache;
   /** The editions of the read models (editions.ts), one per app: which edition the routes answer for. */
   editions: ReadModelEditions;
+  /** Every participant of an account (team-access.ts), from the log; absent without `history`. */
+  accountParticipants?: AccountParticipants;
 }

@@ -46,10 +46,12 @@ import { ID_PATTERN, routeFile } from '@sinilill/http';
 import { teamDirectoryProjection, teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
 import type { ReadModelEditions } from '../editions';
 import { entityTag, ifNoneMatchMatches } from '../answer-cache';
-import { requireTeamAccess } from '../team-access';
+import { requireTeamAccess, type AccountParticipants } from '../team-access';
 import type { RouteDependencies } from '../dependencies';
 
 export interface CertificateRouteOptions {
+  /** Every participant of an account: a member of a past edition's team still reads it (team-access.ts). */
+  accountParticipants?: AccountParticipants;
   db: Kysely<ReadModelDatabase>;
   /** The app's clock: certificates are available once the late-entry deadline has passed on it. */
   now: () => Date;
@@ -132,7 +134,7 @@ class ImageMemory {
 }
 
 export const certificateRoutes: FastifyPluginAsyncTypebox<CertificateRouteOptions> = async (app, options) => {
-  const { db, now, secret, editions } = options;
+  const { db, now, secret, editions, accountParticipants } = options;
   const rm = db.withSchema('rm');
   const images = new ImageMemory(options.maxImages ?? 200);
   const originOf = (request: FastifyRequest) => options.publicUrl ?? `${request.protocol}://${request.host}`;
@@ -172,7 +174,7 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<CertificateRouteOption
       if (isPrivileged(request.actor)) throw new DomainError('NOT_FOUND', `participant ${participantId}`);
       throw new DomainError('FORBIDDEN', `participant ${participantId}`);
     }
-    await requireTeamAccess(db, request.actor, member.team_id);
+    await requireTeamAccess(db, request.actor, member.team_id, accountParticipants);
     const edition = await finalEditionOf(member.team_id);
     const pdf = await sendPdf(request, { kind: 'participant', id: participantId, edition: edition.year });
     return reply.headers({ ...pdfHeaders, 'content-disposition': `attachment; filename="sinilill-${edition.year}-${participantId}.pdf"` }).send(pdf);
@@ -184,7 +186,7 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<CertificateRouteOption
     schema: { params: Params, response: { 200: PDF, ...refusals } },
   }, async (request, reply) => {
     const teamId = Number(request.params.id);
-    await requireTeamAccess(db, request.actor, teamId);
+    await requireTeamAccess(db, request.actor, teamId, accountParticipants);
     const edition = await finalEditionOf(teamId);
     const pdf = await sendPdf(request, { kind: 'team', id: teamId, edition: edition.year });
     return reply.headers({ ...pdfHeaders, 'content-disposition': `attachment; filename="sinilill-${edition.year}-team-${teamId}.pdf"` }).send(pdf);
@@ -255,4 +257,7 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<CertificateRouteOption
 };
 
 /** Served under /api by being in routes/ (route-files.ts). */
-export default routeFile(certificateRoutes, (deps: RouteDependencies) => ({ db: deps.db, now: deps.now, editions: deps.editions, secret: deps.jwtSecret, ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}) }));
+export default routeFile(certificateRoutes, (deps: RouteDependencies) => ({
+  db: deps.db, now: deps.now, editions: deps.editions, secret: deps.jwtSecret,
+  ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}), ...(deps.accountParticipants ? { accountParticipants: deps.accountParticipants } : {}),
+}));

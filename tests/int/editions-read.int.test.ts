@@ -36,10 +36,11 @@ const system = (at: string): CommandRequest => {
   const id = `editions-read-${++commandCount}`;
   return { actor: SYSTEM, metadata: { commandId: id, correlationId: id, causationId: null }, now: new Date(at) };
 };
-const userOf = (participantId: number | null, role: 'USER' | 'ADMIN') =>
+/** The account of a participant (or, null, of the administrator). */
+const userOf = (participantId: number | null) =>
   `00000000-0000-4000-8000-${(participantId === null ? 'ad01' : String(participantId)).padStart(12, '0')}`;
 const claims = (participantId: number | null, teamId: number | null, role: 'USER' | 'ADMIN' = 'USER'): SessionClaims => ({
-  userId: userOf(participantId, role), fullName: 'Test Person', is_approved: true, participantId, teamId, role, isPaid: true,
+  userId: userOf(participantId), fullName: 'Test Person', is_approved: true, participantId, teamId, role, isPaid: true,
 });
 
 /** 2026's data moved a year on: a draft for 2027. */
@@ -94,10 +95,10 @@ describe('two editions in one log', () => {
     await sessions.enrol(claims(11, A), claims(31, C), claims(null, null, 'ADMIN'));
     // Her account names its new participant, as joining a later edition records it.
     await app.store.appendToStreams([{
-      stream: `user-${userOf(11, 'USER')}`, expectedRevision: 'any',
+      stream: `user-${userOf(11)}`, expectedRevision: 'any',
       events: [{
         id: randomUUID(), type: 'UserJoinedEdition', schemaVersion: 1,
-        data: { userId: userOf(11, 'USER'), participantId: 42, edition: 2026, joinedAt: '2026-03-07T08:00:00.000Z' },
+        data: { userId: userOf(11), participantId: 42, edition: 2026, joinedAt: '2026-03-07T08:00:00.000Z' },
         metadata: { actor: { userId: null, role: 'SYSTEM' }, correlationId: 'editions-read', causationId: null },
       }],
     }]);

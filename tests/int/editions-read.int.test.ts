@@ -220,6 +220,22 @@ describe('two editions in one log', () => {
     ]);
   });
 
+  test("the console's teams and entries tables take an edition; without one they span the log", async () => {
+    const admin = await sessions.bearer(queryApi, claims(null, null, 'ADMIN'));
+    const teamIds = async (query: string) => (await get(`/api/admin/teams?size=25&sort=created_at&order=asc${query}`, admin)).json<{ rows: { id: number }[]; total: number }>();
+    expect(await teamIds('&edition=2025')).toMatchObject({ total: 2, rows: [{ id: A }, { id: B }] });
+    expect(await teamIds('&edition=2026')).toMatchObject({ total: 2, rows: [{ id: C }, { id: D }] });
+    expect((await teamIds('&edition=2026&q=Tammed')).total).toBe(0);
+    expect((await teamIds('')).total).toBe(4);
+    const entries = (await get('/api/admin/entries?size=25&edition=2026', admin)).json<{ rows: { team_id: number }[]; total: number }>();
+    expect(entries.total).toBe(3);
+    expect(new Set(entries.rows.map((e) => e.team_id))).toEqual(new Set([C, D]));
+    expect((await get('/api/admin/entries?size=25&edition=2025&q=Mari', admin)).json<{ total: number }>().total).toBe(1);
+    const csv = await get('/api/admin/teams.csv?edition=2025', admin);
+    expect(csv.body.trim().split('\n').slice(1).map((line) => Number(line.split(',')[0])).sort()).toEqual([A, B]);
+    expect((await get('/api/admin/teams?edition=20x6', admin)).statusCode).toBe(400);
+  });
+
   test("a 2025 team's certificate code keeps verifying; the same team under another edition does not", async () => {
     const valid = await get(`/api/certificates/${certificateCode({ kind: 'team', id: A, edition: 2025 }, SECRET)}`);
     expect(valid.statusCode).toBe(200);

@@ -55,7 +55,7 @@ export function testSessions(app: { pool: pg.Pool; store: EventStore; ids: IdAll
   async function createAccount(person: SessionClaims): Promise<void> {
     const { userId } = person;
     const commandId = `test-account:${userId}:${randomUUID()}`;
-    // The accounts' rules (password length) are an edition's: the seed's 2025 one for test accounts.
+    // An account's limits are an edition's (its e-mail's and name's lengths): the seed's 2025.
     const ctx = { now: now().toISOString(), actor: SYSTEM, entryInsertionEnabled: true, edition: edition2025 };
     const metadata = { commandId, correlationId: commandId, causationId: null };
     const email = `${userId.slice(0, 8)}@example.ee`;

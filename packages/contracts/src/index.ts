@@ -22,3 +22,4 @@ export * from './moderation';
 export * from './draw';
 export * from './language';
 export * from './edition-queries';
+export * from './returning';

@@ -25,7 +25,9 @@ import {
   type Decider,
   type DecisionContext,
   type DomainEventType,
+  type Edition,
   type ParticipantState,
+  type TeamState,
 } from '@sinilill/domain';
 import type { EventData, RecordedEvent } from '@sinilill/event-store';
 import { eventIdFor, eventMetadataOf } from '../metadata';
@@ -99,11 +101,14 @@ export class BulkDecider {
   private readonly accounts: boolean;
   /** The events' correlation id, e.g. `import:2025`. */
   private readonly correlationId: string;
+  /** The edition the import's decisions run under (BulkImporterOptions.edition). */
+  private readonly edition: Edition | undefined;
 
-  constructor(options: { slots: ReadonlyMap<string, Slot>; accounts: boolean; correlationId: string }) {
+  constructor(options: { slots: ReadonlyMap<string, Slot>; accounts: boolean; correlationId: string; edition?: Edition }) {
     this.slots = options.slots;
     this.accounts = options.accounts;
     this.correlationId = options.correlationId;
+    this.edition = options.edition;
   }
 
   /**
@@ -122,16 +127,22 @@ export class BulkDecider {
    *   needs was not loaded.
    */
   decide(order: number, command: BulkCommand, overlay: Overlay): Decided {
-    const context: DecisionContext = { now: new Date(command.at).toISOString(), actor: SYSTEM, entryInsertionEnabled: true };
+    const context: DecisionContext = {
+      now: new Date(command.at).toISOString(), actor: SYSTEM, entryInsertionEnabled: true,
+      ...(this.edition ? { edition: this.edition } : {}),
+    };
     const decided: Decided = { order, command, parts: [], repeatPosition: 0, repeated: false };
     switch (command.type) {
       case 'RegisterTeam': {
         const { data } = command;
-        // Reservations are (re-)asserted for a repeat too, as registerTeam does.
-        if (this.accounts) {
-          decided.team = { order, teamId: data.teamId, teamName: data.teamName, joinCode: data.joinCode, createdAt: new Date(context.now) };
+        const teamStream = streams.team(data.teamId);
+        this.decideOn(decided, teamStream, command.commandId, { type: 'RegisterTeam', data }, context, overlay);
+        // Reservations are (re-)asserted for a repeat too, as registerTeam does, in the edition
+        // the team was registered into (its state after the decision, or as stored for a repeat).
+        const edition = (this.slot(teamStream, overlay).state as TeamState).edition;
+        if (this.accounts && edition !== null) {
+          decided.team = { order, teamId: data.teamId, teamName: data.teamName, joinCode: data.joinCode, createdAt: new Date(context.now), edition };
         }
-        this.decideOn(decided, streams.team(data.teamId), command.commandId, { type: 'RegisterTeam', data }, context, overlay);
         break;
       }
       case 'RegisterParticipant': {

@@ -22,4 +22,5 @@ export * from './moderation';
 export * from './draw';
 export * from './edition-commands';
 export * from './language';
+export * from './edition-queries';
 export * from './returning';

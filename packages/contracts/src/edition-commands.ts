@@ -14,6 +14,7 @@
  * failure (INVALID_REQUEST) would hide from the admin.
  */
 import Type from 'typebox';
+import { EditionViewAnswer } from './edition-queries';
 
 /**
  * Largest edition body, bytes: the 2025 edition with its 24 missions is about 12 KiB; 256 KiB
@@ -29,31 +30,11 @@ export type EditionBody = Type.Static<typeof EditionBody>;
 export const EditionYearParams = Type.Object({ year: Type.String({ pattern: '^[0-9]{4}$' }) }, { additionalProperties: false });
 export type EditionYearParams = Type.Static<typeof EditionYearParams>;
 
-/** Where an edition stands at an instant (domain EditionLifePhase). */
-export const EditionLifePhaseSchema = Type.Union([
-  Type.Literal('planned'), Type.Literal('upcoming'), Type.Literal('registration'), Type.Literal('running'),
-  Type.Literal('lateEntries'), Type.Literal('final'), Type.Literal('closed'),
-]);
-
 /**
- * An edition as the APIs answer it: its status in the log, its life phase and whether
- * registration is open at the answer's instant, today's date in the edition's zone, and its data.
+ * The answer of every edition command: the edition after it, as the read side shows one
+ * (edition-queries.ts EditionViewAnswer), and the global position of the command's last event
+ * (the edition's last one when nothing changed): sent as `x-min-position`, the query API answers
+ * the edition as changed (docs/decisions/0006).
  */
-export const EditionViewSchema = Type.Object({
-  year: Type.Integer(),
-  status: Type.Union([Type.Literal('planned'), Type.Literal('opened'), Type.Literal('closed')]),
-  phase: EditionLifePhaseSchema,
-  registrationOpen: Type.Boolean(),
-  /** YYYY-MM-DD in the edition's time zone. */
-  today: Type.String(),
-  /** The Edition (packages/domain edition/types.ts). */
-  edition: Type.Unknown(),
-});
-
-/**
- * The answer of every edition command: the edition after it, and the global position of the
- * command's last event (the edition's last one when nothing changed; send it as `x-min-position` to read the edition
- * back from the query API, docs/decisions/0006).
- */
-export const EditionCommandAnswer = Type.Object({ edition: EditionViewSchema, position: Type.Integer() });
+export const EditionCommandAnswer = Type.Object({ edition: EditionViewAnswer, position: Type.Integer() });
 export type EditionCommandAnswer = Type.Static<typeof EditionCommandAnswer>;

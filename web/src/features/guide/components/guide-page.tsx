@@ -1,4 +1,5 @@
-import { currentEdition } from '@sinilill/domain';
+import type { Edition } from '@sinilill/domain';
+import { EditionGate } from '../../../components/edition-gate';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
@@ -52,13 +53,18 @@ function Section({ id, children }: { id: SectionId; children: ReactNode }) {
  * /guide (spec §2 "Guide"): how to take part, in eight sections – registering, the fee,
  * collecting and entering distance (log in at /login), following the progress (home), social
  * media, prizes (drawn among the registered, paid participants with at least one flower) and
- * contact – with screenshots of this app in the page's language.
+ * contact – with screenshots of this app in the page's language. Dates, fees and the route are
+ * the site edition's; its own draw rules, when it has them, follow the general text on prizes.
  */
 export function GuidePage() {
   const { t } = useTranslation('guide');
-  const lang = useLang();
   useDocumentTitle(t('title'));
-  const edition = currentEdition;
+  return <EditionGate testId="guide-edition">{(edition) => <GuideOf edition={edition} />}</EditionGate>;
+}
+
+function GuideOf({ edition }: { edition: Edition }) {
+  const { t } = useTranslation('guide');
+  const lang = useLang();
   const [, drawTime = ''] = edition.prizeDraw.split('T');
 
   return (
@@ -149,6 +155,7 @@ export function GuidePage() {
             time: lang === 'et' ? drawTime.replace(':', '.') : drawTime,
           })}
         </p>
+        {edition.drawRules && <p data-testid="guide-draw-rules">{edition.drawRules[lang]}</p>}
       </Section>
 
       <Section id="contact">

@@ -8,7 +8,8 @@ import { useLang } from '../../../lib/use-lang';
 import styles from './welcome.module.css';
 
 export interface WelcomeProps {
-  edition: Edition;
+  /** The edition the site runs; null between editions (then `notice` says what comes next). */
+  edition: Edition | null;
   /**
    * The app clock's local day (GET /api/stats `today`, YYYY-MM-DD in Europe/Tallinn); '' while
    * unknown (loading, or the stats failed), and then no phase notice is shown rather than a guess.
@@ -18,26 +19,38 @@ export interface WelcomeProps {
   entriesOpen: boolean | null;
   /** Registration is switched on (settings.registrationEnabled); null while unknown. */
   registrationEnabled: boolean | null;
+  /** Shown instead of the edition's phase (between editions: when the next one opens). */
+  notice?: ReactNode;
 }
 
 /**
  * Welcome text and where this year's event stands (spec §2 "Home": the aftermath notice; §4, §9:
- * before, during, late entries until 3 May, counting until the draw on 5 May, after the draw).
+ * before, during, late entries until 3 May, counting until the draw on 5 May, after the draw), and a
+ * link to the archive of earlier years (/history).
  */
-export function Welcome({ edition, today, entriesOpen, registrationEnabled }: WelcomeProps) {
+export function Welcome({ edition, today, entriesOpen, registrationEnabled, notice }: WelcomeProps) {
   const { t } = useTranslation('home');
-  const moments = editionMoments(edition);
-  const phase = editionPhase(edition, today);
+  const moments = edition ? editionMoments(edition) : null;
+  const phase = edition ? editionPhase(edition, today) : null;
   return (
     <section className={styles.welcome} aria-labelledby="welcome-heading">
       <div className={styles.text}>
-        <p className={styles.eyebrow}>{t('welcome.eyebrow', { start: moments.startDay, end: moments.endDay, year: edition.year })}</p>
+        {edition && moments && (
+          <p className={styles.eyebrow} data-testid="welcome-dates">
+            {t('welcome.eyebrow', { start: moments.startDay, end: moments.endDay, year: edition.year })}
+          </p>
+        )}
         <h1 id="welcome-heading" className={styles.heading}>
           {t('welcome.heading')}
         </h1>
         <p className={styles.lead}>{t('welcome.lead')}</p>
-        <p>{t('welcome.body', { count: edition.route.missions.length })}</p>
-        {phase && <PhaseNotice phase={phase} edition={edition} entriesOpen={entriesOpen} registrationEnabled={registrationEnabled} />}
+        {edition && <p>{t('welcome.body', { count: edition.route.missions.length })}</p>}
+        {notice ?? (edition && phase && <PhaseNotice phase={phase} edition={edition} entriesOpen={entriesOpen} registrationEnabled={registrationEnabled} />)}
+        <p>
+          <Link to="/history" className={styles.phaseLink} data-testid="home-archive-link">
+            {t('welcome.archiveLink')}
+          </Link>
+        </p>
       </div>
       <div className={styles.art} aria-hidden="true">
         <FlowerIcon size={220} />
@@ -51,6 +64,8 @@ interface PhaseNoticeProps {
   edition: Edition;
   entriesOpen: boolean | null;
   registrationEnabled: boolean | null;
+  /** Shown instead of the edition's phase (between editions: when the next one opens). */
+  notice?: ReactNode;
 }
 
 /**
@@ -63,6 +78,7 @@ function PhaseNotice({ phase, edition, entriesOpen, registrationEnabled }: Phase
   const lang = useLang();
   const moments = editionMoments(edition);
   const year = edition.year;
+  const name = edition.name[lang];
   // Estonian writes the time of day with a full stop (kell 17.00).
   const drawTime = lang === 'et' ? moments.drawTime.replace(':', '.') : moments.drawTime;
   const draw = <p>{t('phase.draw', { day: moments.drawDay, time: drawTime })}</p>;
@@ -78,7 +94,7 @@ function PhaseNotice({ phase, edition, entriesOpen, registrationEnabled }: Phase
   let body: ReactNode;
   switch (phase) {
     case 'before':
-      heading = t('phase.before.heading', { year, start: moments.startDay });
+      heading = t('phase.before.heading', { name, start: moments.startDay });
       body = (
         <>
           <p>{t('phase.before.text', { start: moments.startDay, end: moments.endDay })}</p>
@@ -94,7 +110,7 @@ function PhaseNotice({ phase, edition, entriesOpen, registrationEnabled }: Phase
       );
       break;
     case 'during':
-      heading = t('phase.during.heading', { year });
+      heading = t('phase.during.heading', { name });
       body = (
         <>
           <p>{t('phase.during.text', { end: moments.endDay })}</p>

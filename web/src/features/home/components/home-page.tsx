@@ -112,7 +112,7 @@ function BetweenEditions({ moment, state }: { moment: Exclude<SiteMoment, { kind
 }
 
 /** When the next edition's registration opens and when it runs; or that it is still to be announced. */
-function NextEditionNotice({ next }: { next: EditionView | null }) {
+export function NextEditionNotice({ next }: { next: EditionView | null }) {
   const { t } = useTranslation('home');
   const lang = useLang();
   return (

@@ -9,7 +9,7 @@
  */
 import { PASSWORD_MIN } from '@sinilill/contracts';
 import type { Edition } from '@sinilill/domain';
-import type { EditionsAnswer, EditionView } from './edition';
+import type { EditionsAnswer, EditionView } from './edition-types';
 import { queryClient, queryKeys } from './query-client';
 
 /**

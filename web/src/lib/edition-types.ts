@@ -37,7 +37,10 @@ export interface ArchivedTeam {
   prestige: number;
   /** The mission the team was on at the end. */
   missionId: number;
-  /** How far along the lap the team was, 0–100. */
+  /**
+   * How far into its lap the team was: a fraction in [0, 1) (the domain's lapPercentage, in-lap km
+   * / lap length), not a percentage.
+   */
   lapPercentage: number;
 }
 

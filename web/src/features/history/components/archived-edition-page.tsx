@@ -121,11 +121,11 @@ function ArchiveTeamsTable({ archived }: { archived: ArchivedEditionAnswer }) {
       {
         id: 'position',
         header: t('archive.table.position'),
-        value: (row) => row.lapPercentage,
+        value: (row) => row.lapPercent,
         cell: (row) =>
           t('archive.table.positionValue', {
             mission: row.missionName || String(row.missionId),
-            percent: `${formatNumber(row.lapPercentage, { lang, decimals: Number.isInteger(row.lapPercentage) ? 0 : 1 })}%`,
+            percent: `${formatNumber(row.lapPercent, { lang, decimals: Number.isInteger(row.lapPercent) ? 0 : 1 })}%`,
           }),
         searchText: (row) => row.missionName,
       },

@@ -13,6 +13,8 @@ export interface ArchiveTeamRow extends ArchivedTeam {
   rank: number;
   /** The name of the mission the team ended on, in the page's language; '' when the route has no such mission. */
   missionName: string;
+  /** How far into its lap, in percent (0–100, one decimal at most). */
+  lapPercent: number;
 }
 
 /** The teams, most km first, numbered, with their mission's name in `lang`. */
@@ -20,7 +22,7 @@ export function archiveTeamRows(answer: Pick<ArchivedEditionAnswer, 'teams' | 'r
   const names = new Map(answer.route.missions.map((mission) => [mission.id, mission.name[lang]]));
   return [...answer.teams]
     .sort((a, b) => b.km - a.km)
-    .map((team, index) => ({ ...team, rank: index + 1, missionName: names.get(team.missionId) ?? '' }));
+    .map((team, index) => ({ ...team, rank: index + 1, missionName: names.get(team.missionId) ?? '', lapPercent: Math.round(team.lapPercentage * 1000) / 10 }));
 }
 
 /** A mission at the end of an edition. */
@@ -33,13 +35,13 @@ export interface MissionAtEnd {
 }
 
 /**
- * Each mission's state at the end, in route order. A team's in-lap km is its lap percentage of
- * the lap's length; a team with a full lap behind it (prestige > 0) has reached every flower.
+ * Each mission's state at the end, in route order. A team's in-lap km is its lap fraction
+ * (`lapPercentage`, in [0, 1)) times the lap's length; a team with a full lap behind it (prestige > 0) has reached every flower.
  */
 export function missionsAtEnd(route: Route, teams: readonly ArchivedTeam[]): MissionAtEnd[] {
   return route.missions.map((mission) => ({
     id: mission.id,
     teamCount: teams.filter((team) => team.missionId === mission.id).length,
-    reached: teams.some((team) => team.prestige > 0 || (team.lapPercentage / 100) * route.lapLength >= mission.end),
+    reached: teams.some((team) => team.prestige > 0 || team.lapPercentage * route.lapLength >= mission.end),
   }));
 }

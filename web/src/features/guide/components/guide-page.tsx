@@ -1,5 +1,6 @@
 import type { Edition } from '@sinilill/domain';
 import { EditionGate } from '../../../components/edition-gate';
+import { editionDayTexts } from '../../../lib/edition-dates';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
@@ -15,11 +16,6 @@ import styles from './guide.module.css';
 /** The guide's sections in order (spec §2 "Guide"); each is `guide-section-<id>`. */
 const GUIDE_SECTIONS = ['register', 'payment', 'collecting', 'entering', 'progress', 'social', 'awards', 'contact'] as const;
 type SectionId = (typeof GUIDE_SECTIONS)[number];
-
-/** Day of month of a YYYY-MM-DD[...] date, without a leading zero. */
-function dayOf(isoDate: string): number {
-  return Number(isoDate.slice(8, 10));
-}
 
 function Screenshot({ id, description }: { id: ScreenshotId; description: string }) {
   const { t } = useTranslation('guide');
@@ -65,7 +61,7 @@ export function GuidePage() {
 function GuideOf({ edition }: { edition: Edition }) {
   const { t } = useTranslation('guide');
   const lang = useLang();
-  const [, drawTime = ''] = edition.prizeDraw.split('T');
+  const days = editionDayTexts(edition, lang);
 
   return (
     <ContentPage title={t('title')} intro={t('intro')} testId="guide-page">
@@ -106,14 +102,14 @@ function GuideOf({ edition }: { edition: Edition }) {
       </Section>
 
       <Section id="collecting">
-        <p>{t('sections.collecting.p1', { year: edition.year, start: dayOf(edition.startDate), end: dayOf(edition.endDate) })}</p>
+        <p>{t('sections.collecting.p1', { year: edition.year, span: days.span })}</p>
         <p>{t('sections.collecting.p2', { missions: edition.route.missions.length, length: edition.route.lapLength })}</p>
         <p>{t('sections.collecting.p3')}</p>
       </Section>
 
       <Section id="entering">
         <p>{t('sections.entering.p1')}</p>
-        <p>{t('sections.entering.p2', { day: dayOf(edition.lateEntriesUntil) })}</p>
+        <p>{t('sections.entering.p2', { range: days.range, lateDay: days.lateDay })}</p>
         <p>
           <Link to="/login" className={contentStyles.action} data-testid="guide-login-link">
             {t('sections.entering.link')}
@@ -151,8 +147,8 @@ function GuideOf({ edition }: { edition: Edition }) {
         <p>{t('sections.awards.p1')}</p>
         <p>
           {t('sections.awards.p2', {
-            day: dayOf(edition.prizeDraw),
-            time: lang === 'et' ? drawTime.replace(':', '.') : drawTime,
+            drawOn: days.drawOn,
+            time: days.drawTime,
           })}
         </p>
         {edition.drawRules && <p data-testid="guide-draw-rules">{edition.drawRules[lang]}</p>}

@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ui/form/alert';
 import { errorCodeOf } from '../../../lib/api-client';
-import { editionMoments, editionPhase } from '../../../lib/edition-phase';
+import { editionDayTexts } from '../../../lib/edition-dates';
+import { editionPhase } from '../../../lib/edition-phase';
 import { useLang } from '../../../lib/use-lang';
 import { useStats } from '../../../lib/use-stats';
 import { useTimedValue } from '../../../lib/use-timed-value';
@@ -77,7 +78,7 @@ export function CertificateBox({ teamId, participantId, edition }: { teamId: num
       </div>
       {!available && stats.status === 'success' && (
         <p id="certificates-not-yet" className={styles.intro} data-testid="certificates-not-yet">
-          {t('team.notYet', { day: editionMoments(edition).lateEntriesDay })}
+          {t('team.notYet', { lateDay: editionDayTexts(edition, lang).lateDay })}
         </p>
       )}
       {error && <ErrorAlert code={error} />}

@@ -285,7 +285,7 @@ describe('accounts through the command API', () => {
       let reserved!: () => void;
       const firstReserved = new Promise<void>((resolve) => { reserved = resolve; });
       const first = directory.transaction(async (tx) => {
-        await tx.reserveTeamName(name, firstTeam);
+        await tx.reserveTeamName(name, firstTeam, 2025);
         await tx.reserveEmail(`${outcome}@race.example.ee`, `first-${outcome}`);
         reserved();
         await held;
@@ -294,7 +294,7 @@ describe('accounts through the command API', () => {
       await Promise.race([firstReserved, first]); // (first rejects here only when the test itself is wrong)
       let secondDone = false;
       const second = directory.transaction(async (tx) => {
-        await tx.reserveTeamName(` ${name.toUpperCase()} `, secondTeam);
+        await tx.reserveTeamName(` ${name.toUpperCase()} `, secondTeam, 2025);
         await tx.reserveEmail(`${outcome.toUpperCase()}@race.example.ee`, `second-${outcome}`);
       }).then(() => 'reserved', (error: unknown) => (error as Error).message).finally(() => { secondDone = true; });
       // The second transaction is seen waiting on a lock (the first one's row in the unique index).

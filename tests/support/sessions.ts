@@ -20,6 +20,7 @@ import type {} from '@fastify/jwt'; // app.jwt's type
 import { AccountDirectory, AccountService, handleCommand, type IdAllocator } from '@sinilill/commands';
 import type { AccessClaims, SessionClaims } from '@sinilill/contracts';
 import { accountDecider, streams, type ActingUser } from '@sinilill/domain';
+import { edition2025 } from '@sinilill/domain/seed';
 import type { EventStore } from '@sinilill/event-store';
 import type { Mailer } from '@sinilill/mail';
 import type pg from 'pg';
@@ -54,7 +55,8 @@ export function testSessions(app: { pool: pg.Pool; store: EventStore; ids: IdAll
   async function createAccount(person: SessionClaims): Promise<void> {
     const { userId } = person;
     const commandId = `test-account:${userId}:${randomUUID()}`;
-    const ctx = { now: now().toISOString(), actor: SYSTEM, entryInsertionEnabled: true };
+    // An account's limits are an edition's (its e-mail's and name's lengths): the seed's 2025.
+    const ctx = { now: now().toISOString(), actor: SYSTEM, entryInsertionEnabled: true, edition: edition2025 };
     const metadata = { commandId, correlationId: commandId, causationId: null };
     const email = `${userId.slice(0, 8)}@example.ee`;
     const fullName = person.fullName.slice(0, 32) || 'Test Person';

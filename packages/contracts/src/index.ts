@@ -21,3 +21,4 @@ export * from './announcements';
 export * from './moderation';
 export * from './draw';
 export * from './language';
+export * from './returning';

@@ -99,6 +99,7 @@ export const SCHEMA_VERSIONS: Record<DomainEventType, number> = {
   EntryReviewApproved: 1,
   EntryReviewRejected: 1,
   UserRegistered: 1,
+  UserJoinedEdition: 1,
   AdminRegistered: 1,
   AccountConfirmed: 1,
   UserApproved: 1,

@@ -1,6 +1,7 @@
 /**
  * The account mails: confirmation, password reset and the repeated-registration notice (spec §2,
- * §4, §7), in the language of the request (`est` or `eng`).
+ * §4, §7), and the invitation of a re-opened team's earlier members, in the language of the
+ * request or of the person (`est` or `eng`).
  */
 import type { SpecLanguage } from '@sinilill/domain';
 import { withLang } from './links';
@@ -119,4 +120,46 @@ export function registrationAttemptMail(
           'The Sinilill team',
         );
   return { to: to.email, subject: lang === 'est' ? 'Sinilille konto sellel aadressil on juba olemas' : 'You already have a Sinilill account', ...body };
+}
+
+/**
+ * The invitation to a member of an earlier edition's team whose team was re-opened for a new
+ * edition (POST /api/team/{id}/invite-returning), in `lang`: which team, which edition (its name in
+ * the mail's language), the new team's join code, and a login link (`{publicUrl}/login`, with
+ * `?lang=`): the person logs in with the account they have and joins with the code.
+ */
+export function returningInvitationMail(
+  to: { email: string; fullName: string },
+  invitation: { teamName: string; joinCode: string; edition: { et: string; en: string }; earlierEdition: { et: string; en: string }; login: string },
+  lang: SpecLanguage,
+): OutgoingMail {
+  const login = withLang(invitation.login, lang);
+  const { teamName, joinCode } = invitation;
+  const body =
+    lang === 'est'
+      ? layout(
+          [
+            `Tere, ${to.fullName}!`,
+            `Võistkond „${teamName}“, kellega osalesid üritusel ${invitation.earlierEdition.et}, on end kirja pannud ka üritusele ${invitation.edition.et} ja võistkonnakaaslased kutsuvad sind jälle kaasa lööma.`,
+            `Logi sisse oma senise kontoga ja liitu võistkonnaga liitumiskoodiga ${joinCode}.`,
+            'Kui sa seekord osaleda ei soovi, jäta see kiri tähelepanuta.',
+          ],
+          { href: login, label: 'Logi sisse' },
+          'Sinilille meeskond',
+        )
+      : layout(
+          [
+            `Hello ${to.fullName},`,
+            `The team “${teamName}”, with which you took part in ${invitation.earlierEdition.en}, has signed up for ${invitation.edition.en}, and your teammates invite you to take part again.`,
+            `Log in with your existing account and join the team with the join code ${joinCode}.`,
+            'If you do not wish to take part this time, you can ignore this email.',
+          ],
+          { href: login, label: 'Log in' },
+          'The Sinilill team',
+        );
+  return {
+    to: to.email,
+    subject: lang === 'est' ? `Võistkond „${teamName}“ ootab sind: ${invitation.edition.et}` : `Your team “${teamName}” is back for ${invitation.edition.en}`,
+    ...body,
+  };
 }

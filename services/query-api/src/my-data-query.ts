@@ -3,7 +3,8 @@
  * page, through the protected store's filtered reads (EventStore.readEvents, either engine), so
  * the download reads exactly what the log holds for them (erased fields null, as everywhere).
  *
- * The person's streams: their account (`user-{id}`) and participant (`participant-{id}`); every
+ * The person's streams: their account (`user-{id}`) and participants (`participant-{id}`, one per
+ * edition they took part in); every
  * entry stream whose EntryAdded or EntryEdited named them; every payment order they placed
  * (PaymentOrdered) and every activity file they used (ActivityFileUsed).
  * Of the streams that are not their own, only the events whose data names them as
@@ -21,6 +22,16 @@ const NAMING_TYPES = ['PaymentOrdered', 'ActivityFileUsed'] as const;
 export interface Person {
   userId: string;
   participantId: number | null;
+  /**
+   * Every participant of the account, one per edition the person took part in
+   * (AccountState.participantIds); default: `participantId` alone. The download covers them all.
+   */
+  participantIds?: readonly number[];
+}
+
+/** The person's participant ids: every edition's (see Person). */
+function participantsOf(person: Person): readonly number[] {
+  return person.participantIds ?? (person.participantId !== null ? [person.participantId] : []);
 }
 
 /** The streams that hold the person's events (see the module's comment). */
@@ -36,11 +47,12 @@ export class MyDataReader {
   /** The streams that name `person`, up to position `until`. One filtered read of the log. */
   async streamsOf(person: Person, until: number): Promise<PersonStreams> {
     const own = [streams.user(person.userId)];
-    if (person.participantId === null) return { own, others: [] };
-    own.push(streams.participant(person.participantId));
+    const participantIds = participantsOf(person);
+    if (participantIds.length === 0) return { own, others: [] };
+    own.push(...participantIds.map((participantId) => streams.participant(participantId)));
     const naming = await this.store.readEvents({
       types: ['EntryAdded', 'EntryEdited', ...NAMING_TYPES],
-      data: [{ field: 'participantId', values: [person.participantId] }],
+      data: [{ field: 'participantId', values: [...participantIds] }],
       until,
     });
     return { own, others: [...new Set(naming.map((event) => event.stream))].sort() };
@@ -55,7 +67,8 @@ export class MyDataReader {
     const names = [...found.own, ...found.others];
     const read = await this.store.readEvents({ streams: names, after, until }, { maxCount: limit });
     const own = new Set(found.own);
-    const events = read.filter((event) => own.has(event.stream) || namesParticipant(event, person.participantId));
+    const participantIds = new Set(participantsOf(person));
+    const events = read.filter((event) => own.has(event.stream) || namesParticipant(event, participantIds));
     return { events, next: read.length < limit ? null : read.at(-1)!.globalPosition };
   }
 
@@ -73,9 +86,8 @@ export class MyDataReader {
   }
 }
 
-/** Whether the event's data names the participant (`participantId`). */
-function namesParticipant(event: RecordedEvent, participantId: number | null): boolean {
-  if (participantId === null) return false;
+/** Whether the event's data names one of the participants (`participantId`). */
+function namesParticipant(event: RecordedEvent, participantIds: ReadonlySet<number>): boolean {
   const data = event.data as { participantId?: unknown } | null;
-  return typeof data === 'object' && data !== null && data.participantId === participantId;
+  return typeof data === 'object' && data !== null && typeof data.participantId === 'number' && participantIds.has(data.participantId);
 }

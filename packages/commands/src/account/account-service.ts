@@ -22,6 +22,8 @@ import {
   type SessionIdentity,
 } from './shared';
 import { joinTeam, registerTeamWithCaptain, repeatedRegistration } from './registration';
+import { joinEdition, type JoinEditionInput, type JoinEditionResult } from './join-edition';
+import { inviteReturning } from './invite-returning';
 import { KeyedMutex } from '../idempotency';
 import * as sessions from './session';
 import { retryParkedEvent, skipParkedEvent } from '../operations/handlers';
@@ -30,6 +32,7 @@ import { readSettings } from '../settings/settings-cache';
 import type { SessionState } from './directory';
 
 export { ADMIN_FULL_NAME } from './shared';
+export type { JoinEditionInput, JoinEditionResult } from './join-edition';
 export type {
   AccessTokenClaims,
   AccountServiceDependencies,
@@ -82,6 +85,29 @@ export class AccountService {
    */
   joinTeam(input: RegistrationInput & { joinCode: string }, request: CommandRequest): Promise<RegistrationResult> {
     return this.keyed(request, () => joinTeam(this.deps, input, request));
+  }
+
+  /**
+   * The acting person joins edition `year`, the one taking registrations, with the account they
+   * have (account/join-edition.ts): a new participant with their profile, in a new team, a team of
+   * the edition by its join code, or a re-opened team of theirs. The account's earlier sessions
+   * end (renewSession gives the caller a new one naming the new participant). Run it through
+   * CommandService.idempotent for keyed requests: a repeat answers as the first run did.
+   * @throws DomainError REGISTRATION_NOT_OPEN, ALREADY_EXISTS, TEAM_NAME_ALREADY_IN_USE,
+   *   INVALID_JOIN_CODE, JOIN_CODE_EXPIRED, FORBIDDEN, NOT_FOUND, INVALID_REQUEST (see joinEdition).
+   */
+  joinEdition(year: number, input: JoinEditionInput, request: CommandRequest): Promise<JoinEditionResult> {
+    return joinEdition(this.deps, year, input, request);
+  }
+
+  /**
+   * A member of a re-opened team mails the earlier team's members who have not joined the new
+   * edition, each in their language, with the new team's join code (account/invite-returning.ts).
+   * @returns how many were invited.
+   * @throws DomainError NOT_FOUND, FORBIDDEN, INVALID_REQUEST (the team continues no earlier team).
+   */
+  inviteReturning(teamId: number, request: CommandRequest): Promise<{ invited: number }> {
+    return inviteReturning(this.deps, teamId, request);
   }
 
   /**

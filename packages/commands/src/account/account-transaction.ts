@@ -1,6 +1,6 @@
 /**
  * The writes of one AccountDirectory transaction (directory.ts describes the tables): reservations
- * that must be unique across streams (e-mails, team names, join codes), secrets (password hashes,
+ * that must be unique across streams (e-mails; team names and join codes within an edition), secrets (password hashes,
  * token hashes), erasure and sessions. Every method runs on the
  * transaction's client; nothing is visible to others before AccountDirectory.transaction commits.
  */
@@ -57,26 +57,33 @@ export class AccountTransaction {
   }
 
   /**
-   * Reserves the team name (its comparison form) for `teamId`.
-   * @throws DomainError('TEAM_NAME_ALREADY_IN_USE') when another team holds it.
+   * Reserves the team name (its comparison form) for `teamId` in its edition `edition` (a year);
+   * teams of other editions may have the same name.
+   * @throws DomainError('TEAM_NAME_ALREADY_IN_USE') when another team of the edition holds it.
    */
-  async reserveTeamName(teamName: string, teamId: number): Promise<void> {
-    const owner = await this.reserve('INSERT INTO app.team_name_index (name_key, team_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING team_id',
-      'SELECT team_id AS owner FROM app.team_name_index WHERE name_key = $1', [teamNameComparisonForm(teamName), teamId]);
-    if (owner !== teamId) throw new DomainError('TEAM_NAME_ALREADY_IN_USE');
+  async reserveTeamName(teamName: string, teamId: number, edition: number): Promise<void> {
+    const key = teamNameComparisonForm(teamName);
+    const inserted = await this.client.query<{ team_id: number }>(
+      'INSERT INTO app.team_name_index (edition, name_key, team_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING team_id',
+      [edition, key, teamId],
+    );
+    if (inserted.rows.length === 1) return;
+    const { rows } = await this.client.query<{ team_id: number }>(
+      'SELECT team_id FROM app.team_name_index WHERE edition = $1 AND name_key = $2', [edition, key]);
+    if (rows[0]?.team_id !== teamId) throw new DomainError('TEAM_NAME_ALREADY_IN_USE');
   }
 
   /**
-   * Records `code` (upper case) as `teamId`'s join code.
-   * @returns false when another team holds the code (the caller draws another).
+   * Records `code` (upper case) as `teamId`'s join code in its edition `edition` (a year).
+   * @returns false when another team of the edition holds the code (the caller draws another).
    */
-  async reserveJoinCode(code: string, teamId: number, expiresAt: Date | null, createdAt: Date): Promise<boolean> {
+  async reserveJoinCode(code: string, teamId: number, expiresAt: Date | null, createdAt: Date, edition: number): Promise<boolean> {
     const normal = joinCodeComparisonForm(code);
     const { rows } = await this.client.query<{ team_id: number }>(
-      `INSERT INTO app.join_codes (code, team_id, created_at, expires_at) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (code) DO UPDATE SET code = EXCLUDED.code WHERE app.join_codes.team_id = EXCLUDED.team_id
+      `INSERT INTO app.join_codes (edition, code, team_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (edition, code) DO UPDATE SET code = EXCLUDED.code WHERE app.join_codes.team_id = EXCLUDED.team_id
        RETURNING team_id`,
-      [normal, teamId, createdAt, expiresAt],
+      [edition, normal, teamId, createdAt, expiresAt],
     );
     return rows.length === 1;
   }
@@ -94,15 +101,15 @@ export class AccountTransaction {
   }
 
   /**
-   * Records a newly drawn `code` (upper case) for `teamId`. Unlike reserveJoinCode, a code that
-   * was ever used, by any team and also by this one (a revoked code), is not taken: a replaced
-   * code must never start working again.
+   * Records a newly drawn `code` (upper case) for `teamId` in its edition `edition` (a year).
+   * Unlike reserveJoinCode, a code that was ever used in the edition, by any team and also by this
+   * one (a revoked code), is not taken: a replaced code must never start working again.
    * @returns false when the code exists already (the caller draws another).
    */
-  async addJoinCode(code: string, teamId: number, createdAt: Date): Promise<boolean> {
+  async addJoinCode(code: string, teamId: number, createdAt: Date, edition: number): Promise<boolean> {
     const { rowCount } = await this.client.query(
-      'INSERT INTO app.join_codes (code, team_id, created_at) VALUES ($1, $2, $3) ON CONFLICT (code) DO NOTHING',
-      [joinCodeComparisonForm(code), teamId, createdAt],
+      'INSERT INTO app.join_codes (edition, code, team_id, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (edition, code) DO NOTHING',
+      [edition, joinCodeComparisonForm(code), teamId, createdAt],
     );
     return rowCount === 1;
   }
@@ -149,14 +156,14 @@ export class AccountTransaction {
   }
 
   /**
-   * Gives `teamId` the name `teamName` in the index: its old name is released and the new one
-   * reserved, in this transaction (a rename to a name that differs only in case or spacing keeps
-   * working).
-   * @throws DomainError('TEAM_NAME_ALREADY_IN_USE') when another team holds the new name.
+   * Gives `teamId`, a team of `edition` (a year), the name `teamName` in the index: its old name
+   * is released and the new one reserved, in this transaction (a rename to a name that differs
+   * only in case or spacing keeps working).
+   * @throws DomainError('TEAM_NAME_ALREADY_IN_USE') when another team of the edition holds the new name.
    */
-  async renameTeam(teamId: number, teamName: string): Promise<void> {
+  async renameTeam(teamId: number, teamName: string, edition: number): Promise<void> {
     await this.client.query('DELETE FROM app.team_name_index WHERE team_id = $1', [teamId]);
-    await this.reserveTeamName(teamName, teamId);
+    await this.reserveTeamName(teamName, teamId, edition);
   }
 
   /**

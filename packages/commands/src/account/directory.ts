@@ -8,8 +8,8 @@
  * | app.credentials(user_id pk, password_hash, updated_at) | argon2id hash per account with a password |
  * | app.account_tokens(token_hash pk, user_id, kind, created_at, expires_at, used_at) | SHA-256 of confirmation ('confirm') and reset ('reset') tokens; single use |
  * | app.email_index(email_key pk, user_id unique) | HMAC-SHA256 of the e-mail's comparison form → account (no readable address) |
- * | app.team_name_index(name_key pk, team_id unique) | a team name's comparison form → team (team names are public) |
- * | app.join_codes(code pk, team_id, created_at, expires_at, revoked_at) | join code (upper case) → team |
+ * | app.team_name_index(edition, name_key pk, team_id unique) | a team name's comparison form in an edition → team (team names are public) |
+ * | app.join_codes(edition, code pk, team_id, created_at, expires_at, revoked_at) | join code (upper case) in an edition → team |
  * | app.account_sessions(user_id pk, version, ended_at, updated_at) | session version per account |
  * | app.session_families(family_id pk, user_id, created_at, revoked_at) | one row per login: the session a refresh-token chain belongs to |
  * | app.refresh_tokens(token_hash pk, family_id, user_id, session_version, created_at, expires_at, used_at) | SHA-256 of refresh tokens; single use |
@@ -20,6 +20,9 @@
  * one commits (then finds it taken) or rolls back (then takes it): exactly one wins, and a failed
  * append releases its reservations by rolling back. Rows owned by the same account or team count
  * as free, so re-running the importer never trips over its own reservations.
+ *
+ * Team names and join codes are unique within an edition (the team's), not forever
+ * (docs/decisions/0084): last year's team name is free for this year's teams.
  *
  * Erasure deletes the person's email_index row and credentials and spends their tokens
  * (eraseAccount); deleting a team releases its name and revokes its join codes (releaseTeam).
@@ -101,17 +104,26 @@ export class AccountDirectory {
     return rows[0]?.user_id ?? null;
   }
 
-  /** The team that owns this name (comparison form), or null. */
-  async teamOfName(teamName: string): Promise<number | null> {
-    const { rows } = await this.pool.query<{ team_id: number }>('SELECT team_id FROM app.team_name_index WHERE name_key = $1', [teamNameComparisonForm(teamName)]);
+  /**
+   * The team that owns this name (comparison form) in `edition` (a year), or null. Without
+   * `edition`: the team of the newest edition that has the name.
+   */
+  async teamOfName(teamName: string, edition?: number): Promise<number | null> {
+    const { rows } = await this.pool.query<{ team_id: number }>(
+      'SELECT team_id FROM app.team_name_index WHERE name_key = $1 AND ($2::integer IS NULL OR edition = $2) ORDER BY edition DESC LIMIT 1',
+      [teamNameComparisonForm(teamName), edition ?? null],
+    );
     return rows[0]?.team_id ?? null;
   }
 
-  /** The join-code row of `code` (any case), or null when no team ever had it. */
-  async joinCode(code: string): Promise<JoinCodeRecord | null> {
+  /**
+   * The join-code row of `code` (any case) in `edition` (a year), or null when no team of it ever
+   * had the code. Without `edition`: the row of the newest edition that has the code.
+   */
+  async joinCode(code: string, edition?: number): Promise<JoinCodeRecord | null> {
     const { rows } = await this.pool.query<{ team_id: number; revoked_at: Date | null; expires_at: Date | null }>(
-      'SELECT team_id, revoked_at, expires_at FROM app.join_codes WHERE code = $1',
-      [joinCodeComparisonForm(code)],
+      'SELECT team_id, revoked_at, expires_at FROM app.join_codes WHERE code = $1 AND ($2::integer IS NULL OR edition = $2) ORDER BY edition DESC LIMIT 1',
+      [joinCodeComparisonForm(code), edition ?? null],
     );
     const row = rows[0];
     return row ? { teamId: row.team_id, revoked: row.revoked_at !== null, expiresAt: row.expires_at?.toISOString() ?? null } : null;

@@ -208,7 +208,9 @@ export async function adminResetPassword(deps: AccountDeps, userId: string, newP
  * @returns the admin's user id and whether anything changed.
  */
 export async function ensureAdmin(deps: AccountDeps, email: string, password: string, now: Date = deps.now()): Promise<{ userId: string; changed: boolean; position: number }> {
-  assertValidNewPassword(password, await accountEdition(deps));
+  // An account belongs to no edition: the latest edition's limits apply to it.
+  const edition = await accountEdition(deps, now);
+  assertValidNewPassword(password, edition);
   assertStrongPassword(password, { email, fullName: ADMIN_FULL_NAME });
   const existing = await deps.directory.userIdOfEmail(email);
   // A new admin's id derives from the address, so two processes starting at once create one.
@@ -218,7 +220,7 @@ export async function ensureAdmin(deps: AccountDeps, email: string, password: st
   const passwordHash = passwordMatches ? null : await hashPassword(password);
   const commandId = existing ? `ensure-admin:${randomUUID()}` : `ensure-admin:${userId}:create`;
   const settings = await readSettings(deps.store);
-  const ctx: DecisionContext = { now: now.toISOString(), actor: SYSTEM, entryInsertionEnabled: settings.entryInsertionEnabled };
+  const ctx: DecisionContext = { now: now.toISOString(), actor: SYSTEM, entryInsertionEnabled: settings.entryInsertionEnabled, edition };
   const result = await deps.directory.transaction(async (tx) => {
     if (!existing) await tx.reserveEmail(email, userId);
     if (passwordHash) await tx.setPasswordHash(userId, passwordHash, now);
@@ -246,7 +248,7 @@ export async function setRoleOfEmail(deps: AccountDeps, email: string, role: 'AD
   const userId = await deps.directory.userIdOfEmail(email);
   if (userId === null) throw new DomainError('NOT_FOUND', `no account has the address ${email}`);
   const settings = await readSettings(deps.store);
-  const ctx: DecisionContext = { now: now.toISOString(), actor: SYSTEM, entryInsertionEnabled: settings.entryInsertionEnabled };
+  const ctx: DecisionContext = { now: now.toISOString(), actor: SYSTEM, entryInsertionEnabled: settings.entryInsertionEnabled, edition: await accountEdition(deps, now) };
   const commandId = `set-role:${randomUUID()}`;
   const result = await deps.directory.transaction(async (tx) => {
     const handled = await handleCommand(deps.store, streams.user(userId), accountDecider,

@@ -32,6 +32,7 @@ import { executeCommand, type StreamReads, type StreamWrite } from '../execute-c
 import { foldStream, type CommandRequest } from '../metadata';
 import { priorCommand } from '../repeats';
 import { issueResetLink } from './handlers';
+import { editionSourceOf } from '../context';
 import { accountContext, accountEdition, confirmationLink, registrationEdition, hours, identityOf, trySend, type AccountDeps, type RegistrationInput, type RegistrationResult } from './shared';
 
 /** The ids a registration gives out (drawn before deciding, so that a retry keeps them). */
@@ -60,12 +61,14 @@ export async function registerTeamWithCaptain(
   await assertMayRegister(deps, input, settings, request.actor, input.teamName);
   const ctx: DecisionContext = { ...accountCtx, edition: await joiningEdition(deps, request, now) };
   const { directory, ids } = deps;
+  // Names and codes are unique within the edition the team joins.
+  const year = ctx.edition!.year;
   // Early answers without spending ids; the transaction below is what holds under races.
-  if ((await directory.teamOfName(input.teamName)) !== null) throw new DomainError('TEAM_NAME_ALREADY_IN_USE');
+  if ((await directory.teamOfName(input.teamName, year)) !== null) throw new DomainError('TEAM_NAME_ALREADY_IN_USE');
   const existing = await directory.userIdOfEmail(input.email);
   if (existing !== null) return registrationOfKnownAddress(deps, input, existing, request);
   let joinCode = newJoinCode();
-  while ((await directory.joinCode(joinCode)) !== null) joinCode = newJoinCode();
+  while ((await directory.joinCode(joinCode, year)) !== null) joinCode = newJoinCode();
   const newIds: NewIds = { teamId: await ids.next('team'), participantId: await ids.next('participant'), userId: randomUUID() };
   const { teamId } = newIds;
   const team = streams.team(teamId);
@@ -76,8 +79,8 @@ export async function registerTeamWithCaptain(
       data: { teamId, teamName: input.teamName, description: '', joinCode, icon: null, ...(input.company ? { company: true } : {}) },
     }, read.fold(team, teamDecider), context),
   }), { isCaptain: true, registrationEnabled: settings.registrationEnabled, now }, async (tx) => {
-    await tx.reserveTeamName(input.teamName, teamId);
-    if (!(await tx.reserveJoinCode(joinCode, teamId, null, now))) throw new DomainError('CONCURRENCY_CONFLICT', 'join code drawn twice');
+    await tx.reserveTeamName(input.teamName, teamId, year);
+    if (!(await tx.reserveJoinCode(joinCode, teamId, null, now, year))) throw new DomainError('CONCURRENCY_CONFLICT', 'join code drawn twice');
   }));
 }
 
@@ -97,13 +100,15 @@ export async function joinTeam(
   const { ctx: accountCtx, settings, now } = await accountContext(deps, request);
   await assertMayRegister(deps, input, settings, request.actor);
   const { directory, ids, store } = deps;
-  const record = input.joinCode.trim() === '' ? null : await directory.joinCode(input.joinCode);
+  const { edition, open } = await joinCodeEdition(deps, request, now);
+  // Codes are unique within an edition: only the joining edition's codes are looked at.
+  const record = input.joinCode.trim() === '' ? null : await directory.joinCode(input.joinCode, edition.year);
   const team = record ? foldStream(teamDecider, await store.readStream(streams.team(record.teamId))) : null;
-  const edition = await joiningEdition(deps, request, now);
   const ctx: DecisionContext = { ...accountCtx, edition };
   // A code of another edition's team joins nobody now: that edition is over, or not yet open.
   const teamJoinCode = team?.edition === edition.year ? liveJoinCode(team) : null;
   const teamId = teamOfJoinCode(input.joinCode, { record, teamJoinCode }, ctx.now, edition);
+  if (!open) throw new DomainError('REGISTRATION_NOT_OPEN');
   const existing = await directory.userIdOfEmail(input.email);
   if (existing !== null) return registrationOfKnownAddress(deps, input, existing, request);
   const newIds: NewIds = { teamId, participantId: await ids.next('participant'), userId: randomUUID() };
@@ -168,7 +173,7 @@ async function registrationOfKnownAddress(deps: AccountDeps, input: Registration
 }
 
 /** The join code of a live team; null for an unknown or deleted team (its code joins nobody). */
-function liveJoinCode(team: TeamState | null): string | null {
+export function liveJoinCode(team: TeamState | null): string | null {
   return team?.exists && !team.deleted ? team.joinCode : null;
 }
 
@@ -180,6 +185,24 @@ function liveJoinCode(team: TeamState | null): string | null {
 async function joiningEdition(deps: AccountDeps, request: CommandRequest, now: Date): Promise<Edition> {
   if (isPrivileged(request.actor)) return accountEdition(deps, now);
   return registrationEdition(deps, now);
+}
+
+/**
+ * The edition a join by code is judged in: the joining edition (joiningEdition, `open`), or,
+ * once the current edition's registration is over, that edition (not `open`): its teams' codes
+ * then answer JOIN_CODE_EXPIRED and unknown codes INVALID_JOIN_CODE, as spec §8 has them answer
+ * after the event, rather than every code answering REGISTRATION_NOT_OPEN.
+ * @throws DomainError('REGISTRATION_NOT_OPEN') when no edition has begun.
+ */
+async function joinCodeEdition(deps: AccountDeps, request: CommandRequest, now: Date): Promise<{ edition: Edition; open: boolean }> {
+  try {
+    return { edition: await joiningEdition(deps, request, now), open: true };
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.code !== 'REGISTRATION_NOT_OPEN' || deps.edition) throw error;
+    const current = (await editionSourceOf(deps).catalog()).current(now.toISOString());
+    if (!current) throw error;
+    return { edition: current.edition, open: false };
+  }
 }
 
 async function assertMayRegister(deps: AccountDeps, input: RegistrationInput, settings: Settings, actor: ActingUser, teamName: string | null = null): Promise<void> {

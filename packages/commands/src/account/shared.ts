@@ -110,7 +110,7 @@ export interface AccountServiceDependencies {
   /** How long a password-reset link stays valid; default 2 hours (it says so in the mail). */
   resetValidHours?: number;
   /** Told about a mail that could not be sent where the command still succeeds (log it). */
-  onMailError?: (error: unknown, kind: 'confirmation' | 'reset') => void;
+  onMailError?: (error: unknown, kind: 'confirmation' | 'reset' | 'invitation') => void;
   /**
    * How long a refresh token stays valid after it was issued, seconds; default
    * REFRESH_TOKEN_SECONDS (30 days, contracts). Each refresh issues a new one.
@@ -181,10 +181,18 @@ export async function accountContext(deps: AccountDeps, request: CommandRequest)
   return { now, settings, ctx: { now: now.toISOString(), actor: request.actor, entryInsertionEnabled: settings.entryInsertionEnabled, ...(edition ? { edition } : {}) } };
 }
 
-/** The account's state from its stream (not existing for an unknown or malformed id). */
+/**
+ * The account's state from its stream (not existing for an unknown or malformed id). The
+ * account's e-mail and name are sealed under its first participant's key: when that participant
+ * was deleted (its earlier edition's team was deleted) while the account lives on in a later
+ * edition, they are read from the latest participant instead, so mails still reach the person.
+ */
 export async function accountState(store: EventStore, userId: string): Promise<AccountState> {
   if (!isUserId(userId)) return accountDecider.initialState();
-  return foldStream(accountDecider, await store.readStream(streams.user(userId)));
+  const account = foldStream(accountDecider, await store.readStream(streams.user(userId)));
+  if (!account.exists || account.deleted || account.email !== null || account.participantId === null || account.participantIds.length < 2) return account;
+  const latest = foldStream(participantDecider, await store.readStream(streams.participant(account.participantId)));
+  return latest.exists && !latest.deleted ? { ...account, email: latest.email, fullName: account.fullName ?? latest.fullName } : account;
 }
 
 /** The spec §3 session identity of an account; team, paid flag and name from the participant. */

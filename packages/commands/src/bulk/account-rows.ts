@@ -1,6 +1,7 @@
 /**
  * The account-table rows of a bulk import, written a batch at a time: team names
- * (app.team_name_index), join codes (app.join_codes) and e-mail reservations (app.email_index),
+ * (app.team_name_index) and join codes (app.join_codes), each unique within its team's edition,
+ * and e-mail reservations (app.email_index),
  * each kind as ONE multi-row INSERT … SELECT FROM unnest … ON CONFLICT DO NOTHING followed by ONE
  * owner look-up, instead of one or two queries per row.
  *
@@ -30,6 +31,8 @@ export interface TeamRowReservation {
   joinCode: string;
   /** The join code's created_at (the command's instant). */
   createdAt: Date;
+  /** The team's edition (a year): names and codes are unique within it. */
+  edition: number;
 }
 
 /** An account's e-mail to reserve (the account of registerParticipant with a directory). */
@@ -61,29 +64,33 @@ export async function reserveAccountRows(
 ): Promise<RefusedReservation | null> {
   const refusals: RefusedReservation[] = [];
   if (rows.teams.length > 0) {
+    // Keys are unique within an edition: each is looked up as `<edition>:<key>`.
+    const editions = rows.teams.map((row) => row.edition);
     const names = rows.teams.map((row) => teamNameComparisonForm(row.teamName));
     const teamIds = rows.teams.map((row) => row.teamId);
     await client.query(
-      `INSERT INTO app.team_name_index (name_key, team_id)
-       SELECT k, t FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS u(k, t, o) ORDER BY o
+      `INSERT INTO app.team_name_index (edition, name_key, team_id)
+       SELECT e, k, t FROM unnest($1::int[], $2::text[], $3::int[]) WITH ORDINALITY AS u(e, k, t, o) ORDER BY o
        ON CONFLICT DO NOTHING`,
-      [names, teamIds],
+      [editions, names, teamIds],
     );
     const nameOwners = await owners<string, number>(client,
-      'SELECT name_key AS key, team_id AS owner FROM app.team_name_index WHERE name_key = ANY($1::text[])', names, (key) => key);
+      `SELECT edition || ':' || name_key AS key, team_id AS owner FROM app.team_name_index
+        WHERE (edition, name_key) IN (SELECT * FROM unnest($1::int[], $2::text[]))`, [editions, names], (key) => key);
     const codes = rows.teams.map((row) => joinCodeComparisonForm(row.joinCode));
     await client.query(
-      `INSERT INTO app.join_codes (code, team_id, created_at, expires_at)
-       SELECT c, t, at, NULL FROM unnest($1::text[], $2::int[], $3::timestamptz[]) WITH ORDINALITY AS u(c, t, at, o) ORDER BY o
-       ON CONFLICT (code) DO NOTHING`,
-      [codes, teamIds, rows.teams.map((row) => row.createdAt)],
+      `INSERT INTO app.join_codes (edition, code, team_id, created_at, expires_at)
+       SELECT e, c, t, at, NULL FROM unnest($1::int[], $2::text[], $3::int[], $4::timestamptz[]) WITH ORDINALITY AS u(e, c, t, at, o) ORDER BY o
+       ON CONFLICT (edition, code) DO NOTHING`,
+      [editions, codes, teamIds, rows.teams.map((row) => row.createdAt)],
     );
     const codeOwners = await owners<string, number>(client,
-      'SELECT code AS key, team_id AS owner FROM app.join_codes WHERE code = ANY($1::text[])', codes, (key) => key);
+      `SELECT edition || ':' || code AS key, team_id AS owner FROM app.join_codes
+        WHERE (edition, code) IN (SELECT * FROM unnest($1::int[], $2::text[]))`, [editions, codes], (key) => key);
     rows.teams.forEach((row, index) => {
-      if (nameOwners.get(names[index]!) !== row.teamId) {
+      if (nameOwners.get(`${row.edition}:${names[index]!}`) !== row.teamId) {
         refusals.push({ order: row.order, error: new DomainError('TEAM_NAME_ALREADY_IN_USE') });
-      } else if (codeOwners.get(codes[index]!) !== row.teamId) {
+      } else if (codeOwners.get(`${row.edition}:${codes[index]!}`) !== row.teamId) {
         refusals.push({ order: row.order, error: new DomainError('INVALID_JOIN_CODE', `join code ${row.joinCode} belongs to another team`) });
       }
     });
@@ -97,7 +104,7 @@ export async function reserveAccountRows(
       [keys, rows.emails.map((row) => row.userId)],
     );
     const emailOwners = await owners<Buffer, string>(client,
-      'SELECT email_key AS key, user_id AS owner FROM app.email_index WHERE email_key = ANY($1::bytea[])', keys, (key) => key.toString('hex'));
+      'SELECT email_key AS key, user_id AS owner FROM app.email_index WHERE email_key = ANY($1::bytea[])', [keys], (key) => key.toString('hex'));
     rows.emails.forEach((row, index) => {
       if (emailOwners.get(keys[index]!.toString('hex')) !== row.userId) {
         refusals.push({ order: row.order, error: new DomainError('EMAIL_ALREADY_IN_USE') });
@@ -108,13 +115,13 @@ export async function reserveAccountRows(
   return refusals.reduce((first, refusal) => (refusal.order < first.order ? refusal : first));
 }
 
-/** The current owner of each key (one query), by `id(key)`. */
+/** The current owner of each key (one query with `params`), by `id(key)`. */
 async function owners<Key, Owner>(
   client: pg.PoolClient,
   select: string,
-  keys: readonly Key[],
+  params: readonly unknown[],
   id: (key: Key) => string,
 ): Promise<Map<string, Owner>> {
-  const { rows } = await client.query<{ key: Key; owner: Owner }>(select, [keys]);
+  const { rows } = await client.query<{ key: Key; owner: Owner }>(select, [...params]);
   return new Map(rows.map((row) => [id(row.key), row.owner]));
 }

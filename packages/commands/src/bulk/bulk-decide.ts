@@ -26,6 +26,7 @@ import {
   type DecisionContext,
   type DomainEventType,
   type ParticipantState,
+  type TeamState,
 } from '@sinilill/domain';
 import type { EventData, RecordedEvent } from '@sinilill/event-store';
 import { eventIdFor, eventMetadataOf } from '../metadata';
@@ -127,11 +128,14 @@ export class BulkDecider {
     switch (command.type) {
       case 'RegisterTeam': {
         const { data } = command;
-        // Reservations are (re-)asserted for a repeat too, as registerTeam does.
-        if (this.accounts) {
-          decided.team = { order, teamId: data.teamId, teamName: data.teamName, joinCode: data.joinCode, createdAt: new Date(context.now) };
+        const teamStream = streams.team(data.teamId);
+        this.decideOn(decided, teamStream, command.commandId, { type: 'RegisterTeam', data }, context, overlay);
+        // Reservations are (re-)asserted for a repeat too, as registerTeam does, in the edition
+        // the team was registered into (its state after the decision, or as stored for a repeat).
+        const edition = (this.slot(teamStream, overlay).state as TeamState).edition;
+        if (this.accounts && edition !== null) {
+          decided.team = { order, teamId: data.teamId, teamName: data.teamName, joinCode: data.joinCode, createdAt: new Date(context.now), edition };
         }
-        this.decideOn(decided, streams.team(data.teamId), command.commandId, { type: 'RegisterTeam', data }, context, overlay);
         break;
       }
       case 'RegisterParticipant': {

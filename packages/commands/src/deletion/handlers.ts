@@ -49,6 +49,11 @@ interface PersonToDelete {
    * administrator: an unknown or deleted one refuses the deletion (NOT_FOUND).
    */
   found: boolean;
+  /**
+   * The owner's erasure only: this participant is an earlier edition's participant of the account
+   * `userId` being erased (AccountState.participantIds), deleted by the owner as their own.
+   */
+  earlierOf?: string;
 }
 
 /** Streams read while gathering, kept for the first attempt (each read once). */
@@ -104,7 +109,9 @@ const PURPOSE = 'to delete users and teams';
  * answers INVALID_CREDENTIALS). After the commit the person's key is destroyed
  * (`participant-{id}`, or `user-{userId}` for an account without participant), so every stored
  * copy of their name, e-mail and birth year reads null (docs/decisions/0002). Every id is decided before anything
- * is written: one refused id refuses them all.
+ * is written: one refused id refuses them all. A person who took part in several editions is
+ * deleted in each: the account's earlier participants get ParticipantDeleted and lose their keys
+ * too, while their entries stay (earlier editions' results do not change).
  *
  * Idempotent by command id: a repeat appends nothing and runs the erasure again (which repairs
  * a run that failed between the append and the erasure).
@@ -129,10 +136,19 @@ export async function deleteUsers(
   const { ownPasswordValid } = options;
   const position = await gatheringAgainOnChange(async () => {
     const known = await readAll(deps.store, unique.map((userId) => streams.user(userId)));
-    const people = unique.map((userId): PersonToDelete => ({
-      userId, participantId: foldStream(accountDecider, known.get(streams.user(userId))!).participantId, found: false,
-    }));
-    const participantIds = people.flatMap((person) => (person.participantId !== null ? [person.participantId] : []));
+    const people = unique.flatMap((userId): PersonToDelete[] => {
+      const account = foldStream(accountDecider, known.get(streams.user(userId))!);
+      const person: PersonToDelete = { userId, participantId: account.participantId, found: false };
+      // The person is erased in every edition they took part in: each earlier participant of the
+      // account is deleted too and its key destroyed after the append (the first one's key also
+      // seals the account's own e-mail and name). Earlier editions' entries stay: those editions'
+      // results do not change; they read as a deleted person's.
+      const earlier = account.participantIds.filter((participantId) => participantId !== account.participantId)
+        .map((participantId): PersonToDelete => ({ userId: null, participantId, found: true, earlierOf: userId }));
+      return [person, ...earlier];
+    });
+    // Only the current participants' entries are deleted (an administrator's deletion).
+    const participantIds = people.flatMap((person) => (person.participantId !== null && person.earlierOf === undefined ? [person.participantId] : []));
     const owners = new Set(participantIds);
     const belongs = (entry: EntryState) => entry.participantId !== null && owners.has(entry.participantId);
     // The owner's erasure keeps the entries, so it needs no index (nothing to find, no race to lose).
@@ -318,7 +334,11 @@ function personDeletion(person: PersonToDelete, ownPasswordValid: boolean | unde
     parts.push(part(stream, (read, ctx) => {
       const participant = read.fold(stream, participantDecider);
       if (found && (!participant.exists || participant.deleted)) return [];
-      return participantDecider.decide({ type: 'DeleteParticipant', data: { participantId, ...(byOwner ? { byOwner } : {}) } }, participant, ctx);
+      // An earlier edition's participant of the erased account is the owner's own as much as the
+      // current one: the owner acts as that participant (the account's stream, checked in the same
+      // append, names it).
+      const context = byOwner && person.earlierOf !== undefined ? { ...ctx, actor: { ...ctx.actor, participantId } } : ctx;
+      return participantDecider.decide({ type: 'DeleteParticipant', data: { participantId, ...(byOwner ? { byOwner } : {}) } }, participant, context);
     }));
   }
   return parts;

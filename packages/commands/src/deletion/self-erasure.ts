@@ -6,6 +6,10 @@
  * the actor is the participant themself (the events' metadata name them), the deciders check
  * the password's verdict (DeleteUser `ownPasswordValid`, INVALID_PASSWORD), and the entries stay,
  * so the team keeps its kilometres; they read as a deleted person's from then on.
+ *
+ * The person is erased in every edition they took part in: each participant of the account
+ * (AccountState.participantIds, one per edition) is deleted and each one's key destroyed, so the
+ * teams of earlier editions keep their kilometres without the name too.
  */
 import { DomainError, isUserId } from '@sinilill/domain';
 import { verifyPassword } from '../account/secrets';

@@ -7,11 +7,13 @@ import * as idSequences from './0001-id-sequences';
 import * as accountTables from './0002-account-tables';
 import * as sessionTables from './0003-session-tables';
 import * as streamIndex from './0004-stream-index';
+import * as indexesPerEdition from './0005-indexes-per-edition';
 
 /**
  * Schema `app`: the id sequences (ids.ts), the account tables and the session tables
- * (accounts/directory.ts), and 0004, now empty (the event store's migrations own the indexes of
- * the deletions' look-up, stream-index.ts). Run it through the CLI's migrateToLatest, or
+ * (accounts/directory.ts), 0004, now empty (the event store's migrations own the indexes of
+ * the deletions' look-up, stream-index.ts), and 0005, which keys team names and join codes by
+ * edition. Run it through the CLI's migrateToLatest, or
  * `runMigrations(pool, [accountMigrations])`.
  */
 export const accountMigrations: MigrationSet = {
@@ -22,6 +24,7 @@ export const accountMigrations: MigrationSet = {
     '0002-account-tables': accountTables,
     '0003-session-tables': sessionTables,
     '0004-stream-index': streamIndex,
+    '0005-indexes-per-edition': indexesPerEdition,
   },
   // Before the sequences were made IF NOT EXISTS on every start (no record), the
   // tables were version 1 of app.account_migrations.

@@ -43,8 +43,11 @@ export async function registerTeam(
     context, request.metadata, { previous });
   const { directory } = deps;
   const result = !directory ? await register() : await directory.transaction(async (tx) => {
-    await tx.reserveTeamName(input.teamName, teamId);
-    if (!(await tx.reserveJoinCode(input.joinCode, teamId, null, new Date(context.now)))) {
+    // The names and codes are unique within the edition the team is registered into.
+    const edition = context.edition?.year;
+    if (edition === undefined) throw new DomainError('REGISTRATION_NOT_OPEN', 'no edition has been planned and opened');
+    await tx.reserveTeamName(input.teamName, teamId, edition);
+    if (!(await tx.reserveJoinCode(input.joinCode, teamId, null, new Date(context.now), edition))) {
       throw new DomainError('INVALID_JOIN_CODE', `join code ${input.joinCode} belongs to another team`);
     }
     return register();
@@ -97,15 +100,16 @@ export async function replaceJoinCode(
     return { code: data.joinCode, createdAt: data.replacedAt, position: await lastPositionOf(store, previous) };
   }
   const context = await decisionContext(deps, request);
+  const team = await teamState(store, teamId);
   // Refuse a stranger or an unknown team before touching the join-code table (pure decision).
-  teamDecider.decide({ type: 'ReplaceJoinCode', data: { teamId, joinCode: newJoinCode() } }, await teamState(store, teamId), context);
+  teamDecider.decide({ type: 'ReplaceJoinCode', data: { teamId, joinCode: newJoinCode() } }, team, context);
   const replace = (joinCode: string) => handleCommand(store, streams.team(teamId), teamDecider,
     { type: 'ReplaceJoinCode', data: { teamId, joinCode } }, context, request.metadata, { previous: null });
   const result = !directory ? await replace(newJoinCode()) : await directory.transaction(async (tx) => {
     const at = new Date(context.now);
     await tx.revokeJoinCodes(teamId, at);
     let code = newJoinCode();
-    while (!(await tx.addJoinCode(code, teamId, at))) code = newJoinCode();
+    while (!(await tx.addJoinCode(code, teamId, at, team.edition!))) code = newJoinCode();
     return replace(code);
   });
   const replaced = result.events[0] as JoinCodeReplaced;
@@ -132,12 +136,15 @@ export async function changeTeamAsAdmin(
   const stream = streams.team(teamId);
   // The transaction around the attempts, when a rename may need the name index.
   let tx: AccountTransaction | null = null;
+  // The team's edition as the decision read it: its name is unique within that edition.
+  let edition: number | null = null;
   const outcome = await executeCommand(store, {
     streams: [stream],
     context: await decisionContext(deps, request),
     metadata: request.metadata,
     decide: (read, ctx) => {
       let state = read.fold(stream, teamDecider);
+      edition = state.edition;
       const events: TeamEvent[] = [];
       if (teamName !== undefined) {
         const renamed = teamDecider.decide({ type: 'RenameTeam', data: { teamId, teamName } }, state, ctx);
@@ -158,7 +165,7 @@ export async function changeTeamAsAdmin(
         return attempts();
       }),
       beforeAppend: async (events) => {
-        if (tx && events.some((event) => event.type === 'TeamRenamed')) await tx.renameTeam(teamId, teamName);
+        if (tx && edition !== null && events.some((event) => event.type === 'TeamRenamed')) await tx.renameTeam(teamId, teamName, edition);
       },
     } : {}),
   });

@@ -112,7 +112,19 @@ export interface SetRole {
   data: { userId: string; role: Role };
 }
 
+/**
+ * The account's owner joins another edition (POST /api/me/editions/{year}/join) as the new
+ * participant `participantId`, decided in the same append as that participant.
+ * `editionsTakenPart`: the editions of the account's participants so far, as the caller read
+ * them from their streams (the account's events do not carry their editions).
+ */
+export interface JoinEdition {
+  type: 'JoinEdition';
+  data: { userId: string; participantId: number; edition: number; editionsTakenPart: readonly number[] };
+}
+
 export type AccountCommand =
+  | JoinEdition
   | SetRole
   | ResetPasswordAsAdmin
   | DeleteUser
@@ -127,8 +139,13 @@ export type AccountCommand =
 export interface AccountState {
   exists: boolean;
   userId: string | null;
-  /** Null for an account without a participant (the first administrator). */
+  /**
+   * The participant of the latest edition the person joined (registration, then each
+   * UserJoinedEdition); null for an account without a participant (the first administrator).
+   */
   participantId: number | null;
+  /** Every participant of the account, oldest first: one per edition the person took part in. */
+  participantIds: readonly number[];
   role: Role;
   /** Personal data; null before registration or once erased. */
   email: string | null;
@@ -151,6 +168,7 @@ const initialAccountState = (): AccountState => ({
   exists: false,
   userId: null,
   participantId: null,
+  participantIds: [],
   role: 'USER',
   email: null,
   fullName: null,
@@ -310,6 +328,19 @@ function setRole(command: SetRole, state: AccountState, ctx: DecisionContext): A
   return events;
 }
 
+function joinEdition(command: JoinEdition, state: AccountState, ctx: DecisionContext): AccountEvent[] {
+  const userId = requireUserId(command.data.userId);
+  const participantId = requireId(command.data.participantId, 'participantId');
+  const edition = requireId(command.data.edition, 'edition');
+  if (ctx.actor.role !== 'USER' || ctx.actor.userId !== userId) throw new DomainError('FORBIDDEN', 'a person joins an edition themself');
+  requireLiveAccount(state, userId);
+  if (state.participantId === null) throw new DomainError('FORBIDDEN', 'an account without a participant takes part in no edition');
+  if (command.data.editionsTakenPart.includes(edition) || state.participantIds.includes(participantId)) {
+    throw new DomainError('ALREADY_EXISTS', `user ${userId} already takes part in ${edition}`);
+  }
+  return [{ type: 'UserJoinedEdition', data: { userId, participantId, edition, joinedAt: ctx.now } }];
+}
+
 function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
   return match(event)
     .with({ type: 'UserRegistered' }, ({ data }) => ({
@@ -317,6 +348,7 @@ function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
       exists: true,
       userId: data.userId,
       participantId: data.participantId,
+      participantIds: [data.participantId],
       role: data.role,
       email: data.email,
       fullName: data.fullName,
@@ -330,6 +362,7 @@ function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
       exists: true,
       userId: data.userId,
       participantId: null,
+      participantIds: [],
       role: 'ADMIN' as const,
       email: data.email,
       fullName: data.fullName,
@@ -345,6 +378,9 @@ function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
     .with({ type: 'PasswordResetRequested' }, () => state)
     .with({ type: 'PasswordResetCompleted' }, () => ({ ...state, hasPassword: true }))
     .with({ type: 'UserDeleted' }, () => ({ ...state, deleted: true, email: null, fullName: null }))
+    .with({ type: 'UserJoinedEdition' }, ({ data }) => ({
+      ...state, participantId: data.participantId, participantIds: [...state.participantIds, data.participantId],
+    }))
     .exhaustive();
 }
 
@@ -378,6 +414,10 @@ function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
  *   erasure): the acting USER's own participant account only (FORBIDDEN
  *   otherwise, administrators included), a wrong password → INVALID_PASSWORD.
  *
+ * - JoinEdition → [UserJoinedEdition]; only the account's owner, a USER (FORBIDDEN); unknown or
+ *   deleted account → NOT_FOUND; an account without a participant → FORBIDDEN; an edition the
+ *   person takes part in already, or a participant id the account has → ALREADY_EXISTS.
+ *
  * A deleted account (UserDeleted) answers every command as an unknown account would: SetApproval
  * NOT_FOUND, ConfirmAccount INVALID_ACCOUNT_TOKEN, RequestPasswordReset INVALID_EMAIL,
  * CompletePasswordReset INVALID_RESET_TOKEN, ChangePassword UNAUTHORIZED; RegisterUser
@@ -398,6 +438,7 @@ export function createAccountDecider(fixed?: Edition): Decider<AccountCommand, A
         .with({ type: 'ResetPasswordAsAdmin' }, (c) => resetPasswordAsAdmin(c, state, ctx, editionOfDecision(fixed, ctx)))
         .with({ type: 'DeleteUser' }, (c) => deleteUser(c, state, ctx))
         .with({ type: 'SetRole' }, (c) => setRole(c, state, ctx))
+        .with({ type: 'JoinEdition' }, (c) => joinEdition(c, state, ctx))
         .exhaustive(),
     evolve: evolveAccount,
   };

@@ -85,7 +85,25 @@ export interface UserDeleted {
   type: 'UserDeleted';
   data: { userId: string; deletedAt: string };
 }
+/**
+ * The person takes part in another edition (spec §1 "the yearly event"): `participantId` is their
+ * new participant of `edition`, and the account names it from now on (login, session identity).
+ * The earlier participants stay the person's: their entries keep counting for their editions. No
+ * personal data: the profile is copied into the new participant's ParticipantRegistered.
+ */
+export interface UserJoinedEdition {
+  type: 'UserJoinedEdition';
+  data: {
+    userId: string;
+    participantId: number;
+    /** The edition's year. */
+    edition: number;
+    /** ISO-8601 UTC. */
+    joinedAt: string;
+  };
+}
 export type AccountEvent =
+  | UserJoinedEdition
   | UserDeleted
   | UserRegistered
   | AdminRegistered

@@ -11,6 +11,7 @@ export type {
   EnsureAdmin,
   ResetPasswordAsAdmin,
   DeleteUser,
+  JoinEdition,
 } from './decider';
 export { settingsDecider, DEFAULT_SETTINGS } from './settings';
 export type { ChangeSettings, SettingsCommand } from './settings';

@@ -32,6 +32,18 @@ describe('admin-directory', () => {
     });
   });
 
+  test('an account that joins a later edition shows its new participant, team and paid flag', () => {
+    const team2026 = recorded('TeamRegistered', { teamId: 70, teamName: 'Tartu Tammed', description: '', joinCode: 'BBBB2222', icon: null, registeredAt: '2026-03-15T10:00:00.000Z' });
+    const participant2026 = recorded('ParticipantRegistered', {
+      participantId: 110, teamId: 70, fullName: 'Mari Maasikas', email: 'mari@example.ee', birthYear: 1980, gender: 'FEMALE', isCaptain: true, newsletter: false, registeredAt: '2026-03-15T10:00:01.000Z',
+    });
+    const joined = recorded('UserJoinedEdition', { userId: 'u-11', participantId: 110, edition: 2026, joinedAt: '2026-03-15T10:00:01.000Z' });
+    const paid = recorded('ParticipantPaymentMarked', { participantId: 11, isPaid: true });
+    expect(fold([team, participant, user, paid, team2026, participant2026, joined]).users.get('u-11')).toMatchObject({
+      participantId: 110, teamId: 70, isPaid: false, participantCreatedAt: '2026-03-15T10:00:01.000Z', email: 'mari@example.ee',
+    });
+  });
+
   test('the account before its participant gets the participant when it arrives', () => {
     expect(fold([team, user, participant]).users.get('u-11')).toMatchObject({ teamId: 7, teamName: 'Tartu Tammed', participantCreatedAt: '2025-03-01T10:00:01.000Z' });
   });

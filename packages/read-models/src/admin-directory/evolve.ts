@@ -58,6 +58,7 @@ export const ADMIN_DIRECTORY_EVENTS = [
   'UserApprovalRevoked',
   'UserRoleChanged',
   'UserDeleted',
+  'UserJoinedEdition',
   'ParticipantRegistered',
   'ParticipantPaymentMarked',
   'ParticipantRenamed',
@@ -147,6 +148,13 @@ export function evolveAdminDirectory(set: AdminWorkingSet, recorded: RecordedEve
       return;
     case 'UserRoleChanged':
       updateUser(set, event.data.userId, (u) => { u.role = event.data.role; });
+      return;
+    case 'UserJoinedEdition':
+      // The account takes part in a later edition: its row shows that edition's participant and team.
+      updateUser(set, event.data.userId, (u) => {
+        u.participantId = event.data.participantId;
+        copyParticipant(set, u);
+      });
       return;
     case 'UserDeleted':
       set.users.set(event.data.userId, null);

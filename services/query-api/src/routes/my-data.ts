@@ -48,7 +48,7 @@ export const myDataRoutes: FastifyPluginAsyncTypebox<MyDataRouteOptions> = async
       accountDecider.initialState(),
     );
     if (!account.exists || account.deleted) throw new DomainError('NOT_FOUND', `user ${userId}`);
-    const person: Person = { userId, participantId: account.participantId };
+    const person: Person = { userId, participantId: account.participantId, participantIds: account.participantIds };
     const found = await reader.streamsOf(person, until);
     const folder = new MyDataFolder();
     for await (const event of reader.all(person, found, until)) folder.add(event);

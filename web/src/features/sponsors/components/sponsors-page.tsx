@@ -45,13 +45,14 @@ function Email() {
  * supporter first), how to support and how to work together, with the contact address.
  */
 export function SponsorsPage() {
+  const { t } = useTranslation('sponsors');
+  useDocumentTitle(t('title'));
   return <EditionGate testId="sponsors-edition">{(edition) => <SponsorsOf edition={edition} />}</EditionGate>;
 }
 
 function SponsorsOf({ edition }: { edition: Edition }) {
   const { t } = useTranslation('sponsors');
   const lang = useLang();
-  useDocumentTitle(t('title'));
   return (
     <ContentPage title={t('title')} intro={t('thanks.p1')} testId="sponsors-page">
       <ContentSection id="sponsors-list" heading={t('list.heading', { year: edition.year })}>

@@ -92,7 +92,7 @@ export function ArchiveFigures({ figures, lang }: { figures: ArchivedEditionAnsw
       {items.map((item) => (
         <div key={item.id} className={styles.figure}>
           <dt>{t(`archive.figures.${item.id}`)}</dt>
-          <dd data-testid={`archive-${item.id}`}>{item.value}</dd>
+          <dd data-testid={`archive-figure-${item.id}`}>{item.value}</dd>
         </div>
       ))}
     </dl>

@@ -36,7 +36,8 @@ services (long-running; configuration from the environment, see infra/env.exampl
 
 operators' commands (run once, then exit):
   migrate       every schema to its latest migration
-  import        the 2025 export (FIXTURE_DIR) as events; migrates first
+  import        an edition's export as events into its edition, planned and opened first
+                (--dir, default FIXTURE_DIR; --year, default the year it says); migrates first
   replay        rebuild the read models beside the live ones and swap them in
   backup        [file] a backup of the database, by default into DATA_DIR/backups (docs/backup.md)
   restore       <file> load a backup into an empty database and rebuild the read models

@@ -17,7 +17,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { AdminUsersAnswer, PaymentInfoAnswer, SessionClaims } from '@sinilill/contracts';
-import { currentEdition } from '@sinilill/domain';
+import { edition2025 } from '@sinilill/domain/seed';
 import { launchBrowser } from '../support/browser';
 import { e2eKit } from '../support/e2e-kit';
 import type { RunningStack } from '../support/stack';
@@ -121,7 +121,7 @@ describe('a company team on /pay', () => {
     expect(info).toMatchObject({ isPaid: false, fee: 15, company: true, unpaidMembers: 1, teamFee: 15 });
     expect(await bankDetails(page)).toEqual({
       heading: 'Pangaülekandega maksmine', recipient: 'MTÜ Sinilill E2E', account: 'EE38 2200 2210 2014 5685',
-      description: `Sinilill ${currentEdition.year} osalustasu ${claims.participantId}`, amount: 1500, example: 0,
+      description: `Sinilill ${edition2025.year} osalustasu ${claims.participantId}`, amount: 1500, example: 0,
     });
     expect(text(await page.getByTestId('bank-transfer').textContent())).not.toContain('kirjuta meile');
   });
@@ -143,7 +143,7 @@ describe('a company team on /pay', () => {
     expect(await page.getByTestId('pay-team-fee').count()).toBe(0);
     expect(await bankDetails(page)).toEqual({
       heading: 'Paying by bank transfer', recipient: 'MTÜ Sinilill E2E', account: 'EE38 2200 2210 2014 5685',
-      description: `Sinilill ${currentEdition.year} osalustasu ${claims.participantId}`, amount: 1500, example: 0,
+      description: `Sinilill ${edition2025.year} osalustasu ${claims.participantId}`, amount: 1500, example: 0,
     });
   });
 

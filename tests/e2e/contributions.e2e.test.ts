@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { repoRoot } from '@sinilill/config';
 import type { EntryAnswer, TeamAnswer } from '@sinilill/contracts';
-import { currentEdition } from '@sinilill/domain';
+import { edition2025 } from '@sinilill/domain/seed';
 import { launchBrowser } from '../support/browser';
 import { e2eKit } from '../support/e2e-kit';
 import type { RunningStack } from '../support/stack';
@@ -66,7 +66,7 @@ describe('"what this did" on the team page and the account page', () => {
 
     // Enough km to pass the next mission's end: 1 km beyond it, so the rounded distance is past too.
     const team = (await api<TeamAnswer>(`/team/${teamId}`, token)).body;
-    const next = currentEdition.route.missions.find((m) => m.end > team.inLapDistance)!;
+    const next = edition2025.route.missions.find((m) => m.end > team.inLapDistance)!;
     const distance = Math.round((next.end - team.inLapDistance + 1) * 100) / 100;
     const added = await api<EntryAnswer>('/entry', token, {
       method: 'POST', body: JSON.stringify({ distance, entry_type: 'WALK', performed_at: '2025-04-29' }),

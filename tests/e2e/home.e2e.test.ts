@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { repoRoot } from '@sinilill/config';
 import type { StatsAnswer } from '@sinilill/contracts';
-import { currentEdition } from '@sinilill/domain';
+import { edition2025 } from '@sinilill/domain/seed';
 import { launchBrowser } from '../support/browser';
 import { startStack, type RunningStack } from '../support/stack';
 
@@ -74,7 +74,7 @@ test('top teams follow the three sort orders of spec §2 (per member, flowers, t
 test('clicking a mission opens the close-up with exactly the teams inside it (spec §2, §4)', async () => {
   const stats = await (await fetch(`${stack.baseUrl}/api/stats`)).json() as StatsAnswer;
   const inside = (m: { start: number; end: number }) => stats.teams.filter((t) => t.inLapDistance >= m.start && t.inLapDistance < m.end);
-  const busiest = [...currentEdition.route.missions].sort((a, b) => inside(b).length - inside(a).length)[0]!;
+  const busiest = [...edition2025.route.missions].sort((a, b) => inside(b).length - inside(a).length)[0]!;
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(stack.baseUrl);
   await expect.poll(() => page.getByTestId('team-dot').count(), { timeout: 20_000 }).toBe(121);

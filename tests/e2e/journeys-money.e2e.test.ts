@@ -17,7 +17,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { PaymentMethodsAnswer, SessionClaims, StatsAnswer } from '@sinilill/contracts';
-import { currentEdition } from '@sinilill/domain';
+import { edition2025 } from '@sinilill/domain/seed';
 import { FIXTURE_DIR } from '../support/app';
 import { launchBrowser } from '../support/browser';
 import { e2eKit } from '../support/e2e-kit';
@@ -76,7 +76,7 @@ async function claimsOf(page: Page): Promise<SessionClaims> {
 function importedFees(): { total: number; byTeam: Map<number, number> } {
   const rows = parse(readFileSync(join(FIXTURE_DIR, 'participants.csv'), 'utf8'), { columns: true, skip_empty_lines: true, bom: true }) as
     { team_id: string; birth_year: string; is_paid: string }[];
-  const { adultCents, childCents, childFromBirthYear } = currentEdition.fees;
+  const { adultCents, childCents, childFromBirthYear } = edition2025.fees;
   const byTeam = new Map<number, number>();
   let total = 0;
   for (const row of rows) {

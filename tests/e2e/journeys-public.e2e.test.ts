@@ -25,7 +25,8 @@ import type { Browser, Locator } from 'playwright-core';
 import { repoRoot } from '@sinilill/config';
 import { certificateCode } from '@sinilill/certificates';
 import type { NewsAnswer, StatsAnswer } from '@sinilill/contracts';
-import { currentEdition, teamProgress } from '@sinilill/domain';
+import { teamProgress } from '@sinilill/domain';
+import { edition2025 } from '@sinilill/domain/seed';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, message, type Lang } from '../support/e2e-kit';
 import type { RunningStack } from '../support/stack';
@@ -269,19 +270,19 @@ describe('figures that say one thing each', () => {
       expect(said).not.toMatch(/\d\s*\+\s*\d/);
       // The community's total counts every lap; this box counts the current laps only.
       if (stats.totalBlueFlowers !== missing) expect(said.replace(/\D+/g, ' ')).not.toContain(` ${stats.totalBlueFlowers} `);
-      const perLap = currentEdition.flowers.base + currentEdition.route.missions.length;
+      const perLap = edition2025.flowers.base + edition2025.route.missions.length;
       expect(text(await page.getByTestId('missing-flowers-per-lap').textContent()))
-        .toBe(locale('features/home/locales', 'missing.perLap_other', lang, { count: String(perLap), missions: String(currentEdition.route.missions.length) }));
+        .toBe(locale('features/home/locales', 'missing.perLap_other', lang, { count: String(perLap), missions: String(edition2025.route.missions.length) }));
       await context.close();
     });
 
     test(`the share page of a team on a later lap names the lap its missions belong to (360 px, ${lang})`, async () => {
       const stats = (await api<StatsAnswer>('/stats')).body;
-      const team = stats.teams.find((t) => t.prestige >= 1 && teamProgress(t.distance, currentEdition).missionsCompleted > 0)!;
+      const team = stats.teams.find((t) => t.prestige >= 1 && teamProgress(t.distance, edition2025).missionsCompleted > 0)!;
       expect(team).toBeDefined();
-      const progress = teamProgress(team.distance, currentEdition);
+      const progress = teamProgress(team.distance, edition2025);
       const lap = progress.prestige + 1;
-      const total = currentEdition.route.missions.length;
+      const total = edition2025.route.missions.length;
       const { context, page } = await kit.newPage(lang, 360);
       await page.goto(`${stack.baseUrl}/api/share/team/${team.team.id}${lang === 'eng' ? '?lang=en' : ''}`);
       const image = page.locator('img');

@@ -11,6 +11,7 @@ import { adminTool } from '@sinilill/cli';
 import type { ActingUser } from '@sinilill/domain';
 import type { Mailer } from '@sinilill/mail';
 import { testApplication, type TestApplication } from '../support/app';
+import { runningClock } from '../support/running-clock';
 
 const ADMIN: ActingUser = { userId: 'b7d1f6c4-3f51-4a4c-9d51-2f0f5c6c0a01', role: 'ADMIN', participantId: null, teamId: null };
 const PASSWORD = 'Haldur saab võtmed 2026!';
@@ -19,12 +20,14 @@ let app: TestApplication;
 let accountPool: pg.Pool;
 let accounts: AccountService;
 const mailer: Mailer = { send: async () => undefined, close: () => undefined };
+/** In the 2025 edition's days (registration is judged by them), at the real clock's pace. */
+const clock = runningClock();
 
 beforeAll(async () => {
-  app = await testApplication({ now: () => new Date() });
+  app = await testApplication({ now: clock });
   accountPool = new pg.Pool({ connectionString: app.url, max: 4 });
   const directory = new AccountDirectory({ pool: accountPool, indexSecret: 'test-index-secret-0123456789' });
-  accounts = new AccountService({ store: app.store, ids: app.ids, directory, mailer, now: () => new Date(), publicUrl: 'http://sinilill.test' });
+  accounts = new AccountService({ store: app.store, ids: app.ids, directory, mailer, now: clock, publicUrl: 'http://sinilill.test' });
 }, 120_000);
 
 afterAll(async () => {

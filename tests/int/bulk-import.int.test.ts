@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import pg from 'pg';
 import { importEdition, importRows, syntheticEdition, type ImportProgress, type ImportResult } from '@sinilill/cli';
 import { AccountDirectory, CommandService, eventIdFor } from '@sinilill/commands';
+import { edition2025 } from '@sinilill/domain/seed';
 import { deriveTeamFigures } from '@sinilill/read-models';
 import type { EventStore, RecordedEvent } from '@sinilill/event-store';
 import { FIGURES_2025, FIXTURE_DIR, testApplication, type TestApplication } from '../support/app';
@@ -76,9 +77,11 @@ describe('the 2025 edition imported in bulk', () => {
 
   test('appends exactly the events of the command-by-command import, in batches, each phase reported', async () => {
     const [mine, reference] = await Promise.all([allEvents(bulk.app.store), allEvents(oneByOne.app.store)]);
-    expect(mine.size).toBe(16_701);
+    // The rows' 16 701 events after the edition's two (EditionPlanned, EditionOpened of 2025).
+    expect(mine.size).toBe(16_703);
     expect(first.events).toBe(16_701);
-    expect(head).toBe(16_701);
+    expect(head).toBe(16_703);
+    expect(mine.get(eventIdFor('import:2025:edition:plan', 0))).toMatchObject({ stream: 'edition-2025', type: 'EditionPlanned', globalPosition: 1 });
     expect(first.position).toBe(head);
     expect([...mine.keys()].sort()).toEqual([...reference.keys()].sort());
     for (const [id, event] of mine) expect(content(event), id).toEqual(content(reference.get(id)!));
@@ -150,7 +153,7 @@ describe('a synthetic edition imported in bulk', () => {
     let distance = 0;
     let blueFlowers = 0;
     for (const total of hundredths.values()) {
-      const figures = deriveTeamFigures(total);
+      const figures = deriveTeamFigures(total, edition2025);
       distance += figures.distance;
       blueFlowers += figures.blueFlowers;
     }
@@ -187,11 +190,11 @@ describe('a refused row', () => {
     const id = line.split(',')[0]!;
     const previous = readFileSync(join(dir, 'entries.csv'), 'utf8').split('\n')[29]!.split(',')[0]!;
     const next = readFileSync(join(dir, 'entries.csv'), 'utf8').split('\n')[31]!.split(',')[0]!;
-    const options = { dir, edition: 2031, store: target.app.store, pool: target.pool, directory: target.directory, ids: target.app.ids, batchEvents: 50 };
+    const options = { dir, edition: 2025, store: target.app.store, pool: target.pool, directory: target.directory, ids: target.app.ids, batchEvents: 50 };
     await expect(importEdition(options)).rejects.toThrow(`import stopped at entry ${id}: INVALID_DISTANCE`);
-    expect(await stored(`import:2031:entry:${previous}`)).toBe(true);
-    expect(await stored(`import:2031:entry:${id}`)).toBe(false);
-    expect(await stored(`import:2031:entry:${next}`)).toBe(false);
+    expect(await stored(`import:2025:entry:${previous}`)).toBe(true);
+    expect(await stored(`import:2025:entry:${id}`)).toBe(false);
+    expect(await stored(`import:2025:entry:${next}`)).toBe(false);
     // The same rows again: everything before the refusal is a repeat, and it stops at the same row.
     const head = await target.app.store.headPosition();
     await expect(importEdition(options)).rejects.toThrow(`import stopped at entry ${id}: INVALID_DISTANCE`);
@@ -207,13 +210,13 @@ describe('a refused row', () => {
     // Its own database: the teams of the other test's edition hold these names and codes.
     const fresh = await withAccounts();
     try {
-      const options = { dir, edition: 2032, store: fresh.app.store, pool: fresh.pool, directory: fresh.directory, ids: fresh.app.ids, batchEvents: 1000 };
+      const options = { dir, edition: 2025, store: fresh.app.store, pool: fresh.pool, directory: fresh.directory, ids: fresh.app.ids, batchEvents: 1000 };
       await expect(importEdition(options)).rejects.toThrow(`import stopped at participant ${id}: EMAIL_ALREADY_IN_USE`);
       const found = async (commandId: string) => (await fresh.app.store.findEvent(eventIdFor(commandId, 0))) !== null;
-      expect(await found(`import:2032:participant:${previous}`)).toBe(true);
-      expect(await found(`import:2032:participant:${previous}:account`)).toBe(true);
-      expect(await found(`import:2032:participant:${id}`)).toBe(false);
-      expect(await found(`import:2032:participant:${id}:account`)).toBe(false);
+      expect(await found(`import:2025:participant:${previous}`)).toBe(true);
+      expect(await found(`import:2025:participant:${previous}:account`)).toBe(true);
+      expect(await found(`import:2025:participant:${id}`)).toBe(false);
+      expect(await found(`import:2025:participant:${id}:account`)).toBe(false);
       expect(await rows(fresh.pool, 'SELECT count(*)::int AS n FROM app.email_index')).toEqual([{ n: 11 }]);
     } finally {
       await fresh.close();

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { CommandRequest } from '@sinilill/commands';
 import type { ContributionAnswer, ParticipantContributionsAnswer, SessionClaims, TeamAnswer } from '@sinilill/contracts';
-import { currentEdition, PERSONAL_DATA_FIELDS, type ActingUser } from '@sinilill/domain';
+import { PERSONAL_DATA_FIELDS, type ActingUser } from '@sinilill/domain';
+import { edition2025 } from '@sinilill/domain/seed';
 import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection } from '@sinilill/event-store';
 import { buildQueryApi } from '@sinilill/query-api';
 import { testApplication, type TestApplication } from '../support/app';
@@ -93,7 +94,7 @@ describe('"what this did"', () => {
       expect(response.statusCode).toBe(200);
       expect(response.headers['cache-control']).toBe('private, no-store');
       const what = response.json<ContributionAnswer>();
-      const mission2 = currentEdition.route.missions[1]!;
+      const mission2 = edition2025.route.missions[1]!;
       expect(what).toMatchObject({
         entryId: ids.crossing, teamId: A, participantId: 12, change: 'added',
         entryDistance: { before: null, after: 10.5 },

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, test } from 
 import type { FastifyInstance } from 'fastify';
 import { buildCommandApi, redisSharedCache } from '@sinilill/command-api';
 import type { SessionClaims } from '@sinilill/contracts';
-import { currentEdition, feeFor, streams, type ActingUser } from '@sinilill/domain';
+import { feeFor, streams, type ActingUser } from '@sinilill/domain';
+import { edition2025 } from '@sinilill/domain/seed';
 import { freePort } from '@sinilill/local-infra';
 import {
   MONTONIO_METHODS_CACHE_KEY, MontonioProvider, PaymentProviderError, type PaymentOrderRequest, type PaymentVerificationError, type SharedCache,
@@ -209,7 +210,7 @@ describe('a fee paid through Montonio, end to end on the command API', () => {
     // A real account with a live session (a token needs its account's session version).
     const claims: SessionClaims = { userId: '00000000-0000-4000-8000-00000000e001', fullName: 'Mari Montonio', is_approved: true, participantId, teamId, role: 'USER', isPaid: false };
     await sessions.enrol(claims);
-    const fee = feeFor(1985, currentEdition);
+    const fee = feeFor(1985, edition2025);
     const ordered = await commandApi.inject({
       method: 'POST', url: '/api/payment/order', headers: { authorization: sessions.bearer(commandApi, claims) },
       payload: { billingAddress: {}, isPaid: false, grandTotal: fee / 100, payment: { method: 'paymentInitiation', methodOptions: { preferredCountry: 'EE', preferredProvider: 'HABAEE2X' }, amount: fee / 100 } },

@@ -89,7 +89,7 @@ describe('a poisoned event cannot stall the projections', () => {
   const appendPoisoned = async (teamId: number, email: string): Promise<number> => {
     const participantId = await app.ids.next('participant');
     const data: ParticipantRegistered['data'] = {
-      participantId, teamId, fullName: POISON_NAME, email, birthYear: 1990, gender: 'UNDEFINED', isCaptain: false, newsletter: false,
+      participantId, teamId, edition: 2025, fullName: POISON_NAME, email, birthYear: 1990, gender: 'UNDEFINED', isCaptain: false, newsletter: false,
       registeredAt: NOW.toISOString(),
     };
     const id = randomUUID();

@@ -33,7 +33,8 @@ import type {
   SessionClaims,
   TeamMembersAnswer,
 } from '@sinilill/contracts';
-import { centsToEuros, currentEdition, feeFor, orderReference, streams, type ActingUser, type TeamRegistered } from '@sinilill/domain';
+import { centsToEuros, feeFor, orderReference, streams, type ActingUser, type TeamRegistered } from '@sinilill/domain';
+import { edition2025 } from '@sinilill/domain/seed';
 import { buildGateway } from '@sinilill/gateway';
 import { freePort } from '@sinilill/local-infra';
 import type { Mailer } from '@sinilill/mail';
@@ -49,7 +50,7 @@ const JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 const SANDBOX_SECRET = 'sandbox-payment-secret-for-tests-0123456789';
 const NOW = new Date('2025-04-15T09:00:00Z');
 const SYSTEM: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, teamId: null };
-const { fees } = currentEdition;
+const { fees } = edition2025;
 const noMail: Mailer = { send: async () => undefined, close: () => undefined };
 /** The bank transfer's configuration, as the environment gives it to the query API. */
 const BANK_ENV = {
@@ -99,7 +100,7 @@ describe('payments through the gateway', () => {
     const claims: SessionClaims = { userId, fullName: `Maksja ${serial}`, is_approved: true, participantId, teamId, role: 'USER', isPaid: false };
     await sessions.enrol(claims);
     const authorization = sign(claims);
-    return { participantId, teamId, userId, authorization, fee: feeFor(birthYear, currentEdition) };
+    return { participantId, teamId, userId, authorization, fee: feeFor(birthYear, edition2025) };
   };
 
   /** One request to the site (the gateway) over HTTP; redirects are not followed. */
@@ -680,7 +681,7 @@ describe('payments through the gateway', () => {
     expect(response.status, response.text).toBe(200);
     expect(response.json as BankTransferAnswer).toEqual({
       accountName: 'MTÜ Sinilill Test', iban: 'EE38 2200 2210 2014 5685',
-      description: `Sinilill ${currentEdition.year} osalustasu ${who.participantId} tiim ${who.teamId}`, amount: 5, example: false,
+      description: `Sinilill ${edition2025.year} osalustasu ${who.participantId} tiim ${who.teamId}`, amount: 5, example: false,
     });
     // A company team member's amount is the company fee.
     const { child } = company!;
@@ -690,7 +691,7 @@ describe('payments through the gateway', () => {
     try {
       const answer = await defaults.inject({ url: '/api/payment/banktransfer', headers: { authorization: who.authorization } });
       expect(answer.statusCode).toBe(200);
-      expect(answer.json()).toMatchObject({ example: true, iban: 'EE00 0000 0000 0000 0000', description: `Sinilill ${currentEdition.year} ID ${who.participantId}` });
+      expect(answer.json()).toMatchObject({ example: true, iban: 'EE00 0000 0000 0000 0000', description: `Sinilill ${edition2025.year} ID ${who.participantId}` });
     } finally {
       await defaults.close();
     }

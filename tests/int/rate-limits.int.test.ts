@@ -26,6 +26,7 @@ import { buildGateway } from '@sinilill/gateway';
 import { freePort } from '@sinilill/local-infra';
 import type { Mailer, OutgoingMail } from '@sinilill/mail';
 import { testApplication, type TestApplication } from '../support/app';
+import { runningClock } from '../support/running-clock';
 
 const SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 const ADMIN: ActingUser = { userId: 'b7d1f6c4-3f51-4a4c-9d51-2f0f5c6c0a01', role: 'ADMIN', participantId: null, teamId: null };
@@ -42,17 +43,19 @@ let accountPool: pg.Pool;
 let accounts: AccountService;
 let commands: CommandService;
 let redis: Redis;
+/** In the 2025 edition's days (registration is judged by them), at the real clock's pace. */
+const clock = runningClock();
 const mails: OutgoingMail[] = [];
 const mailer: Mailer = { send: async (mail) => { mails.push(mail); }, close: () => undefined };
 const closing: (() => Promise<unknown>)[] = [];
 let serial = 0;
 
 beforeAll(async () => {
-  app = await testApplication({ now: () => new Date() });
+  app = await testApplication({ now: clock });
   accountPool = new pg.Pool({ connectionString: app.url, max: 8 });
   const directory = new AccountDirectory({ pool: accountPool, indexSecret: 'test-index-secret-0123456789' });
-  commands = new CommandService({ store: app.store, ids: app.ids, now: () => new Date(), directory });
-  accounts = new AccountService({ store: app.store, ids: app.ids, directory, mailer, now: () => new Date(), publicUrl: 'http://sinilill.test' });
+  commands = new CommandService({ store: app.store, ids: app.ids, now: clock, directory });
+  accounts = new AccountService({ store: app.store, ids: app.ids, directory, mailer, now: clock, publicUrl: 'http://sinilill.test' });
   // As server.ts makes it: no offline queue, a short command timeout; connected before use.
   redis = new Redis(inject('redisUrl'), { lazyConnect: true, enableOfflineQueue: false, commandTimeout: 1000, maxRetriesPerRequest: 0 });
   await redis.connect();

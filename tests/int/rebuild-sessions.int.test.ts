@@ -23,12 +23,12 @@ const event = (e: DomainEvent) => ({
 });
 const to = (stream: string, ...events: DomainEvent[]): AppendRequest => ({ stream, events: events.map(event), expectedRevision: 'any' });
 const team = (teamId: number, teamName: string): AppendRequest => to(streams.team(teamId), {
-  type: 'TeamRegistered', data: { teamId, teamName, description: '', joinCode: `CODE${teamId}ABC`, icon: null, registeredAt: at(1) },
+  type: 'TeamRegistered', data: { teamId, edition: 2025, teamName, description: '', joinCode: `CODE${teamId}ABC`, icon: null, registeredAt: at(1) },
 });
 const member = (participantId: number, teamId: number, fullName: string): AppendRequest => to(streams.participant(participantId), {
   type: 'ParticipantRegistered',
   data: {
-    participantId, teamId, fullName, email: `p${participantId}@example.ee`, birthYear: 1980, gender: 'FEMALE',
+    participantId, teamId, edition: 2025, fullName, email: `p${participantId}@example.ee`, birthYear: 1980, gender: 'FEMALE',
     isCaptain: participantId % 10 === 1, newsletter: false, registeredAt: at(2),
   },
 });

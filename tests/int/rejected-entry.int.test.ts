@@ -16,7 +16,8 @@ import type { FastifyInstance } from 'fastify';
 import { certificateCode } from '@sinilill/certificates';
 import { eligibleParticipants } from '@sinilill/commands';
 import type { SessionClaims } from '@sinilill/contracts';
-import { PERSONAL_DATA_FIELDS, currentEdition, type ActingUser } from '@sinilill/domain';
+import { PERSONAL_DATA_FIELDS, type ActingUser } from '@sinilill/domain';
+import { edition2025 } from '@sinilill/domain/seed';
 import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection } from '@sinilill/event-store';
 import { buildCommandApi } from '@sinilill/command-api';
 import { buildQueryApi } from '@sinilill/query-api';
@@ -101,7 +102,7 @@ describe('a rejected entry leaves every figure and list', () => {
 
   test('the public stats: the team has 5 km, the base flower only, and the totals agree', async () => {
     const stats = await get<{ teams: { team: { id: number }; distance: number; blueFlowers: number }[]; totalDistance: number }>('/api/stats');
-    expect(stats.teams.find((t) => t.team.id === 1)).toMatchObject({ distance: 5, blueFlowers: currentEdition.flowers.base });
+    expect(stats.teams.find((t) => t.team.id === 1)).toMatchObject({ distance: 5, blueFlowers: edition2025.flowers.base });
     expect(stats.totalDistance).toBe(15);
   });
 
@@ -135,12 +136,12 @@ describe('a rejected entry leaves every figure and list', () => {
 
   test('the certificates certify 5 km for the participant and the team', async () => {
     clock = AFTER;
-    const figures = (kind: 'participant' | 'team', id: number) => get<{ distance: number }>(`/api/certificates/${certificateCode({ kind, id, edition: currentEdition.year }, SECRET)}`);
+    const figures = (kind: 'participant' | 'team', id: number) => get<{ distance: number }>(`/api/certificates/${certificateCode({ kind, id, edition: edition2025.year }, SECRET)}`);
     expect(await figures('participant', 11)).toMatchObject({ distance: 5 });
     expect(await figures('team', 1)).toMatchObject({ distance: 5 });
   });
 
   test('the draw: a team whose only km past the first mission were rejected is not eligible', async () => {
-    expect(await eligibleParticipants(app.store, currentEdition)).toEqual([{ participantId: 21, teamId: 2 }]);
+    expect(await eligibleParticipants(app.store, edition2025)).toEqual([{ participantId: 21, teamId: 2 }]);
   });
 });

@@ -1,17 +1,20 @@
 /**
- * docs/decisions/0009 + docs/decisions/0017: the route is data. Lengthening one mission and replaying changes exactly the flowers
+ * docs/decisions/0009 + docs/decisions/0017 + 0079: the route is data, in the log. Lengthening one mission changes exactly the flowers
  * the rules predict. A slice of the 2025 export is imported and projected with the 2025 route;
- * then the read models are rebuilt with an edition whose mission N is X km longer (every later
- * mission shifted by X, the lap X longer). Every team's flowers must then equal the domain's
+ * then an EditionChanged gives 2025 a route whose mission N is X km longer (every later
+ * mission shifted by X, the lap X longer): projected live it recomputes every 2025 team, and a
+ * rebuild gives the same rows. Every team's flowers must then equal the domain's
  * blueFlowers for the new route, and — for the teams inside the first lap — differ from before
  * exactly when the team's distance lies in [old end, old end + X) of mission N or a later one:
  * the flower it had collected there now lies ahead of it. That set is computed here from the old
  * route alone, not with the domain's functions.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { importEdition, replay } from '@sinilill/cli';
-import { blueFlowers, buildEdition, edition2025, inLapDistance, streams, type Edition, type Route } from '@sinilill/domain';
-import { createProjections, projections, rebuildReadModels } from '@sinilill/read-models';
+import { SCHEMA_VERSIONS, blueFlowers, buildEdition, inLapDistance, streams, type Edition, type Route } from '@sinilill/domain';
+import { edition2025 } from '@sinilill/domain/seed';
+import { projections, rebuildReadModels } from '@sinilill/read-models';
 import { testApplication, type TestApplication } from '../support/app';
 import { smallEdition } from '../support/small-edition';
 
@@ -33,12 +36,32 @@ function lengthened(edition: Edition, n: number, extra: number): Edition {
   return buildEdition(data, route);
 }
 
+/**
+ * Gives the 2025 edition `edition`'s data in the log: an EditionChanged when the log has 2025
+ * planned already, else an EditionPlanned (a log from before editions).
+ */
+async function setEdition2025(app: TestApplication, edition: Edition): Promise<void> {
+  const stream = streams.edition(2025);
+  const planned = (await app.store.readStream(stream)).length > 0;
+  const event = planned
+    ? { type: 'EditionChanged' as const, data: { year: 2025, edition, changedAt: '2025-06-01T00:00:00.000Z' } }
+    : { type: 'EditionPlanned' as const, data: { year: 2025, edition, plannedAt: '2025-06-01T00:00:00.000Z' } };
+  await app.store.appendToStreams([{
+    stream, expectedRevision: 'any',
+    events: [{
+      id: randomUUID(), type: event.type, schemaVersion: SCHEMA_VERSIONS[event.type], data: event.data,
+      metadata: { actor: { userId: null, role: 'SYSTEM' as const }, correlationId: 'route-change', causationId: null },
+    }],
+  }]);
+}
+
 interface TeamRow { team_id: number; distance_hundredths: number; blue_flowers: number; in_lap_distance: number }
 
 describe('replaying with a lengthened mission', () => {
   let app: TestApplication;
   let before: Map<number, TeamRow>;
   let after: Map<number, TeamRow>;
+  let live: Map<number, TeamRow>;
   const modified = lengthened(edition2025, N, X);
 
   const teams = async () => new Map((await app.db.withSchema('rm').selectFrom('team_stats')
@@ -50,7 +73,10 @@ describe('replaying with a lengthened mission', () => {
     await importEdition({ dir: smallEdition(40), edition: 2025, commands: app.commands, ids: app.ids });
     await app.project();
     before = await teams();
-    await rebuildReadModels(app.db, app.store, createProjections(modified));
+    await setEdition2025(app, modified);
+    await app.project();
+    live = await teams();
+    await rebuildReadModels(app.db, app.store, projections);
     after = await teams();
   }, 300_000);
   afterAll(async () => app?.close());
@@ -61,6 +87,10 @@ describe('replaying with a lengthened mission', () => {
     expect(modified.route.lapLength).toBe(edition2025.route.lapLength + X);
     expect(before.size).toBe(40);
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+  });
+
+  test('projected live, the EditionChanged recomputes every team of the edition as the rebuild does', () => {
+    expect(live).toEqual(after);
   });
 
   test("every team's flowers and in-lap distance follow the domain's rules for the new route", () => {
@@ -91,7 +121,8 @@ describe('replaying with a lengthened mission', () => {
     expect([...before.values()].filter((t) => t.distance_hundredths < lap).length).toBeGreaterThan(expected.size);
   });
 
-  test('replaying with the real edition again restores the 2025 flowers', async () => {
+  test('changing the edition back to the real route and replaying restores the 2025 flowers', async () => {
+    await setEdition2025(app, edition2025);
     await rebuildReadModels(app.db, app.store, projections);
     const restored = await teams();
     for (const [id, row] of before) expect(restored.get(id)!.blue_flowers).toBe(row.blue_flowers);

@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from '@sinilill/config';
+import { TEST_STACK_DEFAULTS } from './stack';
 
 export interface ProcessExit {
   code: number | null;
@@ -30,11 +31,11 @@ export interface ServiceProcess {
 
 /**
  * Spawns `process.execPath --import tsx <repoRoot>/<file> ...args` with `env` added to this
- * process's environment.
+ * process's environment, over the test stacks' clock and demo (TEST_STACK_DEFAULTS: April 2025).
  */
 export function spawnService(file: string, env: NodeJS.ProcessEnv, args: readonly string[] = []): ServiceProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, file), ...args], {
-    cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: repoRoot, env: { ...process.env, ...TEST_STACK_DEFAULTS, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });

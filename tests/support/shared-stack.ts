@@ -10,7 +10,9 @@
  * docs/decisions/0024) would otherwise add up over the files.
  *
  * The configuration a file may choose is what the services read once at start: the simulated
- * clock's start (CLOCK_START) and the bank-transfer settings. The administrator and the token
+ * clock's start (CLOCK_START), the bank-transfer settings and the launcher's demo
+ * (DEMO_NEXT_EDITION; stack.ts LAUNCHER_DEMO). Unchosen, TEST_STACK_DEFAULTS (stack.ts) apply:
+ * April 2025 with 2025 open and no demo. The administrator and the token
  * secret are the same for every shared stack (E2E_ADMIN, E2E_JWT_SECRET).
  */
 import { createHash } from 'node:crypto';
@@ -43,6 +45,8 @@ export interface StackRecord {
 /** The process settings a file may choose; everything else is the same for all shared stacks. */
 export interface SharedStackSettings {
   CLOCK_START?: string;
+  /** The launcher's demo: '2026' closes 2025 and plans and opens 2026 after the first-start import (default '': none). */
+  DEMO_NEXT_EDITION?: string;
   BANK_ACCOUNT_NAME?: string;
   BANK_ACCOUNT_IBAN?: string;
   BANK_TRANSFER_DESCRIPTION?: string;

@@ -22,6 +22,21 @@ export interface RunningStack {
   stop(): Promise<void>;
 }
 
+/**
+ * What every test stack runs with unless its caller says otherwise: the clock of the tests
+ * written before editions were data (the last days of April 2025, the 2025 edition open) and
+ * no launcher demo (DEMO_NEXT_EDITION empty: 2025 stays as imported). The launcher's own
+ * defaults (February 2026, 2025 archived and 2026 announced) are opted into with LAUNCHER_DEMO.
+ */
+export const TEST_STACK_DEFAULTS = { CLOCK_START: '2025-04-30T12:00:00+03:00', DEMO_NEXT_EDITION: '' } as const;
+
+/**
+ * The launcher's demo as `npm start` runs it without configuration: 2025 imported and closed,
+ * 2026 planned and opened, the clock in February 2026 (between the editions). Pass it to
+ * startStack or sharedStack, with another CLOCK_START to see 2026 running (e.g. April 2026).
+ */
+export const LAUNCHER_DEMO = { DEMO_NEXT_EDITION: '2026', CLOCK_START: '2026-02-15T12:00:00+02:00' } as const;
+
 /** Where and how a stack starts: by default the compiled launcher in this checkout. */
 export interface StackLaunch {
   /** The checkout or deployment folder the launcher runs in. */
@@ -94,7 +109,7 @@ export async function stopStackProcesses(pid: number, dataDir: string): Promise<
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-/** Starts `npm start`'s launcher and resolves once it prints "ready". */
+/** Starts `npm start`'s launcher and resolves once it prints "ready"; `env` over TEST_STACK_DEFAULTS. */
 export async function startStack(env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000, launch: StackLaunch = { root: repoRoot }): Promise<RunningStack & { pid: number }> {
   const dataDir = mkdtempSync(join(repoRoot, '.tmp-e2e-'));
   chmodSync(dataDir, 0o755);
@@ -106,7 +121,7 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, timeoutMs = 240_00
   const log = openSync(launcherLog(dataDir), 'a');
   const child: ChildProcess = spawn(program, args, {
     cwd: launch.root,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', JWT_SECRET: '', ...env },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', JWT_SECRET: '', ...TEST_STACK_DEFAULTS, ...env },
     stdio: ['ignore', log, log],
     // A process group of its own (npm, the launcher, its services, PostgreSQL, Redis, MailDev), so
     // that stop() can make sure nothing of the stack outlives it.

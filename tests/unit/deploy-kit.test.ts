@@ -706,7 +706,7 @@ describe('infra/k8s', () => {
 const SINILILL_METRICS = {
   histograms: ['http_request_duration_seconds', 'sinilill_append_duration_seconds', 'sinilill_projection_batch_duration_seconds'],
   others: ['sinilill_appends_total', 'sinilill_appended_events_total', 'sinilill_append_conflicts_total', 'sinilill_projection_lag_events',
-    'sinilill_projection_lag_seconds', 'sinilill_queue_jobs', 'sinilill_replay_progress_ratio'],
+    'sinilill_projection_lag_seconds', 'sinilill_queue_jobs', 'sinilill_replay_progress_ratio', 'sinilill_current_edition_year'],
 };
 
 /** The metric names a PromQL expression reads (functions, keywords, labels and ranges left out). */

@@ -20,9 +20,9 @@ test.runIf(existsSync(shared))('the seed equals the shared 2025 fixture, file by
   }
 });
 
-test('the domain route is the fixture route', async () => {
+test("the 2025 seed edition's route is the fixture route", async () => {
   const route = JSON.parse(readFileSync(join(seed, 'route.json'), 'utf8')) as { missions: unknown[]; lapLength: number };
-  const { currentEdition } = await import('@sinilill/domain');
-  expect(currentEdition.route.lapLength).toBe(route.lapLength);
-  expect(currentEdition.route.missions).toEqual(route.missions);
+  const { edition2025 } = await import('@sinilill/domain/seed');
+  expect(edition2025.route.lapLength).toBe(route.lapLength);
+  expect(edition2025.route.missions).toEqual(route.missions);
 });

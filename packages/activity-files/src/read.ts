@@ -9,7 +9,7 @@ import { DOMParser, type Document, type Element } from '@xmldom/xmldom';
 import { length as turfLength } from '@turf/length';
 import { lineString, multiLineString } from '@turf/helpers';
 import type { FeatureCollection, Position } from 'geojson';
-import { DomainError, currentEdition, localDate, type ActivityFileFormat, type ActivityType } from '@sinilill/domain';
+import { DomainError, localDate, type ActivityFileFormat, type ActivityType } from '@sinilill/domain';
 import { mapActivityType } from './sport';
 
 /** Largest activity file read, bytes (20 MB: a day-long FIT with every sensor is a few MB). */
@@ -51,6 +51,9 @@ interface Found {
   subSport: string | null;
 }
 
+/** The zone an activity's day is judged in when the caller names none (spec §4: Estonian days). */
+export const DEFAULT_ACTIVITY_TIME_ZONE = 'Europe/Tallinn';
+
 /**
  * Reads an activity file by its content (FIT: ".FIT" at bytes 8..11; XML: root <gpx> or
  * <TrainingCenterDatabase>); the file name's extension, when it is .gpx, .tcx or .fit, must agree.
@@ -58,8 +61,10 @@ interface Found {
  *   ACTIVITY_FILE_NOT_SUPPORTED (another format, or an extension that does not match),
  *   ACTIVITY_FILE_UNREADABLE (damaged: bad CRC, truncated, malformed XML, no start time),
  *   ACTIVITY_FILE_EMPTY (no bytes, or no distance to add).
+ * @param timeZone the IANA zone of the day proposed (the edition's `timeZone`; the caller
+ *   passes its edition's): default Europe/Tallinn, the zone of every edition so far.
  */
-export function readActivityFile(bytes: Uint8Array, fileName: string, timeZone = currentEdition.timeZone): ActivityFileProposal {
+export function readActivityFile(bytes: Uint8Array, fileName: string, timeZone = DEFAULT_ACTIVITY_TIME_ZONE): ActivityFileProposal {
   if (bytes.byteLength > MAX_ACTIVITY_FILE_BYTES) throw new DomainError('ACTIVITY_FILE_TOO_LARGE', `${bytes.byteLength} bytes`);
   if (bytes.byteLength === 0) throw new DomainError('ACTIVITY_FILE_EMPTY', 'no bytes');
   const extension = /\.([a-z0-9]+)$/i.exec(fileName.trim())?.[1]?.toLowerCase();

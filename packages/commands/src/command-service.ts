@@ -64,6 +64,11 @@ export class CommandService {
     return this.repeats.idempotent(request.metadata, run, options);
   }
 
+  /** The configured clock's instant (what decisions take as now, and the phases of the editions). */
+  now(): Date {
+    return this.deps.now();
+  }
+
   /** The editions as this service knows them (EditionCatalog: current, next, by year). */
   editions(): Promise<EditionCatalog> {
     return editionSourceOf(this.deps).catalog();
@@ -257,13 +262,13 @@ export class CommandService {
     return deleteTeams(this.deps, teamIds, request);
   }
 
-  /** Publishes the prize draw's commitment (administrators): draw.ts commitDraw. */
-  commitDraw(input: { commitment: string; drawAt: string; winners: number }, request: CommandRequest): Promise<{ position: number }> {
-    return commitDraw(this.deps, input, request);
+  /** Publishes the prize draw's commitment (administrators) of edition `year`, default the current one: draw.ts commitDraw. */
+  commitDraw(input: { commitment: string; drawAt: string; winners: number }, request: CommandRequest, year?: number): Promise<{ position: number }> {
+    return commitDraw(this.deps, input, request, year);
   }
 
-  /** Reveals the seed and draws the winners (administrators): draw.ts revealDraw. */
-  revealDraw(input: { seed: string }, request: CommandRequest): Promise<{ position: number }> {
-    return revealDraw(this.deps, input, request);
+  /** Reveals the seed and draws the winners (administrators) of edition `year`, default the current one: draw.ts revealDraw. */
+  revealDraw(input: { seed: string }, request: CommandRequest, year?: number): Promise<{ position: number }> {
+    return revealDraw(this.deps, input, request, year);
   }
 }

@@ -5,10 +5,12 @@
  * the handlers only gather facts and run the write path (execute-command.ts).
  */
 import {
+  editionForChanges,
   isPrivileged,
   participantDecider,
   streams,
   teamDecider,
+  withEdition,
   type ActingUser,
   type DecisionContext,
   type ParticipantState,
@@ -112,6 +114,17 @@ export async function decisionContext(deps: CommandServiceDependencies, request:
         ? await deps.entryInsertionEnabled()
         : (await readSettings(deps.store)).entryInsertionEnabled,
   };
+}
+
+/**
+ * The decision context of a change to a team or participant of edition `year` (its public
+ * attributes, its join code, a payment): the request's, deciding under that edition's limits and
+ * fees (domain editionForChanges).
+ * @throws DomainError EDITION_CLOSED when that edition is closed (read-only).
+ */
+export async function changeContext(deps: CommandServiceDependencies, request: CommandRequest, year: number | null): Promise<DecisionContext> {
+  const [ctx, catalog] = await Promise.all([decisionContext(deps, request), editionSourceOf(deps).catalog()]);
+  return withEdition(ctx, editionForChanges(catalog, year, ctx));
 }
 
 /** The participant's state from its stream (`exists` false for an unknown participant). */

@@ -30,12 +30,13 @@
  * | JWT_SECRET | HS256 secret for tokens, at least 32 characters; generated into DATA_DIR when unset | (generated) |
  * | EMAIL_INDEX_SECRET | key of the e-mail lookup index (HMAC), at least 32 characters; keep it as stable as the data | (generated) |
  * | CLOCK | `simulated` or `real` | simulated |
- * | CLOCK_START | simulated clock: ISO-8601 instant with an offset the app's clock starts at, then runs | 2025-04-30T12:00:00+03:00 |
+ * | CLOCK_START | simulated clock: ISO-8601 instant with an offset the app's clock starts at, then runs (the default lies between the 2025 and 2026 editions) | 2026-02-15T12:00:00+02:00 |
  * | SWEEP_INTERVAL_MS | projectors' periodic catch-up (covers a lost wake-up), 100–3600000 | 5000 |
  * | READ_YOUR_WRITES_TIMEOUT_MS | how long a query waits for x-min-position, 0–3600000 | 3000 |
  * | ACTIVITY_FILE_HEAP_MB | heap of the child process that reads one activity file, MB, 64–8192 (a GPX or TCX needs about 70× its size: 512 reads one of about 6 MB; larger answer ACTIVITY_FILE_TOO_LARGE) | 512 |
  * | FIXTURE_DIR | the 2025 export imported on first start | infra/seed/edition-2025 |
  * | IMPORT_ON_START | import the fixture on first start (`true` or `false`) | true |
+ * | DEMO_NEXT_EDITION | after the first-start import, close the editions before this year and plan and open the seed edition of this year (2000–9999); set but empty: no demo | 2026 |
  * | SMTP_URL | real SMTP (smtp://… or smtps://…) for outgoing mail | (local MailDev) |
  * | MAIL_FROM | sender of outgoing mail | Sinilill <info@sinilill.ee> |
  * | MAILDEV_SMTP_PORT, MAILDEV_WEB_PORT | the local MailDev's SMTP port and inbox page | PORT + 5, PORT + 6 |
@@ -100,6 +101,11 @@ export interface Config {
   /** Absolute. */
   fixtureDir: string;
   importOnStart: boolean;
+  /**
+   * DEMO_NEXT_EDITION: the year whose seed edition the launcher plans and opens after the
+   * first-start import, closing the editions before it; null (set but empty): no demo.
+   */
+  demoNextEdition: number | null;
   logLevel: string;
   /** PROJECTOR_PORT: the projector's health and metrics port (0: any free port). */
   projectorPort: number;
@@ -311,6 +317,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     activityFileHeapMb: values.ACTIVITY_FILE_HEAP_MB,
     fixtureDir: resolve(values.FIXTURE_DIR),
     importOnStart: values.IMPORT_ON_START === 'true',
+    // Empty counts as unset everywhere else; here it is the way to turn the demo off.
+    demoNextEdition: env.DEMO_NEXT_EDITION !== undefined && env.DEMO_NEXT_EDITION.trim() === '' ? null : values.DEMO_NEXT_EDITION,
     logLevel: values.LOG_LEVEL,
     projectorPort: values.PROJECTOR_PORT ?? port + 7,
     projectorReadyMaxLag: values.PROJECTOR_READY_MAX_LAG,

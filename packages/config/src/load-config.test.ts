@@ -104,12 +104,13 @@ describe('development (NODE_ENV unset)', () => {
       queuePrefix: 'sinilill',
       jwtSecret: file('jwt-secret'),
       emailIndexSecret: file('email-index-secret'),
-      clock: { mode: 'simulated', start: '2025-04-30T09:00:00.000Z' },
+      clock: { mode: 'simulated', start: '2026-02-15T10:00:00.000Z' },
       sweepIntervalMs: 5000,
       readYourWritesTimeoutMs: 3000,
       activityFileHeapMb: 512,
       fixtureDir: join(repoRoot, 'infra/seed/edition-2025'),
       importOnStart: true,
+      demoNextEdition: 2026,
       logLevel: 'info',
       projectorPort: 3007,
       projectorReadyMaxLag: 10_000,
@@ -158,6 +159,13 @@ describe('development (NODE_ENV unset)', () => {
       strapiUrl: 'https://cms.example.ee', strapiToken: 'token', admin: { email: 'admin@example.ee', password: 'pw' }, jwtSecret: SECRET,
     });
     expect(readdirSync(dir)).not.toContain('jwt-secret');
+  });
+
+  it("takes DEMO_NEXT_EDITION's year, turns the demo off when it is set but empty, and refuses a year that is no year", () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), DEMO_NEXT_EDITION: '2027' }).demoNextEdition).toBe(2027);
+    expect(loadConfig({ DATA_DIR: dataDir(), DEMO_NEXT_EDITION: '' }).demoNextEdition).toBeNull();
+    expect(loadConfig({ DATA_DIR: dataDir(), DEMO_NEXT_EDITION: '  ' }).demoNextEdition).toBeNull();
+    expect(() => loadConfig({ DATA_DIR: dataDir(), DEMO_NEXT_EDITION: 'next' })).toThrow('DEMO_NEXT_EDITION must be an integer 2000–9999, got "next"');
   });
 
   it('behaves the same with NODE_ENV=test (vitest sets it)', () => {

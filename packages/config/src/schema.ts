@@ -117,9 +117,9 @@ export const ConfigSchema = Type.Object({
   CLOCK: oneOf(['simulated', 'real'], { description: "the app's clock: simulated starts at CLOCK_START and runs; real is the real time", default: 'simulated' }),
   CLOCK_START: Type.String({
     format: 'date-time',
-    expects: 'an ISO-8601 instant with an offset, e.g. 2025-04-30T12:00:00+03:00',
+    expects: 'an ISO-8601 instant with an offset, e.g. 2026-02-15T12:00:00+02:00',
     description: 'where the simulated clock starts (ignored when CLOCK=real)',
-    default: '2025-04-30T12:00:00+03:00',
+    default: '2026-02-15T12:00:00+02:00',
   }),
   SWEEP_INTERVAL_MS: integer(100, 3_600_000, { description: "projectors' periodic catch-up in ms (covers a lost wake-up)", default: 5000 }),
   READ_YOUR_WRITES_TIMEOUT_MS: integer(0, 3_600_000, { description: 'how long a query waits for x-min-position, in ms', default: 3000 }),
@@ -127,6 +127,11 @@ export const ConfigSchema = Type.Object({
 
   FIXTURE_DIR: text({ description: 'the 2025 export imported on first start', default: join(repoRoot, 'infra/seed/edition-2025') }),
   IMPORT_ON_START: flag({ description: 'import FIXTURE_DIR on first start (an empty event log)', default: 'true' }),
+  // Set but empty means "no demo" (loadConfig), unlike the other variables, where empty means unset.
+  DEMO_NEXT_EDITION: integer(2000, 9999, {
+    description: "the launcher's demo after the first-start import: editions before this year are closed and the seed edition of this year is planned and opened; set but empty: no demo",
+    default: 2026,
+  }),
 
   SMTP_URL: Type.Optional(url(['smtp', 'smtps'], { description: 'real SMTP for outgoing mail; unset: the local MailDev (not in production)' })),
   MAIL_FROM: text({ description: 'sender of outgoing mail', default: 'Sinilill <info@sinilill.ee>' }),

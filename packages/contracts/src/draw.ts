@@ -22,6 +22,13 @@ export type DrawCommitBody = Type.Static<typeof DrawCommitBody>;
 export const DrawRevealBody = Type.Object({ seed: Type.String({ minLength: 16, maxLength: 200, pattern: '^[\\x21-\\x7e]+$' }) }, { additionalProperties: false });
 export type DrawRevealBody = Type.Static<typeof DrawRevealBody>;
 
+/**
+ * `?year=` of the draw's commands: the edition whose draw it is (four digits); absent, the current
+ * edition's. An administrator reaches an earlier edition's draw this way while the next one runs.
+ */
+export const DrawYearQuery = Type.Object({ year: Type.Optional(Type.String({ pattern: '^[0-9]{4}$' })) }, { additionalProperties: false });
+export type DrawYearQuery = Type.Static<typeof DrawYearQuery>;
+
 /** The answer of both commands. */
 export const DrawCommandAnswer = Type.Object({ success: Type.Boolean(), position: Type.Integer() });
 

@@ -20,5 +20,7 @@ export * from './activity-files';
 export * from './announcements';
 export * from './moderation';
 export * from './draw';
+export * from './edition-commands';
 export * from './language';
+export * from './edition-queries';
 export * from './returning';

@@ -54,21 +54,29 @@ export const DEFAULT_SORT = {
 const Order = Type.Union([Type.Literal('asc'), Type.Literal('desc')]);
 const Size = Type.Union(PAGE_SIZES.map((size) => Type.Literal(size)));
 
-function pageQuery<K extends readonly string[]>(sorts: K) {
+/**
+ * `edition`: only the teams (and their entries) of that edition's year, four digits; absent,
+ * every edition's (the administrators' tables span the whole log).
+ */
+const EDITION_FILTER = { edition: Type.Optional(Type.String({ pattern: '^[0-9]{4}$' })) };
+
+function pageQuery<K extends readonly string[], E extends Type.TProperties = Record<never, never>>(sorts: K, extra?: E) {
   return Type.Object({
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
     size: Type.Optional(Size),
     sort: Type.Optional(Type.Union(sorts.map((key) => Type.Literal(key)))),
     order: Type.Optional(Order),
     q: Type.Optional(Type.String({ maxLength: SEARCH_MAX })),
+    ...(extra ?? ({} as E)),
   }, { additionalProperties: false });
 }
 
-function exportQuery<K extends readonly string[]>(sorts: K) {
+function exportQuery<K extends readonly string[], E extends Type.TProperties = Record<never, never>>(sorts: K, extra?: E) {
   return Type.Object({
     sort: Type.Optional(Type.Union(sorts.map((key) => Type.Literal(key)))),
     order: Type.Optional(Order),
     q: Type.Optional(Type.String({ maxLength: SEARCH_MAX })),
+    ...(extra ?? ({} as E)),
   }, { additionalProperties: false });
 }
 
@@ -90,21 +98,21 @@ export type UserPageAnswer = Type.Static<typeof UserPageAnswer>;
 /** GET /api/admin/users.csv?sort&order&q */
 export const UserExportQuery = exportQuery(USER_SORTS);
 
-/** GET /api/admin/teams?page&size&sort&order&q: search over team name and join code. */
-export const TeamPageQuery = pageQuery(TEAM_SORTS);
+/** GET /api/admin/teams?page&size&sort&order&q&edition: search over team name and join code. */
+export const TeamPageQuery = pageQuery(TEAM_SORTS, EDITION_FILTER);
 export type TeamPageQuery = Type.Static<typeof TeamPageQuery>;
 export const TeamPageAnswer = pageAnswer(AdminTeam);
 export type TeamPageAnswer = Type.Static<typeof TeamPageAnswer>;
-/** GET /api/admin/teams.csv?sort&order&q */
-export const TeamExportQuery = exportQuery(TEAM_SORTS);
+/** GET /api/admin/teams.csv?sort&order&q&edition */
+export const TeamExportQuery = exportQuery(TEAM_SORTS, EDITION_FILTER);
 
-/** GET /api/admin/entries?page&size&sort&order&q: search over full name and team name (spec §2). */
-export const EntryPageQuery = pageQuery(ENTRY_SORTS);
+/** GET /api/admin/entries?page&size&sort&order&q&edition: search over full name and team name (spec §2). */
+export const EntryPageQuery = pageQuery(ENTRY_SORTS, EDITION_FILTER);
 export type EntryPageQuery = Type.Static<typeof EntryPageQuery>;
 export const EntryPageAnswer = pageAnswer(AdminEntry);
 export type EntryPageAnswer = Type.Static<typeof EntryPageAnswer>;
-/** GET /api/admin/entries.csv?sort&order&q */
-export const EntryExportQuery = exportQuery(ENTRY_SORTS);
+/** GET /api/admin/entries.csv?sort&order&q&edition */
+export const EntryExportQuery = exportQuery(ENTRY_SORTS, EDITION_FILTER);
 
 /**
  * GET /api/stats/teams?page&size&sort&order&q (public): the participants table's rows (spec §2

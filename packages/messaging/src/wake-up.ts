@@ -15,7 +15,7 @@ import { Queue, type ConnectionOptions } from 'bullmq';
 import { traceCarrier, type TraceCarrier } from '@sinilill/telemetry';
 
 /** Names of the projections that run as workers (one queue each). */
-export const PROJECTION_NAMES = ['team-stats', 'team-directory', 'settings', 'admin-directory', 'payments'] as const;
+export const PROJECTION_NAMES = ['team-stats', 'team-directory', 'settings', 'admin-directory', 'payments', 'editions'] as const;
 export type ProjectionName = (typeof PROJECTION_NAMES)[number];
 
 /**

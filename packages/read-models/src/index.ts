@@ -14,6 +14,9 @@ export { teamStatsProjection, createTeamStatsProjection } from './team-stats/pro
 export { teamDirectoryProjection } from './team-directory/projection';
 export { adminDirectoryProjection } from './admin-directory/projection';
 export { paymentsProjection, createPaymentsProjection } from './payments/projection';
+export { editionsProjection, evolveEditions, EDITIONS_EVENTS, type EditionRow } from './editions/projection';
+export * from './projection-editions';
+export * from './edition-catalog';
 export { settingsProjection, evolveSettings } from './settings/projection';
 export { deriveTeamFigures, teamStatsHandlers } from './team-stats/evolve';
 export { teamDirectoryHandlers, teamEntryRows } from './team-directory/evolve';
@@ -22,29 +25,31 @@ import { createTeamStatsProjection } from './team-stats/projection';
 import { settingsProjection } from './settings/projection';
 import { adminDirectoryProjection } from './admin-directory/projection';
 import { createPaymentsProjection } from './payments/projection';
+import { editionsProjection } from './editions/projection';
 import type { Kysely } from 'kysely';
 import type { Projection } from './projection';
 import type { ReadModelDatabase } from './schema';
 import { readCheckpoints } from './runner';
-import { currentEdition, type Edition } from '@sinilill/domain';
 
 /**
- * Every projection the projector runs, computing route figures from `edition` (docs/decisions/0009: the edition is
- * data; a replay with another route recomputes prestige, in-lap distance and flowers). Names
- * match @sinilill/messaging's queues.
+ * Every projection the projector runs. Route figures and fees follow each team's and
+ * participant's own edition, folded from the log's edition events (docs/decisions/0009: the
+ * edition is data; 0079: each projection keeps the editions it computes with). Names match
+ * @sinilill/messaging's queues.
  */
-export function createProjections(edition: Edition): readonly Projection[] {
+export function createProjections(): readonly Projection[] {
   return [
-    createTeamStatsProjection(edition),
+    createTeamStatsProjection(),
     teamDirectoryProjection,
     settingsProjection,
     adminDirectoryProjection,
-    createPaymentsProjection(edition),
+    createPaymentsProjection(),
+    editionsProjection,
   ];
 }
 
-/** Every projection the projector runs, for the edition the application runs. */
-export const projections: readonly Projection[] = createProjections(currentEdition);
+/** Every projection the projector runs. */
+export const projections: readonly Projection[] = createProjections();
 
 /**
  * The lowest checkpoint over all projections: every read model reflects at least this global

@@ -23,6 +23,8 @@ export interface CheckpointsTable {
 /** team-stats: one row per team, the figures of the public stats (spec §3 "Team stat entry"). */
 export interface TeamStatsTable {
   team_id: number;
+  /** The team's edition (TeamRegistered.edition): its route gives prestige, in-lap distance and flowers. */
+  edition: number;
   team_name: string;
   icon: string | null;
   description: string;
@@ -68,6 +70,8 @@ export interface StatsEntryLedgerTable {
 export interface TeamMembersTable {
   participant_id: number;
   team_id: number;
+  /** The participant's edition (ParticipantRegistered.edition). */
+  edition: number;
   /** Null once the person's personal data is erased. */
   full_name: string | null;
   is_paid: boolean;
@@ -159,6 +163,8 @@ export interface AdminTeamsTable {
 export interface PaymentInfoTable {
   participant_id: number;
   team_id: number;
+  /** The participant's edition (its fees). */
+  edition: number;
   is_paid: boolean;
   /** Born in the edition's childFromBirthYear or later (the child fee applies). */
   is_child: boolean;
@@ -181,6 +187,8 @@ export interface CompanyTeamsTable {
  */
 export interface FundraisingTeamsTable {
   team_id: number;
+  /** The team's edition (money raised per edition: GET /api/stats answers for the current one). */
+  edition: number;
   fees_cents: number;
   donations_cents: number;
   deleted: boolean;
@@ -240,7 +248,33 @@ export interface ParkedEventsTable {
   reason: string | null;
 }
 
+/**
+ * editions: one row per edition of the log (projection `editions`; GET /api/editions). A log
+ * without edition events has no row: the read side then knows 2025 as opened (editions.ts).
+ */
+export interface EditionsTable {
+  year: number;
+  status: 'planned' | 'opened' | 'closed';
+  /** The Edition as JSON (the latest EditionPlanned or EditionChanged). */
+  data: ColumnType<unknown, string, string>;
+  planned_at: Timestamp;
+  opened_at: Timestamp | null;
+  closed_at: Timestamp | null;
+}
+
+/**
+ * The editions a projection computes with (team-stats: routes, payments: fees), each projection
+ * its own rows, folded from the edition events it reads itself (decision 0079).
+ */
+export interface ProjectionEditionsTable {
+  projection: string;
+  year: number;
+  data: ColumnType<unknown, string, string>;
+}
+
 export interface ReadModelDatabase {
+  editions: EditionsTable;
+  projection_editions: ProjectionEditionsTable;
   settings: SettingsTable;
   checkpoints: CheckpointsTable;
   team_stats: TeamStatsTable;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { edition2025 } from '@sinilill/domain';
+import { edition2025 } from '@sinilill/domain/seed';
 import { assumedFees, describeAssumedFees, type ParticipantRow, type TeamRow } from './import-edition';
 
 const team = (id: string, company?: string): TeamRow => ({

@@ -1,6 +1,14 @@
 /**
- * Imports an export of the old system (the 2025 edition's teams.csv, participants.csv and
- * entries.csv; fixture README) as events.
+ * Imports an export of the old system (an edition's teams.csv, participants.csv and
+ * entries.csv; fixture README) as events, into its edition.
+ *
+ * The edition comes first (prepareImportEdition): its data is the export's `edition.json` when
+ * there is one (checked by the domain's assertValidEdition: the EDITION_* codes), else the seed
+ * edition of the year (`seedEditions`); it is planned and opened as events (EditionPlanned,
+ * EditionOpened in `edition-{year}`, actor SYSTEM, at an instant before its registration opens),
+ * unless the log has it already. A closed edition, or one with teams registered other than by
+ * an import, is refused (ImportRefused). Every team, participant and entry is then decided
+ * under that edition, so TeamRegistered and ParticipantRegistered carry its year.
  *
  * Two paths, the same commands and the same events:
  *
@@ -32,14 +40,16 @@ import type pg from 'pg';
 import { parse } from 'csv-parse/sync';
 import {
   BulkImporter,
+  CommandService,
+  readEditionCatalog,
   type AccountDirectory,
   type BulkCommand,
   type BulkTimings,
-  type CommandService,
   type IdAllocator,
 } from '@sinilill/commands';
-import { currentEdition, participantFee, type ActingUser, type Edition, type Gender } from '@sinilill/domain';
+import { participantFee, type ActingUser, type Edition, type Gender } from '@sinilill/domain';
 import type { EventStore } from '@sinilill/event-store';
+import { editionDataFor, ensureEditionOpen, refuseIfEditionHasOtherTeams } from './edition-setup';
 
 /**
  * A teams.csv row (strings as in the file; created_at ISO-8601). `company` 'true' / 'false' when
@@ -81,12 +91,14 @@ export interface ImportResult {
   /** The highest global position the import's commands reached (of the first run, on a repeat). */
   position: number;
   milliseconds: number;
-  /** Bulk path only: events appended by this run (0 on a repeat). */
+  /** Bulk path only: events appended for the rows by this run (0 on a repeat; the edition's own events not counted). */
   events?: number;
   /** Bulk path only: where the time went. */
   timings?: BulkTimings;
   /** What the import assumed of the paid marks (see assumedFees). */
   assumedFees: AssumedFees;
+  /** The year of the edition the rows were imported into. */
+  edition: number;
 }
 
 /** The fees an import assumes were paid in the old system, which kept paid flags but no amounts. */
@@ -110,7 +122,7 @@ function birthYearOf(row: ParticipantRow): number | null {
  * (participantFee for `edition`: the company fee in a team the export calls a company, else 15/5
  * EUR by birth year; spec §9).
  */
-export function assumedFees(rows: Pick<EditionRows, 'teams' | 'participants'>, edition: Edition = currentEdition): AssumedFees {
+export function assumedFees(rows: Pick<EditionRows, 'teams' | 'participants'>, edition: Edition): AssumedFees {
   const companies = new Set(rows.teams.filter((team) => team.company === 'true').map((team) => team.id));
   const result: AssumedFees = { known: 0, knownCents: 0, unknown: 0 };
   for (const row of rows.participants) {
@@ -171,10 +183,15 @@ export function readEditionCsv(dir: string): EditionRows {
 }
 
 /**
- * Imports the export in `dir` (an edition's CSVs): in bulk when `store` is given (with
- * `directory` and `pool`: accounts and account-table rows too), else command by command through
- * `commands` (see the module's comment).
- * @throws Error "import stopped at <row>: <message>" (cause: the DomainError) when a row breaks a
+ * Imports the export in `dir` into the edition of `edition` (a year): first the edition
+ * (edition-setup.ts: the export's edition.json or the seed edition of the year, planned and opened
+ * unless the log has it), then the rows in bulk when `store` is given (with `directory` and
+ * `pool`: accounts and account-table rows too), else command by command through `commands` (see
+ * the module's comment).
+ * @throws ImportRefused (edition-setup.ts) before any row: invalid edition.json (its EDITION_*
+ *   code and field), IMPORT_EDITION_UNKNOWN, IMPORT_YEAR_MISMATCH, EDITION_CLOSED,
+ *   IMPORT_EDITION_HAS_TEAMS (bulk path: the edition has teams no import registered).
+ *   Error "import stopped at <row>: <message>" (cause: the DomainError) when a row breaks a
  *   rule; rows before it stay imported and a re-run continues where it stopped. TypeError when
  *   neither `store` nor `commands` is given, or `directory` without `pool`.
  */
@@ -185,11 +202,17 @@ export async function importEdition(options: ImportCallbacks & Partial<BulkImpor
   /** Command-by-command path: commands in flight (default 8). */
   concurrency?: number;
 }): Promise<ImportResult> {
+  const { store } = options;
+  if (!store && !options.commands) throw new TypeError('importEdition: give store (bulk) or commands');
   const rows = readEditionCsv(options.dir);
-  const { store, commands } = options;
-  if (store) return importRows(rows, { ...options, store, label: String(options.edition) });
-  if (!commands) throw new TypeError('importEdition: give store (bulk) or commands');
-  return importCommandByCommand(rows, { ...options, commands });
+  const data = editionDataFor(options.dir, options.edition);
+  const prefix = `import:${options.edition}`;
+  if (store) await refuseIfEditionHasOtherTeams(store, options.edition);
+  // The edition commands need only the log and ids: a bulk import without a CommandService gets one on its store.
+  const commands = options.commands ?? new CommandService({ store: store!, ids: options.ids, now: () => new Date() });
+  const { edition } = await ensureEditionOpen({ commands, ...(store ? { store } : {}) }, data, prefix);
+  if (store) return importRows(rows, { ...options, store, label: String(options.edition), edition });
+  return importCommandByCommand(rows, { ...options, commands, edition });
 }
 
 /** The bulk commands of a team row. */
@@ -244,14 +267,18 @@ function* entryCommands(prefix: string, rows: Iterable<EntryRow>): Generator<Bul
  * ids after each phase.
  * @param options.label the edition part of the command ids and the correlation id
  *   (`import:<label>`): the year for an export, e.g. `synthetic-1` for a synthetic edition.
+ * @param options.edition the edition the rows belong to (its rules decide them; their events
+ *   carry its year); default the log's latest edition (latestEdition). Not planned here:
+ *   importEdition plans and opens an export's edition first.
  * @returns counts, the highest position, the time (ms), the events appended and the breakdown.
  * @throws Error "import stopped at <row>: <message>" (BulkImportStopped) at the first refused row.
  */
-export async function importRows(rows: EditionRows, options: ImportCallbacks & BulkImportTarget & { label: string }): Promise<ImportResult> {
+export async function importRows(rows: EditionRows, options: ImportCallbacks & BulkImportTarget & { label: string; edition?: Edition }): Promise<ImportResult> {
   const started = performance.now();
   const prefix = `import:${options.label}`;
+  const edition = options.edition ?? await latestEdition(options.store);
   const importer = new BulkImporter({
-    store: options.store, correlationId: prefix,
+    store: options.store, correlationId: prefix, edition,
     ...(options.directory ? { directory: options.directory } : {}),
     ...(options.pool ? { pool: options.pool } : {}),
     ...(options.batchEvents ? { batchEvents: options.batchEvents } : {}),
@@ -286,8 +313,20 @@ export async function importRows(rows: EditionRows, options: ImportCallbacks & B
 
   return {
     teams: teams.length, participants: participants.length, entries: rows.entryCount,
-    position, milliseconds: performance.now() - started, events, timings: { ...importer.timings }, assumedFees: assumedFees(rows),
+    position, milliseconds: performance.now() - started, events, timings: { ...importer.timings },
+    assumedFees: assumedFees(rows, edition), edition: edition.year,
   };
+}
+
+/**
+ * The edition rows go into when the caller names none (a synthetic edition): the log's latest
+ * (EditionCatalog.latest; on a log without edition events the one its events belong to, 2025).
+ * @throws Error when the log has no edition at all.
+ */
+async function latestEdition(store: EventStore): Promise<Edition> {
+  const record = (await readEditionCatalog(store)).latest(new Date().toISOString());
+  if (!record) throw new Error('import: the log has no edition to import into');
+  return record.edition;
 }
 
 function maxId(rows: readonly { id: string }[]): number {
@@ -308,7 +347,7 @@ async function inParallel<T>(items: readonly T[], limit: number, work: (item: T)
 
 /** The command-by-command path: each row through the CommandService, `concurrency` in flight. */
 async function importCommandByCommand(rows: EditionRows, options: ImportCallbacks & {
-  edition: number;
+  edition: Edition;
   commands: CommandService;
   concurrency?: number;
 }): Promise<ImportResult> {
@@ -317,7 +356,7 @@ async function importCommandByCommand(rows: EditionRows, options: ImportCallback
   const concurrency = options.concurrency ?? 8;
   const { teams, participants } = rows;
   const entries = [...rows.entries];
-  const prefix = `import:${options.edition}`;
+  const prefix = `import:${options.edition.year}`;
   let position = 0;
   const track = (result: { position: number }) => {
     position = Math.max(position, result.position);
@@ -381,6 +420,6 @@ async function importCommandByCommand(rows: EditionRows, options: ImportCallback
 
   return {
     teams: teams.length, participants: participants.length, entries: entries.length,
-    position, milliseconds: performance.now() - started, assumedFees: assumedFees(rows),
+    position, milliseconds: performance.now() - started, assumedFees: assumedFees(rows, options.edition), edition: options.edition.year,
   };
 }

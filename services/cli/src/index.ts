@@ -4,8 +4,12 @@ export {
   assumedFees, describeAssumedFees, importEdition, importRows, readEditionCsv,
   type AssumedFees, type BulkImportTarget, type EditionRows, type EntryRow, type ImportProgress, type ImportResult, type ParticipantRow, type TeamRow,
 } from './import-edition';
+export {
+  demoNextEdition, editionDataFor, ensureEditionOpen, exportYear, importYear, ImportRefused, EDITION_FILE,
+  type DemoResult, type ImportRefusalCode,
+} from './edition-setup';
 export { prng, syntheticEdition, type SyntheticEdition, type SyntheticEditionOptions } from './synthetic-edition';
-export { parseImportFlags } from './import-flags';
+export { parseImportFlags, type ImportFlags } from './import-flags';
 export { replay, readFigures, type Figures } from './replay';
 export { backupDatabase, BackupFileError, type BackupOptions, type BackupSummary } from './backup';
 export {

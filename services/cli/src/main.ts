@@ -1,6 +1,7 @@
 /**
- * Operators' tools: `start` (the whole app, embedded by default), `import` (the 2025 export as
- * events, in bulk; `import --synthetic <events>` a synthetic edition of that size), `replay`
+ * Operators' tools: `start` (the whole app, embedded by default), `import` (an edition's export
+ * as events, in bulk, into its edition: `--year <year>` (default: the year the export says),
+ * `--dir <path>` (default FIXTURE_DIR); `import --synthetic <events>` a synthetic edition of that size), `replay`
  * (rebuild the read models), `migrate` (every schema to its latest migration), `backup [file]` and
  * `restore <file>` (backup-commands.ts, docs/backup.md), `copy-log`
  * (the event log into another store, copy-log-command.ts), `admin add|remove EMAIL` and `admin list`
@@ -14,6 +15,7 @@ import { openApplication } from './application';
 import { runAdmin } from './admin-command';
 import { runBackup, runRestore } from './backup-commands';
 import { runCopyLog } from './copy-log-command';
+import { importYear } from './edition-setup';
 import { describeAssumedFees, importEdition, importRows, type ImportProgress, type ImportResult } from './import-edition';
 import { parseImportFlags } from './import-flags';
 import { openInfrastructure } from './infra';
@@ -43,7 +45,8 @@ async function runImport(): Promise<void> {
       onProgress: ({ phase, done, total }: ImportProgress) => bar.update(done, total, `import ${phase}`),
       onPhaseDone: (position: number) => publisher?.wake(position),
     };
-    let source = config.fixtureDir;
+    const dir = flags.dir ?? config.fixtureDir;
+    let source = dir;
     let result: ImportResult;
     if (flags.synthetic !== null) {
       const generating = performance.now();
@@ -51,7 +54,9 @@ async function runImport(): Promise<void> {
       source = `a synthetic edition (seed ${flags.seed}, ~${rows.expectedEvents} events, made in ${((performance.now() - generating) / 1000).toFixed(2)} s)`;
       result = await importRows(rows, { ...common, label: `synthetic-${flags.synthetic}-s${flags.seed}` });
     } else {
-      result = await importEdition({ ...common, dir: config.fixtureDir, edition: 2025 });
+      const year = importYear(dir, flags.year);
+      source = `${dir} into the edition of ${year}`;
+      result = await importEdition({ ...common, dir, edition: year, commands: app.commands });
     }
     bar.stop();
     const headAfter = await app.store.headPosition();

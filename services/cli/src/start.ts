@@ -12,7 +12,11 @@
  *    (`npm run dev`, which builds the web client first: `--watch` restarts a service when its
  *    sources change).
  * 6. Without SMTP_URL, a local MailDev 2 catches outgoing mail (inbox: http://HOST:PORT+6).
- * 7. On first start (an empty event log) the 2025 export is imported as events.
+ * 7. On first start (an empty event log) the export in FIXTURE_DIR is imported as events into
+ *    its edition (2025: planned and opened first). Then the demo (DEMO_NEXT_EDITION, default
+ *    2026; empty: none): the imported editions before that year are closed and the seed edition
+ *    of that year is planned and opened, so the site shows 2025 archived and 2026 announced
+ *    (docs/decisions/0086).
  * A service that crashes is restarted with back-off while the others keep serving (Supervisor).
  * Ctrl-C stops everything it started.
  */
@@ -26,6 +30,8 @@ import { ensureSystemPart, waitForPort } from '@sinilill/local-infra';
 import { WakeUpPublisher } from '@sinilill/messaging';
 import { waitForPosition } from '@sinilill/read-models';
 import { openApplication } from './application';
+import { YEAR_OF_EVENTS_BEFORE_EDITIONS, seedEditions } from '@sinilill/domain/seed';
+import { demoNextEdition, exportYear } from './edition-setup';
 import { describeAssumedFees, importEdition } from './import-edition';
 import { openInfrastructure } from './infra';
 import { progressBar } from './progress';
@@ -66,6 +72,10 @@ export async function start(): Promise<void> {
   const watch = process.argv.includes('--watch');
   // Before anything starts: a missing redis-server is installed, or the start stops here.
   if (!config.redisUrl) ensureSystemPart('redis-server', log);
+  // A demo year without seed data would stop the first start after the services are up.
+  if (config.demoNextEdition !== null && !seedEditions.has(config.demoNextEdition)) {
+    throw new Error(`DEMO_NEXT_EDITION=${config.demoNextEdition}: there is no seed edition of that year (seed editions: ${[...seedEditions.keys()].join(', ')}); set it empty for no demo`);
+  }
   if (sandboxChosenHere) log('payments: the sandbox, a local test bank where no money moves (PAYMENT_PROVIDER=montonio for real payments)');
   log(`node ${process.versions.node}, ${compiled ? 'compiled build' : watch ? 'sources through tsx, watching' : 'sources through tsx'}`);
   const infra = await openInfrastructure(config, { redis: 'required', log });
@@ -136,18 +146,26 @@ export async function start(): Promise<void> {
     if (!existsSync(config.fixtureDir)) {
       log(`no export at ${config.fixtureDir}: starting with an empty event log`);
     } else {
-      log(`first start: importing ${config.fixtureDir}`);
+      // The 2025 export says its year (route.json); one that does not is of the year before editions were data.
+      const year = exportYear(config.fixtureDir) ?? YEAR_OF_EVENTS_BEFORE_EDITIONS;
+      log(`first start: importing ${config.fixtureDir} into the edition of ${year}`);
       const publisher = new WakeUpPublisher({ redisUrl: infra.redisUrl!, prefix: config.queuePrefix });
       const bar = progressBar();
       const result = await importEdition({
-        dir: config.fixtureDir, edition: 2025, store: app.store, pool: app.pool, directory: app.directory, ids: app.ids,
+        dir: config.fixtureDir, edition: year, store: app.store, pool: app.pool, directory: app.directory, ids: app.ids,
+        commands: app.commands,
         onProgress: ({ phase, done, total }) => bar.update(done, total, `import ${phase}`),
         onPhaseDone: (position) => publisher.wake(position),
       });
       bar.stop();
-      await publisher.close();
       log(`imported ${result.teams} teams, ${result.participants} participants, ${result.entries} entries in ${(result.milliseconds / 1000).toFixed(1)} s`);
       log(describeAssumedFees(result.assumedFees));
+      if (config.demoNextEdition !== null) {
+        const demo = await demoNextEdition({ store: app.store, commands: app.commands }, config.demoNextEdition);
+        log(`demo (DEMO_NEXT_EDITION=${config.demoNextEdition}): ${demo.closed.length > 0 ? `closed ${demo.closed.join(', ')}, ` : ''}planned and opened ${demo.opened}`);
+        await publisher.wake(await app.store.headPosition());
+      }
+      await publisher.close();
       // "ready" means the first page shows the whole import, not a projection still catching up.
       await waitForPosition(app.db, await app.store.headPosition(), 120_000, 100);
     }

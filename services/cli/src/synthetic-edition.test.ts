@@ -13,11 +13,14 @@ import {
   type Gender,
   type ParticipantState,
 } from '@sinilill/domain';
+import { edition2025 } from '@sinilill/domain/seed';
 import { parseImportFlags } from './import-flags';
 import { syntheticEdition } from './synthetic-edition';
 
 const context = (at: string): DecisionContext => ({
   now: new Date(at).toISOString(), actor: { userId: null, role: 'SYSTEM', participantId: null, teamId: null }, entryInsertionEnabled: true,
+  // The synthetic edition's rows are of April 2025: the import decides them under the 2025 edition.
+  edition: edition2025,
 });
 
 describe('syntheticEdition', () => {
@@ -131,9 +134,16 @@ describe('syntheticEdition', () => {
 
 describe('parseImportFlags', () => {
   test('reads --synthetic, --seed and --batch, with = or a separate value, underscores allowed', () => {
-    expect(parseImportFlags([])).toEqual({ synthetic: null, seed: 1, batchEvents: null });
-    expect(parseImportFlags(['--synthetic', '1000000'])).toEqual({ synthetic: 1_000_000, seed: 1, batchEvents: null });
-    expect(parseImportFlags(['--synthetic=1_000_000', '--seed=5', '--batch', '2000'])).toEqual({ synthetic: 1_000_000, seed: 5, batchEvents: 2000 });
+    const none = { year: null, dir: null };
+    expect(parseImportFlags([])).toEqual({ synthetic: null, seed: 1, batchEvents: null, ...none });
+    expect(parseImportFlags(['--synthetic', '1000000'])).toEqual({ synthetic: 1_000_000, seed: 1, batchEvents: null, ...none });
+    expect(parseImportFlags(['--synthetic=1_000_000', '--seed=5', '--batch', '2000'])).toEqual({ synthetic: 1_000_000, seed: 5, batchEvents: 2000, ...none });
+  });
+
+  test("reads the export's --year and --dir", () => {
+    expect(parseImportFlags(['--year', '2024', '--dir=/srv/export-2024'])).toMatchObject({ year: 2024, dir: '/srv/export-2024' });
+    expect(() => parseImportFlags(['--year=24'])).toThrow('--year needs a year from 2000 to 9999');
+    expect(() => parseImportFlags(['--dir'])).toThrow('--dir needs a directory');
   });
 
   test('refuses unknown flags and values that are not positive integers', () => {

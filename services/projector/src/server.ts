@@ -25,7 +25,7 @@
  * command's trace (./projector.ts).
  */
 import pino from 'pino';
-import { loadConfig, required } from '@sinilill/config';
+import { createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import { PersonalDataVault, SubjectErasureListener, createEventStore, eventStoreMigrations, pendingMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
 import { createMetricsRegistry, installGracefulShutdown, migrationsCheck, postgresCheck, redisCheck } from '@sinilill/http';
@@ -33,6 +33,7 @@ import { createProjectionQueues, createReplayQueue } from '@sinilill/messaging';
 import { createPool, createReadModelDb, projections, readModelMigrationSet } from '@sinilill/read-models';
 import { startTelemetry } from '@sinilill/telemetry';
 import { lagCheck, startProjectorHttp } from './http';
+import { registerEditionMetrics } from './edition-metrics';
 import { registerProjectorMetrics } from './metrics';
 import { startProjector } from './projector';
 import { startReplayWorker } from './replay-worker';
@@ -85,6 +86,10 @@ for (const queue of queues) queue.on('error', () => undefined);
 const projectorMetrics = registerProjectorMetrics(metrics, {
   pool, log: engineStore, projections: projections.map((p) => p.name), queues, replayQueue,
   onError: (metric, error) => logWarn({ metric, err: error }, 'metric not read for a scrape'),
+});
+registerEditionMetrics(metrics, {
+  log: engineStore, now: createClock(config).now,
+  onError: (error) => logWarn({ metric: 'edition', err: error }, 'metric not read for a scrape'),
 });
 /** Set once the projector has started (its leases claimed, its workers running, caught up once). */
 let started = false;

@@ -20,10 +20,11 @@ import { apiDocs, apiSecurityHeaders, errorBody, pressurePlugin } from '@sinilil
 import { postgresStreamReader } from '@sinilill/event-store';
 import { projectedPosition, projections, readCheckpoints } from '@sinilill/read-models';
 import { AnswerCache } from './answer-cache';
+import { ReadModelEditions } from './editions';
 import type { QueryApiDependencies, RouteDependencies } from './dependencies';
 import { isProjectionPositions, waitForProjections } from './live';
 import { importRouteFiles } from './route-files';
-import { resolveActorFromReadModels } from './team-access';
+import { accountParticipantsFromLog, resolveActorFromReadModels } from './team-access';
 
 export type { QueryApiDependencies, RouteDependencies } from './dependencies';
 
@@ -54,6 +55,7 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
   app.register(apiDocs, { api: 'query', ui: true });
   const positions = deps.positions ?? (isProjectionPositions(deps.changes) ? deps.changes : undefined);
   const answers = new AnswerCache({ ...deps.answerCache, ...(positions ? { positions } : {}) });
+  const editions = new ReadModelEditions(deps.db, positions);
   // Every route's `reads`: its own declaration, checked against the projections
   // (a misspelt name would wait for ever, until the bound), else the default above.
   app.addHook('onRoute', (route) => {
@@ -116,7 +118,7 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
   // Every route file of routes/ is registered by being there (route-files.ts), in file-name order;
   // each decides from the dependencies whether it is served.
   app.register(async (api) => {
-    await registerRouteFiles(api, await importRouteFiles(), { ...deps, answers } satisfies RouteDependencies);
+    await registerRouteFiles(api, await importRouteFiles(), { ...deps, answers, editions, ...(history ? { accountParticipants: accountParticipantsFromLog(history) } : {}) } satisfies RouteDependencies);
     api.get('/health', { schema: { response: { 200: Type.Object({ status: Type.String(), position: Type.Integer() }) } } },
       async () => ({ status: 'ok', position: await projectedPosition(deps.db) }));
   }, { prefix: '/api' });

@@ -10,6 +10,8 @@ import type { ReadinessCheck, Registry } from '@sinilill/http';
 import type { MediaStore } from '@sinilill/media';
 import type { ReadModelDatabase } from '@sinilill/read-models';
 import type { AnswerCache, AnswerCacheOptions } from './answer-cache';
+import type { ReadModelEditions } from './editions';
+import type { AccountParticipants } from './team-access';
 import type { ProjectionPositions, TeamChangeFeed } from './live';
 import type { NewsOptions } from './news-source';
 
@@ -84,4 +86,8 @@ export interface QueryApiDependencies {
 export interface RouteDependencies extends QueryApiDependencies {
   /** The public answers' cache (stats, settings, public pages), one per app. */
   answers: AnswerCache;
+  /** The editions of the read models (editions.ts), one per app: which edition the routes answer for. */
+  editions: ReadModelEditions;
+  /** Every participant of an account (team-access.ts), from the log; absent without `history`. */
+  accountParticipants?: AccountParticipants;
 }

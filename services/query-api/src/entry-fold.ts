@@ -15,7 +15,6 @@ import {
   EntryLedger,
   asEntryEvent,
   countOf,
-  currentEdition,
   dispatch,
   fromHundredths,
   roundedKm,
@@ -106,7 +105,7 @@ function rejectedEntries(events: readonly RecordedEvent[]): Set<number> {
  * order, each with the lap (from 1) in which that end lies. Ends are compared in hundredths.
  * An end at the lap's length (the last mission) belongs to the lap it completes.
  */
-export function missionsBetween(fromKm: number, toKm: number, edition: Edition = currentEdition): ContributionMission[] {
+export function missionsBetween(fromKm: number, toKm: number, edition: Edition): ContributionMission[] {
   // Route lengths are edition data, not entry distances: rounded to the nearest hundredth, not refused.
   const lap = Math.round(edition.route.lapLength * 100);
   const from = toHundredths(fromKm);
@@ -144,7 +143,7 @@ const change = (before: number, after: number) => ({ before, after, gained: afte
  * @throws DomainError('INVALID_DISTANCE') for an entry distance with more than two decimals.
  */
 export function entryContributions(
-  teamId: number, events: readonly RecordedEvent[], targets: ReadonlySet<number>, edition: Edition = currentEdition,
+  teamId: number, events: readonly RecordedEvent[], targets: ReadonlySet<number>, edition: Edition,
 ): Map<number, Contribution> {
   const fold = new TeamEntriesFold(teamId, rejectedEntries(events));
   const answers = new Map<number, Contribution>();
@@ -200,7 +199,7 @@ export function latestEntryEvents(events: readonly RecordedEvent[]): Map<number,
  * edit, a deletion as of the deletion); null when `events` hold no event of that entry.
  * @throws DomainError('INVALID_DISTANCE') as entryContributions.
  */
-export function entryContribution(teamId: number, entryId: number, events: readonly RecordedEvent[], edition: Edition = currentEdition): Contribution | null {
+export function entryContribution(teamId: number, entryId: number, events: readonly RecordedEvent[], edition: Edition): Contribution | null {
   const position = latestEntryEvents(events).get(entryId);
   if (position === undefined) return null;
   return entryContributions(teamId, events, new Set([position]), edition).get(position) ?? null;

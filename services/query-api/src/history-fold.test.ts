@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { currentEdition, teamProgress } from '@sinilill/domain';
+import { teamProgress } from '@sinilill/domain';
+import { edition2025 } from '@sinilill/domain/seed';
 import type { Actor, RecordedEvent } from '@sinilill/event-store';
 import { teamAsOf, timeline, toHistoryEvent } from './history-fold';
 
@@ -67,8 +68,8 @@ describe('teamAsOf', () => {
       registered, member(11, 1), member(12, 1), member(21, 2),
       entry('EntryAdded', 1, 1, 12.34), entry('EntryAdded', 2, 1, 0.1), entry('EntryAdded', 3, 2, 99),
       entry('EntryEdited', 2, 1, 0.2),
-    ]);
-    const progress = teamProgress(13, currentEdition);
+    ], edition2025);
+    const progress = teamProgress(13, edition2025);
     expect(figures).toEqual({
       teamId: 1, teamName: 'Tammed', at: '2025-04-20T00:00:00.000Z', participants: 2,
       distance: 13, distanceExact: 12.54,
@@ -84,7 +85,7 @@ describe('teamAsOf', () => {
       entry('EntryAdded', 1, 1, 10), entry('EntryAdded', 2, 1, 4), entry('EntryAdded', 3, 1, 1),
       recorded('entry-2', 'EntryDeleted', { entryId: 2, teamId: 1, participantId: 11 }),
       entry('EntryEdited', 3, 2, 1),
-    ]);
+    ], edition2025);
     expect(figures).toMatchObject({ teamName: 'Tammed II', participants: 1, distance: 10, distanceExact: 10 });
   });
 
@@ -92,11 +93,11 @@ describe('teamAsOf', () => {
     const decided = (type: string, entryId: number) => recorded(`entry-${entryId}`, type, { entryId, teamId: 1, participantId: 11, note: '', decidedBy: 'a', decidedAt: '2025-04-12T08:00:00.000Z' });
     const flagged = (entryId: number) => recorded(`entry-${entryId}`, 'EntryFlagged', { entryId, teamId: 1, participantId: 11, reasons: [], flaggedAt: '2025-04-10T08:00:00.000Z' });
     const given = [registered, member(11, 1), entry('EntryAdded', 1, 1, 10), entry('EntryAdded', 2, 1, 70), flagged(2), entry('EntryAdded', 3, 1, 2), flagged(3), decided('EntryReviewApproved', 3)];
-    expect(teamAsOf(1, at, given)).toMatchObject({ distanceExact: 82 });
-    expect(teamAsOf(1, at, [...given, decided('EntryReviewRejected', 2)])).toMatchObject({ distanceExact: 12, distance: 12 });
+    expect(teamAsOf(1, at, given, edition2025)).toMatchObject({ distanceExact: 82 });
+    expect(teamAsOf(1, at, [...given, decided('EntryReviewRejected', 2)], edition2025)).toMatchObject({ distanceExact: 12, distance: 12 });
   });
 
   test('a team not yet registered has no figures', () => {
-    expect(teamAsOf(1, at, [entry('EntryAdded', 1, 1, 10)])).toBeNull();
+    expect(teamAsOf(1, at, [entry('EntryAdded', 1, 1, 10)], edition2025)).toBeNull();
   });
 });

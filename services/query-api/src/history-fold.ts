@@ -5,7 +5,6 @@
  */
 import type { FieldChange, HistoryActor, HistoryEvent, TeamAsOfAnswer, TimelineAnswer } from '@sinilill/contracts';
 import {
-  currentEdition,
   dispatchRecorded,
   fromHundredths,
   handledTypes,
@@ -126,7 +125,7 @@ export const TEAM_AS_OF_EVENTS = handledTypes(teamAsOfHandlers);
  * @returns null when the team was not registered by then.
  * @throws DomainError('INVALID_DISTANCE') for an entry distance with more than two decimals.
  */
-export function teamAsOf(teamId: number, at: Date, events: readonly RecordedEvent[], edition: Edition = currentEdition): TeamAsOfAnswer | null {
+export function teamAsOf(teamId: number, at: Date, events: readonly RecordedEvent[], edition: Edition): TeamAsOfAnswer | null {
   const fold: TeamAsOfFold = { teamId, teamName: null, members: new Map(), entries: new TeamEntriesFold(teamId) };
   for (const event of events) dispatchRecorded(teamAsOfHandlers, event, fold);
   const { teamName, members, entries } = fold;

@@ -25,6 +25,7 @@ import {
   type Decider,
   type DecisionContext,
   type DomainEventType,
+  type Edition,
   type ParticipantState,
   type TeamState,
 } from '@sinilill/domain';
@@ -100,11 +101,14 @@ export class BulkDecider {
   private readonly accounts: boolean;
   /** The events' correlation id, e.g. `import:2025`. */
   private readonly correlationId: string;
+  /** The edition the import's decisions run under (BulkImporterOptions.edition). */
+  private readonly edition: Edition | undefined;
 
-  constructor(options: { slots: ReadonlyMap<string, Slot>; accounts: boolean; correlationId: string }) {
+  constructor(options: { slots: ReadonlyMap<string, Slot>; accounts: boolean; correlationId: string; edition?: Edition }) {
     this.slots = options.slots;
     this.accounts = options.accounts;
     this.correlationId = options.correlationId;
+    this.edition = options.edition;
   }
 
   /**
@@ -123,7 +127,10 @@ export class BulkDecider {
    *   needs was not loaded.
    */
   decide(order: number, command: BulkCommand, overlay: Overlay): Decided {
-    const context: DecisionContext = { now: new Date(command.at).toISOString(), actor: SYSTEM, entryInsertionEnabled: true };
+    const context: DecisionContext = {
+      now: new Date(command.at).toISOString(), actor: SYSTEM, entryInsertionEnabled: true,
+      ...(this.edition ? { edition: this.edition } : {}),
+    };
     const decided: Decided = { order, command, parts: [], repeatPosition: 0, repeated: false };
     switch (command.type) {
       case 'RegisterTeam': {

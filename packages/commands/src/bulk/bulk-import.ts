@@ -94,7 +94,10 @@ export class BulkImporter {
     this.correlationId = options.correlationId;
     this.batchEvents = options.batchEvents ?? 5000;
     if (!Number.isInteger(this.batchEvents) || this.batchEvents < 1) throw new TypeError('BulkImporter: batchEvents must be an integer >= 1');
-    this.decider = new BulkDecider({ slots: this.slots, accounts: this.accounts !== null, correlationId: this.correlationId });
+    this.decider = new BulkDecider({
+      slots: this.slots, accounts: this.accounts !== null, correlationId: this.correlationId,
+      ...(options.edition ? { edition: options.edition } : {}),
+    });
   }
 
   /**

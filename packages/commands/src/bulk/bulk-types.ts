@@ -7,7 +7,7 @@
  * (batching, appending) and bulk-decide.ts (deciding one command in memory).
  */
 import type pg from 'pg';
-import type { Gender } from '@sinilill/domain';
+import type { Edition, Gender } from '@sinilill/domain';
 import type { EventStore } from '@sinilill/event-store';
 import type { AccountDirectory } from '../account/directory';
 import { deterministicUuid } from '../metadata';
@@ -81,6 +81,13 @@ export interface BulkImporterOptions {
   pool?: pg.Pool;
   /** The events' correlation id, e.g. `import:2025`. */
   correlationId: string;
+  /**
+   * The edition the imported teams, participants and entries belong to: the decisions' context
+   * edition (its limits, fees and dates apply; TeamRegistered and ParticipantRegistered carry its
+   * year). Without it no edition is in the context and a registration is refused
+   * (REGISTRATION_NOT_OPEN), as a command is when no edition exists.
+   */
+  edition?: Edition;
   /** Events per append (default 5 000): one appendToStreams call, one account-table transaction. */
   batchEvents?: number;
 }

@@ -8,10 +8,13 @@
 import {
   DomainError,
   activityFileDecider,
+  editionForEntries,
   entryDecider,
   isPrivileged,
   participantDecider,
   streams,
+  teamDecider,
+  withEdition,
   type EntryAdded,
   type EntryEdited,
   type EntrySource,
@@ -25,7 +28,7 @@ import { lastPositionOf, priorCommand } from '../repeats';
 import type { StreamReads } from '../execute-command';
 import { readIndexedStreams } from '../stream-index';
 import { assertKeptFields, type KeptField } from '../server-kept';
-import { decisionContext, participantState, teamOfParticipant, teamState, type CommandServiceDependencies } from '../context';
+import { decisionContext, editionSourceOf, participantState, teamOfParticipant, teamState, type CommandServiceDependencies } from '../context';
 
 /** An entry as answered to the client (spec §3 "Entry"), distance in km. */
 export interface EntryView {
@@ -109,15 +112,19 @@ export async function addEntry(
   // round trip, then the append: two round trips. The participant's stream is
   // part of the append as a revision check, so a deletion of the participant cannot slip in
   // between.
+  const catalog = await editionSourceOf(deps).catalog();
   const outcome = await executeCommand(store, {
     streams: [entryStream, participantStream, ...(file ? file.streams : []), ...others],
     ...(known.size > 0 ? { known, prior: null } : {}),
     ...(deps.settings ? { settings: deps.settings } : {}),
     context: await decisionContext(deps, request),
     metadata: request.metadata,
-    decide: (read, ctx) => {
-      const participantTeamId = teamOfParticipant(read.fold(participantStream, participantDecider));
+    decide: (read, requestCtx) => {
+      const participant = read.fold(participantStream, participantDecider);
+      const participantTeamId = teamOfParticipant(participant);
       if (participantTeamId === null) throw new DomainError('NOT_FOUND', `participant ${participantId}`);
+      // The participant's edition decides (its dates and deadline), and only while it takes entries.
+      const ctx = withEdition(requestCtx, editionForEntries(catalog, participant.edition, requestCtx));
       const added = {
         stream: entryStream,
         events: entryDecider.decide({
@@ -243,6 +250,7 @@ export async function editEntry(
     otherEntryStreams(deps, participantId, entryId, request),
     teamDayOf(deps, participantId, input.performedAt, entryId),
   ]);
+  const catalog = await editionSourceOf(deps).catalog();
   const outcome = await executeCommand(store, {
     streams: [entryStream, participantStream, ...others],
     known: new Map([[entryStream, entryEvents]]),
@@ -250,8 +258,11 @@ export async function editEntry(
     ...(deps.settings ? { settings: deps.settings } : {}),
     context: await decisionContext(deps, request),
     metadata: request.metadata,
-    decide: (read, ctx) => {
-      const participantTeamId = teamOfParticipant(read.fold(participantStream, participantDecider));
+    decide: (read, requestCtx) => {
+      const participant = read.fold(participantStream, participantDecider);
+      const participantTeamId = teamOfParticipant(participant);
+      // As for an add: the participant's edition decides, and only while it takes entries.
+      const ctx = participantTeamId === null ? requestCtx : withEdition(requestCtx, editionForEntries(catalog, participant.edition, requestCtx));
       return [{
         stream: entryStream,
         events: entryDecider.decide({
@@ -284,17 +295,32 @@ export async function deleteEntries(
 ): Promise<{ count: number; position: number }> {
   const unique = [...new Set(entryIds)];
   const entryStreams = unique.map((entryId) => streams.entry(entryId));
+  const [catalog, editionOfTeam] = await Promise.all([editionSourceOf(deps).catalog(), teamEditions(deps, entryStreams)]);
   const outcome = await executeCommand(deps.store, {
     streams: entryStreams,
     ...(deps.settings ? { settings: deps.settings } : {}),
     context: await decisionContext(deps, request),
     metadata: request.metadata,
-    decide: (read, ctx) => unique.map((entryId, index) => ({
-      stream: entryStreams[index]!,
-      events: entryDecider.decide({ type: 'DeleteEntry', data: { entryId } }, read.fold(entryStreams[index]!, entryDecider), ctx),
-    })),
+    decide: (read, requestCtx) => unique.map((entryId, index) => {
+      const entry = read.fold(entryStreams[index]!, entryDecider);
+      // The entry's team's edition decides, and only while it takes entries (an unknown entry: NOT_FOUND below).
+      const year = entry.teamId === null ? null : editionOfTeam.get(entry.teamId) ?? null;
+      const ctx = entry.status === 'active' ? withEdition(requestCtx, editionForEntries(catalog, year, requestCtx)) : requestCtx;
+      return { stream: entryStreams[index]!, events: entryDecider.decide({ type: 'DeleteEntry', data: { entryId } }, entry, ctx) };
+    }),
   });
   return { count: unique.length, position: outcome.position };
+}
+
+/**
+ * The edition of each team the entries of `entryStreams` belong to (team id → year). A team's
+ * edition never changes, so it is read before the decision, not checked at the append.
+ */
+async function teamEditions(deps: CommandServiceDependencies, entryStreams: readonly string[]): Promise<Map<number, number>> {
+  const entries = await Promise.all(entryStreams.map(async (stream) => foldStream(entryDecider, await deps.store.readStream(stream))));
+  const teamIds = [...new Set(entries.map((entry) => entry.teamId).filter((id): id is number => id !== null))];
+  const teams = await Promise.all(teamIds.map(async (teamId) => [teamId, foldStream(teamDecider, await deps.store.readStream(streams.team(teamId))).edition] as const));
+  return new Map(teams.filter((pair): pair is readonly [number, number] => pair[1] !== null));
 }
 
 /**
@@ -354,7 +380,8 @@ function viewOfAdded(event: EntryAdded): EntryView {
  * EntryReviewApproved or EntryReviewRejected with the same note for each, in ONE atomic append
  * across the entry streams, so one refused id leaves all of them undecided.
  * @throws DomainError FORBIDDEN (not an ADMIN), NOT_FOUND (unknown or deleted entry),
- *   ENTRY_NOT_UNDER_REVIEW (never flagged, or decided already), INVALID_REQUEST, VALUE_TOO_LONG.
+ *   ENTRY_NOT_UNDER_REVIEW (never flagged, or decided already), INVALID_REQUEST, VALUE_TOO_LONG,
+ *   ENTRY_DEADLINE_PASSED (an entry of a closed edition: its results are final).
  */
 export async function reviewEntries(
   deps: CommandServiceDependencies,
@@ -364,14 +391,18 @@ export async function reviewEntries(
   const unique = [...new Set(input.entryIds)];
   if (unique.length === 0) throw new DomainError('INVALID_REQUEST', 'no entry ids');
   const entryStreams = unique.map((entryId) => streams.entry(entryId));
+  const [catalog, editionOfTeam] = await Promise.all([editionSourceOf(deps).catalog(), teamEditions(deps, entryStreams)]);
   const outcome = await executeCommand(deps.store, {
     streams: entryStreams,
     context: await decisionContext(deps, request),
     metadata: request.metadata,
-    decide: (read, ctx) => unique.map((entryId, index) => ({
-      stream: entryStreams[index]!,
-      events: entryDecider.decide({ type: 'ReviewEntry', data: { entryId, decision: input.decision, note: input.note } }, read.fold(entryStreams[index]!, entryDecider), ctx),
-    })),
+    decide: (read, requestCtx) => unique.map((entryId, index) => {
+      const entry = read.fold(entryStreams[index]!, entryDecider);
+      // A closed edition's results are final: its entries are reviewed no more (ENTRY_DEADLINE_PASSED).
+      const year = entry.teamId === null ? null : editionOfTeam.get(entry.teamId) ?? null;
+      const ctx = entry.status === 'active' ? withEdition(requestCtx, editionForEntries(catalog, year, requestCtx)) : requestCtx;
+      return { stream: entryStreams[index]!, events: entryDecider.decide({ type: 'ReviewEntry', data: { entryId, decision: input.decision, note: input.note } }, entry, ctx) };
+    }),
   });
   return { count: unique.length, position: outcome.position };
 }

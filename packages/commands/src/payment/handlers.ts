@@ -14,16 +14,19 @@
  */
 import {
   DomainError,
+  editionForChanges,
   participantDecider,
   paymentDecider,
   streams,
   teamDecider,
+  withEdition,
   type ActingUser,
   type DecisionContext,
   type PaymentRefunded,
   type PaymentState,
   type TeamFeeFacts,
 } from '@sinilill/domain';
+import { editionSourceOf } from '../context';
 import { executeCommand, handleCommand } from '../execute-command';
 import { deterministicUuid, foldStream, type CommandMetadata } from '../metadata';
 import type {
@@ -55,8 +58,25 @@ function viewOfPayment(state: PaymentState): PaymentOrderView {
 export class PaymentCommands {
   constructor(private readonly deps: PaymentCommandDependencies) {}
 
-  private context(request: { actor: ActingUser; now?: Date }): DecisionContext {
-    return { now: (request.now ?? this.deps.now()).toISOString(), actor: request.actor, entryInsertionEnabled: true };
+  /**
+   * The decision context of a payment of a participant of edition `year`: that edition's fees.
+   * `refuseClosed`: a new order or an administrator's mark in a closed edition is refused
+   * (EDITION_CLOSED: the archive is read-only); what the provider reports and a refund of money
+   * already taken are still recorded (the money moved whatever the edition's state).
+   */
+  private async context(request: { actor: ActingUser; now?: Date }, year: number | null, refuseClosed: boolean): Promise<DecisionContext> {
+    const ctx: DecisionContext = { now: (request.now ?? this.deps.now()).toISOString(), actor: request.actor, entryInsertionEnabled: true };
+    const catalog = await editionSourceOf(this.deps).catalog();
+    const current = catalog.current(ctx.now)?.edition;
+    const base = current ? { ...ctx, edition: current } : ctx;
+    if (refuseClosed) return withEdition(base, editionForChanges(catalog, year, base));
+    return withEdition(base, year === null ? undefined : catalog.get(year)?.edition);
+  }
+
+  /** The edition year of a participant (null: unknown). */
+  private async editionOf(participantId: number | null): Promise<number | null> {
+    if (participantId === null) return null;
+    return foldStream(participantDecider, await this.deps.store.readStream(streams.participant(participantId))).edition;
   }
 
   /** True when the team's stream says it is a company team. */
@@ -100,7 +120,7 @@ export class PaymentCommands {
         provider: input.provider, country: input.country, method: input.method, countryMethods: input.countryMethods,
         ...(team ? { team } : {}),
       },
-    }, this.context(request), request.metadata);
+    }, await this.context(request, participant.edition, true), request.metadata);
     return { order: await this.paymentOrder(orderId), position: result.position };
   }
 
@@ -171,7 +191,7 @@ export class PaymentCommands {
     const result = await executeCommand(store, {
       streams: [stream, ...covered.map((c) => c.stream)],
       known: new Map([[stream, history]]),
-      context: this.context({ actor: SYSTEM_ACTOR, ...(request.now ? { now: request.now } : {}) }),
+      context: await this.context({ actor: SYSTEM_ACTOR, ...(request.now ? { now: request.now } : {}) }, await this.editionOf(state.participantId), false),
       metadata,
       // The payment part first: the participants' parts see whether the order succeeded.
       decide: (read, ctx) => {
@@ -220,7 +240,7 @@ export class PaymentCommands {
     const result = await executeCommand(store, {
       streams: [stream, ...covered.map((participantId) => streams.participant(participantId))],
       known: new Map([[stream, history]]),
-      context: this.context(request),
+      context: await this.context(request, await this.editionOf(state.participantId), false),
       metadata: request.metadata,
       // The payment part decides first: its refusals (FORBIDDEN, NOT_FOUND, …) come before any other.
       decide: (read, ctx) => {
@@ -265,8 +285,8 @@ export class PaymentCommands {
     const admin = request.actor.role === 'ADMIN';
     const imported = !admin && request.actor.role === 'SYSTEM' && request.metadata.imported === true;
     let company = false;
+    const participant = foldStream(participantDecider, await this.deps.store.readStream(streams.participant(participantId)));
     if ((admin || imported) && isPaid) {
-      const participant = foldStream(participantDecider, await this.deps.store.readStream(streams.participant(participantId)));
       company = participant.exists && participant.teamId !== null && (await this.isCompanyTeam(participant.teamId));
     }
     const result = await handleCommand(this.deps.store, streams.participant(participantId), participantDecider, {
@@ -275,7 +295,7 @@ export class PaymentCommands {
         participantId, isPaid, ...(admin ? { source: 'admin' as const } : imported ? { source: 'import' as const } : {}),
         ...(company ? { company } : {}),
       },
-    }, this.context(request), request.metadata);
+    }, await this.context(request, participant.edition, true), request.metadata);
     return { position: result.position };
   }
 }

@@ -6,6 +6,7 @@
 import type { ActingUser, PaymentKind, PaymentState, PaymentStatus } from '@sinilill/domain';
 import type { EventStore } from '@sinilill/event-store';
 import type { CommandMetadata } from '../metadata';
+import type { EditionSource } from '../edition/catalog';
 
 /** Who asks, when, and the command's ids (CommandService's CommandRequest). */
 export interface PaymentCommandRequest {
@@ -29,6 +30,8 @@ export interface PaymentCommandDependencies {
   membersOfTeam?: (teamId: number) => Promise<number[]>;
   /** The order ids with a reference (rm.payment_orders), for an administrator's refund by reference. */
   ordersOfReference?: (reference: string) => Promise<string[]>;
+  /** The editions (their fees, which are closed); default: folded from `store` (context.ts editionSourceOf). */
+  editions?: EditionSource;
 }
 
 /** A participant's payment order (spec §3 payment request), amounts in EUR cents. */

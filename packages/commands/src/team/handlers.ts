@@ -10,7 +10,7 @@ import { newJoinCode } from '../account/secrets';
 import { executeCommand, handleCommand } from '../execute-command';
 import { idOfStream, type CommandRequest } from '../metadata';
 import { lastPositionOf, priorCommand } from '../repeats';
-import { decisionContext, teamState, type CommandServiceDependencies } from '../context';
+import { changeContext, decisionContext, teamState, type CommandServiceDependencies } from '../context';
 
 /** A team as the admin's PUT /admin/team/{id} answers it. */
 export interface AdminTeamView {
@@ -70,9 +70,11 @@ export async function changeTeamPublicAttributes(
   input: { icon?: string | null; description?: string },
   request: CommandRequest,
 ): Promise<{ team: { id: number; icon: string | null; description: string }; position: number }> {
+  // A team's edition never changes: read before the decision; a closed edition's team is read-only.
+  const context = await changeContext(deps, request, (await teamState(deps.store, teamId)).edition);
   const result = await handleCommand(deps.store, streams.team(teamId), teamDecider,
     { type: 'ChangeTeamPublicAttributes', data: { teamId, ...input } },
-    await decisionContext(deps, request), request.metadata);
+    context, request.metadata);
   const team = await teamState(deps.store, teamId);
   const changed = result.repeated || result.events.length > 0;
   return { team: { id: teamId, icon: team.icon, description: team.description ?? '' }, position: changed ? result.position : 0 };
@@ -99,10 +101,11 @@ export async function replaceJoinCode(
     const data = previous.data as JoinCodeReplaced['data'];
     return { code: data.joinCode, createdAt: data.replacedAt, position: await lastPositionOf(store, previous) };
   }
-  const context = await decisionContext(deps, request);
   const team = await teamState(store, teamId);
   // Refuse a stranger or an unknown team before touching the join-code table (pure decision).
-  teamDecider.decide({ type: 'ReplaceJoinCode', data: { teamId, joinCode: newJoinCode() } }, team, context);
+  teamDecider.decide({ type: 'ReplaceJoinCode', data: { teamId, joinCode: newJoinCode() } }, team, await decisionContext(deps, request));
+  // A closed edition's team keeps its code: nobody joins an archived team.
+  const context = await changeContext(deps, request, team.edition);
   const replace = (joinCode: string) => handleCommand(store, streams.team(teamId), teamDecider,
     { type: 'ReplaceJoinCode', data: { teamId, joinCode } }, context, request.metadata, { previous: null });
   const result = !directory ? await replace(newJoinCode()) : await directory.transaction(async (tx) => {
@@ -140,7 +143,8 @@ export async function changeTeamAsAdmin(
   let edition: number | null = null;
   const outcome = await executeCommand(store, {
     streams: [stream],
-    context: await decisionContext(deps, request),
+    // A closed edition's team is read-only for administrators too (the archive shows it as it ended).
+    context: await changeContext(deps, request, (await teamState(store, teamId)).edition),
     metadata: request.metadata,
     decide: (read, ctx) => {
       let state = read.fold(stream, teamDecider);

@@ -1,6 +1,6 @@
 /** The prize draw's decider and eligibility as of the deadline. */
 import { describe, expect, it } from 'vitest';
-import { edition2025 } from '../edition/seed';
+import { edition2025, edition2026Demo } from '../edition/seed';
 import type { DrawCommitted, DrawEvent } from '../events';
 import { adminActor, deciderSpec, participantActor, testContext } from '../testing';
 import { drawDecider, eligibleAsOfDeadline, type DrawCommand, type DrawState, type LoggedEvent } from './index';
@@ -50,8 +50,8 @@ describe('RevealDraw', () => {
 });
 
 describe('eligibleAsOfDeadline', () => {
-  const registered = (participantId: number, teamId: number, registeredAt = '2025-04-01T08:00:00Z'): LoggedEvent =>
-    ({ type: 'ParticipantRegistered', data: { participantId, teamId, registeredAt } });
+  const registered = (participantId: number, teamId: number, registeredAt = '2025-04-01T08:00:00Z', edition = 2025): LoggedEvent =>
+    ({ type: 'ParticipantRegistered', data: { participantId, teamId, edition, registeredAt } });
   const paid = (participantId: number, isPaid = true): LoggedEvent => ({ type: 'ParticipantPaymentMarked', data: { participantId, isPaid } });
   const entry = (entryId: number, teamId: number, distance: number, createdAt = '2025-04-10T08:00:00Z'): LoggedEvent =>
     ({ type: 'EntryAdded', data: { entryId, teamId, participantId: 0, distance, createdAt } });
@@ -71,6 +71,16 @@ describe('eligibleAsOfDeadline', () => {
       registered(3, 1, '2025-05-04T09:00:00Z'),
     ];
     expect(eligibleAsOfDeadline(events, edition2025)).toEqual([{ participantId: 1, teamId: 1 }, { participantId: 2, teamId: 2 }]);
+  });
+
+  it("counts only the draw's edition's participants: another edition's people and marks are not its", () => {
+    // Participant 1 ran in 2025 (team 1); participant 2 is the same kind of person in 2026 (team 2).
+    const events = [
+      registered(1, 1), paid(1), entry(1, 1, 10),
+      registered(2, 2, '2026-03-10T08:00:00Z', 2026), paid(2), entry(2, 2, 20, '2026-04-10T08:00:00Z'),
+    ];
+    expect(eligibleAsOfDeadline(events, edition2025)).toEqual([{ participantId: 1, teamId: 1 }]);
+    expect(eligibleAsOfDeadline(events, edition2026Demo)).toEqual([{ participantId: 2, teamId: 2 }]);
   });
 
   it('follows edits, deletions and unmarked payments before the deadline', () => {

@@ -117,6 +117,8 @@ export const drawDecider: Decider<DrawCommand, DrawEvent, DrawState, DecisionCon
 type DrawEligibilityEvent = ParticipantRegistered | ParticipantPaymentMarked | ParticipantDeleted | EntryEvent;
 
 interface EligibilityFold {
+  /** The draw's edition: only its participants take part (a person of several editions is one participant in each). */
+  year: number;
   members: Map<number, { teamId: number; paid: boolean }>;
   entries: EntryLedger;
 }
@@ -128,7 +130,8 @@ const toLedger = (event: EntryEvent, fold: EligibilityFold) => {
 /** What each event does to the eligibility fold; entry events go to the entry ledger. */
 export const drawEligibilityHandlers: EventHandlers<DrawEligibilityEvent, [EligibilityFold]> = {
   ParticipantRegistered: ({ data }, fold) => {
-    fold.members.set(data.participantId, { teamId: data.teamId, paid: false });
+    // Other editions' participants are not members of this draw; their marks and deletions then find no member.
+    if (data.edition === fold.year) fold.members.set(data.participantId, { teamId: data.teamId, paid: false });
   },
   ParticipantPaymentMarked: ({ data }, fold) => {
     const member = fold.members.get(data.participantId);
@@ -173,7 +176,9 @@ export interface EligibleParticipant {
 /**
  * The participants eligible for the draw as of the end of `edition.lateEntriesUntil` (Europe/
  * Tallinn), ascending by participant id, from the DRAW_ELIGIBILITY_EVENTS of the log in global
- * order (see the module comment for the rule).
+ * order (see the module comment for the rule). Only the participants of `edition` (their
+ * ParticipantRegistered's `edition`, 2025 for events written before editions): a draw never sees
+ * another edition's people, and their teams are the edition's own, so the flowers counted are too.
  *
  * "As of": an event counts when its own instant (registeredAt, createdAt, editedAt, deletedAt,
  * flaggedAt, decidedAt — on the configured clock, which the importer sets to the original time)
@@ -185,7 +190,7 @@ export interface EligibleParticipant {
  * entries summed in hundredths of km and rounded as spec §4 (teamProgress).
  */
 export function eligibleAsOfDeadline(events: readonly LoggedEvent[], edition: Edition): EligibleParticipant[] {
-  const fold: EligibilityFold = { members: new Map(), entries: new EntryLedger() };
+  const fold: EligibilityFold = { year: edition.year, members: new Map(), entries: new EntryLedger() };
   let clock: string | null = null;
   for (const event of events) {
     const data = (event.data ?? {}) as Instants;

@@ -66,7 +66,9 @@ function existing(state: EditionState, year: number): Edition {
  * - CloseEdition → [EditionClosed] ([] when closed already); only after the late-entry deadline
  *   (the local day of ctx.now after `lateEntriesUntil`: results are final, EDITION_NOT_FINISHED)
  *   and only an opened edition (EDITION_NOT_OPENED).
- * Unknown year → NOT_FOUND.
+ * Unknown year → NOT_FOUND. The `detail` of a data code is the broken field's path (answered as
+ * `field`); EDITION_EXISTS names `year`; the state codes (closed, not opened, not finished) name
+ * no field: nothing in the data is wrong.
  */
 export const editionDecider: Decider<EditionCommand, EditionEvent, EditionState> = {
   initialState: initialEditionState,
@@ -75,12 +77,12 @@ export const editionDecider: Decider<EditionCommand, EditionEvent, EditionState>
     return match(command)
       .with({ type: 'PlanEdition' }, ({ data }): EditionEvent[] => {
         const edition = assertValidEdition(data.edition, data.others);
-        if (state.exists) throw new DomainError('EDITION_EXISTS', String(edition.year));
+        if (state.exists) throw new DomainError('EDITION_EXISTS', 'year');
         return [{ type: 'EditionPlanned', data: { year: edition.year, edition, plannedAt: ctx.now } }];
       })
       .with({ type: 'ChangeEdition' }, ({ data }): EditionEvent[] => {
         const current = existing(state, data.year);
-        if (state.status === 'closed') throw new DomainError('EDITION_CLOSED', String(data.year));
+        if (state.status === 'closed') throw new DomainError('EDITION_CLOSED');
         const edition = assertValidEdition(data.edition, data.others);
         if (edition.year !== data.year) throw new DomainError('INVALID_REQUEST', 'year');
         if (JSON.stringify(edition) === JSON.stringify(current)) return [];
@@ -88,14 +90,14 @@ export const editionDecider: Decider<EditionCommand, EditionEvent, EditionState>
       })
       .with({ type: 'OpenEdition' }, ({ data }): EditionEvent[] => {
         existing(state, data.year);
-        if (state.status === 'closed') throw new DomainError('EDITION_CLOSED', String(data.year));
+        if (state.status === 'closed') throw new DomainError('EDITION_CLOSED');
         return state.status === 'opened' ? [] : [{ type: 'EditionOpened', data: { year: data.year, openedAt: ctx.now } }];
       })
       .with({ type: 'CloseEdition' }, ({ data }): EditionEvent[] => {
         const edition = existing(state, data.year);
         if (state.status === 'closed') return [];
-        if (state.status !== 'opened') throw new DomainError('EDITION_NOT_OPENED', String(data.year));
-        if (localDay(ctx.now, edition) <= edition.lateEntriesUntil) throw new DomainError('EDITION_NOT_FINISHED', String(data.year));
+        if (state.status !== 'opened') throw new DomainError('EDITION_NOT_OPENED');
+        if (localDay(ctx.now, edition) <= edition.lateEntriesUntil) throw new DomainError('EDITION_NOT_FINISHED');
         return [{ type: 'EditionClosed', data: { year: data.year, closedAt: ctx.now } }];
       })
       .exhaustive();

@@ -13,6 +13,7 @@ export { assertValidEdition, editionProblems, type EditionProblem } from './vali
 export type { EditionChanged, EditionClosed, EditionEvent, EditionOpened, EditionPlanned } from './events';
 export { editionDecider, evolveEdition, type EditionCommand, type EditionState, type EditionStatus } from './decider';
 export { EditionCatalog, isRegistrationOpen, lifePhase, type EditionLifePhase, type EditionRecord } from './catalog';
+export { editionForChanges, editionForEntries, withEdition } from './read-only';
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {

@@ -25,6 +25,7 @@ import * as tablePages from './0009-table-pages';
 import * as entryReview from './0010-entry-review';
 import * as searchFolding from './0011-search-folding';
 import * as raisedUnknown from './0012-raised-unknown';
+import * as editions from './0013-editions';
 
 interface SchemaScopedMigration {
   up(db: Kysely<unknown>): Promise<void>;
@@ -44,6 +45,7 @@ const MIGRATIONS: Readonly<Record<string, SchemaScopedMigration>> = {
   '0010-entry-review': entryReview,
   '0011-search-folding': searchFolding,
   '0012-raised-unknown': raisedUnknown,
+  '0013-editions': editions,
 };
 
 /** Former name → current name of each read-model migration (decision 0075). Never shrinks. */

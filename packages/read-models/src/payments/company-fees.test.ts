@@ -3,22 +3,22 @@
  * payments and refunds in the money raised.
  */
 import { describe, expect, test } from 'vitest';
-import { edition2025 } from '@sinilill/domain';
+import { edition2025 } from '@sinilill/domain/seed';
 import type { RecordedEvent } from '@sinilill/event-store';
 import { recordedEvent as recorded } from '../testing';
 import { emptyPaymentsWorkingSet, evolvePayments, type PaymentsWorkingSet } from './evolve';
 
 const fold = (events: readonly RecordedEvent[], set: PaymentsWorkingSet = emptyPaymentsWorkingSet()) => {
-  for (const event of events) evolvePayments(set, event, edition2025);
+  for (const event of events) evolvePayments(set, event, () => edition2025);
   return set;
 };
 const at = '2025-04-05T08:00:00.000Z';
 const orderId = '3f2a9c1b-0000-4000-8000-000000000002';
 const team = (teamId: number, company?: boolean) => recorded('TeamRegistered', {
-  teamId, teamName: `Tiim ${teamId}`, description: '', joinCode: `CODE${teamId}`, icon: null, registeredAt: at, ...(company ? { company } : {}),
+  teamId, teamName: `Tiim ${teamId}`, description: '', joinCode: `CODE${teamId}`, icon: null, registeredAt: at, edition: 2025, ...(company ? { company } : {}),
 });
 const registered = (participantId: number, teamId: number, birthYear: number, isCaptain = false) => recorded('ParticipantRegistered', {
-  participantId, teamId, fullName: 'Mari', email: 'mari@example.ee', birthYear, gender: 'FEMALE', isCaptain, newsletter: false, registeredAt: at,
+  participantId, teamId, fullName: 'Mari', email: 'mari@example.ee', birthYear, gender: 'FEMALE', isCaptain, newsletter: false, registeredAt: at, edition: 2025,
 });
 const teamFee = recorded('PaymentOrdered', {
   orderId, participantId: 1, teamId: 7, kind: 'fee', amountCents: 4500, feeCents: 1500, provider: 'sandbox', country: 'EE', method: 'HABAEE2X',
@@ -32,9 +32,9 @@ const refunded = (amountCents: number, refundedCents: number) => recorded('Payme
 describe('payments: company fees and manual marks', () => {
   test('a company team member owes the company fee whatever the birth year; the captain is known', () => {
     const set = fold([team(7, true), registered(1, 7, 1980, true), registered(2, 7, 2012), team(8), registered(3, 8, 2012)]);
-    expect(set.info.get(1)).toEqual({ participantId: 1, teamId: 7, isPaid: false, isChild: false, feeCents: 1500, company: true, isCaptain: true });
-    expect(set.info.get(2)).toEqual({ participantId: 2, teamId: 7, isPaid: false, isChild: true, feeCents: 1500, company: true });
-    expect(set.info.get(3)).toEqual({ participantId: 3, teamId: 8, isPaid: false, isChild: true, feeCents: 500 });
+    expect(set.info.get(1)).toEqual({ participantId: 1, teamId: 7, edition: 2025, isPaid: false, isChild: false, feeCents: 1500, company: true, isCaptain: true });
+    expect(set.info.get(2)).toEqual({ participantId: 2, teamId: 7, edition: 2025, isPaid: false, isChild: true, feeCents: 1500, company: true });
+    expect(set.info.get(3)).toEqual({ participantId: 3, teamId: 8, edition: 2025, isPaid: false, isChild: true, feeCents: 500 });
     expect(set.newCompanyTeams).toEqual(new Set([7]));
   });
 

@@ -18,12 +18,16 @@
  * least". Marks imported before the import assumed fees carry neither and add nothing.
  */
 import type { RecordedEvent } from '@sinilill/event-store';
-import { isChild, orderReference, participantFee, type DomainEvent, type Edition } from '@sinilill/domain';
+import { isChild, orderReference, participantFee, type DomainEvent } from '@sinilill/domain';
+import { YEAR_OF_EVENTS_BEFORE_EDITIONS } from '@sinilill/domain/seed';
+import type { EditionLookup } from '../projection-editions';
 
 /** rm.payment_info: one live participant. */
 export interface PaymentInfo {
   participantId: number;
   teamId: number;
+  /** The participant's edition (ParticipantRegistered.edition), whose fees apply. */
+  edition: number;
   isPaid: boolean;
   isChild: boolean;
   /** The participation fee, EUR cents: the company fee in a company team, else by birth year. */
@@ -37,6 +41,8 @@ export interface PaymentInfo {
 /** rm.fundraising_teams: money raised for one team, EUR cents. */
 export interface FundraisingTeam {
   teamId: number;
+  /** The team's edition (TeamRegistered.edition). */
+  edition: number;
   feesCents: number;
   donationsCents: number;
   /** True once the team is deleted: left out of the public list, still in the totals. */
@@ -108,7 +114,9 @@ export function emptyPaymentsWorkingSet(totals = { feesCents: 0, donationsCents:
 function team(set: PaymentsWorkingSet, teamId: number): FundraisingTeam {
   let row = set.teams.get(teamId);
   if (!row) {
-    row = { teamId, feesCents: 0, donationsCents: 0, deleted: false, unknownCount: 0 };
+    // Every team registered since editions are data has its row from its TeamRegistered, so a
+    // team without one is of the log from before them.
+    row = { teamId, edition: YEAR_OF_EVENTS_BEFORE_EDITIONS, feesCents: 0, donationsCents: 0, deleted: false, unknownCount: 0 };
     set.teams.set(teamId, row);
   }
   set.changedTeams.add(teamId);
@@ -136,20 +144,27 @@ function count(set: PaymentsWorkingSet, teamId: number, kind: 'fee' | 'donation'
   set.totalsChanged = true;
 }
 
-/** Folds one event into the working set for `edition` (its fee rules); other types are ignored. */
-export function evolvePayments(set: PaymentsWorkingSet, recorded: RecordedEvent, edition: Edition): void {
+/**
+ * Folds one event into the working set; a participant's fee follows the fee rules of their
+ * edition (`editions`, by ParticipantRegistered.edition); other types are ignored.
+ * @throws UnknownEditionError (projection-editions.ts) for a participant of an edition the log lacks.
+ */
+export function evolvePayments(set: PaymentsWorkingSet, recorded: RecordedEvent, editions: EditionLookup): void {
   const event = { type: recorded.type, data: recorded.data } as DomainEvent;
   switch (event.type) {
     case 'TeamRegistered':
+      // The team's row of money raised, with its edition (money counts per edition).
+      team(set, event.data.teamId).edition = event.data.edition;
       set.companyTeams.set(event.data.teamId, event.data.company === true);
       if (event.data.company === true) set.newCompanyTeams.add(event.data.teamId);
       return;
     case 'ParticipantRegistered': {
       const { participantId, teamId, birthYear, isCaptain } = event.data;
+      const edition = editions(event.data.edition);
       const existing = set.info.get(participantId);
       const company = set.companyTeams.get(teamId) === true;
       set.info.set(participantId, {
-        participantId, teamId, isPaid: existing?.isPaid ?? false, isChild: isChild(birthYear, edition),
+        participantId, teamId, edition: event.data.edition, isPaid: existing?.isPaid ?? false, isChild: isChild(birthYear, edition),
         feeCents: participantFee(birthYear, company, edition),
         ...(company ? { company: true } : {}),
         ...(isCaptain ? { isCaptain: true } : {}),

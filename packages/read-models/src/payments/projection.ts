@@ -2,17 +2,17 @@
  * Projection `payments`: rm.payment_info (GET /api/payment/info), rm.fundraising_teams
  * and the rm.fundraising_totals row (GET /api/fundraising), rm.payment_orders (GET
  * /api/payment/order/{reference}; refunds and team fees' members since 2026-008) and
- * rm.company_teams, folded by ./evolve.ts. Built for an edition (its fee rules,
+ * rm.company_teams, folded by ./evolve.ts. Each participant's fee follows their edition's rules (its fee rules,
  * docs/decisions/0009). The team page shows the money its team raised, so a batch names the teams
  * whose money moved (moneyTeams) and no others: an order, a paid mark or a registration wakes no
  * team page.
  */
 import { sql, type Kysely } from 'kysely';
 import type { RecordedEvent } from '@sinilill/event-store';
-import { currentEdition, type Edition } from '@sinilill/domain';
 import { chunk, type Projection } from '../projection';
 import { changedTeams } from '../changes';
 import { fold } from '../parking';
+import { EDITION_DATA_EVENTS, ProjectionEditions } from '../projection-editions';
 import type { ReadModelDatabase } from '../schema';
 import { PAYMENTS_EVENTS, emptyPaymentsWorkingSet, evolvePayments, type PaymentsWorkingSet } from './evolve';
 
@@ -41,7 +41,7 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
     const rows = await db.selectFrom('payment_info').selectAll().where('participant_id', '=', anyInt(participantIds)).execute();
     for (const row of rows) {
       set.info.set(row.participant_id, {
-        participantId: row.participant_id, teamId: row.team_id, isPaid: row.is_paid, isChild: row.is_child, feeCents: row.fee_cents,
+        participantId: row.participant_id, teamId: row.team_id, edition: row.edition, isPaid: row.is_paid, isChild: row.is_child, feeCents: row.fee_cents,
         ...(row.company ? { company: true } : {}),
         ...(row.is_captain ? { isCaptain: true } : {}),
       });
@@ -65,7 +65,7 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
     const rows = await db.selectFrom('fundraising_teams').selectAll().where('team_id', '=', anyInt(teamIds)).execute();
     for (const row of rows) {
       set.teams.set(row.team_id, {
-        teamId: row.team_id, feesCents: row.fees_cents, donationsCents: row.donations_cents, deleted: row.deleted, unknownCount: row.unknown_count,
+        teamId: row.team_id, edition: row.edition, feesCents: row.fees_cents, donationsCents: row.donations_cents, deleted: row.deleted, unknownCount: row.unknown_count,
       });
     }
   }
@@ -90,15 +90,15 @@ async function save(db: Kysely<ReadModelDatabase>, set: PaymentsWorkingSet): Pro
     if (!row) removed.push(id);
     else {
       info.push({
-        participant_id: row.participantId, team_id: row.teamId, is_paid: row.isPaid, is_child: row.isChild, fee_cents: row.feeCents,
+        participant_id: row.participantId, team_id: row.teamId, edition: row.edition, is_paid: row.isPaid, is_child: row.isChild, fee_cents: row.feeCents,
         company: row.company === true, is_captain: row.isCaptain === true,
       });
     }
   }
-  for (const part of chunk(info, 7)) {
+  for (const part of chunk(info, 8)) {
     await db.insertInto('payment_info').values(part)
       .onConflict((oc) => oc.column('participant_id').doUpdateSet((eb) => ({
-        team_id: eb.ref('excluded.team_id'), is_paid: eb.ref('excluded.is_paid'),
+        team_id: eb.ref('excluded.team_id'), edition: eb.ref('excluded.edition'), is_paid: eb.ref('excluded.is_paid'),
         is_child: eb.ref('excluded.is_child'), fee_cents: eb.ref('excluded.fee_cents'),
         company: eb.ref('excluded.company'), is_captain: eb.ref('excluded.is_captain'),
       }))).execute();
@@ -110,12 +110,12 @@ async function save(db: Kysely<ReadModelDatabase>, set: PaymentsWorkingSet): Pro
   if (removed.length > 0) await db.deleteFrom('payment_info').where('participant_id', '=', anyInt(removed)).execute();
   const teams = [...set.changedTeams].map((id) => {
     const row = set.teams.get(id)!;
-    return { team_id: row.teamId, fees_cents: row.feesCents, donations_cents: row.donationsCents, deleted: row.deleted, unknown_count: row.unknownCount };
+    return { team_id: row.teamId, edition: row.edition, fees_cents: row.feesCents, donations_cents: row.donationsCents, deleted: row.deleted, unknown_count: row.unknownCount };
   });
-  for (const part of chunk(teams, 5)) {
+  for (const part of chunk(teams, 6)) {
     await db.insertInto('fundraising_teams').values(part)
       .onConflict((oc) => oc.column('team_id').doUpdateSet((eb) => ({
-        fees_cents: eb.ref('excluded.fees_cents'), donations_cents: eb.ref('excluded.donations_cents'), deleted: eb.ref('excluded.deleted'),
+        edition: eb.ref('excluded.edition'), fees_cents: eb.ref('excluded.fees_cents'), donations_cents: eb.ref('excluded.donations_cents'), deleted: eb.ref('excluded.deleted'),
         unknown_count: eb.ref('excluded.unknown_count'),
       }))).execute();
   }
@@ -149,19 +149,26 @@ export function moneyTeams(applied: readonly Pick<RecordedEvent, 'type' | 'data'
   return changedTeams(applied.filter((event) => MONEY_EVENTS.has(event.type)));
 }
 
-/** The payments projection for `edition` (the fee rules of payment_info). */
-export function createPaymentsProjection(edition: Edition): Projection {
+/**
+ * The payments projection: each participant's fee follows their edition's fee rules, kept by
+ * this projection from the edition events (projection-editions.ts, decision 0079).
+ */
+export function createPaymentsProjection(): Projection {
   return {
     name: 'payments',
-    handles: PAYMENTS_EVENTS,
+    handles: [...PAYMENTS_EVENTS, ...EDITION_DATA_EVENTS],
     teamsOf: moneyTeams,
     async apply(db, events) {
+      const editions = await ProjectionEditions.load(db, 'payments');
       const set = await load(db, events);
-      fold(() => { for (const event of events) evolvePayments(set, event, edition); });
+      fold(() => {
+        for (const event of events) if (editions.fold(event) === null) evolvePayments(set, event, editions.get);
+      });
+      await editions.save(db);
       await save(db, set);
     },
   };
 }
 
-/** The payments projection of the current edition. */
-export const paymentsProjection: Projection = createPaymentsProjection(currentEdition);
+/** The payments projection the projector runs. */
+export const paymentsProjection: Projection = createPaymentsProjection();

@@ -27,6 +27,8 @@ import {
 export interface Member {
   participantId: number;
   teamId: number;
+  /** The participant's edition (ParticipantRegistered.edition). */
+  edition: number;
   fullName: string | null;
   isPaid: boolean;
   isCaptain: boolean;
@@ -192,6 +194,7 @@ export const teamDirectoryHandlers: EventHandlers<TeamDirectoryEvent, [Directory
     set.members.set(data.participantId, {
       participantId: data.participantId,
       teamId: data.teamId,
+      edition: data.edition,
       fullName: data.fullName,
       isPaid: existing?.isPaid ?? false,
       isCaptain: data.isCaptain,

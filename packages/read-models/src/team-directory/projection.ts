@@ -61,7 +61,7 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
       .where('participant_id', '=', sql<number>`any(${[...participantIds]}::int[])`).execute();
     for (const row of rows) {
       set.members.set(row.participant_id, {
-        participantId: row.participant_id, teamId: row.team_id, fullName: row.full_name,
+        participantId: row.participant_id, teamId: row.team_id, edition: row.edition, fullName: row.full_name,
         isPaid: row.is_paid, isCaptain: row.is_captain, distanceHundredths: row.distance_hundredths,
         createdAt: row.created_at.toISOString(),
       });
@@ -87,13 +87,13 @@ function reviewOfRow(row: Selectable<TeamEntriesTable>): EntryReview | null {
 /** Writes member rows. */
 async function saveMembers(db: Kysely<ReadModelDatabase>, members: Iterable<Member>): Promise<void> {
   const rows = [...members].map((m) => ({
-    participant_id: m.participantId, team_id: m.teamId, full_name: m.fullName, is_paid: m.isPaid,
+    participant_id: m.participantId, team_id: m.teamId, edition: m.edition, full_name: m.fullName, is_paid: m.isPaid,
     is_captain: m.isCaptain, distance_hundredths: m.distanceHundredths, created_at: m.createdAt,
   }));
   await upsertRows(db, {
     table: 'team_members', key: ['participant_id'],
     columns: {
-      participant_id: 'int', team_id: 'int', full_name: 'text', is_paid: 'bool', is_captain: 'bool',
+      participant_id: 'int', team_id: 'int', edition: 'int', full_name: 'text', is_paid: 'bool', is_captain: 'bool',
       distance_hundredths: 'bigint', created_at: 'timestamptz',
     },
   }, rows);

@@ -6,9 +6,9 @@
  * (evolveEntryCount): this read model keeps one row per counting entry (stats_entry_ledger).
  */
 import type { RecordedEvent } from '@sinilill/event-store';
+import { YEAR_OF_EVENTS_BEFORE_EDITIONS } from '@sinilill/domain/seed';
 import {
   blueFlowers,
-  currentEdition,
   dispatchRecorded,
   evolveEntryCount,
   handledTypes,
@@ -30,6 +30,8 @@ import {
 
 export interface TeamFigures {
   teamId: number;
+  /** The team's edition (TeamRegistered.edition): whose route its figures follow. */
+  edition: number;
   teamName: string;
   icon: string | null;
   description: string;
@@ -65,8 +67,10 @@ export function emptyWorkingSet(): TeamStatsWorkingSet {
 function team(set: TeamStatsWorkingSet, teamId: number): TeamFigures {
   let row = set.teams.get(teamId);
   if (!row) {
-    // An entry for a team this read model has not seen: keep its km rather than drop them.
-    row = { teamId, teamName: '', icon: null, description: '', createdAt: new Date(0).toISOString(), distanceHundredths: 0, participants: 0 };
+    // An entry for a team this read model has not seen: keep its km rather than drop them. Every
+    // team registered since editions are data has its row from its TeamRegistered, so an unseen
+    // team is one of the log from before them.
+    row = { teamId, edition: YEAR_OF_EVENTS_BEFORE_EDITIONS, teamName: '', icon: null, description: '', createdAt: new Date(0).toISOString(), distanceHundredths: 0, participants: 0 };
     set.teams.set(teamId, row);
   }
   set.changedTeams.add(teamId);
@@ -124,6 +128,7 @@ export const teamStatsHandlers: EventHandlers<TeamStatsEvent, [TeamStatsWorkingS
   TeamRegistered: ({ data }, set) => {
     set.deletedTeams.delete(data.teamId);
     const row = team(set, data.teamId);
+    row.edition = data.edition;
     row.teamName = data.teamName;
     row.icon = data.icon;
     row.description = data.description;
@@ -176,8 +181,11 @@ export function evolveTeamStats(set: TeamStatsWorkingSet, recorded: RecordedEven
   dispatchRecorded(teamStatsHandlers, recorded, set);
 }
 
-/** The public figures of a team from its exact distance (spec §4: rounded km, prestige, flowers). */
-export function deriveTeamFigures(distanceHundredths: number, edition: Edition = currentEdition) {
+/**
+ * The public figures of a team from its exact distance (spec §4: rounded km, prestige, flowers)
+ * on the route and flower rules of `edition`, the team's own.
+ */
+export function deriveTeamFigures(distanceHundredths: number, edition: Edition) {
   const distance = roundedKm(distanceHundredths);
   return {
     distance,

@@ -3,14 +3,18 @@
  * card (name, icon, description: TeamRegistered, TeamPublicAttributesChanged, TeamRenamed), rounded distance,
  * participants, per-day km, prestige, in-lap distance and blue flowers, and the totals row. A
  * TeamDeleted removes the team with its km; a ParticipantDeleted takes one off its count. Owns
- * team_stats, team_daily_distance, stats_totals and stats_entry_ledger.
+ * team_stats, team_daily_distance, stats_totals (every edition's teams together) and
+ * stats_entry_ledger. A team's figures follow its own edition's route (TeamRegistered.edition),
+ * which this projection keeps from the edition events (projection-editions.ts); an
+ * EditionChanged recomputes the figures of every team of that edition.
  */
 import { sql, type Kysely } from 'kysely';
-import { currentEdition, isEntryEventType, type Edition } from '@sinilill/domain';
+import { isEntryEventType } from '@sinilill/domain';
 import type { RecordedEvent } from '@sinilill/event-store';
 import { upsertRows } from '../bulk';
 import { IdSet, type Projection } from '../projection';
 import { fold } from '../parking';
+import { EDITION_DATA_EVENTS, ProjectionEditions, type EditionLookup } from '../projection-editions';
 import type { ReadModelDatabase } from '../schema';
 import {
   TEAM_STATS_EVENTS,
@@ -29,6 +33,7 @@ import {
  * new entry is not probed for). The ledger and deletions are written batch by batch, as live.
  */
 interface TeamStatsRebuildState {
+  editions: ProjectionEditions;
   teams: Map<number, TeamFigures>;
   /** km per `${teamId}|${day}`, hundredths. */
   daily: Map<string, number>;
@@ -39,8 +44,10 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
   const set = emptyWorkingSet();
   const entryIds = new Set<number>();
   const teamIds = new Set<number>();
+  const editionYears = new Set<number>();
   for (const event of events) {
-    const data = event.data as { entryId?: number; teamId?: number };
+    const data = event.data as { entryId?: number; teamId?: number; year?: number };
+    if (ProjectionEditions.isEditionEvent(event) && data.year !== undefined) editionYears.add(data.year);
     if (isEntryEventType(event.type) && data.entryId !== undefined && (!state || state.ledgerWritten.has(data.entryId))) {
       entryIds.add(data.entryId);
     }
@@ -63,13 +70,18 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
       const row = state.teams.get(id);
       if (row) set.teams.set(id, { ...row });
     }
-  } else if (teamIds.size > 0) {
+  } else if (teamIds.size > 0 || editionYears.size > 0) {
+    // An edition's new data changes the figures of all of its teams.
     const rows = await db.selectFrom('team_stats')
-      .select(['team_id', 'team_name', 'icon', 'description', 'created_at', 'distance_hundredths', 'participants'])
-      .where('team_id', '=', sql<number>`any(${[...teamIds]}::int[])`).execute();
+      .select(['team_id', 'edition', 'team_name', 'icon', 'description', 'created_at', 'distance_hundredths', 'participants'])
+      .where((eb) => eb.or([
+        eb('team_id', '=', sql<number>`any(${[...teamIds]}::int[])`),
+        eb('edition', '=', sql<number>`any(${[...editionYears]}::int[])`),
+      ])).execute();
     for (const row of rows) {
+      if (editionYears.has(row.edition)) set.changedTeams.add(row.team_id);
       set.teams.set(row.team_id, {
-        teamId: row.team_id, teamName: row.team_name, icon: row.icon, description: row.description,
+        teamId: row.team_id, edition: row.edition, teamName: row.team_name, icon: row.icon, description: row.description,
         createdAt: row.created_at.toISOString(), distanceHundredths: row.distance_hundredths,
         participants: row.participants,
       });
@@ -79,11 +91,11 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
 }
 
 /** Writes team rows (their derived figures from the edition's route, spec §4). */
-async function saveTeams(db: Kysely<ReadModelDatabase>, rows: Iterable<TeamFigures>, edition: Edition): Promise<void> {
+async function saveTeams(db: Kysely<ReadModelDatabase>, rows: Iterable<TeamFigures>, editions: EditionLookup): Promise<void> {
   const teams = [...rows].map((row) => {
-    const figures = deriveTeamFigures(row.distanceHundredths, edition);
+    const figures = deriveTeamFigures(row.distanceHundredths, editions(row.edition));
     return {
-      team_id: row.teamId, team_name: row.teamName, icon: row.icon, description: row.description,
+      team_id: row.teamId, edition: row.edition, team_name: row.teamName, icon: row.icon, description: row.description,
       created_at: row.createdAt, distance_hundredths: row.distanceHundredths,
       participants: row.participants, distance: figures.distance, prestige: figures.prestige,
       in_lap_distance: figures.inLapDistance, blue_flowers: figures.blueFlowers,
@@ -92,7 +104,7 @@ async function saveTeams(db: Kysely<ReadModelDatabase>, rows: Iterable<TeamFigur
   await upsertRows(db, {
     table: 'team_stats', key: ['team_id'],
     columns: {
-      team_id: 'int', team_name: 'text', icon: 'text', description: 'text', created_at: 'timestamptz',
+      team_id: 'int', edition: 'int', team_name: 'text', icon: 'text', description: 'text', created_at: 'timestamptz',
       distance_hundredths: 'bigint', participants: 'int', distance: 'int', prestige: 'int',
       in_lap_distance: 'int', blue_flowers: 'int',
     },
@@ -135,8 +147,8 @@ async function saveTotals(db: Kysely<ReadModelDatabase>): Promise<void> {
 
 const DAILY_COLUMNS = { team_id: 'int', day: 'date', distance_hundredths: 'bigint' } as const;
 
-async function save(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, edition: Edition): Promise<void> {
-  await saveTeams(db, [...set.changedTeams].map((id) => set.teams.get(id)!), edition);
+async function save(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, editions: EditionLookup): Promise<void> {
+  await saveTeams(db, [...set.changedTeams].map((id) => set.teams.get(id)!), editions);
   await saveLedger(db, set);
   const daily = dailyRows(set.dailyDelta);
   await upsertRows(db, {
@@ -165,15 +177,15 @@ async function save(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, edi
  * A rebuild's batch: the ledger written as live, then the kept team rows and day totals changed
  * in memory (after the writes, so a failed batch leaves them as they were; module docs of docs/decisions/0043).
  */
-async function saveRebuilding(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, state: TeamStatsRebuildState, edition: Edition): Promise<void> {
+async function saveRebuilding(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, state: TeamStatsRebuildState, editions: EditionLookup): Promise<void> {
   // A team whose text is new (registered, renamed, described) is written in its batch, so that a
   // text PostgreSQL refuses fails that batch and parks its event; the km wait for finish.
   const texts = [...set.changedTeams].map((id) => set.teams.get(id)!).filter((row) => {
     const before = state.teams.get(row.teamId);
-    return !before || before.teamName !== row.teamName || before.icon !== row.icon
+    return !before || before.edition !== row.edition || before.teamName !== row.teamName || before.icon !== row.icon
       || before.description !== row.description || before.createdAt !== row.createdAt;
   });
-  await saveTeams(db, texts, edition);
+  await saveTeams(db, texts, editions);
   await saveLedger(db, set);
   const deleted = [...set.deletedTeams];
   if (deleted.length > 0) {
@@ -194,28 +206,48 @@ async function saveRebuilding(db: Kysely<ReadModelDatabase>, set: TeamStatsWorki
 }
 
 /**
- * team-stats for a given edition: prestige, in-lap distance and flowers follow `edition.route`
- * (docs/decisions/0009: the route is data, so a replay with a changed route recomputes every team's flowers).
+ * Folds a batch: edition events into the projection's editions, the others into the working set;
+ * then looks up the edition of every changed team, so that a team of an edition the log does not
+ * have fails its event's fold (and parks it) rather than the write.
  */
-export function createTeamStatsProjection(edition: Edition): Projection {
+function foldBatch(set: TeamStatsWorkingSet, editions: ProjectionEditions, events: readonly RecordedEvent[]): void {
+  fold(() => {
+    for (const event of events) {
+      if (editions.fold(event) === null) evolveTeamStats(set, event);
+    }
+    for (const id of set.changedTeams) editions.get(set.teams.get(id)!.edition);
+  });
+}
+
+/**
+ * team-stats: prestige, in-lap distance and flowers follow the route of each team's edition
+ * (docs/decisions/0009: the route is data, so a replay with a changed route recomputes every team's
+ * flowers; decision 0079: each team has its edition's route).
+ */
+export function createTeamStatsProjection(): Projection {
   return {
     name: 'team-stats',
-    handles: TEAM_STATS_EVENTS,
+    handles: [...TEAM_STATS_EVENTS, ...EDITION_DATA_EVENTS],
     async apply(db, events) {
+      const editions = await ProjectionEditions.load(db, 'team-stats');
       const set = await load(db, events);
-      fold(() => { for (const event of events) evolveTeamStats(set, event); });
-      await save(db, set, edition);
+      foldBatch(set, editions, events);
+      await editions.save(db);
+      await save(db, set, editions.get);
     },
     rebuild() {
-      const state: TeamStatsRebuildState = { teams: new Map(), daily: new Map(), ledgerWritten: new IdSet() };
+      const state: TeamStatsRebuildState = { editions: ProjectionEditions.empty('team-stats'), teams: new Map(), daily: new Map(), ledgerWritten: new IdSet() };
       return {
         async apply(db, events) {
           const set = await load(db, events, state);
-          fold(() => { for (const event of events) evolveTeamStats(set, event); });
-          await saveRebuilding(db, set, state, edition);
+          const editions = state.editions.copy();
+          foldBatch(set, editions, events);
+          await editions.save(db);
+          await saveRebuilding(db, set, state, editions.get);
+          state.editions = editions;
         },
         async finish(db) {
-          await saveTeams(db, state.teams.values(), edition);
+          await saveTeams(db, state.teams.values(), state.editions.get);
           await upsertRows(db, { table: 'team_daily_distance', key: ['team_id', 'day'], columns: DAILY_COLUMNS }, dailyRows(state.daily));
           await saveTotals(db);
         },
@@ -224,5 +256,5 @@ export function createTeamStatsProjection(edition: Edition): Projection {
   };
 }
 
-/** team-stats for the edition the application runs. */
-export const teamStatsProjection: Projection = createTeamStatsProjection(currentEdition);
+/** The team-stats projection the projector runs. */
+export const teamStatsProjection: Projection = createTeamStatsProjection();

@@ -46,7 +46,7 @@ import {
 } from '@sinilill/contracts';
 import { requireAdmin, routeFile } from '@sinilill/http';
 import type { CommandService, PaymentOrderView } from '@sinilill/commands';
-import { DomainError, centsToEuros, currentEdition, euroText, parseEuros, type Edition } from '@sinilill/domain';
+import { DomainError, centsToEuros, euroText, parseEuros, type Edition } from '@sinilill/domain';
 import {
   PaymentProviderError,
   PaymentVerificationError,
@@ -62,7 +62,7 @@ export interface PaymentRouteOptions {
   provider: PaymentProvider;
   /** The site's address without a trailing slash (config.publicUrl): return and notification URLs. */
   publicUrl: string;
-  /** Default: the current edition (the year in the payment's description). */
+  /** The edition named in the payment's description; default: the current one (CommandService.editions at the app's clock). */
   edition?: Edition;
 }
 
@@ -87,18 +87,22 @@ function localeOf(body: PaymentOrderBody, request: FastifyRequest): Language {
 }
 
 /** The payment's line on the payer's bank statement (a team fee names how many it pays for). */
-function description(order: PaymentOrderView, locale: Language, edition: Edition): string {
+function description(order: PaymentOrderView, locale: Language, year: number): string {
   const people = order.covers?.length ?? 1;
   const what = order.kind === 'donation'
     ? (locale === 'et' ? 'annetus' : 'donation')
     : order.covers
       ? (locale === 'et' ? `tiimi osalustasu (${people} in)` : `team participation fee (${people} people)`)
       : (locale === 'et' ? 'osalustasu' : 'participation fee');
-  return `Sinilill ${edition.year} ${what} ${order.reference}`;
+  return `Sinilill ${year} ${what} ${order.reference}`;
 }
 
 export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = async (app, options) => {
-  const { commands, provider, publicUrl, edition = currentEdition } = options;
+  const { commands, provider, publicUrl } = options;
+  /** The year on the bank statement: the given edition, else the current one (the orders of which are taken). */
+  const editionYear = async (): Promise<number> => options.edition?.year
+    ?? (await commands.editions()).current(commands.now().toISOString())?.edition.year
+    ?? commands.now().getUTCFullYear();
 
   /**
    * Verifies a token and records its outcome. Refusals are logged at warn with the reason and
@@ -168,7 +172,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
         method: body.payment.methodOptions.preferredProvider.trim(),
         returnUrl: `${publicUrl}/api/payment/return`,
         notificationUrl: `${publicUrl}/api/payment/notification/${provider.name}`,
-        description: description(order, locale, edition),
+        description: description(order, locale, await editionYear()),
       });
       return {
         paymentUrl: created.paymentUrl, orderId: order.orderId, reference: order.reference, amount: centsToEuros(order.amountCents),

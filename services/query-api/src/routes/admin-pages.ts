@@ -10,7 +10,9 @@
  *   JSON field (the nested participant and team fields by their own names).
  *
  * Search (`q`, a case-insensitive substring): users over e-mail, name and team name; teams over
- * name and join code; entries over the member's name and the team's name. Sorting: see
+ * name and join code; entries over the member's name and the team's name. `edition` (four
+ * digits, teams and entries): only that edition's teams and their entries; absent, every
+ * edition's (the console spans the whole log). Sorting: see
  * table-pages.ts (NULLs last, ties by id in the same direction, names in Estonian order). A users
  * row's participant fields (full_name, team_name, is_paid, participant_created_at) are NULL for an
  * account without a live participant, as its row shows them.
@@ -190,9 +192,15 @@ const TEAM_KEYS: Record<TeamSort, SortKey> = {
   created_at: { expr: sql`t.created_at`, nullable: false },
 };
 
-function teamMatch(pattern: string | null): RawBuilder<boolean> {
-  if (pattern === null) return sql<boolean>`true`;
-  return sql<boolean>`(${ilike(sql.ref('t.team_name'), pattern)} OR ${ilike(sql.ref('c.join_code'), pattern)})`;
+/** An `edition` query parameter (four digits) as a year; null when absent (every edition). */
+function editionOf(query: { edition?: string }): number | null {
+  return query.edition === undefined ? null : Number(query.edition);
+}
+
+function teamMatch(pattern: string | null, edition: number | null = null): RawBuilder<boolean> {
+  const ofEdition = edition === null ? sql<boolean>`true` : sql<boolean>`t.edition = ${edition}`;
+  if (pattern === null) return ofEdition;
+  return sql<boolean>`(${ilike(sql.ref('t.team_name'), pattern)} OR ${ilike(sql.ref('c.join_code'), pattern)}) AND ${ofEdition}`;
 }
 
 function orderedTeams(rm: ReadModels, match: RawBuilder<boolean>, sort: TeamSort, order: SortOrder) {
@@ -202,8 +210,8 @@ function orderedTeams(rm: ReadModels, match: RawBuilder<boolean>, sort: TeamSort
     .orderBy('t.team_id', direction(order));
 }
 
-async function teamPage(rm: ReadModels, w: PageWindow<TeamSort>) {
-  const match = teamMatch(w.pattern);
+async function teamPage(rm: ReadModels, w: PageWindow<TeamSort>, edition: number | null) {
+  const match = teamMatch(w.pattern, edition);
   const [rows, count] = await Promise.all([
     orderedTeams(rm, match, w.sort, w.order).limit(w.size).offset(w.offset).execute(),
     rm.selectFrom('team_stats as t').leftJoin('team_join_codes as c', 'c.team_id', 't.team_id')
@@ -233,7 +241,12 @@ const ENTRY_NAME_KEYS = {
  * The condition on team_entries as e for a search: entries of the members whose name matches or
  * of the teams whose name matches, found first in those small tables; `false` when none match.
  */
-async function entryMatch(rm: ReadModels, pattern: string | null): Promise<RawBuilder<boolean>> {
+async function entryMatch(rm: ReadModels, pattern: string | null, edition: number | null = null): Promise<RawBuilder<boolean>> {
+  if (edition !== null) {
+    // The entries of the edition's teams (an entry is its team's edition's).
+    const ofEdition = sql<boolean>`e.team_id IN (SELECT team_id FROM rm.team_stats WHERE edition = ${edition})`;
+    return sql<boolean>`(${await entryMatch(rm, pattern)} AND ${ofEdition})`;
+  }
   if (pattern === null) return sql<boolean>`true`;
   const [members, teams] = await Promise.all([
     rm.selectFrom('team_members').select('participant_id').where(ilike(sql.ref('full_name'), pattern)).execute(),
@@ -324,9 +337,9 @@ async function entryPageIds(
   return (await pageOver([...segments].reverse(), flip(w.order), end - w.offset, total - end)).reverse();
 }
 
-async function entryPage(db: Kysely<ReadModelDatabase>, w: PageWindow<EntrySort>) {
+async function entryPage(db: Kysely<ReadModelDatabase>, w: PageWindow<EntrySort>, edition: number | null) {
   const rm = db.withSchema('rm');
-  const match = await entryMatch(rm, w.pattern);
+  const match = await entryMatch(rm, w.pattern, edition);
   const counting = sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table('rm.team_entries')} e WHERE ${match}`.execute(db)
     .then((result) => Number(result.rows[0]?.n ?? 0));
   // The count runs beside the page's query, or first for a deep page (to read it from the nearer end).
@@ -366,10 +379,10 @@ export const adminPageRoutes: FastifyPluginAsyncTypebox<AdminPageRouteOptions> =
     async (request) => userPage(rm, pageWindow<UserSort>(request.query, { ...DEFAULT_SORT.users, size: ADMIN_PAGE_SIZE })));
 
   app.get('/admin/teams', { onRequest, config: { reads: ['team-stats', 'team-directory'] }, preValidation: plainPageNumbers, schema: { querystring: TeamPageQuery, response: { 200: TeamPageAnswer, ...refusals } } },
-    async (request) => teamPage(rm, pageWindow<TeamSort>(request.query, { ...DEFAULT_SORT.teams, size: ADMIN_PAGE_SIZE })));
+    async (request) => teamPage(rm, pageWindow<TeamSort>(request.query, { ...DEFAULT_SORT.teams, size: ADMIN_PAGE_SIZE }), editionOf(request.query)));
 
   app.get('/admin/entries', { onRequest, config: { reads: ['team-directory', 'team-stats'] }, preValidation: plainPageNumbers, schema: { querystring: EntryPageQuery, response: { 200: EntryPageAnswer, ...refusals } } },
-    async (request) => entryPage(db, pageWindow<EntrySort>(request.query, { ...DEFAULT_SORT.entries, size: ADMIN_PAGE_SIZE })));
+    async (request) => entryPage(db, pageWindow<EntrySort>(request.query, { ...DEFAULT_SORT.entries, size: ADMIN_PAGE_SIZE }), editionOf(request.query)));
 
   // No response schema on the downloads: the body is a stream; refusals go through the shared error handler.
   app.get('/admin/users.csv', { onRequest, schema: { querystring: UserExportQuery } }, async (request, reply) => {
@@ -380,13 +393,13 @@ export const adminPageRoutes: FastifyPluginAsyncTypebox<AdminPageRouteOptions> =
 
   app.get('/admin/teams.csv', { onRequest, schema: { querystring: TeamExportQuery } }, async (request, reply) => {
     const { sort, order } = exportOrder<TeamSort>(request.query, DEFAULT_SORT.teams);
-    const query = orderedTeams(rm, teamMatch(searchPattern(request.query.q)), sort, order).compile();
+    const query = orderedTeams(rm, teamMatch(searchPattern(request.query.q), editionOf(request.query)), sort, order).compile();
     return sendCsv(db, reply, { filename: 'teams.csv', columns: TEAM_CSV_COLUMNS, query, record: toAdminTeam });
   });
 
   app.get('/admin/entries.csv', { onRequest, schema: { querystring: EntryExportQuery } }, async (request, reply) => {
     const { sort, order } = exportOrder<EntrySort>(request.query, DEFAULT_SORT.entries);
-    const match = await entryMatch(rm, searchPattern(request.query.q));
+    const match = await entryMatch(rm, searchPattern(request.query.q), editionOf(request.query));
     const query = orderedEntries(rm, match, sort, order).compile();
     return sendCsv(db, reply, { filename: 'entries.csv', columns: ENTRY_CSV_COLUMNS, query, record: (row) => entryRecord(toAdminEntry(row)) });
   });

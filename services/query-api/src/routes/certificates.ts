@@ -7,12 +7,13 @@
  *   UNAUTHORIZED, 403 FORBIDDEN (anyone else, whether or not the participant or team exists), 404
  *   NOT_FOUND (an administrator asking for an unknown one, or an erased name), then 409
  *   CERTIFICATE_NOT_AVAILABLE_YET while entries may still be added (until midnight at the end of
- *   the edition's late-entry day, Europe/Tallinn, on the app's clock: results are final after it).
+ *   the late-entry day of the team's own edition, in its zone, on the app's clock: results are
+ *   final after it, and always in a closed edition). The certificate names its team's edition.
  * - GET /certificates/{code}, public: the figures the code certifies, recomputed now from the read
  *   models (team-directory's members, team-stats' teams: the log's own projections, the same
  *   figures the team page shows, and the only place that knows a name is erased — the event log
  *   keeps erased people's events, their names no longer readable). A malformed, mistyped or forged
- *   code, one of another edition, or one whose participant is deleted or whose name is erased →
+ *   code, one naming another edition than its team's, or one whose participant is deleted or whose name is erased →
  *   CERTIFICATE_NOT_VALID (404), and no name.
  * - GET /team/{id}/share.png?lang, public: the team's 1200×630 share image (what GET /api/stats
  *   shows: name, km, flowers, missions of the lap, the lap's progress). Rendering costs (~100 ms):
@@ -40,14 +41,17 @@ import {
   type ShareFigures,
 } from '@sinilill/certificates';
 import { CertificateAnswer, CertificateCodeParams, ErrorAnswer, ShareQuery } from '@sinilill/contracts';
-import { currentEdition, DomainError, fromHundredths, isEntryWindowOpen, isPrivileged, teamProgress } from '@sinilill/domain';
+import { DomainError, fromHundredths, isEntryWindowOpen, isPrivileged, teamProgress, type Edition, type EditionCatalog } from '@sinilill/domain';
 import { ID_PATTERN, routeFile } from '@sinilill/http';
 import { teamDirectoryProjection, teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
+import type { ReadModelEditions } from '../editions';
 import { entityTag, ifNoneMatchMatches } from '../answer-cache';
-import { requireTeamAccess } from '../team-access';
+import { requireTeamAccess, type AccountParticipants } from '../team-access';
 import type { RouteDependencies } from '../dependencies';
 
 export interface CertificateRouteOptions {
+  /** Every participant of an account: a member of a past edition's team still reads it (team-access.ts). */
+  accountParticipants?: AccountParticipants;
   db: Kysely<ReadModelDatabase>;
   /** The app's clock: certificates are available once the late-entry deadline has passed on it. */
   now: () => Date;
@@ -57,6 +61,7 @@ export interface CertificateRouteOptions {
   publicUrl?: string;
   /** Share images kept in the process, at most; default 200 (about 30 KB each). */
   maxImages?: number;
+  editions: ReadModelEditions;
 }
 
 const Params = Type.Object({ id: Type.String({ pattern: ID_PATTERN }) });
@@ -71,36 +76,40 @@ const refusals = { 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: Er
 
 type Rm = ReturnType<Kysely<ReadModelDatabase>['withSchema']>;
 
-/** Missions the team completed, every lap counted, from its rounded km (spec §4). */
-function missionsOf(distanceKm: number): number {
-  const progress = teamProgress(distanceKm, currentEdition);
-  return progress.prestige * currentEdition.route.missions.length + progress.missionsCompleted;
+/** Missions the team completed, every lap counted, from its rounded km on its edition's route (spec §4). */
+function missionsOf(distanceKm: number, edition: Edition): number {
+  const progress = teamProgress(distanceKm, edition);
+  return progress.prestige * edition.route.missions.length + progress.missionsCompleted;
 }
 
-const EDITION = { year: currentEdition.year, startDate: currentEdition.startDate, endDate: currentEdition.endDate };
+const editionOfAnswer = (edition: Edition) => ({ year: edition.year, startDate: edition.startDate, endDate: edition.endDate });
 
 /**
  * What `subject` certifies now, from the read models, or null: an unknown (deleted) participant or
- * team, an erased name, or another edition than the one the read models hold.
+ * team, an erased name, or a code naming another edition than the team's own. A certificate of
+ * a closed edition keeps verifying: its team's rows stay.
  */
-async function figuresOf(rm: Rm, subject: CertificateSubject, secret: string): Promise<CertificateAnswer | null> {
-  if (subject.edition !== currentEdition.year) return null;
+async function figuresOf(rm: Rm, catalog: EditionCatalog, subject: CertificateSubject, secret: string): Promise<CertificateAnswer | null> {
   const code = certificateCode(subject, secret);
   if (subject.kind === 'team') {
     const team = await rm.selectFrom('team_stats').selectAll().where('team_id', '=', subject.id).executeTakeFirst();
-    if (!team) return null;
+    const edition = team && team.edition === subject.edition ? catalog.get(team.edition)?.edition : undefined;
+    if (!team || !edition) return null;
     return {
       code, kind: 'team', name: team.team_name, team_name: team.team_name,
-      distance: fromHundredths(team.distance_hundredths), blueFlowers: team.blue_flowers, missions: missionsOf(team.distance), edition: EDITION,
+      distance: fromHundredths(team.distance_hundredths), blueFlowers: team.blue_flowers, missions: missionsOf(team.distance, edition),
+      edition: editionOfAnswer(edition),
     };
   }
   const row = await rm.selectFrom('team_members as m').innerJoin('team_stats as t', 't.team_id', 'm.team_id')
-    .select(['m.full_name', 'm.distance_hundredths', 't.team_name', 't.distance', 't.blue_flowers'])
+    .select(['m.full_name', 'm.distance_hundredths', 't.team_name', 't.distance', 't.blue_flowers', 't.edition'])
     .where('m.participant_id', '=', subject.id).executeTakeFirst();
-  if (!row || row.full_name === null) return null;
+  const edition = row && row.edition === subject.edition ? catalog.get(row.edition)?.edition : undefined;
+  if (!row || row.full_name === null || !edition) return null;
   return {
     code, kind: 'participant', name: row.full_name, team_name: row.team_name,
-    distance: fromHundredths(row.distance_hundredths), blueFlowers: row.blue_flowers, missions: missionsOf(row.distance), edition: EDITION,
+    distance: fromHundredths(row.distance_hundredths), blueFlowers: row.blue_flowers, missions: missionsOf(row.distance, edition),
+    edition: editionOfAnswer(edition),
   };
 }
 
@@ -125,20 +134,29 @@ class ImageMemory {
 }
 
 export const certificateRoutes: FastifyPluginAsyncTypebox<CertificateRouteOptions> = async (app, options) => {
-  const { db, now, secret } = options;
+  const { db, now, secret, editions, accountParticipants } = options;
   const rm = db.withSchema('rm');
   const images = new ImageMemory(options.maxImages ?? 200);
   const originOf = (request: FastifyRequest) => options.publicUrl ?? `${request.protocol}://${request.host}`;
 
-  /** Refuses while results are not final yet (entries may still be added). */
-  const requireFinalResults = () => {
-    if (isEntryWindowOpen(now().toISOString(), currentEdition)) {
-      throw new DomainError('CERTIFICATE_NOT_AVAILABLE_YET', `until the end of ${currentEdition.lateEntriesUntil} (${currentEdition.timeZone})`);
+  /**
+   * The edition of team `teamId` (its own, from team-stats), once its results are final: a
+   * closed edition's are; an open one's once entries may no longer be added.
+   * @throws DomainError NOT_FOUND (no such team), CERTIFICATE_NOT_AVAILABLE_YET.
+   */
+  const finalEditionOf = async (teamId: number): Promise<Edition> => {
+    const team = await rm.selectFrom('team_stats').select('edition').where('team_id', '=', teamId).executeTakeFirst();
+    const record = team ? (await editions.catalog()).get(team.edition) : undefined;
+    if (!record) throw new DomainError('NOT_FOUND', `team ${teamId}`);
+    const { edition } = record;
+    if (record.status !== 'closed' && isEntryWindowOpen(now().toISOString(), edition)) {
+      throw new DomainError('CERTIFICATE_NOT_AVAILABLE_YET', `until the end of ${edition.lateEntriesUntil} (${edition.timeZone})`);
     }
+    return edition;
   };
 
   const sendPdf = async (request: FastifyRequest, subject: CertificateSubject) => {
-    const figures = await figuresOf(rm, subject, secret);
+    const figures = await figuresOf(rm, await editions.catalog(), subject, secret);
     if (!figures) throw new DomainError('NOT_FOUND', `${subject.kind} ${subject.id}`);
     const verifyUrl = `${originOf(request)}/verify/${figures.code}`;
     return Buffer.from(await certificatePdf({ figures, verifyUrl, issuedAt: now() }));
@@ -156,10 +174,10 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<CertificateRouteOption
       if (isPrivileged(request.actor)) throw new DomainError('NOT_FOUND', `participant ${participantId}`);
       throw new DomainError('FORBIDDEN', `participant ${participantId}`);
     }
-    await requireTeamAccess(db, request.actor, member.team_id);
-    requireFinalResults();
-    const pdf = await sendPdf(request, { kind: 'participant', id: participantId, edition: currentEdition.year });
-    return reply.headers({ ...pdfHeaders, 'content-disposition': `attachment; filename="sinilill-${currentEdition.year}-${participantId}.pdf"` }).send(pdf);
+    await requireTeamAccess(db, request.actor, member.team_id, accountParticipants);
+    const edition = await finalEditionOf(member.team_id);
+    const pdf = await sendPdf(request, { kind: 'participant', id: participantId, edition: edition.year });
+    return reply.headers({ ...pdfHeaders, 'content-disposition': `attachment; filename="sinilill-${edition.year}-${participantId}.pdf"` }).send(pdf);
   });
 
   app.get('/team/:id/certificate.pdf', {
@@ -168,10 +186,10 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<CertificateRouteOption
     schema: { params: Params, response: { 200: PDF, ...refusals } },
   }, async (request, reply) => {
     const teamId = Number(request.params.id);
-    await requireTeamAccess(db, request.actor, teamId);
-    requireFinalResults();
-    const pdf = await sendPdf(request, { kind: 'team', id: teamId, edition: currentEdition.year });
-    return reply.headers({ ...pdfHeaders, 'content-disposition': `attachment; filename="sinilill-${currentEdition.year}-team-${teamId}.pdf"` }).send(pdf);
+    await requireTeamAccess(db, request.actor, teamId, accountParticipants);
+    const edition = await finalEditionOf(teamId);
+    const pdf = await sendPdf(request, { kind: 'team', id: teamId, edition: edition.year });
+    return reply.headers({ ...pdfHeaders, 'content-disposition': `attachment; filename="sinilill-${edition.year}-team-${teamId}.pdf"` }).send(pdf);
   });
 
   app.get('/certificates/:code', {
@@ -179,7 +197,7 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<CertificateRouteOption
     schema: { params: CertificateCodeParams, response: { 200: CertificateAnswer, 404: ErrorAnswer } },
   }, async (request, reply) => {
     const subject = readCertificateCode(request.params.code, secret);
-    const figures = subject ? await figuresOf(rm, subject, secret) : null;
+    const figures = subject ? await figuresOf(rm, await editions.catalog(), subject, secret) : null;
     // The same answer for every refusal: nothing tells a forged code from an erased person's.
     if (!figures) throw new DomainError('CERTIFICATE_NOT_VALID', normaliseCertificateCode(request.params.code) ?? 'malformed');
     // A name: no shared cache keeps it (an erasure must take effect at once).
@@ -189,14 +207,16 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<CertificateRouteOption
 
   /** The team's public figures for the image and the page, or NOT_FOUND. */
   const shareFiguresOf = async (teamId: number): Promise<ShareFigures> => {
-    const team = await rm.selectFrom('team_stats').select(['team_name', 'distance', 'blue_flowers', 'prestige', 'in_lap_distance'])
+    const team = await rm.selectFrom('team_stats').select(['team_name', 'edition', 'distance', 'blue_flowers', 'prestige', 'in_lap_distance'])
       .where('team_id', '=', teamId).executeTakeFirst();
-    if (!team) throw new DomainError('NOT_FOUND', `team ${teamId}`);
-    const progress = teamProgress(team.distance, currentEdition);
+    const edition = team ? (await editions.catalog()).get(team.edition)?.edition : undefined;
+    if (!team || !edition) throw new DomainError('NOT_FOUND', `team ${teamId}`);
+    // The team's own edition's route (a past edition's team keeps its figures).
+    const progress = teamProgress(team.distance, edition);
     return {
       teamName: team.team_name, distance: team.distance, blueFlowers: team.blue_flowers,
-      missionsInLap: progress.missionsCompleted, missionsPerLap: currentEdition.route.missions.length,
-      laps: progress.prestige, lapFraction: progress.lapPercentage, year: currentEdition.year,
+      missionsInLap: progress.missionsCompleted, missionsPerLap: edition.route.missions.length,
+      laps: progress.prestige, lapFraction: progress.lapPercentage, year: edition.year,
     };
   };
   /** A short fingerprint of what an image shows: its cache key and the og:image's version. */
@@ -237,4 +257,7 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<CertificateRouteOption
 };
 
 /** Served under /api by being in routes/ (route-files.ts). */
-export default routeFile(certificateRoutes, (deps: RouteDependencies) => ({ db: deps.db, now: deps.now, secret: deps.jwtSecret, ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}) }));
+export default routeFile(certificateRoutes, (deps: RouteDependencies) => ({
+  db: deps.db, now: deps.now, editions: deps.editions, secret: deps.jwtSecret,
+  ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}), ...(deps.accountParticipants ? { accountParticipants: deps.accountParticipants } : {}),
+}));

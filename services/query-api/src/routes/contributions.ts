@@ -23,13 +23,19 @@ import { ID_PATTERN, routeFile } from '@sinilill/http';
 import { teamDirectoryProjection, type ReadModelDatabase } from '@sinilill/read-models';
 import { teamEntryEvents } from '../contribution-query';
 import { entryContribution, entryContributions, latestEntryEvents } from '../entry-fold';
-import { requireTeamAccess } from '../team-access';
+import { requireTeamAccess, type AccountParticipants } from '../team-access';
+import type { ReadModelEditions } from '../editions';
 import type { RouteDependencies } from '../dependencies';
 
 export interface ContributionRouteOptions {
+  /** Every participant of an account: a member of a past edition's team still reads it (team-access.ts). */
+  accountParticipants?: AccountParticipants;
   db: Kysely<ReadModelDatabase>;
   /** The event log's filtered reads (the team's entry events). */
   log: Pick<EventStore, 'readEvents'>;
+  /** The editions: what an entry did follows its team's own edition's route. */
+  editions: ReadModelEditions;
+  now: () => Date;
 }
 
 const Id = Type.String({ pattern: ID_PATTERN });
@@ -37,7 +43,13 @@ const refusals = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: Er
 /** The access checks and the entries read team-directory (team_members, team_entries). */
 const DIRECTORY = { reads: [teamDirectoryProjection.name] };
 
-export const contributionRoutes: FastifyPluginAsyncTypebox<ContributionRouteOptions> = async (app, { db, log }) => {
+export const contributionRoutes: FastifyPluginAsyncTypebox<ContributionRouteOptions> = async (app, { db, log, editions, now, accountParticipants }) => {
+  /** The edition of team `teamId` (its own); NOT_FOUND without any edition. */
+  const editionOf = async (teamId: number) => {
+    const edition = await editions.ofTeam(teamId, now());
+    if (!edition) throw new DomainError('NOT_FOUND', `edition of team ${teamId}`);
+    return edition;
+  };
   const rm = db.withSchema('rm');
   const guard = { onRequest: [app.authenticate] };
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -52,11 +64,11 @@ export const contributionRoutes: FastifyPluginAsyncTypebox<ContributionRouteOpti
   }, async (request) => {
     const teamId = Number(request.params.id);
     const entryId = Number(request.params.entryId);
-    await requireTeamAccess(db, request.actor, teamId);
+    await requireTeamAccess(db, request.actor, teamId, accountParticipants);
     const entry = await rm.selectFrom('team_entries').select('entry_id')
       .where('team_id', '=', teamId).where('entry_id', '=', entryId).executeTakeFirst();
     if (!entry) throw new DomainError('NOT_FOUND', `entry ${entryId} of team ${teamId}`);
-    const contribution = entryContribution(teamId, entryId, await teamEntryEvents(log, teamId));
+    const contribution = entryContribution(teamId, entryId, await teamEntryEvents(log, teamId), await editionOf(teamId));
     if (!contribution) throw new DomainError('NOT_FOUND', `events of entry ${entryId}`);
     return contribution;
   });
@@ -74,7 +86,7 @@ export const contributionRoutes: FastifyPluginAsyncTypebox<ContributionRouteOpti
       throw new DomainError(isPrivileged(request.actor) ? 'NOT_FOUND' : 'FORBIDDEN', `participant ${participantId}`);
     }
     const teamId = member.team_id;
-    await requireTeamAccess(db, request.actor, teamId);
+    await requireTeamAccess(db, request.actor, teamId, accountParticipants);
     const entries = await rm.selectFrom('team_entries').selectAll()
       .where('team_id', '=', teamId).where('participant_id', '=', participantId)
       .orderBy('created_at', 'desc').orderBy('entry_id', 'desc')
@@ -82,7 +94,7 @@ export const contributionRoutes: FastifyPluginAsyncTypebox<ContributionRouteOpti
     const events = await teamEntryEvents(log, teamId);
     const latest = latestEntryEvents(events);
     const targets = new Set(entries.flatMap((e) => latest.get(e.entry_id) ?? []));
-    const answers = entryContributions(teamId, events, targets);
+    const answers = entryContributions(teamId, events, targets, await editionOf(teamId));
     return {
       participantId,
       teamId,
@@ -96,4 +108,6 @@ export const contributionRoutes: FastifyPluginAsyncTypebox<ContributionRouteOpti
 };
 
 /** Served under /api by being in routes/ (route-files.ts); only with the event store: "what this did" reads the log too. */
-export default routeFile(contributionRoutes, (deps: RouteDependencies) => (deps.history ? { db: deps.db, log: deps.history } : null));
+export default routeFile(contributionRoutes, (deps: RouteDependencies) => (deps.history ? {
+  db: deps.db, log: deps.history, editions: deps.editions, now: deps.now, ...(deps.accountParticipants ? { accountParticipants: deps.accountParticipants } : {}),
+} : null));

@@ -32,6 +32,7 @@ import type { EventStore, RecordedEvent } from '@sinilill/event-store';
 import { ID_PATTERN, requireAdmin, routeFile } from '@sinilill/http';
 import { teamAsOf, timeline, toHistoryEvent } from '../history-fold';
 import { HistoryReader, type HistoryFilter } from '../history-query';
+import type { ReadModelEditions } from '../editions';
 import type { RouteDependencies } from '../dependencies';
 
 export interface HistoryRouteOptions {
@@ -39,6 +40,8 @@ export interface HistoryRouteOptions {
   /** The protected store (its head bounds an export). */
   store: EventStore;
   now: () => Date;
+  /** The editions: a team's figures as of an instant follow its own edition's route. */
+  editions: ReadModelEditions;
 }
 
 /** Events per query of an export: bounds the memory one download holds. */
@@ -91,7 +94,7 @@ function actorLabel(event: RecordedEvent): string {
   return actor.userId === null ? actor.role : `${actor.role}:${actor.userId}`;
 }
 
-export const historyRoutes: FastifyPluginAsyncTypebox<HistoryRouteOptions> = async (app, { reader, store, now }) => {
+export const historyRoutes: FastifyPluginAsyncTypebox<HistoryRouteOptions> = async (app, { reader, store, now, editions }) => {
   const guard = { onRequest: [app.authenticate, requireAdmin] };
 
   app.get('/admin/history', {
@@ -132,7 +135,8 @@ export const historyRoutes: FastifyPluginAsyncTypebox<HistoryRouteOptions> = asy
   }, async (request) => {
     const teamId = Number(request.params.id);
     const at = instant(request.query.at)!;
-    const figures = teamAsOf(teamId, at, await reader.teamEvents(teamId, at));
+    const edition = await editions.ofTeam(teamId, now());
+    const figures = edition ? teamAsOf(teamId, at, await reader.teamEvents(teamId, at), edition) : null;
     if (!figures) throw new DomainError('NOT_FOUND', `team ${teamId} as of ${at.toISOString()}`);
     return figures;
   });
@@ -179,4 +183,4 @@ export const historyRoutes: FastifyPluginAsyncTypebox<HistoryRouteOptions> = asy
 };
 
 /** Served under /api by being in routes/ (route-files.ts); only with the event store (docs/decisions/0016). */
-export default routeFile(historyRoutes, (deps: RouteDependencies) => (deps.history ? { reader: new HistoryReader(deps.history), store: deps.history, now: deps.now } : null));
+export default routeFile(historyRoutes, (deps: RouteDependencies) => (deps.history ? { reader: new HistoryReader(deps.history), store: deps.history, now: deps.now, editions: deps.editions } : null));

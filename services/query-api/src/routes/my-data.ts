@@ -18,15 +18,18 @@ import { stringify } from 'csv-stringify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ErrorAnswer, MY_DATA_CSV_COLUMNS, MyDataCsvQuery, MyDataQuery, fromSpecLanguage, myDataFileName, type Language } from '@sinilill/contracts';
-import { DomainError, accountDecider, currentEdition, isUserId, localDate, streams } from '@sinilill/domain';
+import { DomainError, accountDecider, isUserId, localDate, streams } from '@sinilill/domain';
 import type { EventStore } from '@sinilill/event-store';
 import type { ReadModelDatabase } from '@sinilill/read-models';
 import { MyDataFolder, eventRow, sectionRows, toMyEvent } from '../my-data-fold';
 import { MyDataReader, type Person } from '../my-data-query';
 import { routeFile } from '@sinilill/http';
+import type { ReadModelEditions } from '../editions';
 import type { RouteDependencies } from '../dependencies';
 
 export interface MyDataRouteOptions {
+  /** The editions: the file name's day is the current edition's local day. */
+  editions: ReadModelEditions;
   db: Kysely<ReadModelDatabase>;
   /** The protected store (decrypts; its head bounds a download), without a key cache (docs/decisions/0016). */
   store: EventStore;
@@ -35,7 +38,7 @@ export interface MyDataRouteOptions {
 
 const refusals = { 400: ErrorAnswer, 401: ErrorAnswer, 404: ErrorAnswer };
 
-export const myDataRoutes: FastifyPluginAsyncTypebox<MyDataRouteOptions> = async (app, { db, store, now }) => {
+export const myDataRoutes: FastifyPluginAsyncTypebox<MyDataRouteOptions> = async (app, { db, store, now, editions }) => {
   const reader = new MyDataReader(store);
 
   const download = (format: 'json' | 'csv', lang: Language) => async (request: FastifyRequest, reply: FastifyReply) => {
@@ -62,7 +65,8 @@ export const myDataRoutes: FastifyPluginAsyncTypebox<MyDataRouteOptions> = async
       payments: folder.paymentSection(),
     };
     const generatedAt = now();
-    const name = myDataFileName(localDate(generatedAt.toISOString(), currentEdition.timeZone), format, lang);
+    const zone = (await editions.answering(generatedAt))?.edition.timeZone ?? 'Europe/Tallinn';
+    const name = myDataFileName(localDate(generatedAt.toISOString(), zone), format, lang);
     reply.header('content-disposition', `attachment; filename="${name}"`);
     reply.header('cache-control', 'no-store');
     const events = reader.all(person, found, until);
@@ -106,4 +110,4 @@ export const myDataRoutes: FastifyPluginAsyncTypebox<MyDataRouteOptions> = async
 };
 
 /** Served under /api by being in routes/ (route-files.ts); only with the event store. */
-export default routeFile(myDataRoutes, (deps: RouteDependencies) => (deps.history ? { db: deps.db, store: deps.history, now: deps.now } : null));
+export default routeFile(myDataRoutes, (deps: RouteDependencies) => (deps.history ? { db: deps.db, store: deps.history, now: deps.now, editions: deps.editions } : null));

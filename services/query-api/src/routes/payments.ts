@@ -26,15 +26,20 @@ import {
   PaymentInfoAnswer,
   PaymentOrderStatusAnswer,
 } from '@sinilill/contracts';
-import { DomainError, centsToEuros, currentEdition, teamFeeCents, type Edition } from '@sinilill/domain';
+import { DomainError, centsToEuros, teamFeeCents, type Edition } from '@sinilill/domain';
 import { requireAdmin, routeFile } from '@sinilill/http';
 import type { ReadModelDatabase } from '@sinilill/read-models';
 import type { RouteDependencies } from '../dependencies';
+import type { ReadModelEditions } from '../editions';
 
 export interface PaymentRouteOptions {
   db: Kysely<ReadModelDatabase>;
-  /** Default: the current edition (the adult fee for a user without a participant). */
-  edition?: Edition;
+  /**
+   * The editions: a participant's fees are those of their own edition (payment_info.edition); a
+   * user without a participant owes the adult fee of the edition the site answers for.
+   */
+  editions: ReadModelEditions;
+  now: () => Date;
   /** The manual bank transfer's details; default DEVELOPMENT_BANK_TRANSFER. */
   bankTransfer?: BankTransferConfig;
 }
@@ -52,13 +57,21 @@ export function bankTransferDescription(template: string, values: { participantI
 }
 
 export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = async (app, options) => {
-  const { db, edition = currentEdition, bankTransfer = DEVELOPMENT_BANK_TRANSFER } = options;
+  const { db, editions, now, bankTransfer = DEVELOPMENT_BANK_TRANSFER } = options;
   const rm = db.withSchema('rm');
 
   /** The caller's row of rm.payment_info; undefined without a participant or before it is projected. */
   const infoOf = async (participantId: number | null) => participantId === null ? undefined
-    : rm.selectFrom('payment_info').select(['team_id', 'is_paid', 'is_child', 'fee_cents', 'company', 'is_captain'])
+    : rm.selectFrom('payment_info').select(['team_id', 'edition', 'is_paid', 'is_child', 'fee_cents', 'company', 'is_captain'])
       .where('participant_id', '=', participantId).executeTakeFirst();
+
+  /** The edition of a payment-info row (its participant's), else the one the site answers for. */
+  const editionOf = async (row: { edition: number } | undefined): Promise<Edition> => {
+    const catalog = await editions.catalog();
+    const record = (row ? catalog.get(row.edition) : undefined) ?? (await editions.answering(now()));
+    if (!record) throw new DomainError('NOT_FOUND', 'no edition');
+    return record.edition;
+  };
 
   /**
    * The caller's payment info. A user without a participant (an administrator), or one the read
@@ -71,6 +84,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
     schema: { response: { 200: PaymentInfoAnswer, 401: ErrorAnswer } },
   }, async (request) => {
     const row = await infoOf(request.actor.participantId);
+    const edition = await editionOf(row);
     const feeCents = row ? row.fee_cents : edition.fees.adultCents;
     const answer: PaymentInfoAnswer = { isPaid: row?.is_paid ?? false, isChild: row?.is_child ?? false, fee: centsToEuros(feeCents), feeCents, company: row?.company ?? false };
     if (row?.company && row.is_captain) {
@@ -94,6 +108,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
   }, async (request) => {
     const { participantId, teamId } = request.actor;
     const row = await infoOf(participantId);
+    const edition = await editionOf(row);
     return {
       accountName: bankTransfer.accountName,
       iban: bankTransfer.iban,
@@ -156,11 +171,20 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
     };
   });
 
-  /** Money raised: totals (deleted teams' money included) and the live teams that raised any, most first. */
+  /**
+   * Money raised in the edition the site answers for (editions.ts): totals (deleted teams' money
+   * included) and the live teams that raised any, most first.
+   */
   app.get('/fundraising', { schema: { response: { 200: FundraisingAnswer } } }, async () => {
+    const year = await editions.answeringYear(now());
     const [totals, teams] = await Promise.all([
-      rm.selectFrom('fundraising_totals').selectAll().where('id', '=', 1).executeTakeFirst(),
+      rm.selectFrom('fundraising_teams').where('edition', '=', year).select((eb) => [
+        eb.fn.coalesce(eb.fn.sum<string>('fees_cents'), eb.lit(0)).as('fees_cents'),
+        eb.fn.coalesce(eb.fn.sum<string>('donations_cents'), eb.lit(0)).as('donations_cents'),
+        eb.fn.coalesce(eb.fn.sum<string>('unknown_count'), eb.lit(0)).as('unknown_count'),
+      ]).executeTakeFirst(),
       rm.selectFrom('fundraising_teams').selectAll()
+        .where('edition', '=', year)
         .where('deleted', '=', false)
         .where((eb) => eb.or([eb(eb('fees_cents', '+', eb.ref('donations_cents')), '>', 0), eb('unknown_count', '>', 0)]))
         .orderBy((eb) => eb('fees_cents', '+', eb.ref('donations_cents')), 'desc').orderBy('team_id')
@@ -172,7 +196,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
       fees: centsToEuros(feesCents),
       donations: centsToEuros(donationsCents),
       total: centsToEuros(feesCents + donationsCents),
-      unknownCount: totals?.unknown_count ?? 0,
+      unknownCount: Number(totals?.unknown_count ?? 0),
       teams: teams.map((t) => ({
         teamId: t.team_id,
         fees: centsToEuros(Number(t.fees_cents)),
@@ -185,4 +209,4 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
 };
 
 /** Served under /api by being in routes/ (route-files.ts). */
-export default routeFile(paymentRoutes, (deps: RouteDependencies) => ({ db: deps.db, ...(deps.bankTransfer ? { bankTransfer: deps.bankTransfer } : {}) }));
+export default routeFile(paymentRoutes, (deps: RouteDependencies) => ({ db: deps.db, editions: deps.editions, now: deps.now, ...(deps.bankTransfer ? { bankTransfer: deps.bankTransfer } : {}) }));

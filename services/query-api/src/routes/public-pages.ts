@@ -2,7 +2,8 @@
  * GET /stats/teams?page&size&sort&order&q (contract @sinilill/contracts pages.ts
  * PublicTeamPageQuery): the public participants table paged, sorted and searched on the server
  * (spec §2 "/participants": search on team name; sortable team name, distance, teammates, blue
- * flowers; 10 rows per page, default distance descending). Public, no authentication.
+ * flowers; 10 rows per page, default distance descending), the teams of the edition the site
+ * answers for (editions.ts: the current one). Public, no authentication.
  *
  * Each row is a TeamStat exactly as GET /stats has it, dailyDistance the km performed on the
  * clock's current local day (Europe/Tallinn, the edition's time zone), as stats.ts computes it.
@@ -20,9 +21,10 @@ import {
   type PUBLIC_TEAM_SORTS,
   type TeamStat,
 } from '@sinilill/contracts';
-import { currentEdition, fromHundredths, localDate } from '@sinilill/domain';
+import { fromHundredths, localDate } from '@sinilill/domain';
 import { paymentsProjection, teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
 import type { AnswerCache } from '../answer-cache';
+import type { ReadModelEditions } from '../editions';
 import { direction, estonian, ilike, pageWindow, plainPageNumbers, type PageWindow } from '../table-pages';
 import { routeFile } from '@sinilill/http';
 import type { RouteDependencies } from '../dependencies';
@@ -30,13 +32,14 @@ import type { RouteDependencies } from '../dependencies';
 type PublicTeamSort = (typeof PUBLIC_TEAM_SORTS)[number];
 
 /**
- * Every team's public figures with its km of local day `today` ('YYYY-MM-DD') and the money it
+ * Every team of edition `year` with its public figures, its km of local day `today` ('YYYY-MM-DD') and the money it
  * raised (EUR cents, fees + donations from the payments projection's fundraising_teams:
  * joined here, each projection keeping its own tables), aliases t, d and f; unordered.
  * The same columns as GET /stats reads (stats.ts). Routes using it read team-stats and payments.
  */
-export function teamStatRows(rm: QueryCreator<ReadModelDatabase>, today: string) {
+export function teamStatRows(rm: QueryCreator<ReadModelDatabase>, year: number, today: string) {
   return rm.selectFrom('team_stats as t')
+    .where('t.edition', '=', year)
     .leftJoin('team_daily_distance as d', (join) => join.onRef('d.team_id', '=', 't.team_id').on('d.day', '=', sql<string>`${today}::date`))
     .leftJoin('fundraising_teams as f', 'f.team_id', 't.team_id')
     .select(['t.team_id', 't.team_name', 't.icon', 't.description', 't.distance', 't.participants', 't.prestige',
@@ -69,15 +72,15 @@ const PUBLIC_TEAM_KEYS: Record<PublicTeamSort, RawBuilder<unknown>> = {
   blueFlowers: sql`t.blue_flowers`,
 };
 
-async function publicTeamPage(db: Kysely<ReadModelDatabase>, w: PageWindow<PublicTeamSort>, today: string) {
+async function publicTeamPage(db: Kysely<ReadModelDatabase>, w: PageWindow<PublicTeamSort>, year: number, today: string) {
   const rm = db.withSchema('rm');
   const match = w.pattern === null ? sql<boolean>`true` : ilike(sql.ref('t.team_name'), w.pattern);
   const [rows, count] = await Promise.all([
-    teamStatRows(rm, today).where(match)
+    teamStatRows(rm, year, today).where(match)
       .orderBy(PUBLIC_TEAM_KEYS[w.sort], direction(w.order))
       .orderBy('t.team_id', direction(w.order))
       .limit(w.size).offset(w.offset).execute(),
-    rm.selectFrom('team_stats as t').select((eb) => eb.fn.countAll<number>().as('n')).where(match).executeTakeFirstOrThrow(),
+    rm.selectFrom('team_stats as t').select((eb) => eb.fn.countAll<number>().as('n')).where('t.edition', '=', year).where(match).executeTakeFirstOrThrow(),
   ]);
   return { rows: rows.map(toTeamStat), total: Number(count.n), page: w.page, size: w.size };
 }
@@ -88,10 +91,12 @@ export interface PublicPageRouteOptions {
   now: () => Date;
   /** The process's cache of public answers (answer-cache.ts): pages are cached like GET /api/stats. */
   answers: AnswerCache;
+  /** The editions: the table shows the teams of the edition the site answers for. */
+  editions: ReadModelEditions;
 }
 
 /** GET /stats/teams (module comment); registered next to statsRoutes (app.ts). */
-export const publicPageRoutes: FastifyPluginAsyncTypebox<PublicPageRouteOptions> = async (app, { db, now, answers }) => {
+export const publicPageRoutes: FastifyPluginAsyncTypebox<PublicPageRouteOptions> = async (app, { db, now, answers, editions }) => {
   app.get('/stats/teams', {
     // Reads team-stats and payments (the money raised); public and the same for everyone: cached per position, local day and
     // query, compressed by the cache.
@@ -100,12 +105,15 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<PublicPageRouteOptions>
     preValidation: plainPageNumbers,
     schema: { querystring: PublicTeamPageQuery, response: { 200: PublicTeamPageAnswer, 400: ErrorAnswer } },
   }, async (request, reply) => {
-    const today = localDate(now().toISOString(), currentEdition.timeZone);
+    const at = now();
+    const edition = await editions.answering(at);
+    const year = edition?.edition.year ?? -1;
+    const today = localDate(at.toISOString(), edition?.edition.timeZone ?? 'Europe/Tallinn');
     const window = pageWindow<PublicTeamSort>(request.query, { ...DEFAULT_SORT.publicTeams, size: PUBLIC_PAGE_SIZE });
-    const key = `stats-teams:${today}:${window.sort}:${window.order}:${window.size}:${window.page}:${window.pattern ?? ''}`;
-    return answers.serve(request, reply, key, () => publicTeamPage(db, window, today));
+    const key = `stats-teams:${year}:${today}:${window.sort}:${window.order}:${window.size}:${window.page}:${window.pattern ?? ''}`;
+    return answers.serve(request, reply, key, () => publicTeamPage(db, window, year, today));
   });
 };
 
 /** Served under /api by being in routes/ (route-files.ts). */
-export default routeFile(publicPageRoutes, (deps: RouteDependencies) => ({ db: deps.db, now: deps.now, answers: deps.answers }));
+export default routeFile(publicPageRoutes, (deps: RouteDependencies) => ({ db: deps.db, now: deps.now, answers: deps.answers, editions: deps.editions }));

@@ -1,5 +1,6 @@
 /**
  * GET /api/stats (spec §7): every team's public figures and the totals, plus totalBlueFlowers,
+ * of the edition the site answers for (editions.ts: the current one; spec §7 knows no editions),
  * each team's blueFlowers and prestige, and its description (the participants table's expanding
  * rows). dailyDistance is the km performed on the clock's current local day (Europe/Tallinn).
  *
@@ -14,9 +15,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { StatsAnswer } from '@sinilill/contracts';
-import { currentEdition, localDate } from '@sinilill/domain';
+import { localDate } from '@sinilill/domain';
 import { paymentsProjection, teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
 import type { AnswerCache } from '../answer-cache';
+import type { ReadModelEditions } from '../editions';
 import { teamStatRows, toTeamStat } from './public-pages';
 import { routeFile } from '@sinilill/http';
 import type { RouteDependencies } from '../dependencies';
@@ -26,58 +28,74 @@ export interface StatsRouteOptions {
   now: () => Date;
   /** The process's cache of public answers. */
   answers: AnswerCache;
+  editions: ReadModelEditions;
 }
 
 /**
- * The clock's local day in the edition's time zone ('YYYY-MM-DD'), worked out once a minute (a
- * time zone's days begin on whole minutes): the key of every request, kept off its hot path.
+ * The totals of edition `year`'s teams (team-stats) and its money raised (payments: a deleted
+ * team's money included), summed over its rows: a few thousand rows at most.
  */
-function localDayOf(now: () => Date): () => string {
-  let minute = NaN;
-  let day = '';
-  return () => {
-    const at = now();
-    const current = Math.floor(at.getTime() / 60_000);
-    if (current !== minute) {
-      day = localDate(at.toISOString(), currentEdition.timeZone);
-      minute = current;
-    }
-    return day;
+export async function editionTotals(db: Kysely<ReadModelDatabase>, year: number) {
+  const rm = db.withSchema('rm');
+  const [totals, money] = await Promise.all([
+    rm.selectFrom('team_stats').where('edition', '=', year).select((eb) => [
+      eb.fn.countAll<string>().as('teams'),
+      eb.fn.coalesce(eb.fn.sum<string>('participants'), eb.lit(0)).as('participants'),
+      eb.fn.coalesce(eb.fn.sum<string>('distance'), eb.lit(0)).as('distance'),
+      eb.fn.coalesce(eb.fn.sum<string>('distance_hundredths'), eb.lit(0)).as('hundredths'),
+      eb.fn.coalesce(eb.fn.sum<string>('blue_flowers'), eb.lit(0)).as('flowers'),
+    ]).executeTakeFirstOrThrow(),
+    rm.selectFrom('fundraising_teams').where('edition', '=', year).select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<string>('fees_cents'), eb.lit(0)).as('fees'),
+      eb.fn.coalesce(eb.fn.sum<string>('donations_cents'), eb.lit(0)).as('donations'),
+      eb.fn.coalesce(eb.fn.sum<string>('unknown_count'), eb.lit(0)).as('unknown'),
+    ]).executeTakeFirstOrThrow(),
+  ]);
+  // Sums of integer and bigint columns: pg answers strings.
+  return {
+    teams: Number(totals.teams),
+    participants: Number(totals.participants),
+    distance: Number(totals.distance),
+    distanceHundredths: Number(totals.hundredths),
+    blueFlowers: Number(totals.flowers),
+    raisedCents: Number(money.fees) + Number(money.donations),
+    raisedUnknownCount: Number(money.unknown),
   };
 }
 
-/** GET /api/stats's answer for local day `today` ('YYYY-MM-DD'), from team-stats' and payments' tables. */
-async function statsAnswer(db: Kysely<ReadModelDatabase>, today: string) {
+/** GET /api/stats's answer for edition `year` on local day `today` ('YYYY-MM-DD'), from team-stats' and payments' tables. */
+async function statsAnswer(db: Kysely<ReadModelDatabase>, year: number, today: string) {
   const rm = db.withSchema('rm');
-  const [teams, totals, money] = await Promise.all([
-    teamStatRows(rm, today).orderBy('t.distance', 'desc').orderBy('t.team_id').execute(),
-    rm.selectFrom('stats_totals').selectAll().where('id', '=', 1).executeTakeFirst(),
-    rm.selectFrom('fundraising_totals').select(['fees_cents', 'donations_cents', 'unknown_count']).where('id', '=', 1).executeTakeFirst(),
+  const [teams, totals] = await Promise.all([
+    teamStatRows(rm, year, today).orderBy('t.distance', 'desc').orderBy('t.team_id').execute(),
+    editionTotals(db, year),
   ]);
   return {
     teams: teams.map(toTeamStat),
-    totalParticipants: totals?.participants ?? 0,
-    totalDistance: totals?.distance ?? 0,
-    totalBlueFlowers: totals?.blue_flowers ?? 0,
-    // bigint columns: pg answers strings.
-    raised_cents: Number(money?.fees_cents ?? 0) + Number(money?.donations_cents ?? 0),
-    raised_unknown_count: money?.unknown_count ?? 0,
+    totalParticipants: totals.participants,
+    totalDistance: totals.distance,
+    totalBlueFlowers: totals.blueFlowers,
+    raised_cents: totals.raisedCents,
+    raised_unknown_count: totals.raisedUnknownCount,
     today,
   };
 }
 
-export const statsRoutes: FastifyPluginAsyncTypebox<StatsRouteOptions> = async (app, { db, now, answers }) => {
-  const localDay = localDayOf(now);
+export const statsRoutes: FastifyPluginAsyncTypebox<StatsRouteOptions> = async (app, { db, now, answers, editions }) => {
   app.get('/stats', {
     config: { reads: [teamStatsProjection.name, paymentsProjection.name] },
     // Compressed by the cache, once per position.
     compress: false,
     schema: { response: { 200: StatsAnswer } },
   }, async (request, reply) => {
-    const today = localDay();
-    return answers.serve(request, reply, `stats:${today}`, () => statsAnswer(db, today));
+    const at = now();
+    const edition = await editions.answering(at);
+    const year = edition?.edition.year ?? -1;
+    // The edition's own zone says which day's km are "today's" (Europe/Tallinn so far).
+    const today = localDate(at.toISOString(), edition?.edition.timeZone ?? 'Europe/Tallinn');
+    return answers.serve(request, reply, `stats:${year}:${today}`, () => statsAnswer(db, year, today));
   });
 };
 
 /** Served under /api by being in routes/ (route-files.ts). */
-export default routeFile(statsRoutes, (deps: RouteDependencies) => ({ db: deps.db, now: deps.now, answers: deps.answers }));
+export default routeFile(statsRoutes, (deps: RouteDependencies) => ({ db: deps.db, now: deps.now, answers: deps.answers, editions: deps.editions }));

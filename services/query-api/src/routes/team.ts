@@ -21,10 +21,12 @@ import { DomainError, fromHundredths } from '@sinilill/domain';
 import { ID_PATTERN, routeFile } from '@sinilill/http';
 import { paymentsProjection, teamDirectoryProjection, teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
 import type { TeamChangeFeed } from '../live';
-import { requireTeamAccess } from '../team-access';
+import { requireTeamAccess, type AccountParticipants } from '../team-access';
 import type { RouteDependencies } from '../dependencies';
 
 export interface TeamRouteOptions {
+  /** Every participant of an account: a member of a past edition's team still reads it (team-access.ts). */
+  accountParticipants?: AccountParticipants;
   db: Kysely<ReadModelDatabase>;
   /** The process's change feed (live.ts). */
   changes: TeamChangeFeed;
@@ -49,7 +51,7 @@ function changeEvent(change: TeamChange): string {
   return `event: change\ndata: ${JSON.stringify({ teamId: change.teamId, position: change.position })}\n\n`;
 }
 
-export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (app, { db, changes, keepAliveMs }) => {
+export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (app, { db, changes, keepAliveMs, accountParticipants }) => {
   const rm = db.withSchema('rm');
   const guard = { onRequest: [app.authenticate] };
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -63,7 +65,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
     schema: { params: Params, response: { 200: TeamAnswer, ...refusals } },
   }, async (request) => {
     const teamId = Number(request.params.id);
-    await requireTeamAccess(db, request.actor, teamId);
+    await requireTeamAccess(db, request.actor, teamId, accountParticipants);
     const row = await rm.selectFrom('team_stats')
       .leftJoin('team_join_codes', 'team_join_codes.team_id', 'team_stats.team_id')
       .leftJoin('fundraising_teams', 'fundraising_teams.team_id', 'team_stats.team_id')
@@ -97,7 +99,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
     schema: { params: Params, response: { 200: TeamMembersAnswer, ...refusals } },
   }, async (request) => {
     const teamId = Number(request.params.id);
-    await requireTeamAccess(db, request.actor, teamId);
+    await requireTeamAccess(db, request.actor, teamId, accountParticipants);
     const rows = await rm.selectFrom('team_members').selectAll().where('team_id', '=', teamId)
       .orderBy('distance_hundredths', 'desc')
       .orderBy('full_name', (ob) => ob.asc().nullsLast())
@@ -122,7 +124,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
     schema: { params: Params, response: { 200: TeamEntriesAnswer, ...refusals } },
   }, async (request) => {
     const teamId = Number(request.params.id);
-    await requireTeamAccess(db, request.actor, teamId);
+    await requireTeamAccess(db, request.actor, teamId, accountParticipants);
     const rows = await rm.selectFrom('team_entries').selectAll().where('team_id', '=', teamId)
       .orderBy('created_at', 'desc').orderBy('entry_id', 'desc')
       .execute();
@@ -152,7 +154,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
     schema: { params: Params, response: { 200: JoinCodeAnswer, ...refusals } },
   }, async (request) => {
     const teamId = Number(request.params.id);
-    await requireTeamAccess(db, request.actor, teamId);
+    await requireTeamAccess(db, request.actor, teamId, accountParticipants);
     const row = await rm.selectFrom('team_join_codes').selectAll().where('team_id', '=', teamId).executeTakeFirst();
     if (!row) throw new DomainError('NOT_FOUND', `join code of team ${teamId}`);
     return { code: row.join_code, created_at: row.created_at.toISOString() };
@@ -178,7 +180,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
     schema: { params: Params, response: refusals },
   }, async (request, reply) => {
     const teamId = Number(request.params.id);
-    await requireTeamAccess(db, request.actor, teamId);
+    await requireTeamAccess(db, request.actor, teamId, accountParticipants);
     // From here the response is ours, written as the events come (Fastify docs: Reply .hijack()).
     reply.hijack();
     const res = reply.raw;
@@ -220,4 +222,6 @@ export const teamRoutes: FastifyPluginAsyncTypebox<TeamRouteOptions> = async (ap
 };
 
 /** Served under /api by being in routes/ (route-files.ts). */
-export default routeFile(teamRoutes, (deps: RouteDependencies) => ({ db: deps.db, changes: deps.changes, keepAliveMs: deps.liveKeepAliveMs }));
+export default routeFile(teamRoutes, (deps: RouteDependencies) => ({
+  db: deps.db, changes: deps.changes, keepAliveMs: deps.liveKeepAliveMs, ...(deps.accountParticipants ? { accountParticipants: deps.accountParticipants } : {}),
+}));

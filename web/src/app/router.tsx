@@ -19,6 +19,7 @@ import { RootLayout } from './frame/root-layout';
 import { RouteErrorPage } from './frame/route-error-page';
 import { RoutePending } from './frame/route-pending';
 import { loadPageNamespace } from './i18n';
+import { prefetchEditions } from '../lib/edition';
 
 /** `?type=<value>` when it is the expected value, else no search at all. */
 function typeSearch<Value extends string>(value: Value) {
@@ -35,6 +36,8 @@ function lendPreload(component: () => ReactNode, page: { preload?: () => Promise
 }
 
 const rootRoute = createRootRoute({
+  // The site's edition is read at once: pages and form checks take its rules (lib/edition.ts).
+  beforeLoad: () => prefetchEditions(),
   component: RootLayout,
   notFoundComponent: NotFoundPage,
 });
@@ -219,6 +222,22 @@ const historyRoute = createRoute({
   pendingComponent: RoutePending,
 });
 
+// A closed edition's archive page; a year that is not a number is not a page.
+const ArchivedEditionPage = lazyRouteComponent(() => import('../features/history'), 'ArchivedEditionPage');
+const archivedEditionRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/history/$year',
+  beforeLoad: ({ params }) => {
+    if (!/^\d{4}$/.test(params.year)) throw notFound();
+  },
+  loader: () => loadPageNamespace('history'),
+  component: lendPreload(function ArchivedEditionRoute() {
+    const { year } = archivedEditionRoute.useParams();
+    return <ArchivedEditionPage year={Number(year)} />;
+  }, ArchivedEditionPage),
+  pendingComponent: RoutePending,
+});
+
 const guideRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/guide',
@@ -288,6 +307,7 @@ const routeTree = rootRoute.addChildren([
   payRoute,
   paymentResultRoute,
   historyRoute,
+  archivedEditionRoute,
   adminRoute,
   guideRoute,
   sponsorRoute,

@@ -1,8 +1,8 @@
-import { currentEdition } from '@sinilill/domain';
+import { edition2025 } from '@sinilill/domain/seed';
 import { describe, expect, it } from 'vitest';
 import { editionMoments, editionPhase } from './edition-phase';
 
-const phase = (now: string) => editionPhase(currentEdition, now);
+const phase = (now: string) => editionPhase(edition2025, now);
 
 describe('editionPhase (2025: 1–30 April, late entries to 3 May, draw 5 May 17:00)', () => {
   it('is before until the last day of March', () => {
@@ -54,6 +54,6 @@ describe('editionPhase (2025: 1–30 April, late entries to 3 May, draw 5 May 17
 
 describe('editionMoments', () => {
   it('names the 2025 days and the draw time', () => {
-    expect(editionMoments(currentEdition)).toEqual({ startDay: 1, endDay: 30, lateEntriesDay: 3, drawDay: 5, drawTime: '17:00' });
+    expect(editionMoments(edition2025)).toEqual({ startDay: 1, endDay: 30, lateEntriesDay: 3, drawDay: 5, drawTime: '17:00' });
   });
 });

@@ -1,7 +1,22 @@
-import { describe, expect, it } from 'vitest';
+import { edition2025 } from '@sinilill/domain/seed';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkConfirmation, checkEmail, checkNewPassword, checkText, problemFields } from './form-validation';
+import { cacheEditions, clearEditions } from './test-editions';
+
+describe('form checks before the editions are read', () => {
+  it('leaves the lengths to the server and takes the account rule for the password', () => {
+    clearEditions();
+    expect(checkEmail(`${'a'.repeat(300)}@test.ee`)).toBeUndefined();
+    expect(checkText('a'.repeat(1000), { max: undefined })).toBeUndefined();
+    expect(checkNewPassword('12345')).toEqual({ kind: 'code', code: 'PASSWORD_TOO_SHORT' });
+    expect(checkNewPassword('123456')).toBeUndefined();
+  });
+});
 
 describe('form checks (spec §5)', () => {
+  beforeAll(() => cacheEditions(edition2025));
+  afterAll(clearEditions);
+
   it('requires text and counts characters, not UTF-16 units, after trimming', () => {
     expect(checkText('   ', { max: 32 })).toEqual({ kind: 'required' });
     expect(checkText('', { max: 32, required: false })).toBeUndefined();

@@ -1,9 +1,9 @@
 /**
  * The team icon's file checks made before uploading (spec §5: extensions .jpg, .jpeg, .png, else
- * NOT_ALLOWED_FILE_TYPE; above 5 MB MAX_IMAGE_SIZE). The server checks again, by the content.
+ * NOT_ALLOWED_FILE_TYPE; above the edition's image limit, 5 MB in 2025, MAX_IMAGE_SIZE). The server checks again, by the content.
  */
 import type { IMAGE_EXTENSIONS } from '@sinilill/contracts';
-import { currentEdition } from '@sinilill/domain';
+import { siteLimits } from './site-edition';
 
 /** The extensions allowed; typed by the contract's list, so the two cannot drift apart. */
 export const ICON_EXTENSIONS: typeof IMAGE_EXTENSIONS = ['.jpg', '.jpeg', '.png'];
@@ -11,19 +11,18 @@ export const ICON_EXTENSIONS: typeof IMAGE_EXTENSIONS = ['.jpg', '.jpeg', '.png'
 /** The file input's accept attribute. */
 export const ICON_ACCEPT = ICON_EXTENSIONS.join(',');
 
-/** Largest icon, bytes (5 MB = 5 × 1024 × 1024). */
-export const ICON_MAX_BYTES = currentEdition.limits.imageMaxBytes;
-
 export type IconFileProblem = 'NOT_ALLOWED_FILE_TYPE' | 'MAX_IMAGE_SIZE';
 
 /**
  * What is wrong with a chosen file, or null: NOT_ALLOWED_FILE_TYPE unless its name ends in an
- * allowed extension (any case), else MAX_IMAGE_SIZE when it is larger than `maxBytes`.
+ * allowed extension (any case), else MAX_IMAGE_SIZE when it is larger than `maxBytes` (the
+ * edition's `limits.imageMaxBytes`, by default the site edition's from the query cache; null
+ * while it is unknown: the server decides).
  */
-export function checkIconFile(file: { name: string; size: number }, maxBytes: number = ICON_MAX_BYTES): IconFileProblem | null {
+export function checkIconFile(file: { name: string; size: number }, maxBytes: number | null = siteLimits()?.imageMaxBytes ?? null): IconFileProblem | null {
   const name = file.name.toLowerCase();
   if (!ICON_EXTENSIONS.some((extension) => name.endsWith(extension))) return 'NOT_ALLOWED_FILE_TYPE';
-  if (file.size > maxBytes) return 'MAX_IMAGE_SIZE';
+  if (maxBytes !== null && file.size > maxBytes) return 'MAX_IMAGE_SIZE';
   return null;
 }
 

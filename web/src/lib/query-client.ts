@@ -21,6 +21,10 @@ export const queryClient = new QueryClient({
 /** The cache keys of the server reads, one per spec §7 call (and its arguments). */
 export const queryKeys = {
   settings: ['settings'] as const,
+  /** GET /api/editions: the current, next and archived editions (lib/edition.ts). */
+  editions: ['editions'] as const,
+  /** GET /api/history/editions/{year}: a closed edition's final figures. */
+  archivedEdition: (year: number) => ['history', 'editions', year] as const,
   /** The payment info of a session: its access token (a new token is a new account or a new isPaid claim). */
   paymentInfo: (token: string | null) => ['payment-info', token] as const,
   stats: ['stats'] as const,

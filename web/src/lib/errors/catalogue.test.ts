@@ -1,6 +1,8 @@
 import { ERROR_CODES } from '@sinilill/domain';
 import i18next, { type TFunction } from 'i18next';
-import { describe, expect, it } from 'vitest';
+import { edition2025 } from '@sinilill/domain/seed';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cacheEditions, clearEditions } from '../test-editions';
 import { CATALOGUE_CODES, errorText, SERVER_ONLY_CODES, toCatalogueCode } from './catalogue';
 import errorsEn from './locales/en.json';
 import errorsEt from './locales/et.json';
@@ -46,9 +48,21 @@ describe('error catalogue', () => {
     expect(errorText(t, 'USER_NOT_APPROVED')).toBe('User is not approved; a confirmation link was sent.');
   });
 
-  it('appends 5MB to MAX_IMAGE_SIZE in both languages', async () => {
+  afterEach(clearEditions);
+
+  it('appends the image limit of the edition, 5MB in 2025, to MAX_IMAGE_SIZE in both languages', async () => {
+    cacheEditions(edition2025);
     expect(errorText(await translator('en'), 'MAX_IMAGE_SIZE')).toBe('Largest allowed image size is 5MB');
     expect(errorText(await translator('et'), 'MAX_IMAGE_SIZE')).toMatch(/ 5MB$/);
+  });
+
+  it('says MAX_IMAGE_SIZE without a size before the editions are read', async () => {
+    expect(errorText(await translator('en'), 'MAX_IMAGE_SIZE')).toBe('Largest allowed image size is');
+  });
+
+  it('names the minimum password length of the edition', async () => {
+    cacheEditions({ ...edition2025, limits: { ...edition2025.limits, passwordMin: 8 } });
+    expect(errorText(await translator('en'), 'PASSWORD_TOO_SHORT')).toContain('at least 8 characters');
   });
 
   it('names the minimum password length', async () => {

@@ -3,8 +3,9 @@
  * (`{ message: CODE }`) has a text in both languages, in the `errors` namespace. Unknown codes
  * show GENERIC_ERROR.
  */
-import { currentEdition, ERROR_CODES, MAX_ENTRY_DISTANCE_KM, type ErrorCode } from '@sinilill/domain';
+import { ERROR_CODES, MAX_ENTRY_DISTANCE_KM, type ErrorCode } from '@sinilill/domain';
 import type { TFunction } from 'i18next';
+import { passwordMin, siteLimits } from '../site-edition';
 import type errorsEt from './locales/et.json';
 
 /**
@@ -40,17 +41,22 @@ export function toCatalogueCode(message: unknown, status = 0): CatalogueCode {
   return 'GENERIC_ERROR';
 }
 
-/** "5MB": the image limit of spec §5 in whole megabytes. */
-export const MAX_IMAGE_SIZE_LABEL = `${Math.round(currentEdition.limits.imageMaxBytes / (1024 * 1024))}MB`;
+/** "5MB": an image limit (bytes, the edition's `limits.imageMaxBytes`, spec §5) in whole megabytes. */
+export function maxImageSizeLabel(imageMaxBytes: number): string {
+  return `${Math.round(imageMaxBytes / (1024 * 1024))}MB`;
+}
 
 /**
  * The text shown for `code` in `t`'s language (any unknown code: GENERIC_ERROR's text).
  * MAX_IMAGE_SIZE's text is followed by the limit ("… is 5MB", spec §5); PASSWORD_TOO_SHORT
  * names the minimum length, and INVALID_DISTANCE the largest entry (the entry decider's limit, km),
  * so that "4 200" typed for 4,2 is told what is allowed rather than only that it is not.
+ * The limits are the site edition's (./site-edition.ts); before the editions are read the
+ * password minimum is the account rule's and MAX_IMAGE_SIZE's text stands without the size.
  */
 export function errorText(t: TFunction, code: string): string {
   const known = toCatalogueCode(code);
-  const text = t(known, { ns: 'errors', min: currentEdition.limits.passwordMin, maxKm: MAX_ENTRY_DISTANCE_KM });
-  return known === 'MAX_IMAGE_SIZE' ? `${text} ${MAX_IMAGE_SIZE_LABEL}` : text;
+  const text = t(known, { ns: 'errors', min: passwordMin(), maxKm: MAX_ENTRY_DISTANCE_KM });
+  const imageMaxBytes = siteLimits()?.imageMaxBytes;
+  return known === 'MAX_IMAGE_SIZE' && imageMaxBytes !== undefined ? `${text} ${maxImageSizeLabel(imageMaxBytes)}` : text;
 }

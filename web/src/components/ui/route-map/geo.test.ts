@@ -1,4 +1,4 @@
-import { currentEdition } from '@sinilill/domain';
+import { edition2025 } from '@sinilill/domain/seed';
 import { geoMercator, geoPath } from 'd3-geo';
 import world110m from 'world-atlas/countries-110m.json';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { regionFor, regionKeys, type MapRegion } from './regions';
 
 const atlas: Atlas = atlasData;
 const world = world110m as unknown as WorldTopology;
-const regions = [...new Set(currentEdition.route.missions.map((m) => m.name.en))].map((key) => regionFor(key)!) satisfies MapRegion[];
+const regions = [...new Set(edition2025.route.missions.map((m) => m.name.en))].map((key) => regionFor(key)!) satisfies MapRegion[];
 
 /**
  * The map as d3-geo drew it from world-atlas in the browser before atlas.json:

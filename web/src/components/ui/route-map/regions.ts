@@ -36,3 +36,29 @@ export function regionFor(key: string): MapRegion | undefined {
 export function regionKeys(): string[] {
   return Object.keys(regions);
 }
+
+/**
+ * The map regions of a route's missions, one per region key (the first mission's wins): a
+ * mission with a `position` ([longitude, latitude], the edition's data) is placed there,
+ * highlighting its region's countries when regions.json knows the name; one without is placed by
+ * its name alone; one with neither gets no region (the map lists it below itself).
+ */
+export function mapRegions(missions: readonly { region: string; position?: readonly [number, number] }[]): MapRegion[] {
+  const byKey = new Map<string, MapRegion>();
+  for (const mission of missions) {
+    if (byKey.has(mission.region)) continue;
+    const known = regionFor(mission.region);
+    const position = mission.position;
+    if (position && Number.isFinite(position[0]) && Number.isFinite(position[1])) {
+      byKey.set(mission.region, {
+        key: mission.region,
+        countries: known?.countries ?? [],
+        anchor: [position[0], position[1]],
+        ...(known?.seaRadius ? { seaRadius: known.seaRadius } : {}),
+      });
+    } else if (known) {
+      byKey.set(mission.region, known);
+    }
+  }
+  return [...byKey.values()];
+}

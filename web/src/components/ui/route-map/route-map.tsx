@@ -12,7 +12,7 @@ import {
 } from 'react';
 import { rovingTarget } from '../../../lib/roving-focus';
 import { type Atlas, buildMapGeometry } from './geo';
-import { regionFor, type MapRegion } from './regions';
+import { mapRegions } from './regions';
 import { spreadMarkers, type Extent } from './spread-markers';
 import type { RouteMapLabels, RouteMapMission } from './types';
 import { baseView, centreOn, isInView, MAX_ZOOM, MIN_ZOOM, panView, type Point, toPercent, type ViewBox, zoomOf, zoomView } from './view-box';
@@ -115,15 +115,12 @@ export function RouteMap({ atlas, missions, labels, renderDetails, showProgress 
   const captionId = `${ids}-caption`;
   const detailsId = `${ids}-details`;
 
-  // Keyed by the regions' names, not the missions array: new progress or another language must
-  // not rebuild the geography nor reset the view.
-  const regionNames = [...new Set(missions.map((mission) => mission.region))].join('\n');
+  // Keyed by the regions' names and positions, not the missions array: new progress or another
+  // language must not rebuild the geography nor reset the view.
+  const places = JSON.stringify(missions.map((mission) => [mission.region, mission.position ?? null]));
   const regions = useMemo(
-    () => regionNames.split('\n').flatMap((key): MapRegion[] => {
-      const region = regionFor(key);
-      return region ? [region] : [];
-    }),
-    [regionNames],
+    () => mapRegions((JSON.parse(places) as [string, [number, number] | null][]).map(([region, position]) => (position ? { region, position } : { region }))),
+    [places],
   );
   const geometry = useMemo(() => buildMapGeometry(atlas, regions), [atlas, regions]);
   const base = useMemo(() => baseView(geometry.width, geometry.height), [geometry]);

@@ -1,4 +1,4 @@
-import { currentEdition } from '@sinilill/domain';
+import { edition2025 } from '@sinilill/domain/seed';
 import { describe, expect, it } from 'vitest';
 import atlas from './atlas.json';
 import { buildMapGeometry } from './geo';
@@ -91,9 +91,9 @@ describe('spreadMarkers', () => {
   });
 
   it('parts all 24 markers of the 2025 route on a 296 px map (a 360 px screen), badges and all', () => {
-    const regions = [...new Set(currentEdition.route.missions.map((m) => m.name.en))].map((key) => regionFor(key)!);
+    const regions = [...new Set(edition2025.route.missions.map((m) => m.name.en))].map((key) => regionFor(key)!);
     const geometry = buildMapGeometry(atlas, regions);
-    const anchors = currentEdition.route.missions.map((m) => geometry.anchors.get(m.name.en)!);
+    const anchors = edition2025.route.missions.map((m) => geometry.anchors.get(m.name.en)!);
     const pxPerUnit = 296 / geometry.width;
     // A 24 px marker with a 4 px gap; every other one with a badge (9 px right, 7 px up).
     const half = 14 / pxPerUnit;

@@ -4,6 +4,12 @@ export interface RouteMapMission {
   id: number;
   /** Region key: the mission's English name, looked up in regions.json. */
   region: string;
+  /**
+   * Where the marker sits, [longitude, latitude] in degrees (the edition's Mission.position); it
+   * wins over regions.json's anchor. Without it and without a known region the mission is listed
+   * below the map instead.
+   */
+  position?: readonly [number, number];
   /** Accessible name of the marker: number, region, operation, teams, state. */
   label: string;
   /** Teams inside the mission now; a badge shows the number when above 0. */

@@ -7,7 +7,7 @@ import { TextField } from '../../../components/ui/form/field';
 import { focusField } from '../../../components/ui/form/problem-text';
 import formStyles from '../../../components/ui/form/form.module.css';
 import { Panel, panelStyles } from '../../../components/ui/panel';
-import { checkEmail, checkText, type FieldProblems, limits, problemFields } from '../../../lib/form-validation';
+import { checkEmail, checkText, type FieldProblems, formLimits, problemFields } from '../../../lib/form-validation';
 import { toSpecLanguage } from '@sinilill/contracts';
 import { isPaidNow, loadPaymentInfo } from '../../../lib/payment-info';
 import { useSessionStore } from '../../../lib/session-store';
@@ -54,7 +54,7 @@ function LoginForm() {
 
   const check = (next: typeof values): FieldProblems<LoginField> => {
     const found: FieldProblems<LoginField> = {
-      email: checkText(next.email, { max: limits.emailMax }),
+      email: checkText(next.email, { max: formLimits()?.emailMax }),
       password: next.password === '' ? { kind: 'required' } : undefined,
     };
     return found;

@@ -7,7 +7,7 @@ import { TextField } from '../../../components/ui/form/field';
 import { focusField } from '../../../components/ui/form/problem-text';
 import formStyles from '../../../components/ui/form/form.module.css';
 import { Panel } from '../../../components/ui/panel';
-import { checkConfirmation, checkNewPassword, type FieldProblems, limits, problemFields } from '../../../lib/form-validation';
+import { checkConfirmation, checkNewPassword, type FieldProblems, passwordMin, problemFields } from '../../../lib/form-validation';
 import { isStrongPassword } from '../../../lib/password-strength';
 import { useAction } from '../../../lib/use-action';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -98,7 +98,7 @@ export function PasswordResetPage({ token, id, success }: PasswordResetPageProps
           type="password"
           autoComplete="new-password"
           label={t('reset.newPassword')}
-          hint={t('reset.passwordHint', { min: limits.passwordMin })}
+          hint={t('reset.passwordHint', { min: passwordMin() })}
           value={values.password}
           onChange={change('password')}
           problem={problems.password}

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ui/form/alert';
 import { Panel } from '../../../components/ui/panel';
-import { currentEdition } from '@sinilill/domain';
+import { EditionGate } from '../../../components/edition-gate';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { queryKeys } from '../../../lib/query-client';
 import { useFetched } from '../../../lib/use-fetched';
@@ -45,7 +45,9 @@ export function DrawPage() {
         <>
           {draw.data.status === 'none' ? (
             <>
-              <p data-testid="draw-planned">{t('planned', { when: plannedTime(currentEdition.prizeDraw, i18n.language) })}</p>
+              <EditionGate loading={null}>
+                {(edition) => <p data-testid="draw-planned">{t('planned', { when: plannedTime(edition.prizeDraw, i18n.language) })}</p>}
+              </EditionGate>
               <p data-testid="draw-none">{t('none')}</p>
             </>
           ) : (

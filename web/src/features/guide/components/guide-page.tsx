@@ -1,4 +1,6 @@
-import { currentEdition } from '@sinilill/domain';
+import type { Edition } from '@sinilill/domain';
+import { EditionGate } from '../../../components/edition-gate';
+import { editionDayTexts } from '../../../lib/edition-dates';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
@@ -14,11 +16,6 @@ import styles from './guide.module.css';
 /** The guide's sections in order (spec §2 "Guide"); each is `guide-section-<id>`. */
 const GUIDE_SECTIONS = ['register', 'payment', 'collecting', 'entering', 'progress', 'social', 'awards', 'contact'] as const;
 type SectionId = (typeof GUIDE_SECTIONS)[number];
-
-/** Day of month of a YYYY-MM-DD[...] date, without a leading zero. */
-function dayOf(isoDate: string): number {
-  return Number(isoDate.slice(8, 10));
-}
 
 function Screenshot({ id, description }: { id: ScreenshotId; description: string }) {
   const { t } = useTranslation('guide');
@@ -52,14 +49,19 @@ function Section({ id, children }: { id: SectionId; children: ReactNode }) {
  * /guide (spec §2 "Guide"): how to take part, in eight sections – registering, the fee,
  * collecting and entering distance (log in at /login), following the progress (home), social
  * media, prizes (drawn among the registered, paid participants with at least one flower) and
- * contact – with screenshots of this app in the page's language.
+ * contact – with screenshots of this app in the page's language. Dates, fees and the route are
+ * the site edition's; its own draw rules, when it has them, follow the general text on prizes.
  */
 export function GuidePage() {
   const { t } = useTranslation('guide');
-  const lang = useLang();
   useDocumentTitle(t('title'));
-  const edition = currentEdition;
-  const [, drawTime = ''] = edition.prizeDraw.split('T');
+  return <EditionGate testId="guide-edition">{(edition) => <GuideOf edition={edition} />}</EditionGate>;
+}
+
+function GuideOf({ edition }: { edition: Edition }) {
+  const { t } = useTranslation('guide');
+  const lang = useLang();
+  const days = editionDayTexts(edition, lang);
 
   return (
     <ContentPage title={t('title')} intro={t('intro')} testId="guide-page">
@@ -100,14 +102,14 @@ export function GuidePage() {
       </Section>
 
       <Section id="collecting">
-        <p>{t('sections.collecting.p1', { year: edition.year, start: dayOf(edition.startDate), end: dayOf(edition.endDate) })}</p>
+        <p>{t('sections.collecting.p1', { year: edition.year, span: days.span })}</p>
         <p>{t('sections.collecting.p2', { missions: edition.route.missions.length, length: edition.route.lapLength })}</p>
         <p>{t('sections.collecting.p3')}</p>
       </Section>
 
       <Section id="entering">
         <p>{t('sections.entering.p1')}</p>
-        <p>{t('sections.entering.p2', { day: dayOf(edition.lateEntriesUntil) })}</p>
+        <p>{t('sections.entering.p2', { range: days.range, lateDay: days.lateDay })}</p>
         <p>
           <Link to="/login" className={contentStyles.action} data-testid="guide-login-link">
             {t('sections.entering.link')}
@@ -145,10 +147,11 @@ export function GuidePage() {
         <p>{t('sections.awards.p1')}</p>
         <p>
           {t('sections.awards.p2', {
-            day: dayOf(edition.prizeDraw),
-            time: lang === 'et' ? drawTime.replace(':', '.') : drawTime,
+            drawOn: days.drawOn,
+            time: days.drawTime,
           })}
         </p>
+        {edition.drawRules && <p data-testid="guide-draw-rules">{edition.drawRules[lang]}</p>}
       </Section>
 
       <Section id="contact">

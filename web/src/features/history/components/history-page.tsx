@@ -5,6 +5,7 @@ import { SOCIAL_GROUP_URL } from '../../../lib/organisation';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useNumberFormat } from '../../../lib/use-number-format';
 import { PAST_EDITIONS, type Figure, type InTextName, type PastEdition } from '../data/editions';
+import { ArchiveList } from './archive-list';
 import { YearIllustration } from './year-illustration';
 import styles from './history.module.css';
 
@@ -63,8 +64,10 @@ function YearSection({ edition }: { edition: PastEdition }) {
 }
 
 /**
- * /history (spec §2 "History"): one section per past edition 2021–2024 with its text, its
- * figures (spec §1, including the fixed 2023 totals) and a drawing, then the social group link.
+ * /history (spec §2 "History"): the editions that ran in this app and are archived (newest
+ * first, each linking to /history/{year}), then one section per past edition 2021–2024 with its
+ * text, its figures (spec §1, including the fixed 2023 totals) and a drawing, then the social
+ * group link.
  */
 export function HistoryPage() {
   const { t } = useTranslation('history');
@@ -80,6 +83,7 @@ export function HistoryPage() {
           ))}
         </ul>
       </nav>
+      <ArchiveList />
       {PAST_EDITIONS.map((edition) => (
         <YearSection key={edition.year} edition={edition} />
       ))}

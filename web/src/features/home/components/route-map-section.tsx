@@ -80,6 +80,7 @@ export function RouteMapSection({ teams, route }: RouteMapSectionProps) {
         return {
           id: mission.id,
           region: mission.name.en,
+          ...(mission.position ? { position: mission.position } : {}),
           teamCount: state.teamCount,
           reached: state.reached,
           label: t('map.marker', {

@@ -3,12 +3,14 @@ import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FlowerIcon } from '../../../components/ui/flower-icon';
-import { editionMoments, editionPhase, type EditionPhase } from '../../../lib/edition-phase';
+import { editionDayTexts } from '../../../lib/edition-dates';
+import { editionPhase, type EditionPhase } from '../../../lib/edition-phase';
 import { useLang } from '../../../lib/use-lang';
 import styles from './welcome.module.css';
 
 export interface WelcomeProps {
-  edition: Edition;
+  /** The edition the site runs; null between editions (then `notice` says what comes next). */
+  edition: Edition | null;
   /**
    * The app clock's local day (GET /api/stats `today`, YYYY-MM-DD in Europe/Tallinn); '' while
    * unknown (loading, or the stats failed), and then no phase notice is shown rather than a guess.
@@ -18,26 +20,40 @@ export interface WelcomeProps {
   entriesOpen: boolean | null;
   /** Registration is switched on (settings.registrationEnabled); null while unknown. */
   registrationEnabled: boolean | null;
+  /** Shown instead of the edition's phase (between editions: when the next one opens). */
+  notice?: ReactNode;
 }
 
 /**
  * Welcome text and where this year's event stands (spec §2 "Home": the aftermath notice; §4, §9:
- * before, during, late entries until 3 May, counting until the draw on 5 May, after the draw).
+ * before, during, late entries until 3 May, counting until the draw on 5 May, after the draw; the
+ * days are the edition's, named in the page's language by lib/edition-dates.ts), and a
+ * link to the archive of earlier years (/history).
  */
-export function Welcome({ edition, today, entriesOpen, registrationEnabled }: WelcomeProps) {
+export function Welcome({ edition, today, entriesOpen, registrationEnabled, notice }: WelcomeProps) {
   const { t } = useTranslation('home');
-  const moments = editionMoments(edition);
-  const phase = editionPhase(edition, today);
+  const lang = useLang();
+  const days = edition ? editionDayTexts(edition, lang) : null;
+  const phase = edition ? editionPhase(edition, today) : null;
   return (
     <section className={styles.welcome} aria-labelledby="welcome-heading">
       <div className={styles.text}>
-        <p className={styles.eyebrow}>{t('welcome.eyebrow', { start: moments.startDay, end: moments.endDay, year: edition.year })}</p>
+        {edition && days && (
+          <p className={styles.eyebrow} data-testid="welcome-dates">
+            {t('welcome.eyebrow', { range: days.range, year: edition.year })}
+          </p>
+        )}
         <h1 id="welcome-heading" className={styles.heading}>
           {t('welcome.heading')}
         </h1>
         <p className={styles.lead}>{t('welcome.lead')}</p>
-        <p>{t('welcome.body', { count: edition.route.missions.length })}</p>
-        {phase && <PhaseNotice phase={phase} edition={edition} entriesOpen={entriesOpen} registrationEnabled={registrationEnabled} />}
+        {edition && <p>{t('welcome.body', { count: edition.route.missions.length })}</p>}
+        {notice ?? (edition && phase && <PhaseNotice phase={phase} edition={edition} entriesOpen={entriesOpen} registrationEnabled={registrationEnabled} />)}
+        <p>
+          <Link to="/history" className={styles.phaseLink} data-testid="home-archive-link">
+            {t('welcome.archiveLink')}
+          </Link>
+        </p>
       </div>
       <div className={styles.art} aria-hidden="true">
         <FlowerIcon size={220} />
@@ -51,6 +67,8 @@ interface PhaseNoticeProps {
   edition: Edition;
   entriesOpen: boolean | null;
   registrationEnabled: boolean | null;
+  /** Shown instead of the edition's phase (between editions: when the next one opens). */
+  notice?: ReactNode;
 }
 
 /**
@@ -61,11 +79,10 @@ interface PhaseNoticeProps {
 function PhaseNotice({ phase, edition, entriesOpen, registrationEnabled }: PhaseNoticeProps) {
   const { t } = useTranslation('home');
   const lang = useLang();
-  const moments = editionMoments(edition);
+  const days = editionDayTexts(edition, lang);
   const year = edition.year;
-  // Estonian writes the time of day with a full stop (kell 17.00).
-  const drawTime = lang === 'et' ? moments.drawTime.replace(':', '.') : moments.drawTime;
-  const draw = <p>{t('phase.draw', { day: moments.drawDay, time: drawTime })}</p>;
+  const name = edition.name[lang];
+  const draw = <p>{t('phase.draw', { drawOn: days.drawOn, time: days.drawTime })}</p>;
   const teamLink = (
     <p>
       <Link to="/team" className={styles.phaseLink} data-testid="phase-team-link">
@@ -78,10 +95,10 @@ function PhaseNotice({ phase, edition, entriesOpen, registrationEnabled }: Phase
   let body: ReactNode;
   switch (phase) {
     case 'before':
-      heading = t('phase.before.heading', { year, start: moments.startDay });
+      heading = t('phase.before.heading', { name, startOn: days.startOn });
       body = (
         <>
-          <p>{t('phase.before.text', { start: moments.startDay, end: moments.endDay })}</p>
+          <p>{t('phase.before.text', { span: days.span })}</p>
           {registrationEnabled === true && (
             <p>
               {t('phase.before.registrationOpen')}{' '}
@@ -94,10 +111,10 @@ function PhaseNotice({ phase, edition, entriesOpen, registrationEnabled }: Phase
       );
       break;
     case 'during':
-      heading = t('phase.during.heading', { year });
+      heading = t('phase.during.heading', { name });
       body = (
         <>
-          <p>{t('phase.during.text', { end: moments.endDay })}</p>
+          <p>{t('phase.during.text', { until: days.until })}</p>
           {entriesOpen === true && (
             <>
               <p data-testid="phase-entries-open">{t('phase.during.entriesOpen')}</p>
@@ -114,7 +131,7 @@ function PhaseNotice({ phase, edition, entriesOpen, registrationEnabled }: Phase
         <>
           {entriesOpen === true && (
             <>
-              <p data-testid="phase-entries-open">{t('phase.lateEntries.entriesOpen', { day: moments.lateEntriesDay })}</p>
+              <p data-testid="phase-entries-open">{t('phase.lateEntries.entriesOpen', { lateDay: days.lateDay })}</p>
               {teamLink}
             </>
           )}

@@ -1,4 +1,4 @@
-import { currentEdition } from '@sinilill/domain';
+import { edition2025 } from '@sinilill/domain/seed';
 import { describe, expect, it } from 'vitest';
 import { isMissionReached, missingFlowers, unreachedMissions } from './missing-flowers';
 
@@ -50,13 +50,13 @@ describe('missingFlowers', () => {
   });
 
   it('on the 2025 route, one team can hold 1 + 24 per lap and a fresh team misses 24', () => {
-    const result = missingFlowers([at(0)], currentEdition.route.missions, currentEdition.flowers.base);
+    const result = missingFlowers([at(0)], edition2025.route.missions, edition2025.flowers.base);
     expect(result).toMatchObject({ perTeam: 25, possible: 25, collected: 1, missing: 24 });
     expect(result.unreached).toHaveLength(24);
   });
 
   it('on the 2025 route, the last mission is reached only by completing the lap', () => {
-    const { route, flowers } = currentEdition;
+    const { route, flowers } = edition2025;
     expect(missingFlowers([at(1892)], route.missions, flowers.base).unreached.map((m) => m.id)).toEqual([24]);
     expect(missingFlowers([at(1892), at(5, 1)], route.missions, flowers.base).unreached).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentEdition } from '@sinilill/domain';
+import { edition2025 } from '@sinilill/domain/seed';
 import { barPercent, missionBar, percentOfLap, percentOfSpan, teamDotPosition } from './route-layout';
 
 const rule = { percentPerParticipant: 5, maxParticipants: 13 };
@@ -40,7 +40,7 @@ describe('missionBar', () => {
   });
 
   it('gives the 2025 route no segment under 28 px on a 900 px bar, the long ones still longer', () => {
-    const { segments } = missionBar(currentEdition.route.missions, (28 / 900) * 100);
+    const { segments } = missionBar(edition2025.route.missions, (28 / 900) * 100);
     expect(segments).toHaveLength(24);
     for (const segment of segments) expect((segment.width / 100) * 900).toBeGreaterThanOrEqual(28 - 1e-9);
     expect(segments.reduce((sum, segment) => sum + segment.width, 0)).toBeCloseTo(100);

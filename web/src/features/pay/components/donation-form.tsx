@@ -1,4 +1,4 @@
-import { currentEdition } from '@sinilill/domain';
+import type { Edition } from '@sinilill/domain';
 import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ui/form/alert';
@@ -18,10 +18,10 @@ import styles from './pay.module.css';
  * (amount, min 1, default 5, donate button)"; amounts from the edition, in EUR cents). No bank
  * is chosen here: the provider's checkout page offers them (spec §5: NOT_SELECTED only for the fee).
  */
-export function DonationForm() {
+export function DonationForm({ edition }: { edition: Edition }) {
   const { t } = useTranslation('pay');
   const lang = useLang();
-  const { donationDefaultCents, donationMinCents } = currentEdition.fees;
+  const { donationDefaultCents, donationMinCents } = edition.fees;
   const country = usePayChoiceStore((s) => s.country) ?? DEFAULT_COUNTRY;
   const [amount, setAmount] = useState(() => amountInputText(donationDefaultCents, lang));
   const order = usePlaceOrder();

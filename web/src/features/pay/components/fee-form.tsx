@@ -1,5 +1,5 @@
 import type { PaymentInfoAnswer } from '@sinilill/contracts';
-import { currentEdition } from '@sinilill/domain';
+import type { Edition } from '@sinilill/domain';
 import { type FormEvent, type ReactNode, useCallback, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ui/form/alert';
@@ -33,7 +33,7 @@ import styles from './pay.module.css';
  * checkout. The payer's fee is `info.feeCents` (EUR cents: 15 € born 2010 or earlier, 5 € born
  * 2011 or later, 15 € in a company team whatever the birth year).
  */
-export function FeeForm({ info, offer }: { info: PaymentInfoAnswer; offer: TeamFeeOffer | null }) {
+export function FeeForm({ info, offer, edition }: { info: PaymentInfoAnswer; offer: TeamFeeOffer | null; edition: Edition }) {
   const { t } = useTranslation('pay');
   const lang = useLang();
   const [forTeam, setForTeam] = useState(false);
@@ -42,7 +42,7 @@ export function FeeForm({ info, offer }: { info: PaymentInfoAnswer; offer: TeamF
   const yours = info.company
     ? t('fee.yoursCompany', { amount: formatEuros(info.feeCents, lang) })
     : info.isChild
-      ? t('fee.yoursChild', { amount: formatEuros(info.feeCents, lang), year: currentEdition.fees.childFromBirthYear })
+      ? t('fee.yoursChild', { amount: formatEuros(info.feeCents, lang), year: edition.fees.childFromBirthYear })
       : t('fee.yours', { amount: formatEuros(info.feeCents, lang) });
   const payingForTeam = teamOffer !== null && forTeam;
   return (
@@ -103,10 +103,10 @@ function PayForChoice(props: { feeCents: number; offer: TeamFeeOffer; teammates:
  * total (15 € each), then the same bank form as the fee's, which orders with `forTeam`. The
  * server works out whom it covers and marks them all paid when the bank confirms.
  */
-export function TeamFeeForm({ offer }: { offer: TeamFeeOffer }) {
+export function TeamFeeForm({ offer, edition }: { offer: TeamFeeOffer; edition: Edition }) {
   const { t } = useTranslation('pay');
   const lang = useLang();
-  const fee = formatEuros(currentEdition.fees.companyPerPersonCents, lang);
+  const fee = formatEuros(edition.fees.companyPerPersonCents, lang);
   const intro = (
     <>
       <p data-testid="pay-team-unpaid">{t('team.unpaid', { count: offer.unpaidMembers })}</p>

@@ -1,6 +1,6 @@
-import { currentEdition } from '@sinilill/domain';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EditionGate } from '../../../components/edition-gate';
 import { FeeRules } from '../../../components/fee-rules';
 import { LoginRequired } from '../../../components/ui/login-required';
 import { Panel, panelStyles } from '../../../components/ui/panel';
@@ -55,39 +55,44 @@ export function PayPage() {
   const paid = info?.isPaid === true;
   const unpaid = info?.isPaid === false || failed;
   const teamOffer = teamFeeOffer(info);
+  // The fees and the company fee are the site edition's: the page draws once it is known.
   return (
-    <Panel heading={t('title')} headingId="pay-heading" wide testId="pay-page">
-      <div className={styles.sections}>
-        {info === null && !failed && <LoadingPanel label={t('loading', { ns: 'common' })} testId="pay-loading" />}
-        {failed && <LoadFailed code="GENERIC_ERROR" onRetry={() => void loadPaymentInfo()} testId="pay-info-retry" />}
-        {paid && (
-          <p className={styles.paid} data-testid="pay-paid">
-            {t('paid')}
-          </p>
-        )}
-        {teamOffer && paid && <TeamFeeForm offer={teamOffer} />}
-        {paid && <DonationForm />}
-        {info && !info.isPaid && <FeeForm info={info} offer={teamOffer} />}
-        <FundraisingTotals />
-
-        {unpaid && (
-          <>
-            <div>
-              <FeeRules />
-              <p className={styles.note}>{t('company', { amount: formatEuros(currentEdition.fees.companyPerPersonCents, lang) })}</p>
-            </div>
-            <BankTransfer />
-            {EVENT_REGISTRATION_URL && (
-              <p className={panelStyles.footer}>
-                {t('registrationSite.text')}{' '}
-                <a href={EVENT_REGISTRATION_URL} target="_blank" rel="noopener noreferrer" data-testid="event-registration-link">
-                  {t('registrationSite.link')}
-                </a>
+    <EditionGate testId="pay-edition">
+      {(edition) => (
+        <Panel heading={t('title')} headingId="pay-heading" wide testId="pay-page">
+          <div className={styles.sections}>
+            {info === null && !failed && <LoadingPanel label={t('loading', { ns: 'common' })} testId="pay-loading" />}
+            {failed && <LoadFailed code="GENERIC_ERROR" onRetry={() => void loadPaymentInfo()} testId="pay-info-retry" />}
+            {paid && (
+              <p className={styles.paid} data-testid="pay-paid">
+                {t('paid')}
               </p>
             )}
-          </>
-        )}
-      </div>
-    </Panel>
+            {teamOffer && paid && <TeamFeeForm offer={teamOffer} edition={edition} />}
+            {paid && <DonationForm edition={edition} />}
+            {info && !info.isPaid && <FeeForm info={info} offer={teamOffer} edition={edition} />}
+            <FundraisingTotals />
+
+            {unpaid && (
+              <>
+                <div>
+                  <FeeRules />
+                  <p className={styles.note}>{t('company', { amount: formatEuros(edition.fees.companyPerPersonCents, lang) })}</p>
+                </div>
+                <BankTransfer />
+                {EVENT_REGISTRATION_URL && (
+                  <p className={panelStyles.footer}>
+                    {t('registrationSite.text')}{' '}
+                    <a href={EVENT_REGISTRATION_URL} target="_blank" rel="noopener noreferrer" data-testid="event-registration-link">
+                      {t('registrationSite.link')}
+                    </a>
+                  </p>
+                )}
+              </>
+            )}
+          </div>
+        </Panel>
+      )}
+    </EditionGate>
   );
 }

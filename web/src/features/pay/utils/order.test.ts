@@ -1,8 +1,8 @@
-import { currentEdition } from '@sinilill/domain';
+import { edition2025 } from '@sinilill/domain/seed';
 import { describe, expect, it } from 'vitest';
 import { checkOrder, paymentOrderBody } from './order';
 
-const { adultCents, childCents, donationMinCents } = currentEdition.fees;
+const { adultCents, childCents, donationMinCents } = edition2025.fees;
 const fee = { methodCode: 'swedbank', cents: adultCents, minCents: adultCents, methodRequired: true };
 const donation = { methodCode: null, cents: 500, minCents: donationMinCents, methodRequired: false };
 

@@ -1,8 +1,9 @@
-import { currentEdition } from '@sinilill/domain';
+import type { Edition } from '@sinilill/domain';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import type { RegistrationBody } from '@sinilill/contracts';
 import { useTranslation } from 'react-i18next';
+import { EditionGate } from '../../../components/edition-gate';
 import { Alert, ErrorAlert } from '../../../components/ui/form/alert';
 import { SubmitButton } from '../../../components/ui/form/submit-button';
 import { RadioGroup, SelectField, SwitchField, TextField } from '../../../components/ui/form/field';
@@ -11,14 +12,14 @@ import formStyles from '../../../components/ui/form/form.module.css';
 import { formatEuros } from '../../../lib/format-money';
 import { ApiError } from '../../../lib/api-client';
 import { formatClockTime } from '../../../lib/format-date';
-import { limits, problemFields } from '../../../lib/form-validation';
+import { problemFields } from '../../../lib/form-validation';
 import { isStrongPassword } from '../../../lib/password-strength';
 import { toSpecLanguage } from '@sinilill/contracts';
 import { useAction } from '../../../lib/use-action';
 import { useLang } from '../../../lib/use-lang';
 import { register } from '../api/register';
 import {
-  BIRTH_YEARS,
+  birthYears,
   checkStep,
   type DraftField,
   EMPTY_DRAFT,
@@ -31,8 +32,6 @@ import {
 } from '../utils/registration-form';
 import styles from './registration.module.css';
 
-const YEAR_OPTIONS = BIRTH_YEARS.map((year) => ({ value: String(year), label: String(year) }));
-
 const WEAK: { kind: 'code'; code: string } = { kind: 'code', code: 'PASSWORD_TOO_WEAK' };
 
 /**
@@ -41,9 +40,15 @@ const WEAK: { kind: 'code'; code: string } = { kind: 'code', code: 'PASSWORD_TOO
  * (the first step's password also the server's strength rule, POST /api/passwordstrength); the
  * last step's button registers. Success goes to /success; a refusal shows its catalogue message in
  * a red alert, a refused password goes back to the first step with the field marked, and a rate
- * limit says when to try again (Retry-After, Tallinn time).
+ * limit says when to try again (Retry-After, Tallinn time). The limits, birth years and the company
+ * fee are the site edition's; the form shows once it is known.
  */
 export function RegistrationWizard() {
+  return <EditionGate testId="register-edition">{(edition) => <WizardOf edition={edition} />}</EditionGate>;
+}
+
+function WizardOf({ edition }: { edition: Edition }) {
+  const yearOptions = birthYears(edition.limits).map((year) => ({ value: String(year), label: String(year) }));
   const { t } = useTranslation('registration');
   const lang = useLang();
   const navigate = useNavigate();
@@ -173,7 +178,7 @@ export function RegistrationWizard() {
               type="password"
               autoComplete="new-password"
               label={t('fields.password')}
-              hint={t('fields.passwordHint', { min: limits.passwordMin })}
+              hint={t('fields.passwordHint', { min: edition.limits.passwordMin })}
               value={draft.password}
               onChange={set('password')}
               problem={problem('password')}
@@ -193,7 +198,7 @@ export function RegistrationWizard() {
                 autoComplete="bday-year"
                 label={t('fields.birthYear')}
                 placeholder={t('fields.chooseYear')}
-                options={YEAR_OPTIONS}
+                options={yearOptions}
                 value={draft.birth_year}
                 onChange={set('birth_year')}
                 problem={problem('birth_year')}
@@ -246,7 +251,7 @@ export function RegistrationWizard() {
                 <div data-testid="registration-company">
                   <SwitchField
                     name="company"
-                    label={t('fields.company', { amount: formatEuros(currentEdition.fees.companyPerPersonCents, lang) })}
+                    label={t('fields.company', { amount: formatEuros(edition.fees.companyPerPersonCents, lang) })}
                     checked={draft.company === true}
                     onChange={set('company')}
                   />

@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { BIRTH_YEARS, checkStep, EMPTY_DRAFT, lengthProblems, type RegistrationDraft, STEPS, stepFields, toRegistrationBody } from './registration-form';
+import { edition2025 } from '@sinilill/domain/seed';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cacheEditions, clearEditions } from '../../../lib/test-editions';
+import { birthYears, checkStep, EMPTY_DRAFT, lengthProblems, type RegistrationDraft, STEPS, stepFields, toRegistrationBody } from './registration-form';
 
 const filled: RegistrationDraft = {
   email: ' mari@example.ee ',
@@ -15,14 +17,31 @@ const filled: RegistrationDraft = {
 };
 
 describe('registration wizard', () => {
+  // The checks take the site edition's limits from the query cache (2025's here).
+  beforeAll(() => cacheEditions(edition2025));
+  afterAll(clearEditions);
+
   it('has the three steps of spec §2, spelled as in the original', () => {
     expect(STEPS).toEqual(['user-information', 'register-type', 'team-infromation']);
   });
 
-  it('offers the 123 birth years 2023 to 1901, newest first', () => {
-    expect(BIRTH_YEARS).toHaveLength(123);
-    expect(BIRTH_YEARS[0]).toBe(2023);
-    expect(BIRTH_YEARS.at(-1)).toBe(1901);
+  it('offers the 123 birth years 2023 to 1901 of the 2025 edition, newest first', () => {
+    const years = birthYears(edition2025.limits);
+    expect(years).toHaveLength(123);
+    expect(years[0]).toBe(2023);
+    expect(years.at(-1)).toBe(1901);
+    expect(birthYears({ birthYearMin: 1910, birthYearMax: 2024 })[0]).toBe(2024);
+  });
+
+  it('takes the limits of the edition in the cache', () => {
+    const long = { ...filled, full_name: 'a'.repeat(33) };
+    expect(lengthProblems('user-information', long)).toEqual({ full_name: { kind: 'tooLong', max: 32 } });
+    cacheEditions({ ...edition2025, limits: { ...edition2025.limits, fullNameMax: 40 } });
+    try {
+      expect(lengthProblems('user-information', long)).toEqual({});
+    } finally {
+      cacheEditions(edition2025);
+    }
   });
 
   it('requires every field of every step', () => {

@@ -2,8 +2,9 @@
  * The registration wizard's data and checks (spec §2 "Registration", §3 payload, §5): three
  * steps, each checked before the next one opens, with the server's rules (all fields required,
  * password at least 6 characters and equal to its confirmation, lengths: email 264, full name 32,
- * join code 64, team name 50).
+ * join code 64, team name 50 in 2025: the site edition's `limits`, read from the query cache).
  */
+import type { Edition } from '@sinilill/domain';
 import type { RegistrationBody, RegistrationType, SpecLanguage } from '@sinilill/contracts';
 import {
   checkConfirmation,
@@ -12,7 +13,7 @@ import {
   checkText,
   type FieldProblem,
   type FieldProblems,
-  limits,
+  formLimits,
   REQUIRED,
 } from '../../../lib/form-validation';
 
@@ -58,11 +59,10 @@ export const EMPTY_DRAFT: RegistrationDraft = {
   company: false,
 };
 
-/** Birth years offered (spec §3: 1901 to 2023, 123 values), newest first. */
-export const BIRTH_YEARS: readonly number[] = Array.from(
-  { length: limits.birthYearMax - limits.birthYearMin + 1 },
-  (_, index) => limits.birthYearMax - index,
-);
+/** Birth years offered by an edition's limits (spec §3: 1901 to 2023 in 2025, 123 values), newest first. */
+export function birthYears(limits: Pick<Edition['limits'], 'birthYearMin' | 'birthYearMax'>): number[] {
+  return Array.from({ length: Math.max(0, limits.birthYearMax - limits.birthYearMin + 1) }, (_, index) => limits.birthYearMax - index);
+}
 
 /** The fields of each step, in the order they appear (the first problem gets the focus). */
 export function stepFields(step: StepId, type: RegistrationDraft['type']): readonly DraftField[] {
@@ -79,16 +79,19 @@ export function stepFields(step: StepId, type: RegistrationDraft['type']): reado
 function checkBirthYear(value: string): FieldProblem | undefined {
   const year = Number(value);
   if (value === '' || !Number.isInteger(year)) return REQUIRED;
+  const limits = formLimits();
+  if (limits === null) return undefined;
   return year >= limits.birthYearMin && year <= limits.birthYearMax ? undefined : { kind: 'code', code: 'INVALID_REQUEST' };
 }
 
 /** The problems of one step's fields (empty when the step may be left forwards). */
 export function checkStep(step: StepId, draft: RegistrationDraft): FieldProblems<DraftField> {
   const problems: FieldProblems<DraftField> = {};
+  const limits = formLimits();
   switch (step) {
     case 'user-information':
       problems.email = checkEmail(draft.email);
-      problems.full_name = checkText(draft.full_name, { max: limits.fullNameMax });
+      problems.full_name = checkText(draft.full_name, { max: limits?.fullNameMax });
       problems.password = checkNewPassword(draft.password);
       problems.password_confirmation = checkConfirmation(draft.password, draft.password_confirmation, 'PASSWORDS_DONT_MATCH');
       problems.birth_year = checkBirthYear(draft.birth_year);
@@ -98,8 +101,8 @@ export function checkStep(step: StepId, draft: RegistrationDraft): FieldProblems
       problems.type = draft.type === 'JOIN_TEAM' || draft.type === 'REGISTER_TEAM' ? undefined : REQUIRED;
       break;
     case 'team-infromation':
-      if (draft.type === 'REGISTER_TEAM') problems.team_name = checkText(draft.team_name, { max: limits.teamNameMax });
-      else problems.team_join_code = checkText(draft.team_join_code, { max: limits.joinCodeMax });
+      if (draft.type === 'REGISTER_TEAM') problems.team_name = checkText(draft.team_name, { max: limits?.teamNameMax });
+      else problems.team_join_code = checkText(draft.team_join_code, { max: limits?.joinCodeMax });
       break;
   }
   for (const key of Object.keys(problems) as DraftField[]) if (problems[key] === undefined) delete problems[key];

@@ -1,6 +1,7 @@
-import { currentEdition } from '@sinilill/domain';
+import type { Edition } from '@sinilill/domain';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
+import { EditionGate } from '../../../components/edition-gate';
 import { ContentPage, ContentSection } from '../../../components/ui/content-page';
 import { formatEuros } from '../../../lib/format-money';
 import { CONTACT_EMAIL } from '../../../lib/organisation';
@@ -45,11 +46,16 @@ function Email() {
  */
 export function SponsorsPage() {
   const { t } = useTranslation('sponsors');
-  const lang = useLang();
   useDocumentTitle(t('title'));
+  return <EditionGate testId="sponsors-edition">{(edition) => <SponsorsOf edition={edition} />}</EditionGate>;
+}
+
+function SponsorsOf({ edition }: { edition: Edition }) {
+  const { t } = useTranslation('sponsors');
+  const lang = useLang();
   return (
     <ContentPage title={t('title')} intro={t('thanks.p1')} testId="sponsors-page">
-      <ContentSection id="sponsors-list" heading={t('list.heading', { year: currentEdition.year })}>
+      <ContentSection id="sponsors-list" heading={t('list.heading', { year: edition.year })}>
         <ul className={styles.grid}>
           {SPONSORS.map((sponsor) => (
             <SponsorCard key={sponsor.id} sponsor={sponsor} />
@@ -66,7 +72,7 @@ export function SponsorsPage() {
           </p>
         </ContentSection>
         <ContentSection id="sponsors-collaboration" heading={t('collaboration.heading')} testId="sponsors-collaboration">
-          <p>{t('collaboration.p1', { amount: formatEuros(currentEdition.fees.companyPerPersonCents, lang) })}</p>
+          <p>{t('collaboration.p1', { amount: formatEuros(edition.fees.companyPerPersonCents, lang) })}</p>
           <p>
             {t('collaboration.p2')} <Email />
           </p>

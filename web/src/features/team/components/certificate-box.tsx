@@ -1,9 +1,10 @@
-import { currentEdition } from '@sinilill/domain';
+import type { Edition } from '@sinilill/domain';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ui/form/alert';
 import { errorCodeOf } from '../../../lib/api-client';
-import { editionMoments, editionPhase } from '../../../lib/edition-phase';
+import { editionDayTexts } from '../../../lib/edition-dates';
+import { editionPhase } from '../../../lib/edition-phase';
 import { useLang } from '../../../lib/use-lang';
 import { useStats } from '../../../lib/use-stats';
 import { useTimedValue } from '../../../lib/use-timed-value';
@@ -18,11 +19,11 @@ import styles from './certificate-box.module.css';
  * disabled with the reason (CERTIFICATE_NOT_AVAILABLE_YET is the server's word on it) — and the team's public progress link (its preview is the share
  * image) to copy or open. Texts in the `certificates` namespace (loaded by the /team route).
  */
-export function CertificateBox({ teamId, participantId }: { teamId: number; participantId: number | null }) {
+export function CertificateBox({ teamId, participantId, edition }: { teamId: number; participantId: number | null; edition: Edition }) {
   const { t } = useTranslation('certificates');
   const lang = useLang();
   const stats = useStats();
-  const phase = editionPhase(currentEdition, stats.stats.today);
+  const phase = editionPhase(edition, stats.stats.today);
   // Without the clock's day (the stats failed) the server decides: a refusal shows as an error.
   const available = stats.status === 'error' || phase === 'counting' || phase === 'afterDraw';
   const [pending, setPending] = useState<CertificateOf['kind'] | null>(null);
@@ -77,7 +78,7 @@ export function CertificateBox({ teamId, participantId }: { teamId: number; part
       </div>
       {!available && stats.status === 'success' && (
         <p id="certificates-not-yet" className={styles.intro} data-testid="certificates-not-yet">
-          {t('team.notYet', { day: editionMoments(currentEdition).lateEntriesDay })}
+          {t('team.notYet', { lateDay: editionDayTexts(edition, lang).lateDay })}
         </p>
       )}
       {error && <ErrorAlert code={error} />}

@@ -1,5 +1,5 @@
 import type { Entry, TeamMember } from '@sinilill/contracts';
-import { ACTIVITY_TYPES, currentEdition, localDate, type ActivityType } from '@sinilill/domain';
+import { ACTIVITY_TYPES, localDate, type ActivityType, type Edition } from '@sinilill/domain';
 import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ModalDialog } from '../../../components/ui/dialog/modal-dialog';
@@ -26,12 +26,12 @@ import {
 import formStyles from '../../../components/ui/form/form.module.css';
 import styles from './team-page.module.css';
 
-const edition = currentEdition;
-
 export interface EntryDialogProps {
   members: readonly TeamMember[];
   /** The logged-in user's participant id: a new entry's member when they are in the team. */
   participantId: number | null;
+  /** The team's edition: its days and moderation limits bound an entry. */
+  edition: Edition;
   /** An entry was added or changed: refresh from `position`. */
   onSaved: (position: number) => void;
 }
@@ -41,7 +41,7 @@ export interface EntryDialogProps {
  * with free text), performed-at day within April, and the member. Opened from the store by the
  * add button or a row's pencil; closes after a successful save.
  */
-export function EntryDialog({ members, participantId, onSaved }: EntryDialogProps) {
+export function EntryDialog({ members, participantId, edition, onSaved }: EntryDialogProps) {
   const { t } = useTranslation('team');
   const dialog = useTeamStore((s) => s.dialog);
   const closeDialog = useTeamStore((s) => s.closeDialog);
@@ -60,6 +60,7 @@ export function EntryDialog({ members, participantId, onSaved }: EntryDialogProp
           entry={dialog.mode === 'edit' ? dialog.entry : null}
           members={members}
           participantId={participantId}
+          edition={edition}
           onSaved={onSaved}
           onCancel={closeDialog}
         />
@@ -73,6 +74,7 @@ interface EntryFormProps {
   entry: Entry | null;
   members: readonly TeamMember[];
   participantId: number | null;
+  edition: Edition;
   onSaved: (position: number) => void;
   onCancel: () => void;
 }
@@ -83,7 +85,7 @@ function save({ mode, entry, values }: { mode: EntryFormMode; entry: Entry | nul
   return mode === 'edit' && entry ? editEntry(entry.id, body).then((answer): AddOutcome => ({ queued: false, answer })) : addEntryOrQueue(body);
 }
 
-function EntryForm({ mode, entry, members, participantId, onSaved, onCancel }: EntryFormProps) {
+function EntryForm({ mode, entry, members, participantId, edition, onSaved, onCancel }: EntryFormProps) {
   const { t } = useTranslation('team');
   const lang = useLang();
   const closeDialog = useTeamStore((s) => s.closeDialog);

@@ -1,5 +1,5 @@
 import type { TeamAnswer } from '@sinilill/contracts';
-import { currentEdition } from '@sinilill/domain';
+import type { Edition } from '@sinilill/domain';
 import { useCallback, useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FlowerIcon } from '../../../components/ui/flower-icon';
@@ -9,13 +9,13 @@ import { errorCodeOf } from '../../../lib/api-client';
 import { errorText } from '../../../lib/errors/catalogue';
 import { useMoneyRaised } from '../../../lib/use-money-raised';
 import { updatePublicAttributes } from '../api/update-public-attributes';
-import { checkIconFile, ICON_ACCEPT, ICON_MAX_BYTES, readAsDataUrl } from '../../../lib/icon-file';
+import { checkIconFile, ICON_ACCEPT, readAsDataUrl } from '../../../lib/icon-file';
 import styles from './team-card.module.css';
-
-const DESCRIPTION_MAX = currentEdition.limits.descriptionMax;
 
 export interface TeamCardProps {
   team: TeamAnswer;
+  /** The team's edition: its limits (description length, image size, spec §5). */
+  edition: Edition;
   /** The server accepted a change: show it now, and refresh from `position`. */
   onChanged: (patch: Partial<TeamAnswer>, position: number) => void;
 }
@@ -28,7 +28,7 @@ export interface TeamCardProps {
  * two seconds cannot be read to the end, least of all with a screen reader. An icon refusal also
  * says which files are taken (JPG, JPEG, PNG up to 5 MB).
  */
-export function TeamCard({ team, onChanged }: TeamCardProps) {
+export function TeamCard({ team, edition, onChanged }: TeamCardProps) {
   const { t } = useTranslation('team');
   const raised = useMoneyRaised()(team.raised_cents, team.raised_unknown_count);
   const [error, setError] = useState<string | null>(null);
@@ -37,7 +37,7 @@ export function TeamCard({ team, onChanged }: TeamCardProps) {
   return (
     <article className={styles.card} aria-labelledby="team-heading" data-testid="team-card">
       <div className={styles.identity}>
-        <TeamIcon team={team} onChanged={onChanged} onError={setError} onAttempt={clearError} />
+        <TeamIcon team={team} limits={edition.limits} onChanged={onChanged} onError={setError} onAttempt={clearError} />
         <div className={styles.text}>
           <h1 id="team-heading" className={styles.name} data-testid="team-name">
             {team.team_name}
@@ -48,14 +48,15 @@ export function TeamCard({ team, onChanged }: TeamCardProps) {
           </p>
         </div>
       </div>
-      <TeamDescription team={team} onChanged={onChanged} onError={setError} onAttempt={clearError} />
-      {error && <CardError code={error} onDismiss={clearError} />}
+      <TeamDescription team={team} limits={edition.limits} onChanged={onChanged} onError={setError} onAttempt={clearError} />
+      {error && <CardError code={error} imageMaxBytes={edition.limits.imageMaxBytes} onDismiss={clearError} />}
     </article>
   );
 }
 
 interface PartProps {
   team: TeamAnswer;
+  limits: Edition['limits'];
   onChanged: TeamCardProps['onChanged'];
   onError: (code: string) => void;
   /** A new try starts: the previous refusal goes. */
@@ -65,11 +66,11 @@ interface PartProps {
 const ICON_CODES: readonly string[] = ['NOT_ALLOWED_FILE_TYPE', 'MAX_IMAGE_SIZE'];
 
 /** The card's refusal: the catalogue text (with the allowed files for an icon) and a close button. */
-function CardError({ code, onDismiss }: { code: string; onDismiss: () => void }) {
+function CardError({ code, imageMaxBytes, onDismiss }: { code: string; imageMaxBytes: number; onDismiss: () => void }) {
   const { t } = useTranslation('team');
   const { t: tc } = useTranslation();
   const base = errorText(tc, code);
-  const rules = ICON_CODES.includes(code) ? `${/[.!?]$/.test(base) ? '' : '.'} ${t('card.iconRules', { size: Math.round(ICON_MAX_BYTES / (1024 * 1024)) })}` : '';
+  const rules = ICON_CODES.includes(code) ? `${/[.!?]$/.test(base) ? '' : '.'} ${t('card.iconRules', { size: Math.round(imageMaxBytes / (1024 * 1024)) })}` : '';
   return (
     <Alert variant="error">
       <span className={styles.errorRow}>
@@ -83,7 +84,7 @@ function CardError({ code, onDismiss }: { code: string; onDismiss: () => void })
 }
 
 /** The icon as a button: a hidden file input takes .jpg/.jpeg/.png up to 5 MB, checked first here. */
-function TeamIcon({ team, onChanged, onError, onAttempt }: PartProps) {
+function TeamIcon({ team, limits, onChanged, onError, onAttempt }: PartProps) {
   const { t } = useTranslation('team');
   const input = useRef<HTMLInputElement>(null);
   const hintId = useId();
@@ -96,7 +97,7 @@ function TeamIcon({ team, onChanged, onError, onAttempt }: PartProps) {
     event.target.value = '';
     if (!file) return;
     onAttempt();
-    const problem = checkIconFile(file);
+    const problem = checkIconFile(file, limits.imageMaxBytes);
     if (problem) return onError(problem);
     setUploading(true);
     try {
@@ -159,7 +160,8 @@ function TeamIcon({ team, onChanged, onError, onAttempt }: PartProps) {
 }
 
 /** The description: text that becomes a textarea on click or Enter; saved when the textarea loses focus. */
-function TeamDescription({ team, onChanged, onError, onAttempt }: PartProps) {
+function TeamDescription({ team, limits, onChanged, onError, onAttempt }: PartProps) {
+  const descriptionMax = limits.descriptionMax;
   const { t } = useTranslation('team');
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
@@ -215,7 +217,7 @@ function TeamDescription({ team, onChanged, onError, onAttempt }: PartProps) {
           id={inputId}
           className={styles.textarea}
           value={draft}
-          maxLength={DESCRIPTION_MAX}
+          maxLength={descriptionMax}
           rows={4}
           autoFocus
           onChange={(event) => setDraft(event.target.value)}
@@ -226,7 +228,7 @@ function TeamDescription({ team, onChanged, onError, onAttempt }: PartProps) {
         />
         <div className={styles.descriptionMeta}>
           <span id={hintId}>{t('card.descriptionSaveHint')}</span>
-          <span id={countId}>{t('card.descriptionCount', { count: [...draft].length, max: DESCRIPTION_MAX })}</span>
+          <span id={countId}>{t('card.descriptionCount', { count: [...draft].length, max: descriptionMax })}</span>
         </div>
       </div>
     );

@@ -6,6 +6,7 @@ import { PlusIcon } from '../../../components/ui/icons';
 import { LoginRequired } from '../../../components/ui/login-required';
 import { Panel } from '../../../components/ui/panel';
 import { LoadingPanel } from '../../../components/ui/spinner';
+import { editionOfYear, useEditions } from '../../../lib/edition';
 import { useSessionStore } from '../../../lib/session-store';
 import { useSettings } from '../../../lib/settings';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -56,6 +57,7 @@ function TeamView({ teamId }: { teamId: number }) {
   const entriesOpen = useSettings().settings?.entriesOpen === true;
   const resetUi = useTeamStore((s) => s.reset);
   const { state, refresh, patchTeam } = useTeamData(teamId);
+  const editions = useEditions();
   const phone = useMediaQuery(PHONE_QUERY);
   const reload = useCallback(() => refresh(), [refresh]);
   useTeamLive(teamId, refresh, reload);
@@ -70,23 +72,32 @@ function TeamView({ teamId }: { teamId: number }) {
     [patchTeam, refresh],
   );
 
-  if (state.status === 'loading') {
+  if (state.status === 'loading' || editions.status === 'loading') {
     return (
       <LoadingPanel label={t('loading')} testId="team-loading" />
     );
   }
-  if (state.status === 'error') {
+  if (state.status === 'error' || editions.status === 'error') {
     return (
       <Panel heading={t('title')} headingId="team-heading">
-        <ErrorAlert code={state.code} />
+        <ErrorAlert code={state.status === 'error' ? state.code : editions.status === 'error' ? editions.code : 'GENERIC_ERROR'} />
       </Panel>
     );
   }
   const { team, members, entries } = state.data;
+  // The team's own edition when the answer names it (a team of a past edition), else the site's.
+  const edition = editionOfYear(editions.editions, (team as TeamAnswer & { edition?: number }).edition);
+  if (edition === null) {
+    return (
+      <Panel heading={t('title')} headingId="team-heading">
+        <ErrorAlert code="GENERIC_ERROR" />
+      </Panel>
+    );
+  }
   return (
     <div className={styles.page}>
       <div className={styles.top}>
-        <TeamCard team={team} onChanged={onTeamChanged} />
+        <TeamCard team={team} edition={edition} onChanged={onTeamChanged} />
         <JoinCodeBox teamId={teamId} onChanged={refresh} />
       </div>
       {entriesOpen && phone && (
@@ -95,14 +106,14 @@ function TeamView({ teamId }: { teamId: number }) {
         </div>
       )}
       <TeamStats team={team} />
-      <TeamProgress team={team} />
+      <TeamProgress team={team} edition={edition} />
       <MembersTable members={members} />
       <QueuedEntries teamId={teamId} members={members} onSent={refresh} />
       {entriesOpen && participantId !== null && <ActivityFilesSection teamId={teamId} onSaved={refresh} />}
       <EntriesSection entries={entries} members={members} entriesOpen={entriesOpen} onChanged={refresh} />
-      <CertificateBox teamId={teamId} participantId={participantId} />
+      <CertificateBox teamId={teamId} participantId={participantId} edition={edition} />
       <ActionBar withButton={entriesOpen && !phone} />
-      {entriesOpen && <EntryDialog members={members} participantId={participantId} onSaved={refresh} />}
+      {entriesOpen && <EntryDialog members={members} participantId={participantId} edition={edition} onSaved={refresh} />}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import type { TeamAnswer } from '@sinilill/contracts';
-import { currentEdition, teamProgress } from '@sinilill/domain';
+import { teamProgress, type Edition } from '@sinilill/domain';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FlowerIcon } from '../../../components/ui/flower-icon';
@@ -11,19 +11,20 @@ import styles from './team-progress.module.css';
  * The team's progress bar (spec §2, §4): how far into the current lap of the route the team is
  * (in-lap distance out of the lap's 1893 km), the laps completed (prestige) when there are any,
  * the blue flowers, the current mission and the distance to the next flower. A progressbar with
- * its value in words for screen readers; the mission ends are marked on the bar.
+ * its value in words for screen readers; the mission ends are marked on the bar. `edition`: the
+ * team's edition, whose route and flower rules apply.
  */
-export function TeamProgress({ team }: { team: TeamAnswer }) {
+export function TeamProgress({ team, edition }: { team: TeamAnswer; edition: Edition }) {
   const { t } = useTranslation('team');
   const lang = useLang();
   const format = useNumberFormat();
   const labelId = useId();
-  const { route } = currentEdition;
+  const { route } = edition;
   const lap = route.lapLength;
   const inLap = Math.min(Math.max(team.inLapDistance, 0), lap);
   const percent = Math.floor((inLap / lap) * 1000) / 10;
   // The team's distance is a rounded, non-negative integer; the guard keeps odd data from throwing.
-  const progress = Number.isFinite(team.distance) && team.distance >= 0 ? teamProgress(team.distance, currentEdition) : null;
+  const progress = Number.isFinite(team.distance) && team.distance >= 0 ? teamProgress(team.distance, edition) : null;
 
   return (
     <section className={styles.section} aria-labelledby="team-progress-heading">

@@ -1,9 +1,9 @@
 import type { Entry } from '@sinilill/contracts';
-import { currentEdition } from '@sinilill/domain';
+import { edition2025 } from '@sinilill/domain/seed';
 import { describe, expect, it } from 'vitest';
 import { checkDistance, checkEntryForm, checkPerformedAt, defaultPerformedAt, entryBody, initialEntryForm, type EntryFormValues } from './entry-form';
 
-const edition = currentEdition;
+const edition = edition2025;
 const valid: EntryFormValues = { distance: '12.5', type: 'WALK', otherText: '', performedAt: '2025-04-12', participantId: '7' };
 const members = [7, 8];
 const invalidDistance = { kind: 'code', code: 'INVALID_DISTANCE' };

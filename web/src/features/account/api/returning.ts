@@ -1,6 +1,6 @@
 /**
- * A returning participant's calls: GET /api/editions (public: the current edition, the next one
- * and the archive, drafts never), GET /api/team/{id} (the session's team, for its name and when
+ * A returning participant's calls (the editions themselves come from lib/edition.ts, GET
+ * /api/editions): GET /api/team/{id} (the session's team, for its name and when
  * it was registered), POST /api/me/editions/{year}/join (the person takes part in the edition
  * taking registrations with the same account: a new team, a join code, or last year's team
  * re-opened) and POST /api/team/{id}/invite-returning (mails last year's members who have not
@@ -8,36 +8,8 @@
  * NOT_FOUND, INVALID_REQUEST and the codes named below.
  */
 import type { InviteReturningAnswer, JoinEditionAnswer, JoinEditionBody, TeamAnswer } from '@sinilill/contracts';
-import type { Edition, EditionLifePhase } from '@sinilill/domain';
 import { API_BASE, apiGet, apiPost } from '../../../lib/api-client';
 import { minPositionHeaders } from '../../../lib/read-your-writes';
-
-/** One edition as GET /api/editions shows it. */
-export interface PublicEditionView {
-  year: number;
-  status: 'planned' | 'opened' | 'closed';
-  phase: EditionLifePhase;
-  /** True while teams and participants may register (registration day reached, entries still open). */
-  registrationOpen: boolean;
-  /** The edition's local day at the server's clock, YYYY-MM-DD. */
-  today: string;
-  edition: Edition;
-}
-
-/** GET /api/editions. */
-export interface EditionsAnswer {
-  now: string;
-  current: PublicEditionView | null;
-  next: PublicEditionView | null;
-  archive: PublicEditionView[];
-}
-
-/** The cache key of GET /api/editions. */
-export const EDITIONS_KEY = ['editions'] as const;
-
-export function getEditions(signal?: AbortSignal): Promise<EditionsAnswer> {
-  return apiGet<EditionsAnswer>('/editions', signal ? { signal } : {});
-}
 
 /** GET /api/team/{id}: a team the caller is (or was) a member of. */
 export function getTeam(teamId: number, signal?: AbortSignal): Promise<TeamAnswer> {

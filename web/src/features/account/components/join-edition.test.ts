@@ -8,12 +8,12 @@ import commonEn from '../../../app/locales/en.json';
 import commonEt from '../../../app/locales/et.json';
 import errorsEn from '../../../lib/errors/locales/en.json';
 import errorsEt from '../../../lib/errors/locales/et.json';
-import type { PublicEditionView } from '../api/returning';
+import type { EditionView } from '../../../lib/edition';
 import accountEn from '../locales/en.json';
 import accountEt from '../locales/et.json';
 import { JoinForm } from './join-edition';
 
-const edition: PublicEditionView = { year: 2026, status: 'opened', phase: 'registration', registrationOpen: true, today: '2026-03-10', edition: edition2026Demo };
+const edition: EditionView = { year: 2026, status: 'opened', phase: 'registration', registrationOpen: true, today: '2026-03-10', edition: edition2026Demo };
 
 async function translator(lng: 'et' | 'en'): Promise<i18n> {
   const instance = i18next.createInstance();

@@ -11,7 +11,8 @@ import { formatEuros } from '../../../lib/format-money';
 import { useSessionStore } from '../../../lib/session-store';
 import { useAction } from '../../../lib/use-action';
 import { useLang } from '../../../lib/use-lang';
-import { EDITIONS_KEY, getEditions, getTeam, inviteReturning, joinEdition, untilTeamReadable, type JoinEditionBody, type PublicEditionView } from '../api/returning';
+import { editionsQuery, type EditionView } from '../../../lib/edition';
+import { getTeam, inviteReturning, joinEdition, untilTeamReadable, type JoinEditionBody } from '../api/returning';
 import { useJoinedStore, type Joined } from '../stores/joined-store';
 import { joinableEdition } from '../utils/returning';
 import formStyles from '../../../components/ui/form/form.module.css';
@@ -54,7 +55,7 @@ export function JoinEdition() {
   const justJoined = useJoinedStore((s) => s.joined);
   const markJoined = useJoinedStore((s) => s.markJoined);
   const joined = justJoined?.userId === userId ? justJoined : null;
-  const editions = useQuery({ queryKey: EDITIONS_KEY, queryFn: ({ signal }) => getEditions(signal) });
+  const editions = useQuery(editionsQuery);
   const registrationOpen = editions.data?.current?.registrationOpen === true;
   const team = useQuery({
     queryKey: ['account', 'session-team', teamId],
@@ -69,8 +70,13 @@ export function JoinEdition() {
   return <JoinForm edition={edition} lastTeam={{ id: team.data.id, name: team.data.team_name }} onJoined={(done) => markJoined(userId, done)} />;
 }
 
+/**
+ * The join itself: last year's team (`lastTeam`, re-opened under its name), a new team (a company
+ * team optionally) or a join code; names and codes are checked for presence and the edition's
+ * lengths before sending. `onJoined` gets what the join answered once the session is renewed.
+ */
 export function JoinForm({ edition, lastTeam, onJoined }: {
-  edition: PublicEditionView;
+  edition: EditionView;
   lastTeam: { id: number; name: string };
   onJoined: (joined: Joined) => void;
 }) {

@@ -1,9 +1,9 @@
 import { create } from 'zustand';
-import type { PublicEditionView } from '../api/returning';
+import type { EditionView } from '../../../lib/edition';
 
 /** What the join answered: the edition joined, the new team, its join code, whether last year's team was re-opened. */
 export interface Joined {
-  edition: PublicEditionView;
+  edition: EditionView;
   teamId: number;
   joinCode: string | null;
   reopened: boolean;

@@ -1,9 +1,9 @@
 import { edition2026Demo } from '@sinilill/domain/seed';
 import { describe, expect, it } from 'vitest';
-import type { EditionsAnswer, PublicEditionView } from '../api/returning';
+import type { EditionsAnswer, EditionView } from '../../../lib/edition';
 import { joinableEdition } from './returning';
 
-const current: PublicEditionView = { year: 2026, status: 'opened', phase: 'registration', registrationOpen: true, today: '2026-03-10', edition: edition2026Demo };
+const current: EditionView = { year: 2026, status: 'opened', phase: 'registration', registrationOpen: true, today: '2026-03-10', edition: edition2026Demo };
 const editions: EditionsAnswer = { now: '2026-03-10T10:00:00.000Z', current, next: null, archive: [] };
 const person = { participantId: 7, teamId: 3, isAdmin: false };
 const lastYear = '2025-03-20T09:00:00.000Z';

@@ -7,7 +7,7 @@
  * edition's registration opened (on its local calendar) is an earlier edition's.
  */
 import { localDate } from '@sinilill/domain';
-import type { EditionsAnswer, PublicEditionView } from '../api/returning';
+import type { EditionsAnswer, EditionView } from '../../../lib/edition';
 
 /** What the page knows of the session: its participant and team, and whether it is an admin's. */
 export interface ReturningSession {
@@ -23,7 +23,7 @@ export interface ReturningSession {
  *
  * @param teamCreatedAt the session's team's registration instant (ISO-8601), undefined while unknown
  */
-export function joinableEdition(editions: EditionsAnswer | undefined, session: ReturningSession, teamCreatedAt: string | undefined): PublicEditionView | null {
+export function joinableEdition(editions: EditionsAnswer | undefined, session: ReturningSession, teamCreatedAt: string | undefined): EditionView | null {
   const current = editions?.current ?? null;
   if (!current || !current.registrationOpen || current.status !== 'opened') return null;
   if (session.isAdmin || session.participantId === null || session.teamId === null || teamCreatedAt === undefined) return null;

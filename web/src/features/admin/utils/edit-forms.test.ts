@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { edition2025 } from '@sinilill/domain/seed';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cacheEditions, clearEditions } from '../../../lib/test-editions';
 import { batches, checkFullName, checkTeamDraft, teamBody, teamDraft } from './edit-forms';
+
+// The limits are the site edition's, read from the query cache once GET /api/editions answered.
+beforeAll(() => cacheEditions(edition2025));
+afterAll(clearEditions);
 
 describe('checkFullName', () => {
   it('requires a name of at most 32 characters (after trimming)', () => {

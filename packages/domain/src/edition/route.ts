@@ -7,7 +7,7 @@ import type { Route } from './types';
  * All values in km.
  *
  * Returns the problems found, in English, one per broken rule (empty when the route is valid).
- * It never throws: a caller loading an edition decides what to do (edition2025 fails fast).
+ * It never throws: a caller loading an edition decides what to do (seed data fails fast in buildEdition).
  */
 export function validateRoute(route: Route): string[] {
   const problems: string[] = [];

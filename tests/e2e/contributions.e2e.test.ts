@@ -63,6 +63,8 @@ describe('"what this did" on the team page and the account page', () => {
     await kit.login(page, member.email, 'sinilill-parool-1');
     await page.waitForURL(/\/team$/);
     const token = await page.evaluate('window.localStorage.getItem("token")') as string;
+    // The team page on screen (its edition read, its entries shown) before an entry arrives from elsewhere.
+    await page.getByTestId('entries-table-row').first().waitFor();
 
     // Enough km to pass the next mission's end: 1 km beyond it, so the rounded distance is past too.
     const team = (await api<TeamAnswer>(`/team/${teamId}`, token)).body;

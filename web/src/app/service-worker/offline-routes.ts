@@ -19,6 +19,18 @@ export const PAGE_KEY = '/index.html';
  */
 const OFFLINE_READABLE = /^\/api\/(?:settings|team\/\d+(?:\/participants|\/entries)?)$/;
 
+/**
+ * The cache of the public editions answer (GET /api/editions): every page, the team page offline
+ * included, draws with its edition's route and dates. Nobody's data, so it outlives a session
+ * (a logout refetches it at once, and API_CACHE must then stay deleted).
+ */
+export const PUBLIC_CACHE = 'sinilill-public';
+
+/** True when a GET of `pathname` is the public editions answer, kept in PUBLIC_CACHE. */
+export function isPublicOfflineReadable(pathname: string): boolean {
+  return pathname === '/api/editions';
+}
+
 /** True when a GET of `pathname` (no query string) is kept for offline reading. */
 export function isOfflineReadable(pathname: string): boolean {
   return OFFLINE_READABLE.test(pathname);

@@ -25,7 +25,7 @@ import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
 import { registerRoute } from 'workbox-routing';
 import { NetworkFirst } from 'workbox-strategies';
-import { API_CACHE, isOfflineReadable, PAGE_CACHE, PAGE_KEY } from './offline-routes';
+import { API_CACHE, isOfflineReadable, isPublicOfflineReadable, PAGE_CACHE, PAGE_KEY, PUBLIC_CACHE } from './offline-routes';
 
 // The worker's global scope, as far as it is used here (the web project compiles with the DOM
 // library, which has no ServiceWorkerGlobalScope).
@@ -57,6 +57,15 @@ registerRoute(
     plugins: [{ cacheWillUpdate: ({ response }) => Promise.resolve(response.status === 200 ? response : null) }],
     // The stored answer is the signed-in member's; the token it was asked with may have been renewed since.
     matchOptions: { ignoreVary: true },
+  }),
+  'GET',
+);
+
+registerRoute(
+  ({ url, sameOrigin }) => sameOrigin && isPublicOfflineReadable(url.pathname),
+  new NetworkFirst({
+    cacheName: PUBLIC_CACHE,
+    plugins: [{ cacheWillUpdate: ({ response }) => Promise.resolve(response.status === 200 ? response : null) }],
   }),
   'GET',
 );

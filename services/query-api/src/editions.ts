@@ -13,9 +13,7 @@
  */
 import type { Kysely } from 'kysely';
 import {
-  isRegistrationOpen,
-  lifePhase,
-  localDate,
+  editionView as viewOfEdition,
   type Edition,
   type EditionCatalog,
   type EditionRecord,
@@ -85,13 +83,5 @@ export function answeringEdition(catalog: EditionCatalog, now: Date): EditionRec
 
 /** An edition as GET /api/editions and GET /api/admin/editions show it at `now`. */
 export function editionView(record: EditionRecord, now: Date): EditionViewAnswer {
-  const iso = now.toISOString();
-  return {
-    year: record.edition.year,
-    status: record.status,
-    phase: lifePhase(record, iso),
-    registrationOpen: isRegistrationOpen(record, iso),
-    today: localDate(iso, record.edition.timeZone),
-    edition: record.edition,
-  };
+  return viewOfEdition(record, now.toISOString());
 }

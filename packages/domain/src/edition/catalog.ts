@@ -46,6 +46,33 @@ export function isRegistrationOpen(record: EditionRecord, nowIso: string): boole
   return phase === 'registration' || phase === 'running' || phase === 'lateEntries';
 }
 
+/**
+ * An edition as both APIs answer it (contracts EditionViewAnswer): its status in the log, its
+ * life phase and whether registration is open at `nowIso`, and that instant's date in its own
+ * time zone (the phases are judged there, spec §4).
+ */
+export interface EditionView {
+  year: number;
+  status: EditionStatus;
+  phase: EditionLifePhase;
+  registrationOpen: boolean;
+  /** YYYY-MM-DD in the edition's time zone. */
+  today: string;
+  edition: Edition;
+}
+
+/** The view of `record` at `nowIso` (ISO-8601 instant). */
+export function editionView(record: EditionRecord, nowIso: string): EditionView {
+  return {
+    year: record.edition.year,
+    status: record.status,
+    phase: lifePhase(record, nowIso),
+    registrationOpen: isRegistrationOpen(record, nowIso),
+    today: localDate(nowIso, record.edition.timeZone),
+    edition: record.edition,
+  };
+}
+
 /** The editions of a log, by year. */
 export class EditionCatalog {
   private readonly byYear: ReadonlyMap<number, EditionRecord>;

@@ -12,7 +12,7 @@ export { validateRoute } from './route';
 export { assertValidEdition, editionProblems, type EditionProblem } from './validate';
 export type { EditionChanged, EditionClosed, EditionEvent, EditionOpened, EditionPlanned } from './events';
 export { editionDecider, evolveEdition, type EditionCommand, type EditionState, type EditionStatus } from './decider';
-export { EditionCatalog, isRegistrationOpen, lifePhase, type EditionLifePhase, type EditionRecord } from './catalog';
+export { EditionCatalog, editionView, isRegistrationOpen, lifePhase, type EditionLifePhase, type EditionRecord, type EditionView } from './catalog';
 export { editionForChanges, editionForEntries, withEdition } from './read-only';
 
 function deepFreeze<T>(value: T): T {

@@ -22,7 +22,7 @@ import type { EditionRecord } from '@sinilill/domain';
 import { requireAdmin, routeFile } from '@sinilill/http';
 import { runCommand } from '../command-request';
 import type { RouteDependencies } from '../dependencies';
-import { editionView, type EditionView } from '../edition-view';
+import { editionView, type EditionView } from '@sinilill/domain';
 
 export interface EditionRouteOptions {
   commands: CommandService;

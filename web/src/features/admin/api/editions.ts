@@ -10,21 +10,13 @@
  * (the session's Authorization, an idempotency key) and, as it does, refresh the session once on
  * a 401 and end it on a 403 (spec §4).
  */
-import type { Edition, EditionLifePhase } from '@sinilill/domain';
+import type { Edition } from '@sinilill/domain';
+import type { EditionView } from '../../../lib/edition-types';
 import { apiGet, newIdempotencyKey, IDEMPOTENCY_KEY_HEADER, API_BASE } from '../../../lib/api-client';
 import { toCatalogueCode, type CatalogueCode } from '../../../lib/errors/catalogue';
 import { useSessionStore } from '../../../lib/session-store';
 
-/** One edition as the APIs show it (the common contract's EditionView). */
-export interface EditionView {
-  year: number;
-  status: 'planned' | 'opened' | 'closed';
-  phase: EditionLifePhase;
-  registrationOpen: boolean;
-  /** The edition's local day at the server's clock, YYYY-MM-DD. */
-  today: string;
-  edition: Edition;
-}
+export type { EditionView } from '../../../lib/edition-types';
 
 /** A refused edition command: the catalogue code and, for a data problem, the field's path. */
 export class EditionCommandError extends Error {

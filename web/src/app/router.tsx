@@ -12,7 +12,7 @@
 import {
   createRootRoute, createRoute, createRouter, lazyRouteComponent, notFound, parseSearchWith, stringifySearchWith, type RouteComponent,
 } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
+import { useCallback, type ReactNode } from 'react';
 import { HomePage } from '../features/home';
 import { NotFoundPage } from './frame/not-found-page';
 import { RootLayout } from './frame/root-layout';
@@ -107,11 +107,25 @@ const confirmAccountRoute = createRoute({
   pendingComponent: RoutePending,
 });
 
+const AccountPage = lazyRouteComponent(() => import('../features/account'), 'AccountPage');
+const STRAVA_RETURNS = ['connected', 'denied', 'error'] as const;
+
 const accountRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/account',
-  loader: () => loadPageNamespace('account'),
-  component: lazyRouteComponent(() => import('../features/account'), 'AccountPage'),
+  // `?strava=`: where Strava's authorization sends the participant back (the API's callback).
+  validateSearch: (search: Record<string, unknown>): { strava?: (typeof STRAVA_RETURNS)[number] } => {
+    const found = STRAVA_RETURNS.find((value) => value === search.strava);
+    return found ? { strava: found } : {};
+  },
+  // The team page's texts too: the Strava section names entry types as the entries do.
+  loader: () => Promise.all([loadPageNamespace('account'), loadPageNamespace('team')]),
+  component: lendPreload(function AccountRoute() {
+    const { strava } = accountRoute.useSearch();
+    const navigate = accountRoute.useNavigate();
+    const seen = useCallback(() => void navigate({ search: {}, replace: true }), [navigate]);
+    return <AccountPage {...(strava ? { stravaReturn: strava } : {})} onStravaReturnSeen={seen} />;
+  }, AccountPage),
   pendingComponent: RoutePending,
 });
 

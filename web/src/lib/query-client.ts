@@ -38,6 +38,8 @@ export const queryKeys = {
   team: (teamId: number) => ['team', teamId] as const,
   teamMembersToPay: (teamId: number | null) => ['team-members-to-pay', teamId] as const,
   certificate: (code: string) => ['certificate', code] as const,
+  /** GET /api/me/strava: the caller's Strava link and its proposals. */
+  strava: ['me', 'strava'] as const,
   /** GET /api/participant/{id}/contributions. */
   contributions: (participantId: number) => ['contributions', participantId] as const,
   /** GET /api/team/{teamId}/entries/{entryId}/contribution. */

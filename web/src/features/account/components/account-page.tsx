@@ -9,18 +9,32 @@ import { MyDataSection } from './my-data-section';
 import { useErasureStore } from '../stores/erasure-store';
 import { JoinEdition } from './join-edition';
 import { MyContributions } from './my-contributions';
+import { StravaSection, type StravaReturn } from './strava-section';
+import { useEffect, useState } from 'react';
+
+export interface AccountPageProps {
+  /** `?strava=`: how the participant came back from Strava's authorize page, if they just did. */
+  stravaReturn?: StravaReturn;
+  /** Called once the return is taken in: the route drops `?strava=` from the address. */
+  onStravaReturnSeen?: () => void;
+}
 
 /**
  * /account (spec §2 "Account"): login needed; greets by full name; a returning participant's way
- * into the edition taking registrations; the change-password form.
+ * into the edition taking registrations; the change-password form; the Strava link (participants).
  */
-export function AccountPage() {
+export function AccountPage({ stravaReturn, onStravaReturnSeen }: AccountPageProps = {}) {
   const { t } = useTranslation('account');
   const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
   const fullName = useSessionStore((s) => s.identity.fullName);
   const participantId = useSessionStore((s) => s.identity.participantId);
   useDocumentTitle(t('title'));
   const erased = useErasureStore((s) => s.erased);
+  // Kept after the address loses `?strava=`, so that a reload does not say it again.
+  const [stravaReturned] = useState(stravaReturn);
+  useEffect(() => {
+    if (stravaReturn) onStravaReturnSeen?.();
+  }, [stravaReturn, onStravaReturnSeen]);
   if (!isAuthenticated) return erased ? <AccountErased /> : <LoginRequired />;
   return (
     <Panel heading={t('title')} headingId="account-heading" testId="account-page">
@@ -29,6 +43,7 @@ export function AccountPage() {
       </p>
       <JoinEdition />
       <ChangePasswordForm />
+      {participantId !== null && <StravaSection {...(stravaReturned ? { returned: stravaReturned } : {})} />}
       {participantId !== null && <MyContributions participantId={participantId} />}
       <MyDataSection />
     </Panel>

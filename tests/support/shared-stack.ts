@@ -13,7 +13,8 @@
  * clock's start (CLOCK_START), the bank-transfer settings and the launcher's demo
  * (DEMO_NEXT_EDITION; stack.ts LAUNCHER_DEMO). Unchosen, TEST_STACK_DEFAULTS (stack.ts) apply:
  * April 2025 with 2025 open and no demo. The administrator and the token
- * secret are the same for every shared stack (E2E_ADMIN, E2E_JWT_SECRET).
+ * secret are the same for every shared stack (E2E_ADMIN, E2E_JWT_SECRET), and so is Strava: the
+ * run's stand-in (strava-e2e.ts), whose webhook subscription a booting stack takes over.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { inject } from 'vitest';
 import { readLauncherLog, startStack, stopStackProcesses, type RunningStack } from './stack';
+import { clearStravaSubscriptions, stravaStackEnv } from './strava-e2e';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -61,7 +63,7 @@ const BOOT_WAIT_MS = 300_000;
  */
 export async function sharedStack(settings: SharedStackSettings = {}): Promise<RunningStack> {
   const env: Record<string, string> = {
-    ADMIN_EMAIL: E2E_ADMIN.email, ADMIN_PASSWORD: E2E_ADMIN.password, JWT_SECRET: E2E_JWT_SECRET,
+    ADMIN_EMAIL: E2E_ADMIN.email, ADMIN_PASSWORD: E2E_ADMIN.password, JWT_SECRET: E2E_JWT_SECRET, ...stravaStackEnv(),
     ...Object.fromEntries(Object.entries(settings).filter((entry): entry is [string, string] => entry[1] !== undefined)),
   };
   const key = createHash('sha256').update(JSON.stringify(Object.entries(env).sort(([a], [b]) => a.localeCompare(b)))).digest('hex').slice(0, 16);
@@ -78,6 +80,7 @@ export async function sharedStack(settings: SharedStackSettings = {}): Promise<R
   if (mine && !existsSync(recordFile)) {
     try {
       await stopOtherStacks(registry, key);
+      await clearStravaSubscriptions();
       const stack = await startStack(env);
       const record: StackRecord = { pid: stack.pid, dataDir: stack.dataDir, baseUrl: stack.baseUrl };
       writeFileSync(recordFile, JSON.stringify(record));

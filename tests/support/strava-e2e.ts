@@ -11,10 +11,9 @@
  * Strava's.
  */
 import type { AddressInfo } from 'node:net';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
-import { startStravaStandIn, type StravaStandIn } from './strava-stand-in';
-import type { DetailedActivity, StravaAthlete, StravaEvent } from './strava-stand-in/types';
+import { startStravaStandIn, type DetailedActivity, type StravaAthlete, type StravaEvent, type StravaStandIn } from './strava-stand-in';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -105,6 +104,10 @@ export async function clearStravaSubscriptions(): Promise<void> {
 export interface StravaControl {
   readonly url: string;
   addAthlete(athlete: { id?: number; firstname: string; lastname: string }): Promise<StravaAthlete>;
+  /** The athlete "logged in to strava.com" in the browser: the one the next authorization grants. */
+  signIn(athleteId: number): Promise<void>;
+  /** The athlete's live access tokens at Strava (none once the app's access was revoked). */
+  tokensOf(athleteId: number): Promise<string[]>;
   /** A new activity of `athleteId` (metres, seconds, ISO dates as Strava's); notifies the subscription unless `notify` is false. */
   createActivity(athleteId: number, payload: Partial<DetailedActivity>, opts?: { notify?: boolean }): Promise<DetailedActivity>;
   updateActivity(id: number, patch: Partial<DetailedActivity>, opts?: { notify?: boolean }): Promise<DetailedActivity>;
@@ -138,6 +141,8 @@ export function stravaControl(): StravaControl {
   return {
     url: strava.url,
     addAthlete: (athlete) => call('POST', '/athletes', athlete),
+    signIn: (athleteId) => call('POST', `/athletes/${athleteId}/sign-in`, {}),
+    tokensOf: (athleteId) => call('GET', `/athletes/${athleteId}/tokens`),
     createActivity: (athleteId, payload, opts = {}) => call('POST', '/activities', { athleteId, payload, opts }),
     updateActivity: (id, patch, opts = {}) => call('PATCH', `/activities/${id}`, { patch, opts }),
     removeActivity: (id, opts = {}) => call('DELETE', `/activities/${id}`, { opts }),
@@ -152,16 +157,14 @@ export function stravaControl(): StravaControl {
   };
 }
 
-/** The stand-in's optional parts (the contract allows them): redelivery and the events it sent. */
-interface StandInExtras {
-  deliver?: (event: StravaEvent) => Promise<unknown>;
-  deliveries?: readonly { event: StravaEvent; statuses?: number[] }[];
-}
-
-function registerControl(app: ReturnType<typeof Fastify>, standIn: StravaStandIn): void {
-  const extras = standIn as StravaStandIn & StandInExtras;
+function registerControl(app: FastifyInstance, standIn: StravaStandIn): void {
   type Opts = { notify?: boolean };
   app.post('/athletes', async (request) => standIn.athletes.add(request.body as { id?: number; firstname: string; lastname: string }));
+  app.post('/athletes/:id/sign-in', async (request, reply) => {
+    standIn.athletes.signIn(Number((request.params as { id: string }).id));
+    return reply.status(204).send();
+  });
+  app.get('/athletes/:id/tokens', async (request) => standIn.tokensOf(Number((request.params as { id: string }).id)));
   app.post('/activities', async (request) => {
     const { athleteId, payload, opts } = request.body as { athleteId: number; payload: Partial<DetailedActivity>; opts?: Opts };
     return standIn.activities.create(athleteId, payload, opts);
@@ -181,12 +184,10 @@ function registerControl(app: ReturnType<typeof Fastify>, standIn: StravaStandIn
   });
   app.post('/deliver', async (request) => {
     const { event } = request.body as { event: StravaEvent };
-    if (!extras.deliver) throw new Error('this stand-in has no deliver()');
-    const outcome = await extras.deliver(event);
-    const statuses = (outcome as { statuses?: number[] } | undefined)?.statuses;
-    return { status: statuses?.at(-1) ?? (typeof outcome === 'number' ? outcome : 200) };
+    const delivery = await standIn.deliver(event);
+    return { status: delivery.statuses.at(-1) ?? 0 };
   });
-  app.get('/events', async () => (extras.deliveries ?? []).map((delivery) => delivery.event));
+  app.get('/events', async () => standIn.deliveries.map((delivery) => delivery.event));
   app.put('/rate-limit', async (request, reply) => {
     standIn.rateLimit.set(request.body as { shortLimit: number; longLimit: number });
     return reply.status(204).send();

@@ -113,18 +113,20 @@ const STRAVA_RETURNS = ['connected', 'denied', 'error'] as const;
 const accountRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/account',
-  // `?strava=`: where Strava's authorization sends the participant back (the API's callback).
-  validateSearch: (search: Record<string, unknown>): { strava?: (typeof STRAVA_RETURNS)[number] } => {
+  // `?strava=` (and `&reason=CODE` for an error): where Strava's authorization sends the
+  // participant back (the API's callback).
+  validateSearch: (search: Record<string, unknown>): { strava?: (typeof STRAVA_RETURNS)[number]; reason?: string } => {
     const found = STRAVA_RETURNS.find((value) => value === search.strava);
-    return found ? { strava: found } : {};
+    if (!found) return {};
+    return typeof search.reason === 'string' && /^[A-Z_]{1,64}$/.test(search.reason) ? { strava: found, reason: search.reason } : { strava: found };
   },
   // The team page's texts too: the Strava section names entry types as the entries do.
   loader: () => Promise.all([loadPageNamespace('account'), loadPageNamespace('team')]),
   component: lendPreload(function AccountRoute() {
-    const { strava } = accountRoute.useSearch();
+    const { strava, reason } = accountRoute.useSearch();
     const navigate = accountRoute.useNavigate();
     const seen = useCallback(() => void navigate({ search: {}, replace: true }), [navigate]);
-    return <AccountPage {...(strava ? { stravaReturn: strava } : {})} onStravaReturnSeen={seen} />;
+    return <AccountPage {...(strava ? { stravaReturn: { outcome: strava, ...(reason ? { reason } : {}) } } : {})} onStravaReturnSeen={seen} />;
   }, AccountPage),
   pendingComponent: RoutePending,
 });

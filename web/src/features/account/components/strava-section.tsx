@@ -18,8 +18,11 @@ import {
 import styles from './account.module.css';
 import ownStyles from './strava.module.css';
 
-/** How the participant came back from Strava's authorize page (the callback's `?strava=`). */
-export type StravaReturn = 'connected' | 'denied' | 'error';
+/** How the participant came back from Strava's authorize page: the callback's `?strava=` and, for an error, `&reason=` (a catalogue code). */
+export interface StravaReturn {
+  outcome: 'connected' | 'denied' | 'error';
+  reason?: string;
+}
 
 export interface StravaSectionProps {
   /** Set once when the page was opened by the callback's redirect; the message stays until the page is left. */
@@ -49,15 +52,24 @@ export function StravaSection({ returned }: StravaSectionProps) {
       <h2 id="strava-heading" className={styles.heading}>
         {t('strava.heading')}
       </h2>
-      {returned && (
-        <div role="status" data-testid="strava-return" data-outcome={returned}>
-          <Alert variant={returned === 'connected' ? 'success' : 'error'} live={false}>
-            {t(returned === 'connected' ? 'strava.returnConnected' : returned === 'denied' ? 'strava.returnDenied' : 'strava.returnError')}
-          </Alert>
-        </div>
-      )}
+      {returned && <ReturnMessage returned={returned} />}
       {connected ? <Connected connection={connection} proposals={answer.proposals} /> : <NotConnected connection={connection} />}
     </section>
+  );
+}
+
+/** What the return from Strava's authorize page came to, said once (role=status). */
+function ReturnMessage({ returned }: { returned: StravaReturn }) {
+  const { t } = useTranslation('account');
+  const { t: tCommon } = useTranslation();
+  const { outcome, reason } = returned;
+  return (
+    <div role="status" data-testid="strava-return" data-outcome={outcome}>
+      <Alert variant={outcome === 'connected' ? 'success' : 'error'} live={false}>
+        <p>{t(outcome === 'connected' ? 'strava.returnConnected' : outcome === 'denied' ? 'strava.returnDenied' : 'strava.returnError')}</p>
+        {outcome === 'error' && reason !== undefined && <p data-testid="strava-return-reason">{errorText(tCommon, reason)}</p>}
+      </Alert>
+    </div>
   );
 }
 

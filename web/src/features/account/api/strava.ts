@@ -33,8 +33,10 @@ export interface StravaConnection {
   connectedAt: string;
   /** ISO-8601 instant of the last activity read from Strava, or null. */
   lastSyncAt: string | null;
-  /** A catalogue code or a short reason of the last failed sync, or null. */
+  /** The catalogue code of why the last skipped activity was skipped (STRAVA_ACTIVITY_OUTSIDE_EDITION, …), or null. */
   lastError: string | null;
+  /** Activities skipped since connecting (outside the edition's days, without a distance). */
+  skipped: number;
 }
 
 /** An activity of Strava waiting for the participant's confirmation (mode 'confirm'). */

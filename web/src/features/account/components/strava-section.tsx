@@ -159,8 +159,11 @@ function Connected({ connection, proposals }: { connection: StravaConnection; pr
       <p data-testid="strava-last-sync">
         {connection.lastSyncAt ? t('strava.lastSync', { time: formatDateTime(connection.lastSyncAt, lang) }) : t('strava.neverSynced')}
       </p>
-      {connection.lastError !== null && (
-        <p className={ownStyles.notice} data-testid="strava-last-error">{t('strava.lastError', { reason: errorText(tCommon, connection.lastError) })}</p>
+      {connection.skipped > 0 && (
+        <p data-testid="strava-skipped">
+          {t('strava.skipped', { count: connection.skipped })}
+          {connection.lastError !== null && <> {t('strava.lastReason', { reason: errorText(tCommon, connection.lastError) })}</>}
+        </p>
       )}
       <ModeChoice mode={connection.mode} onChange={(mode) => void onMode(mode)} />
       {changeMode.state.status === 'error' && <ErrorAlert code={changeMode.state.code} />}

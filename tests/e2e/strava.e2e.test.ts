@@ -156,7 +156,7 @@ describe('Strava', () => {
     expect(await stravaOf(a)).toMatchObject({ available: true, connection: { athleteId: athleteA, mode: 'auto', status: 'connected' } });
     await expect.poll(() => kmOf(a), { timeout: FOLLOW_MS }).toEqual([5.01, 20.5]);
     // The March activity was skipped, and the page says so.
-    await expect.poll(async () => text(await a.page.getByTestId('strava-skipped').textContent().catch(() => '')), { timeout: FOLLOW_MS })
+    await expect.poll(async () => text(await a.page.getByTestId('strava-skipped').textContent({ timeout: 1_000 }).catch(() => '')), { timeout: FOLLOW_MS })
       .toContain('1 Strava tegevus jäi vahele.');
     // Reloading does not say "connected" again: the address lost ?strava=.
     await a.page.reload();

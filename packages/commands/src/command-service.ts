@@ -22,7 +22,7 @@ import { eraseOwnAccount } from './deletion/self-erasure';
 import { commitDraw, revealDraw } from './draw/handlers';
 import { changeEdition, closeEdition, openEdition, planEdition } from './edition/handlers';
 import { editionSourceOf } from './context';
-import { activityFileInUse, addEntry, deleteEntries, editEntry, reviewEntries, type EntryInput, type EntrySourceInput, type EntryView } from './entry/handlers';
+import { activityFileInUse, addEntry, deleteEntries, editEntry, reviewEntries, stravaActivityStanding, type EntryInput, type EntrySourceInput, type EntryView, type StravaActivityStanding } from './entry/handlers';
 import { registerParticipant, renameParticipant, type ParticipantRegistration } from './participant/handlers';
 import { PaymentCommands } from './payment/handlers';
 import type { PaymentOrderInput, PaymentOrderView, PaymentOutcomeInput, RefundInput, RefundResult } from './payment/types';
@@ -165,9 +165,14 @@ export class CommandService {
     return activityFileInUse(this.deps, sha256);
   }
 
+  /** Where a Strava activity stands: the entry that counts it, live or not, edited by its member or not. */
+  stravaActivity(activityId: number): Promise<StravaActivityStanding> {
+    return stravaActivityStanding(this.deps, activityId);
+  }
+
   /** Changes an entry (spec §7 PUT /entry/{id}/edit): entry/handlers.ts. @throws DomainError NOT_FOUND, FORBIDDEN, INVALID_*, IDEMPOTENCY_KEY_REUSED. */
-  editEntry(entryId: number, input: EntryInput, request: CommandRequest): Promise<{ entry: EntryView; position: number }> {
-    return editEntry(this.deps, entryId, input, request);
+  editEntry(entryId: number, input: EntryInput, request: CommandRequest, options: { stravaActivityId?: number } = {}): Promise<{ entry: EntryView; position: number }> {
+    return editEntry(this.deps, entryId, input, request, options);
   }
 
   /** Deletes entries in one atomic append (spec §7 PUT /entry/delete). @throws DomainError NOT_FOUND, FORBIDDEN, CONCURRENCY_CONFLICT. */

@@ -15,7 +15,7 @@ import type { AccountEvent, SettingsEvent } from './account/events';
 import type { AnnouncementEvent } from './announcement/events';
 import type { DrawEvent } from './draw/events';
 import type { EditionEvent } from './edition/events';
-import type { ActivityFileEvent, EntryEvent } from './entry/events';
+import type { ActivityFileEvent, EntryEvent, StravaActivityEvent } from './entry/events';
 import type { OperationsEvent } from './operations/events';
 import type { ParticipantEvent } from './participant/events';
 import type { PaymentEvent } from './payment/events';
@@ -50,6 +50,8 @@ export const streams = {
    * lower-case hex digits): its ActivityFileUsed events prove which entry counts the file.
    */
   activityFile: (sha256: string) => `activity-file-${sha256}`,
+  /** One stream per Strava activity (Strava's id): its StravaActivitySynced events prove which entry counts it. */
+  stravaActivity: (activityId: number) => `strava-activity-${activityId}`,
   /** The edition's prize draw: one stream per edition year. */
   draw: (year: number) => `draw-${year}`,
   /** One stream per edition year (EditionPlanned … EditionClosed). */
@@ -67,6 +69,7 @@ export type DomainEvent =
   | ParticipantEvent
   | EntryEvent
   | ActivityFileEvent
+  | StravaActivityEvent
   | PaymentEvent
   | AccountEvent
   | SettingsEvent
@@ -93,6 +96,7 @@ export const SCHEMA_VERSIONS: Record<DomainEventType, number> = {
   ParticipantPaymentMarked: 1,
   EntryAdded: 2,
   ActivityFileUsed: 1,
+  StravaActivitySynced: 1,
   EntryEdited: 1,
   EntryDeleted: 1,
   EntryFlagged: 1,

@@ -89,7 +89,11 @@ export interface GatewayOptions {
  *   returnUrl, records the outcome) and the sandbox's test bank (/payment/sandbox/*: checkout page,
  *   logos). GET /payment/info and /fundraising are read models: the query API;
  * - the command API's OpenAPI document, GET /api/docs/command.json; the rest of
- *   /api/docs (the UI, the query API's document) is the query API's, like every GET.
+ *   /api/docs (the UI, the query API's document) is the query API's, like every GET;
+ * - Strava sync (docs/decisions/0095) lives in the command API: GET /api/me/strava (the connection,
+ *   its tokens and proposals are in the account tables, not a read model), GET /api/strava/callback
+ *   (Strava's OAuth redirect, records the connection) and GET /api/strava/webhook (the subscription's
+ *   handshake).
  */
 export const EXCEPTIONS: readonly { path: string; methods: readonly ('GET' | 'HEAD' | 'POST')[]; to: 'command' | 'query' }[] = [
   { path: '/api/team/:id/newcode', methods: ['GET'], to: 'command' },
@@ -100,6 +104,8 @@ export const EXCEPTIONS: readonly { path: string; methods: readonly ('GET' | 'HE
   { path: '/api/payment/return', methods: ['GET', 'HEAD'], to: 'command' },
   { path: '/api/payment/sandbox', methods: ['GET', 'HEAD'], to: 'command' },
   { path: '/api/docs/command.json', methods: ['GET', 'HEAD'], to: 'command' },
+  { path: '/api/me/strava', methods: ['GET', 'HEAD'], to: 'command' },
+  { path: '/api/strava', methods: ['GET', 'HEAD'], to: 'command' },
 ];
 
 /** Routes whose bodies may exceed the APIs' default limit (a team icon as a data URL), and theirs. */

@@ -12,6 +12,8 @@ import {
   entryDecider,
   isPrivileged,
   participantDecider,
+  editedSinceSync,
+  stravaActivityDecider,
   streams,
   teamDecider,
   withEdition,
@@ -86,6 +88,7 @@ export async function addEntry(
 ): Promise<{ entry: EntryView; position: number }> {
   const { store } = deps;
   const file = input.source?.kind === 'file' ? await fileUse(deps, input.source.sha256) : null;
+  const strava = input.source?.kind === 'strava' ? await stravaUse(deps, input.source.activityId) : null;
   const participantId = input.participantId ?? request.actor.participantId;
   if (participantId === null || participantId === undefined) throw new DomainError('NOT_FOUND', 'no participant given');
   const participantStream = streams.participant(participantId);
@@ -114,7 +117,7 @@ export async function addEntry(
   // between.
   const catalog = await editionSourceOf(deps).catalog();
   const outcome = await executeCommand(store, {
-    streams: [entryStream, participantStream, ...(file ? file.streams : []), ...others],
+    streams: [entryStream, participantStream, ...(file ? file.streams : []), ...(strava ? strava.streams : []), ...others],
     ...(known.size > 0 ? { known, prior: null } : {}),
     ...(deps.settings ? { settings: deps.settings } : {}),
     context: await decisionContext(deps, request),
@@ -137,6 +140,22 @@ export async function addEntry(
           },
         }, read.fold(entryStream, entryDecider), ctx),
       };
+      if (strava && input.source?.kind === 'strava') {
+        const stravaState = read.fold(strava.stream, stravaActivityDecider);
+        // As for a file: the entry that counts the activity must be live to refuse; one not read counts as live.
+        const lastEntryLive = stravaState.entryId !== null
+          && (strava.lastEntryStream !== streams.entry(stravaState.entryId) || read.fold(strava.lastEntryStream, entryDecider).status === 'active');
+        return [added, {
+          stream: strava.stream,
+          events: stravaActivityDecider.decide({
+            type: 'SyncStravaActivity',
+            data: {
+              activityId: input.source.activityId, entryId, teamId: participantTeamId, participantId,
+              distance: input.distance, entryType: input.entryType, performedAt: input.performedAt, lastEntryLive,
+            },
+          }, stravaState, ctx),
+        }];
+      }
       if (!file || input.source?.kind !== 'file') return [added];
       const { sha256, format } = input.source;
       const fileState = read.fold(file.stream, activityFileDecider);
@@ -209,6 +228,42 @@ async function fileUse(deps: CommandServiceDependencies, sha256: string): Promis
 }
 
 /**
+ * The streams a Strava activity's entry reads besides its own, as fileUse: the activity's stream
+ * and the stream of the entry that counted it last.
+ */
+async function stravaUse(deps: CommandServiceDependencies, activityId: number): Promise<{ stream: string; lastEntryStream: string | null; streams: string[] }> {
+  const stream = streams.stravaActivity(activityId);
+  const { entryId } = foldStream(stravaActivityDecider, await deps.store.readStream(stream));
+  const lastEntryStream = entryId === null ? null : streams.entry(entryId);
+  return { stream, lastEntryStream, streams: lastEntryStream ? [stream, lastEntryStream] : [stream] };
+}
+
+/** Where a Strava activity stands: the entry that counts it, whether it lives, whether its member edited it since the sync. */
+export interface StravaActivityStanding {
+  /** The entry that counted the activity last, or null when none ever did. */
+  entryId: number | null;
+  /** That entry is live (not deleted). */
+  live: boolean;
+  /** Its km, type or day is no longer what the sync wrote: the member's now (decision 0095). */
+  editedByMember: boolean;
+  /** The entry's participant, or null. */
+  participantId: number | null;
+  /** The entry's values now (km, type, day), or null without an entry. */
+  current: { distance: number; entryType: string; performedAt: string } | null;
+}
+
+/** The standing of a Strava activity (stream strava-activity-{id} and its last entry's stream). */
+export async function stravaActivityStanding(deps: CommandServiceDependencies, activityId: number): Promise<StravaActivityStanding> {
+  const state = foldStream(stravaActivityDecider, await deps.store.readStream(streams.stravaActivity(activityId)));
+  if (state.entryId === null) return { entryId: null, live: false, editedByMember: false, participantId: null, current: null };
+  const entry = foldStream(entryDecider, await deps.store.readStream(streams.entry(state.entryId)));
+  const live = entry.status === 'active';
+  const current = entry.distance !== null && entry.entryType !== null && entry.performedAt !== null
+    ? { distance: entry.distance, entryType: entry.entryType, performedAt: entry.performedAt } : null;
+  return { entryId: state.entryId, live, editedByMember: live && editedSinceSync(state, entry), participantId: entry.participantId, current };
+}
+
+/**
  * Whether an activity file (by the SHA-256 of its bytes) counts for a live entry now: the upload's
  * early "already used"; the confirmation decides again under the append's check.
  */
@@ -234,6 +289,7 @@ export async function editEntry(
   entryId: number,
   input: EntryInput,
   request: CommandRequest,
+  options: { stravaActivityId?: number } = {},
 ): Promise<{ entry: EntryView; position: number }> {
   const { store } = deps;
   const previous = await priorCommand(store, request.metadata);
@@ -250,9 +306,11 @@ export async function editEntry(
     otherEntryStreams(deps, participantId, entryId, request),
     teamDayOf(deps, participantId, input.performedAt, entryId),
   ]);
+  // Strava's update of the entry it made: what it wrote is recorded in the activity's stream in the same append.
+  const stravaStream = options.stravaActivityId === undefined ? null : streams.stravaActivity(options.stravaActivityId);
   const catalog = await editionSourceOf(deps).catalog();
   const outcome = await executeCommand(store, {
-    streams: [entryStream, participantStream, ...others],
+    streams: [entryStream, participantStream, ...(stravaStream ? [stravaStream] : []), ...others],
     known: new Map([[entryStream, entryEvents]]),
     prior: null,
     ...(deps.settings ? { settings: deps.settings } : {}),
@@ -263,7 +321,7 @@ export async function editEntry(
       const participantTeamId = teamOfParticipant(participant);
       // As for an add: the participant's edition decides, and only while it takes entries.
       const ctx = participantTeamId === null ? requestCtx : withEdition(requestCtx, editionForEntries(catalog, participant.edition, requestCtx));
-      return [{
+      const edited = {
         stream: entryStream,
         events: entryDecider.decide({
           type: 'EditEntry',
@@ -273,6 +331,17 @@ export async function editEntry(
             ...(teamDay ? { teamDay } : {}),
           },
         }, read.fold(entryStream, entryDecider), ctx),
+      };
+      if (stravaStream === null || participantTeamId === null || edited.events.length === 0) return [edited];
+      return [edited, {
+        stream: stravaStream,
+        events: stravaActivityDecider.decide({
+          type: 'SyncStravaActivity',
+          data: {
+            activityId: options.stravaActivityId!, entryId, teamId: participantTeamId, participantId,
+            distance: input.distance, entryType: input.entryType, performedAt: input.performedAt, lastEntryLive: true,
+          },
+        }, read.fold(stravaStream, stravaActivityDecider), ctx),
       }];
     },
   });

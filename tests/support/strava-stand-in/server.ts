@@ -123,6 +123,19 @@ export function activityTypeOf(sportType: string): string {
   return PARENT_TYPE[sportType] ?? 'Workout';
 }
 
+/**
+ * The recorded fixture a sport without one of its own starts from (the nearest in shape: GPS on
+ * foot, GPS on wheels, indoor, pool); its sport_type and type are then the asked ones.
+ */
+const FIXTURE_FAMILY: Record<string, string> = {
+  TrailRun: 'Run', VirtualRun: 'Run', Walk: 'Run', Hike: 'Run', Snowshoe: 'Run', Wheelchair: 'Run', NordicSki: 'Run',
+  BackcountrySki: 'Run', AlpineSki: 'Run', Snowboard: 'Run', RollerSki: 'Run', IceSkate: 'Run',
+  MountainBikeRide: 'Ride', GravelRide: 'Ride', EBikeRide: 'Ride', EMountainBikeRide: 'Ride', Handcycle: 'Ride',
+  Velomobile: 'Ride', InlineSkate: 'Ride', Skateboard: 'Ride',
+  VirtualRow: 'VirtualRide', Elliptical: 'VirtualRide', StairStepper: 'VirtualRide',
+  Rowing: 'Swim', Kayaking: 'Swim', Canoeing: 'Swim', StandUpPaddling: 'Swim',
+};
+
 /** Fields only DetailedActivity has (swagger: DetailedActivity's own properties). */
 const DETAILED_ONLY = ['description', 'photos', 'gear', 'calories', 'segment_efforts', 'embed_token', 'splits_metric', 'splits_standard', 'laps', 'best_efforts',
   'similar_activities', 'available_zones', 'perceived_exertion', 'prefer_perceived_exertion', 'stats_visibility', 'hide_from_home', 'private_note', 'segment_leaderboard_opt_out', 'leaderboard_opt_out'];
@@ -275,11 +288,16 @@ export async function startStravaStandIn(options: StravaStandInOptions = {}): Pr
     return run;
   }
 
-  /** Strava sends an athlete's activity events only while the athlete has authorized the app with activity:read. */
-  function notifyActivity(activity: DetailedActivity, aspect: StravaEvent['aspect_type'], updates: Record<string, string>): void {
+  /**
+   * Strava sends an athlete's activity events only while the athlete has authorized the app with
+   * activity:read, and an Only You activity's only with activity:read_all; an update that hides or
+   * shows an activity is sent (its `private` update is how the app learns of it).
+   */
+  function notifyActivity(activity: DetailedActivity, aspect: StravaEvent['aspect_type'], updates: Record<string, string>, before?: DetailedActivity): void {
     if (!subscription) return;
     const ownerId = activity.athlete.id;
-    const authorized = grants.some((g) => g.athleteId === ownerId && !g.revoked && canReadActivities(g) && visibleTo(activity, g.scopes));
+    const authorized = grants.some((g) => g.athleteId === ownerId && !g.revoked && canReadActivities(g)
+      && (visibleTo(activity, g.scopes) || (before !== undefined && visibleTo(before, g.scopes))));
     if (!authorized) return;
     void deliver({
       object_type: 'activity', object_id: activity.id, aspect_type: aspect, updates,
@@ -308,8 +326,10 @@ export async function startStravaStandIn(options: StravaStandInOptions = {}): Pr
   function create(athleteId: number, payload: Partial<DetailedActivity> = {}, opts: { notify?: boolean } = {}): DetailedActivity {
     if (!athletes.has(athleteId)) throw new Error(`no athlete ${athleteId} in the stand-in`);
     const sportType = String(payload.sport_type ?? payload.type ?? 'Run');
-    const base = structuredClone(fixtures[sportType] ?? fixtures.Run ?? ({} as DetailedActivity));
+    const base = structuredClone(fixtures[sportType] ?? fixtures[FIXTURE_FAMILY[sportType] ?? 'Run'] ?? fixtures.Run ?? ({} as DetailedActivity));
     const id = payload.id ?? nextActivityId++;
+    const manual = payload.manual ?? base.manual ?? false;
+    const isPrivate = payload.private ?? payload.visibility === 'only_me';
     const activity: DetailedActivity = {
       ...base,
       ...payload,
@@ -318,12 +338,22 @@ export async function startStravaStandIn(options: StravaStandInOptions = {}): Pr
       athlete: { id: athleteId, resource_state: 1 },
       sport_type: sportType,
       type: payload.type ?? activityTypeOf(sportType),
+      // A recorded activity's privacy is its owner's choice, not the new one's: public unless asked.
+      private: isPrivate,
+      visibility: payload.visibility ?? (isPrivate ? 'only_me' : 'everyone'),
+      trainer: payload.trainer ?? (sportType.startsWith('Virtual') || base.trainer === true),
+      manual,
       map: { ...(base.map ?? { summary_polyline: null }), ...(payload.map ?? {}), id: `a${id}` },
-      upload_id: payload.upload_id ?? (base.manual ? null : id + 1_000_000),
-      upload_id_str: String(payload.upload_id ?? id + 1_000_000),
     } as DetailedActivity;
+    if (manual) {
+      // Strava leaves the upload fields out of a manual activity.
+      delete activity.upload_id;
+      delete activity.upload_id_str;
+    } else {
+      activity.upload_id = payload.upload_id ?? id + 1_000_000;
+      activity.upload_id_str = String(activity.upload_id);
+    }
     placeInTime(activity, payload);
-    if (activity.visibility === undefined) activity.visibility = activity.private ? 'only_me' : 'everyone';
     activities.set(id, activity);
     if (opts.notify !== false) notifyActivity(activity, 'create', {});
     return structuredClone(activity);
@@ -342,7 +372,7 @@ export async function startStravaStandIn(options: StravaStandInOptions = {}): Pr
     if (after.name !== before.name) updates.title = after.name;
     if (after.sport_type !== before.sport_type || after.type !== before.type) updates.type = String(after.sport_type);
     if (after.private !== before.private) updates.private = String(after.private);
-    if (opts.notify !== false) notifyActivity(after, 'update', updates);
+    if (opts.notify !== false) notifyActivity(after, 'update', updates, before);
     return structuredClone(after);
   }
 

@@ -233,6 +233,20 @@ describe('activities (swagger: getLoggedInAthleteActivities, getActivityById)', 
     expect((await api(`/activities/${hidden.id}`, all.access_token)).status).toBe(200);
   });
 
+  test("start_date and start_date_local follow the activity's zone, as the recorded run's own times do", async () => {
+    await start();
+    const { athleteId } = await connect();
+    const recorded = strava.fixtures.Run!;
+    const fromUtc = strava.activities.create(athleteId, { start_date: recorded.start_date, timezone: recorded.timezone });
+    expect(fromUtc).toMatchObject({ start_date_local: recorded.start_date_local, utc_offset: recorded.utc_offset, timezone: recorded.timezone });
+    // Summer time begins in Tallinn at 03:00 local on 29 March 2026: 02:30 is still UTC+2, 08:00 is UTC+3.
+    const beforeSwitch = strava.activities.create(athleteId, { start_date_local: '2026-03-29T02:30:00Z', timezone: '(GMT+02:00) Europe/Tallinn' });
+    expect(beforeSwitch).toMatchObject({ start_date: '2026-03-29T00:30:00Z', start_date_local: '2026-03-29T02:30:00Z', utc_offset: 7200 });
+    const afterSwitch = strava.activities.create(athleteId, { start_date_local: '2026-03-29T08:00:00Z', timezone: '(GMT+02:00) Europe/Tallinn' });
+    expect(afterSwitch).toMatchObject({ start_date: '2026-03-29T05:00:00Z', start_date_local: '2026-03-29T08:00:00Z', utc_offset: 10800 });
+    expect(strava.activities.create(athleteId, {})).toMatchObject({ start_date: '2026-04-01T06:00:00Z', sport_type: 'Run' });
+  });
+
   test('a sport without a fixture of its own takes its family\'s and its own type: TrailRun is a Run, MountainBikeRide a Ride', async () => {
     await start();
     const { athleteId } = await connect();

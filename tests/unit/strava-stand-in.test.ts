@@ -247,10 +247,12 @@ describe('activities (swagger: getLoggedInAthleteActivities, getActivityById)', 
     expect(strava.activities.create(athleteId, {})).toMatchObject({ start_date: '2026-04-01T06:00:00Z', sport_type: 'Run' });
   });
 
-  test('a sport without a fixture of its own takes its family\'s and its own type: TrailRun is a Run, MountainBikeRide a Ride', async () => {
+  test('a sport takes its own recording, or the nearest one with its own sport_type and type: a Hike the trail run\'s, a MountainBikeRide the ride\'s', async () => {
     await start();
     const { athleteId } = await connect();
-    expect(strava.activities.create(athleteId, { sport_type: 'TrailRun' })).toMatchObject({ sport_type: 'TrailRun', type: 'Run' });
+    expect(strava.activities.create(athleteId, { sport_type: 'TrailRun' })).toMatchObject({ sport_type: 'TrailRun', type: 'Run', external_id: '648602716788e41723ef8684.fit' });
+    expect(strava.activities.create(athleteId, { sport_type: 'Hike' })).toMatchObject({ sport_type: 'Hike', type: 'Hike', total_elevation_gain: 596 });
+    expect(strava.activities.create(athleteId, { sport_type: 'Walk' })).toMatchObject({ sport_type: 'Walk', type: 'Walk', device_name: 'Strava iPhone App' });
     expect(strava.activities.create(athleteId, { sport_type: 'MountainBikeRide' })).toMatchObject({ sport_type: 'MountainBikeRide', type: 'Ride' });
     expect(strava.activities.create(athleteId, { sport_type: 'Pickleball' })).toMatchObject({ sport_type: 'Pickleball', type: 'Workout' });
     expect(strava.activities.create(athleteId, { sport_type: 'VirtualRide' })).toMatchObject({ type: 'VirtualRide', trainer: true, device_name: 'Zwift' });
@@ -419,7 +421,7 @@ describe("answers valid against Strava's swagger", () => {
   test('every recorded fixture is a valid DetailedActivity (sources in the README)', async () => {
     await start();
     const validate = definitionValidator('DetailedActivity');
-    expect(Object.keys(strava.fixtures).sort()).toEqual(['Ride', 'Run', 'Swim', 'VirtualRide']);
+    expect(Object.keys(strava.fixtures).sort()).toEqual(['Ride', 'Run', 'Swim', 'TrailRun', 'VirtualRide']);
     for (const [sport, fixture] of Object.entries(strava.fixtures)) {
       expect(validate(fixture), `${sport}: ${JSON.stringify(validate.errors)}`).toBe(true);
     }

@@ -128,7 +128,7 @@ export function activityTypeOf(sportType: string): string {
  * foot, GPS on wheels, indoor, pool); its sport_type and type are then the asked ones.
  */
 const FIXTURE_FAMILY: Record<string, string> = {
-  TrailRun: 'Run', VirtualRun: 'Run', Walk: 'Run', Hike: 'Run', Snowshoe: 'Run', Wheelchair: 'Run', NordicSki: 'Run',
+  VirtualRun: 'Run', Walk: 'Run', Hike: 'TrailRun', Snowshoe: 'TrailRun', Wheelchair: 'Run', NordicSki: 'Run',
   BackcountrySki: 'Run', AlpineSki: 'Run', Snowboard: 'Run', RollerSki: 'Run', IceSkate: 'Run',
   MountainBikeRide: 'Ride', GravelRide: 'Ride', EBikeRide: 'Ride', EMountainBikeRide: 'Ride', Handcycle: 'Ride',
   Velomobile: 'Ride', InlineSkate: 'Ride', Skateboard: 'Ride',

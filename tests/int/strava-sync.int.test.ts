@@ -341,7 +341,7 @@ describe('Strava sync through the command API and the strava queue', () => {
     expect((await call('DELETE', '/api/me/strava', jaan)).json()).toEqual({ message: 'STRAVA_NOT_CONNECTED' });
   });
 
-  test("erasing the person deletes the connection, and the sealed tokens cannot be read any more (the person's key is gone)", async () => {
+  test("erasing the person (their own erasure or an administrator's) deletes the connection, and the sealed tokens cannot be read any more", async () => {
     expect(await connect(kati, 'auto')).toBe(`${publicUrl}/account?strava=connected`);
     const sealed = (await sealedTokens(kati.userId))!;
     expect(await vault.decrypt(sealed.refresh_token!)).toEqual(expect.any(String));
@@ -350,6 +350,14 @@ describe('Strava sync through the command API and the strava queue', () => {
     expect(await sealedTokens(kati.userId)).toBeUndefined();
     expect(await vault.decrypt(sealed.access_token!)).toBeNull();
     expect(await vault.decrypt(sealed.refresh_token!)).toBeNull();
+
+    // An administrator's deletion of a person does the same.
+    expect(await connect(jaan, 'auto')).toBe(`${publicUrl}/account?strava=connected`);
+    const jaans = (await sealedTokens(jaan.userId))!;
+    const admin = { ...system(), actor: { userId: '00000000-0000-4000-8000-00000000ad01', role: 'ADMIN' as const, participantId: null, teamId: null } };
+    await commands.deleteUsers([jaan.userId], admin);
+    expect(await sealedTokens(jaan.userId)).toBeUndefined();
+    expect(await vault.decrypt(jaans.refresh_token!)).toBeNull();
   });
 
   test('the callback refuses a forged or expired state, and a refusal or a grant without activity:read is "denied"', async () => {

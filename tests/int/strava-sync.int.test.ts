@@ -19,6 +19,7 @@ import { AccountDirectory, AccountService, CommandService, StravaClient, StravaC
 import { mapActivityType } from '@sinilill/activity-files';
 import { buildCommandApi, ensureStravaSubscription, startStravaWorker, StravaThrottle, type StravaRouteDependencies } from '@sinilill/command-api';
 import { PERSONAL_DATA_FIELDS, streams, type ActingUser } from '@sinilill/domain';
+import { createMetricsRegistry, type Registry } from '@sinilill/http';
 import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection, type EventStore } from '@sinilill/event-store';
 import { createStravaQueue, enqueueStravaJob, type Queue, type StravaJob, type Worker } from '@sinilill/messaging';
 import { streamIndexOn, testApplication, type TestApplication } from '../support/app';
@@ -49,6 +50,7 @@ describe('Strava sync through the command API and the strava queue', () => {
   let client: StravaClient;
   let connections: StravaConnections;
   let publicUrl: string;
+  let metrics: Registry;
   let mari: Person;
   let kati: Person;
   let jaan: Person;
@@ -143,8 +145,9 @@ describe('Strava sync through the command API and the strava queue', () => {
     await api.listen({ host: '127.0.0.1', port: 0 });
     publicUrl = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
     stravaDeps.publicUrl = publicUrl;
+    metrics = createMetricsRegistry('command-api', { defaultMetrics: false });
     worker = startStravaWorker({
-      redisUrl: inject('redisUrl'), prefix, sync, throttle, limit: { max: 1000, durationMs: 1000 },
+      redisUrl: inject('redisUrl'), prefix, sync, throttle, limit: { max: 1000, durationMs: 1000 }, metrics,
       log: { warn: (details, message) => failedJobs.push(`${message}: ${String((details as { err?: Error }).err?.message)}`) },
     });
     const log = { info: () => undefined, warn: (details: object, message: string) => console.warn(message, details) };
@@ -226,6 +229,18 @@ describe('Strava sync through the command API and the strava queue', () => {
     await vi.waitFor(async () => expect(await entryOf(activity.id)).toMatchObject({ deleted: true }), { timeout: 10_000, interval: 100 });
   });
 
+  test('an activity made private (activity:read no longer sees it) is followed as deleted', async () => {
+    const activity = ride(mari, '2025-04-07', 7_000);
+    await vi.waitFor(async () => expect(await entryOf(activity.id)).toMatchObject({ distance: 7, deleted: false }), { timeout: 10_000, interval: 100 });
+    strava.activities.update(activity.id, { private: true });
+    // Strava sends the update with updates.private = "true"; the activity itself is then out of our sight.
+    await strava.deliver({
+      object_type: 'activity', object_id: activity.id, aspect_type: 'update', updates: { private: 'true' },
+      owner_id: mari.athleteId, subscription_id: strava.subscription()!.id, event_time: Math.floor(Date.now() / 1000),
+    });
+    await vi.waitFor(async () => expect(await entryOf(activity.id)).toMatchObject({ deleted: true }), { timeout: 10_000, interval: 100 });
+  });
+
   test('an entry its member edited by hand is theirs: Strava updates and deletions leave it alone', async () => {
     const activity = ride(mari, '2025-04-11', 10_000);
     await vi.waitFor(async () => expect(await entryOf(activity.id)).toMatchObject({ distance: 10 }), { timeout: 10_000, interval: 100 });
@@ -286,6 +301,9 @@ describe('Strava sync through the command API and the strava queue', () => {
     expect(refused).toHaveLength(4);
     worker.off('failed', onFailed);
     expect(failures).toEqual([]);
+    const exposed = await metrics.metrics();
+    expect(exposed).toMatch(/sinilill_strava_rate_limited_total\{reason="429",service="command-api"\} 4\n/);
+    expect(exposed).toMatch(/sinilill_strava_jobs_total\{kind="activity",outcome="added",service="command-api"\} \d+\n/);
     expect(tokenCalls()).toBeGreaterThan(refreshesBefore);
     // Jobs at once (several processes): the refreshes take turns under the row's lock, so none
     // sends a refresh token an earlier refresh has spent (Strava would answer 400).

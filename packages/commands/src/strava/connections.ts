@@ -128,6 +128,15 @@ export class StravaConnections {
     return rows[0] ? this.view(rows[0]) : null;
   }
 
+  /**
+   * The account's participant changed (it joined a new edition): entries go to the new one, and
+   * the tokens are sealed under its subject from the next refresh on.
+   */
+  async moveTo(userId: string, participantId: number, at: Date): Promise<void> {
+    await this.pool.query('UPDATE app.strava_connections SET participant_id = $2, subject = $3, updated_at = $4 WHERE user_id = $1',
+      [userId, participantId, streams.participant(participantId), at]);
+  }
+
   /** Changes the mode of a live connection; null when there is none. */
   async setMode(userId: string, mode: StravaMode, at: Date): Promise<StravaConnection | null> {
     await this.pool.query("UPDATE app.strava_connections SET mode = $2, updated_at = $3 WHERE user_id = $1 AND status = 'connected'", [userId, mode, at]);

@@ -13,7 +13,8 @@
  * event, for read-your-writes (`x-min-position`), and throws DomainError with a catalogue code
  * (spec §8) on refusal.
  */
-import type { ActingUser, EditionCatalog, EditionRecord, ParticipantState, TeamState } from '@sinilill/domain';
+import { accountDecider, streams, type ActingUser, type EditionCatalog, type EditionRecord, type ParticipantState, type TeamState } from '@sinilill/domain';
+import { foldStream } from './metadata';
 import type { CommandRequest } from './metadata';
 import { CommandRepeats } from './repeats';
 import { participantState, resolveActor, teamOfParticipant, teamState, type CommandServiceDependencies } from './context';
@@ -163,6 +164,15 @@ export class CommandService {
   /** Whether an activity file (SHA-256 of its bytes) counts for a live entry now. */
   activityFileInUse(sha256: string): Promise<boolean> {
     return activityFileInUse(this.deps, sha256);
+  }
+
+  /**
+   * The participant of the latest edition the account joined (a returning person is a new
+   * participant each edition), or null: no such live account, or one without a participant.
+   */
+  async currentParticipantOf(userId: string): Promise<number | null> {
+    const account = foldStream(accountDecider, await this.deps.store.readStream(streams.user(userId)));
+    return account.exists && !account.deleted ? account.participantId : null;
   }
 
   /** Where a Strava activity stands: the entry that counts it, live or not, edited by its member or not. */

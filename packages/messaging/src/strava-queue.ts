@@ -99,7 +99,9 @@ export function createStravaWorker(
   const worker: Worker<StravaJob> = new Worker<StravaJob>(STRAVA_QUEUE, ((job: Job<StravaJob>) => processor(job, worker)) as Processor<StravaJob>, {
     connection: redisConnection(options.redisUrl),
     prefix: options.prefix ?? 'sinilill',
-    concurrency: options.concurrency ?? 2,
+    // One job at a time per process: Strava allows about one read in 9 s, so more would only
+    // race past the rate-limit headers the previous answer gave (each process reads its own).
+    concurrency: options.concurrency ?? 1,
     limiter: { max: limit.max, duration: limit.durationMs },
   });
   return worker;

@@ -6,3 +6,6 @@ export { readModelLookups, type ReadModelLookups } from './read-model-lookups';
 export { redisSharedCache, type SharedCacheRedis } from './shared-cache';
 export { withAppendMetrics, APPEND_DURATION_BUCKETS } from './append-metrics';
 export { Announcements, MAIL_ATTEMPTS, MAIL_RATE_PER_SECOND, type AnnouncementsOptions } from './announcements';
+export type { StravaRouteDependencies } from './dependencies';
+export { StravaThrottle, ensureStravaSubscription, startStravaWorker, type StravaWorkerOptions } from './strava-worker';
+export { derivedVerifyToken, signStravaState, stravaStateKey, verifyStravaState, STRAVA_STATE_SECONDS } from './strava-state';

@@ -65,6 +65,8 @@ export interface StravaWorkerOptions {
   throttle: StravaThrottle;
   /** The queue's cap across processes (default 100 jobs per 15 minutes). */
   limit?: { max: number; durationMs: number };
+  /** Jobs at once in this process (default 1: see createStravaWorker). */
+  concurrency?: number;
   metrics?: Registry;
   log: { warn: (details: object, message: string) => void };
 }
@@ -81,7 +83,7 @@ async function run(sync: StravaSync, job: StravaJob): Promise<StravaOutcome> {
 /** Starts the worker (the caller closes it). */
 export function startStravaWorker(options: StravaWorkerOptions): Worker<StravaJob> {
   const metrics = options.metrics ? stravaMetrics(options.metrics) : null;
-  const worker = createStravaWorker({ redisUrl: options.redisUrl, ...(options.prefix ? { prefix: options.prefix } : {}), ...(options.limit ? { limit: options.limit } : {}) },
+  const worker = createStravaWorker({ redisUrl: options.redisUrl, ...(options.prefix ? { prefix: options.prefix } : {}), ...(options.limit ? { limit: options.limit } : {}), ...(options.concurrency ? { concurrency: options.concurrency } : {}) },
     async (job: Job<StravaJob>, self) => {
       let outcome: StravaOutcome;
       try {

@@ -15,7 +15,7 @@
 import type pg from 'pg';
 import { streams } from '@sinilill/domain';
 import type { JsonValue } from '@sinilill/event-store';
-import type { StravaClient, StravaTokenAnswer } from './client';
+import { StravaHttpError, StravaUnauthorizedError, type StravaClient, type StravaTokenAnswer } from './client';
 
 /** Refresh an access token that expires within this, ms (5 minutes; Strava's tokens live 6 hours). */
 export const REFRESH_MARGIN_MS = 5 * 60_000;
@@ -128,6 +128,15 @@ export class StravaConnections {
     return rows[0] ? this.view(rows[0]) : null;
   }
 
+  /**
+   * The account's participant changed (it joined a new edition): entries go to the new one, and
+   * the tokens are sealed under its subject from the next refresh on.
+   */
+  async moveTo(userId: string, participantId: number, at: Date): Promise<void> {
+    await this.pool.query('UPDATE app.strava_connections SET participant_id = $2, subject = $3, updated_at = $4 WHERE user_id = $1',
+      [userId, participantId, streams.participant(participantId), at]);
+  }
+
   /** Changes the mode of a live connection; null when there is none. */
   async setMode(userId: string, mode: StravaMode, at: Date): Promise<StravaConnection | null> {
     await this.pool.query("UPDATE app.strava_connections SET mode = $2, updated_at = $3 WHERE user_id = $1 AND status = 'connected'", [userId, mode, at]);
@@ -165,16 +174,26 @@ export class StravaConnections {
   /**
    * Runs `use` with a live access token of the connection, refreshed first (and stored) when it
    * expires within REFRESH_MARGIN_MS. The refresh holds the row's lock, so concurrent jobs wait for
-   * it and then use the new token.
+   * it and then use the new token. A token Strava refuses (401) before its time is refreshed once
+   * and `use` tried again; a refresh token Strava refuses means the grant is gone.
    * @returns null when the connection is not live (no tokens: disconnected, deauthorized, erased).
+   * @throws StravaUnauthorizedError when Strava refuses the refreshed token or the refresh token.
    */
   async withAccessToken<T>(userId: string, client: StravaClient, nowMs: number, use: (accessToken: string) => Promise<T>): Promise<{ value: T } | null> {
-    const token = await this.accessToken(userId, client, nowMs);
+    const token = await this.accessToken(userId, client, nowMs, null);
     if (token === null) return null;
-    return { value: await use(token) };
+    try {
+      return { value: await use(token) };
+    } catch (error) {
+      if (!(error instanceof StravaUnauthorizedError)) throw error;
+      const fresh = await this.accessToken(userId, client, nowMs, token);
+      if (fresh === null) return null;
+      return { value: await use(fresh) };
+    }
   }
 
-  private async accessToken(userId: string, strava: StravaClient, nowMs: number): Promise<string | null> {
+  /** A live access token; `refused`: the one Strava just refused, refreshed unless another job has already replaced it. */
+  private async accessToken(userId: string, strava: StravaClient, nowMs: number, refused: string | null): Promise<string | null> {
     const db = await this.pool.connect();
     try {
       await db.query('BEGIN');
@@ -192,11 +211,19 @@ export class StravaConnections {
         await db.query('COMMIT');
         return null; // the person's key is forgotten: nothing to use
       }
-      if (row.expires_at !== null && row.expires_at.getTime() - nowMs > REFRESH_MARGIN_MS) {
+      const replaced = refused !== null && access !== refused;
+      if (replaced || (refused === null && row.expires_at !== null && row.expires_at.getTime() - nowMs > REFRESH_MARGIN_MS)) {
         await db.query('COMMIT');
         return access;
       }
-      const fresh = await strava.refresh(refresh);
+      let fresh: StravaTokenAnswer;
+      try {
+        fresh = await strava.refresh(refresh);
+      } catch (error) {
+        // Strava answers 400 to a refresh token it no longer knows (revoked with the grant).
+        if (error instanceof StravaHttpError && (error.status === 400 || error.status === 401)) throw new StravaUnauthorizedError('Strava refused the refresh token');
+        throw error;
+      }
       const [sealedAccess, sealedRefresh] = await this.sealer.encryptMany([
         { subject: row.subject, value: fresh.access_token }, { subject: row.subject, value: fresh.refresh_token },
       ]);

@@ -28,7 +28,7 @@ import { DomainError, isPerformedWithinEdition, stravaEntryFields, type ActingUs
 import type { CommandService } from '../command-service';
 import type { CommandRequest } from '../metadata';
 import type { EntryView } from '../entry/handlers';
-import { StravaUnauthorizedError, type StravaActivity, type StravaClient, type StravaTokenAnswer } from './client';
+import { StravaHttpError, StravaUnauthorizedError, type StravaActivity, type StravaClient, type StravaTokenAnswer } from './client';
 import type { StravaConnection, StravaConnections, StravaMode, StravaProposal } from './connections';
 
 /** The OAuth scope asked for: public and followers-only activities (not private ones: decision 0095). */
@@ -56,6 +56,8 @@ export interface StravaSyncOptions {
 
 /** What a job came to. */
 export type StravaOutcome = 'added' | 'edited' | 'deleted' | 'proposed' | 'unchanged' | 'skipped' | 'kept' | 'ignored' | 'deauthorized' | 'listed';
+
+const RETRIED_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['CONCURRENCY_CONFLICT', 'SERVICE_UNAVAILABLE']);
 
 const SKIP_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['INVALID_PERFORMED_AT', 'ENTRY_DEADLINE_PASSED', 'ENTRY_INSERTION_DISABLED', 'STRAVA_ACTIVITY_OUTSIDE_EDITION']);
 
@@ -136,8 +138,8 @@ export class StravaSync {
 
   /** Handles one activity event (webhook or backfill). */
   async activity(job: { athleteId: number; activityId: number; aspect: 'create' | 'update' | 'delete'; eventTime: number }): Promise<StravaOutcome> {
-    const connection = await this.connections.byAthlete(job.athleteId);
-    if (!connection || connection.status !== 'connected') return this.outcome('ignored');
+    const connection = await this.current(await this.connections.byAthlete(job.athleteId));
+    if (!connection) return this.outcome('ignored');
     const request = await this.requestOf(connection, `strava:${job.activityId}:${job.aspect}:${job.eventTime}`);
     if (job.aspect === 'delete') return this.deleted(connection, job.activityId, request);
     let activity: StravaActivity;
@@ -147,6 +149,8 @@ export class StravaSync {
       activity = fetched.value;
     } catch (error) {
       if (error instanceof StravaUnauthorizedError) return this.revoked(connection);
+      // Gone, or made private (activity:read does not see it): as if deleted.
+      if (error instanceof StravaHttpError && error.status === 404) return this.deleted(connection, job.activityId, request);
       throw error;
     }
     return this.apply(connection, activity, request);
@@ -154,8 +158,8 @@ export class StravaSync {
 
   /** One backfill page: each activity its own job, and the next page while this one was full. */
   async backfill(job: { userId: string; page: number; connectedAt: number }): Promise<StravaOutcome> {
-    const connection = await this.connections.get(job.userId);
-    if (!connection || connection.status !== 'connected' || Date.parse(connection.connectedAt) !== job.connectedAt) return this.outcome('ignored');
+    const connection = await this.current(await this.connections.get(job.userId));
+    if (!connection || Date.parse(connection.connectedAt) !== job.connectedAt) return this.outcome('ignored');
     const edition = await this.editionOf(connection);
     if (!edition) return this.outcome('ignored');
     const after = Math.floor(startOfLocalDay(edition.startDate, edition.timeZone) / 1000);
@@ -178,6 +182,18 @@ export class StravaSync {
     if (list.length >= BACKFILL_PAGE_SIZE) await this.options.enqueue({ kind: 'backfill', userId: job.userId, connectedAt: job.connectedAt, page: job.page + 1 });
     await this.connections.recordSync(connection.userId, this.commands.now());
     return this.outcome('listed');
+  }
+
+  /**
+   * A live connection as the sync uses it, following the account into the edition it joined last
+   * (its participant then is a new one); null for none or one not connected.
+   */
+  private async current(connection: StravaConnection | null): Promise<StravaConnection | null> {
+    if (!connection || connection.status !== 'connected') return null;
+    const participantId = await this.commands.currentParticipantOf(connection.userId);
+    if (participantId === null || participantId === connection.participantId) return connection;
+    await this.connections.moveTo(connection.userId, participantId, this.commands.now());
+    return { ...connection, participantId };
   }
 
   /** The athlete revoked our access on Strava's side. */
@@ -230,6 +246,8 @@ export class StravaSync {
       if (error instanceof DomainError && SKIP_CODES.has(error.code)) return this.skip(connection, 'STRAVA_ACTIVITY_OUTSIDE_EDITION');
       // Another job (the backfill and a webhook at once) made the entry first: nothing to add.
       if (error instanceof DomainError && error.code === 'ALREADY_EXISTS') return this.done(connection, 'unchanged');
+      // Passing conditions: the job is retried.
+      if (error instanceof DomainError && RETRIED_CODES.has(error.code)) throw error;
       if (error instanceof DomainError) return this.skip(connection, error.code);
       throw error;
     }
@@ -243,7 +261,7 @@ export class StravaSync {
     try {
       await this.commands.deleteEntries([standing.entryId!], request);
     } catch (error) {
-      if (error instanceof DomainError) return this.skip(connection, error.code);
+      if (error instanceof DomainError && !RETRIED_CODES.has(error.code)) return this.skip(connection, error.code);
       throw error;
     }
     return this.done(connection, 'deleted');

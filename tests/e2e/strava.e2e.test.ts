@@ -210,10 +210,13 @@ describe('Strava', () => {
     // Created on Strava: the webhook brings it to the open page without a reload.
     const walk = await strava.createActivity(athleteA, activity('Õhtune jalutuskäik', 'Walk', 3.33, '2025-04-28'));
     await expect.poll(() => rowsShowing(a, 3.33), { timeout: FOLLOW_MS }).toBe(1);
-    // Updated on Strava: the same entry changes.
-    await strava.updateActivity(walk.id, { distance: 4440 });
+    // Updated on Strava (Strava sends an update event for a new title or type, and the app reads
+    // the whole activity again): the same entry changes its km and type.
+    await strava.updateActivity(walk.id, { name: 'Õhtune jooks', sport_type: 'Run', type: 'Run', distance: 4440 });
     await expect.poll(() => rowsShowing(a, 4.44), { timeout: FOLLOW_MS }).toBe(1);
     expect(await rowsShowing(a, 3.33)).toBe(0);
+    const { body: updated } = await api<ParticipantContributionsAnswer>(`/participant/${a.participantId}/contributions`, a.token);
+    expect(updated.contributions.filter((row) => row.distance === 4.44).map((row) => row.entryType)).toEqual(['OUTDOOR_RUN']);
     expect(await kmOf(a)).toEqual([4.44, 5.01, 20.5]);
 
     // Strava delivers the same create and update again: nothing changes. A marker activity made

@@ -90,7 +90,7 @@ describe('activity files through the command API', () => {
     const [added] = await app.store.readStream(streams.entry(entry.id));
     expect(added).toMatchObject({ type: 'EntryAdded', schemaVersion: 2, data: { source: { kind: 'file', format: 'gpx', sha256: proposal.sha256 } } });
     const [used] = await app.store.readStream(streams.activityFile(proposal.sha256));
-    expect(used).toMatchObject({ type: 'ActivityFileUsed', data: { entryId: entry.id, participantId: 11 } });
+    expect(used).toMatchObject({ type: 'ActivityFileUsed', data: { entryIds: [entry.id], participantId: 11 } });
 
     // The same bytes again, even under another name and by a teammate: said at upload, refused at confirm.
     const again = await upload(claims(12, 1), bytes, 'copy.gpx');
@@ -155,7 +155,8 @@ describe('activity files through the command API', () => {
     expect(unauthenticated.statusCode).toBe(401);
     const proposal = (await upload(claims(11, 1), bytes, 'x.gpx')).json();
     const [payload, mac] = proposal.token.split('.');
-    const altered = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), distance: 999 })).toString('base64url');
+    const bound = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const altered = Buffer.from(JSON.stringify({ ...bound, parts: [{ ...bound.parts[0], distance: 999 }] })).toString('base64url');
     expect((await confirm(claims(11, 1), { token: `${altered}.${mac}` })).json()).toEqual({ message: 'INVALID_REQUEST' });
     expect((await confirm(claims(12, 1), { token: proposal.token })).json()).toEqual({ message: 'FORBIDDEN' });
   });

@@ -6,3 +6,4 @@ export { readModelLookups, type ReadModelLookups } from './read-model-lookups';
 export { redisSharedCache, type SharedCacheRedis } from './shared-cache';
 export { withAppendMetrics, APPEND_DURATION_BUCKETS } from './append-metrics';
 export { Announcements, MAIL_ATTEMPTS, MAIL_RATE_PER_SECOND, type AnnouncementsOptions } from './announcements';
+export { activityFileTokenKey, signActivityFileToken, ACTIVITY_FILE_TOKEN_SECONDS, type ActivityFileClaims, type ActivityFilePartClaims } from './activity-file-token';

@@ -37,6 +37,26 @@ const OUT_OF_MEMORY = /heap out of memory|Allocation failed|Reached heap limit/i
 /** The last bytes of the reader's stderr kept for the error message, at most. */
 const STDERR_KEPT = 4096;
 
+/** How one file was read: for the operators' figures and the upload bench (tests/bench/uploads.ts). */
+export interface ActivityFileReading {
+  /** The file's size, bytes. */
+  bytes: number;
+  /** From the reader's start to its answer, ms. */
+  ms: number;
+  /** The reading child's peak resident memory, bytes (its getrusage maxrss); null when it answered none (it died). */
+  readerPeakRssBytes: number | null;
+  /** Whether it answered a proposal (else a refusal or a crash). */
+  ok: boolean;
+}
+
+const readingListeners = new Set<(reading: ActivityFileReading) => void>();
+
+/** Calls `listener` after each file this process reads. @returns a function that stops it. */
+export function onActivityFileRead(listener: (reading: ActivityFileReading) => void): () => void {
+  readingListeners.add(listener);
+  return () => { readingListeners.delete(listener); };
+}
+
 let running = false;
 const waiting: (() => void)[] = [];
 
@@ -57,7 +77,13 @@ function done(): void {
 }
 
 function readInWorker(bytes: Uint8Array, fileName: string, heapMb: number): Promise<ActivityFileProposal> {
-  return new Promise((resolve, reject) => {
+  const started = performance.now();
+  let peakRssBytes: number | null = null;
+  const report = (ok: boolean) => {
+    const reading = { bytes: bytes.length, ms: performance.now() - started, readerPeakRssBytes: peakRssBytes, ok };
+    for (const listener of readingListeners) listener(reading);
+  };
+  return new Promise<ActivityFileProposal>((resolve, reject) => {
     const child = fork(workerPath, [], {
       execArgv: [...(bundled ? [] : ['--import', 'tsx']), `--max-old-space-size=${heapMb}`],
       // Structured clone: the file's bytes travel as a Uint8Array, not as JSON.
@@ -67,8 +93,9 @@ function readInWorker(bytes: Uint8Array, fileName: string, heapMb: number): Prom
     let answered = false;
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-STDERR_KEPT); });
-    child.once('message', (message: { proposal?: ActivityFileProposal; error?: { code: string; message: string } }) => {
+    child.once('message', (message: { proposal?: ActivityFileProposal; error?: { code: string; message: string }; peakRssBytes?: number }) => {
       answered = true;
+      peakRssBytes = message.peakRssBytes ?? null;
       if (message.proposal) resolve(message.proposal);
       else {
         const code = (ERROR_CODES as readonly string[]).includes(message.error!.code) ? message.error!.code as ErrorCode : 'GENERIC_ERROR';
@@ -88,7 +115,7 @@ function readInWorker(bytes: Uint8Array, fileName: string, heapMb: number): Prom
         : new Error(`the activity file reader ended (exit ${exitCode ?? signal}) without an answer: ${stderr.trim()}`));
     });
     child.send({ bytes, fileName });
-  });
+  }).then((proposal) => { report(true); return proposal; }, (error: unknown) => { report(false); throw error; });
 }
 
 /**

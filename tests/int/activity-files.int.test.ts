@@ -3,7 +3,8 @@
  * (nothing stored) → confirm → an entry whose EntryAdded (schema 2) records the file, with
  * ActivityFileUsed in the file's stream in the same append; the same file refused while its entry
  * lives, free again once it is deleted; refusals with catalogue codes, never a 500; members only.
- * Also the first upcaster on the whole pipeline: a version 1 EntryAdded in the log projects like a
+ * A GPX declared ISO-8859-1 and a 19 MB GPX (under the 20 MiB limit) are read with the reader's
+ * default heap. Also the first upcaster on the whole pipeline: a version 1 EntryAdded in the log projects like a
  * version 2 one.
  */
 import type {} from '@fastify/jwt';
@@ -15,6 +16,7 @@ import { streams, type ActingUser } from '@sinilill/domain';
 import { buildCommandApi } from '@sinilill/command-api';
 import { testApplication, type TestApplication } from '../support/app';
 import { testSessions, type TestSessions } from '../support/sessions';
+import { garminGpxOf } from '../bench/uploads';
 
 const SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 const SYSTEM: ActingUser = { userId: null, role: 'SYSTEM', participantId: null, teamId: null };
@@ -200,6 +202,30 @@ describe('activity files through the command API', () => {
     // Inline, reading this file stalled the loop for about 2 s; a busy 2-core CI machine may delay a timer a little.
     expect(longestStall).toBeLessThan(1000);
   }, 60_000);
+  test('a GPX declared ISO-8859-1 is read in its own encoding', async () => {
+    const text = new TextDecoder().decode(gpxFile(morning, 'running'))
+      .replace('encoding="UTF-8"', 'encoding="ISO-8859-1"')
+      .replace('<name>Test</name>', '<name>Hommikune jooks Pärnus, õhtul tõusuvesi</name>');
+    const bytes = Buffer.from(text, 'latin1');
+    expect(bytes.includes(0xe4)).toBe(true);
+    const answer = await upload(claims(12, 1), bytes, 'pärnu.gpx');
+    expect({ status: answer.statusCode, body: answer.json() }).toMatchObject({ status: 200, body: { format: 'gpx', distance: 2, performed_at: '2025-04-12', entry_type: 'OUTDOOR_RUN' } });
+  });
+
+  test('a 19 MB GPX, under the upload limit, is read with the reader\'s default heap within seconds', async () => {
+    const bytes = garminGpxOf(19_000_000);
+    const started = performance.now();
+    const answer = await upload(claims(12, 1), bytes, 'pikk jooks.gpx');
+    const seconds = (performance.now() - started) / 1000;
+    expect({ status: answer.statusCode, message: answer.json().message }).toEqual({ status: 200, message: undefined });
+    const proposal = answer.json();
+    expect(proposal.parts).toHaveLength(1);
+    expect(proposal).toMatchObject({ performed_at: '2025-04-12', entry_type: 'OUTDOOR_RUN' });
+    // 57 000 points a second apart round a 2.5 km loop: about 160 km.
+    expect(proposal.distance).toBeGreaterThan(150);
+    expect(seconds).toBeLessThan(30);
+  }, 120_000);
+
   test('a file whose document outgrows the reading worker\'s heap is ACTIVITY_FILE_TOO_LARGE, and the API lives on', async () => {
     const small = buildCommandApi({ commands: app.commands, sessions: sessions.accounts, jwtSecret: SECRET, activityFileHeapMb: 64 });
     await small.ready();

@@ -28,7 +28,7 @@ const claims = (participantId: number, teamId: number): SessionClaims => ({
 /** An Ironman's three sports on one day (Tallinn), as a multi-sport FIT is proposed. */
 const TRIATHLON: ActivityFilePartClaims[] = [
   { distance: 3.86, performedAt: '2025-04-13', entryType: 'SWIMMING' },
-  { distance: 180.25, performedAt: '2025-04-13', entryType: 'CYCLING' },
+  { distance: 180.25, performedAt: '2025-04-13', entryType: 'OUTDOOR_CYCLE' },
   { distance: 42.2, performedAt: '2025-04-13', entryType: 'OUTDOOR_RUN' },
 ];
 
@@ -77,7 +77,7 @@ describe('activity files of several parts', () => {
     expect(answer.statusCode).toBe(200);
     const body = answer.json();
     expect(body.entries.map((e: { entry_type: string; distance: number; performed_at: string }) => [e.entry_type, e.distance, e.performed_at])).toEqual([
-      ['SWIMMING', 3.86, '2025-04-13'], ['CYCLING', 180.25, '2025-04-13'], ['OUTDOOR_RUN', 42.2, '2025-04-13'],
+      ['SWIMMING', 3.86, '2025-04-13'], ['OUTDOOR_CYCLE', 180.25, '2025-04-13'], ['OUTDOOR_RUN', 42.2, '2025-04-13'],
     ]);
     expect(body.entry).toEqual(body.entries[0]);
     const [used] = await app.store.readStream(streams.activityFile(sha256));

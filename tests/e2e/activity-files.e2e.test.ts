@@ -103,6 +103,9 @@ async function signIn(lang: Lang, first: boolean): Promise<Page> {
   return page;
 }
 
+/** How long a file may take to be read or added: each is read by a child process of its own, one at a time, on a busy machine. */
+const READING = { timeout: 30_000 };
+
 const item = (page: Page, name: string) => page.getByTestId('activity-file-item').filter({ hasText: name });
 
 describe('entries from activity files', () => {
@@ -112,8 +115,8 @@ describe('entries from activity files', () => {
 
     const gpxItem = item(page, gpx.name);
     const fitItem = item(page, fit.name);
-    await expect.poll(() => gpxItem.getAttribute('data-status')).toBe('proposal');
-    await expect.poll(() => fitItem.getAttribute('data-status')).toBe('proposal');
+    await expect.poll(() => gpxItem.getAttribute('data-status'), READING).toBe('proposal');
+    await expect.poll(() => fitItem.getAttribute('data-status'), READING).toBe('proposal');
     expect(text(await gpxItem.getByTestId('activity-file-distance').textContent())).toBe('2,00 km');
     expect(text(await fitItem.getByTestId('activity-file-distance').textContent())).toBe('12,34 km');
     expect(await gpxItem.getByTestId('activity-file-type').inputValue()).toBe('OUTDOOR_RUN');
@@ -124,8 +127,8 @@ describe('entries from activity files', () => {
 
     await gpxItem.getByTestId('activity-file-confirm').click();
     await fitItem.getByTestId('activity-file-confirm').click();
-    await expect.poll(() => gpxItem.getAttribute('data-status')).toBe('added');
-    await expect.poll(() => fitItem.getAttribute('data-status')).toBe('added');
+    await expect.poll(() => gpxItem.getAttribute('data-status'), READING).toBe('added');
+    await expect.poll(() => fitItem.getAttribute('data-status'), READING).toBe('added');
     // Both are the member's entries now, with the files' days.
     const token = await page.evaluate('window.localStorage.getItem("token")') as string;
     await expect.poll(async () => {
@@ -141,7 +144,7 @@ describe('entries from activity files', () => {
     expect(text(await again.getByTestId('alert-error').textContent())).toBe(message('est', 'ACTIVITY_FILE_ALREADY_USED'));
     expect(await again.getByTestId('activity-file-confirm').count()).toBe(0);
     const broken = item(page, damaged.name);
-    await expect.poll(() => broken.getAttribute('data-status')).toBe('refused');
+    await expect.poll(() => broken.getAttribute('data-status'), READING).toBe('refused');
     expect(text(await broken.getByTestId('alert-error').textContent())).toBe(message('est', 'ACTIVITY_FILE_UNREADABLE'));
     expect(await seriousViolations(page)).toEqual([]);
     await page.context().close();
@@ -151,7 +154,7 @@ describe('entries from activity files', () => {
     const page = await signIn('est', false);
     await page.getByTestId('activity-file-input').setInputFiles([triathlon, timeless]);
     const tri = item(page, triathlon.name);
-    await expect.poll(() => tri.getAttribute('data-status')).toBe('proposal');
+    await expect.poll(() => tri.getAttribute('data-status'), READING).toBe('proposal');
     expect(await tri.getAttribute('data-parts')).toBe('3');
     const parts = tri.getByTestId('activity-file-part');
     expect(await parts.getByTestId('activity-file-part-distance').allTextContents()).toEqual(['1,90 km', '90,12 km', '21,10 km']);
@@ -167,15 +170,15 @@ describe('entries from activity files', () => {
     expect(text(await tri.getByTestId('activity-file-confirm').textContent())).toBe('Lisa kõik 3 sissekannet');
 
     const drawn = item(page, timeless.name);
-    await expect.poll(() => drawn.getAttribute('data-status')).toBe('proposal');
+    await expect.poll(() => drawn.getAttribute('data-status'), READING).toBe('proposal');
     expect(await drawn.getByTestId('activity-file-confirm').isDisabled()).toBe(true);
     await drawn.getByTestId('activity-file-day').fill('2025-04-16');
     expect(await seriousViolations(page)).toEqual([]);
 
     await tri.getByTestId('activity-file-confirm').click();
     await drawn.getByTestId('activity-file-confirm').click();
-    await expect.poll(() => tri.getAttribute('data-status')).toBe('added');
-    await expect.poll(() => drawn.getAttribute('data-status')).toBe('added');
+    await expect.poll(() => tri.getAttribute('data-status'), READING).toBe('added');
+    await expect.poll(() => drawn.getAttribute('data-status'), READING).toBe('added');
     expect(text(await tri.getByTestId('alert-success').textContent())).toBe('Lisatud 3 sissekannet, kokku 113,12 km.');
     const token = await page.evaluate('window.localStorage.getItem("token")') as string;
     await expect.poll(async () => {
@@ -195,7 +198,7 @@ describe('entries from activity files', () => {
     await again.getByTestId('alert-error').waitFor();
     expect(text(await again.getByTestId('alert-error').textContent())).toBe(message('eng', 'ACTIVITY_FILE_ALREADY_USED'));
     const broken = item(page, damaged.name);
-    await expect.poll(() => broken.getAttribute('data-status')).toBe('refused');
+    await expect.poll(() => broken.getAttribute('data-status'), READING).toBe('refused');
     expect(text(await broken.getByTestId('alert-error').textContent())).toBe(message('eng', 'ACTIVITY_FILE_UNREADABLE'));
     expect(await seriousViolations(page)).toEqual([]);
     await page.context().close();

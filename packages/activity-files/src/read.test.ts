@@ -51,9 +51,12 @@ describe('readActivityFile', () => {
   });
 
   it(`keeps at most ${MAX_TRACK_POINTS} points of a long track, first and last among them`, () => {
+    // 2001 points a minute apart run over two local days: a part each, each thinned.
     const proposal = readActivityFile(gpxFile({ start: lateEvening.start, points: 2001, step: 0.00001 }), 'long.gpx');
-    expect(proposal.track).toHaveLength(MAX_TRACK_POINTS);
-    expect(proposal.track.at(-1)![1]).toBeCloseTo(59.437 + 2000 * 0.00001, 6);
+    expect(proposal.parts.map((part) => part.track.length)).toEqual([MAX_TRACK_POINTS, MAX_TRACK_POINTS]);
+    expect(proposal.track).toBe(proposal.parts[0]!.track);
+    expect(proposal.parts[0]!.track[0]).toEqual([24.7454, 59.437]);
+    expect(proposal.parts[1]!.track.at(-1)![1]).toBeCloseTo(59.437 + 2000 * 0.00001, 6);
   });
 
   it('refuses what it cannot read, with a catalogue code each', () => {

@@ -1,3 +1,8 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '@sinilill/domain';
 import { MAX_ACTIVITY_FILE_BYTES, MAX_TRACK_POINTS, readActivityFile } from './read';
@@ -264,4 +269,23 @@ describe('readActivityFile: files read as the watch reads them', () => {
     expect(proposal.parts.every((part) => part.track.length <= MAX_TRACK_POINTS)).toBe(true);
     expect(seconds).toBeLessThan(10);
   }, 60_000);
+
+  it('reads a 19 MB GPX with a 32 MB heap in a process of its own (the old document reader needed over 1 GB)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'activity-files-'));
+    try {
+      const path = join(dir, 'big.gpx');
+      writeFileSync(path, largeGpxFile(19 * 1024 * 1024));
+      const script = fileURLToPath(new URL('./measure-read.ts', import.meta.url));
+      const child = spawnSync(process.execPath, ['--max-old-space-size=32', '--import', 'tsx', script, path], { encoding: 'utf8', timeout: 60_000 });
+      expect(child.stderr).toBe('');
+      const measured = JSON.parse(child.stdout) as { bytes: number; seconds: number; maxRssMb: number; parts: { distanceKm: number }[] };
+      console.info(`19 MB GPX: ${measured.seconds} s, peak RSS ${measured.maxRssMb} MB (heap limit 32 MB)`);
+      expect(child.status).toBe(0);
+      expect(measured.bytes).toBeGreaterThan(19 * 1024 * 1024);
+      expect(measured.parts.length).toBeGreaterThanOrEqual(1);
+      expect(measured.seconds).toBeLessThan(10);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

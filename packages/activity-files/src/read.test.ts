@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '@sinilill/domain';
 import { MAX_ACTIVITY_FILE_BYTES, MAX_TRACK_POINTS, readActivityFile } from './read';
-import { Encoder, Profile, type FileIdMesg } from '@garmin/fitsdk';
+import { CrcCalculator, Encoder, Profile, type FileIdMesg } from '@garmin/fitsdk';
 import { gpx as togeojsonGpx } from '@tmcw/togeojson';
 import { DOMParser } from '@xmldom/xmldom';
 import { length as turfLength } from '@turf/length';
@@ -149,6 +149,22 @@ describe('readActivityFile: files read as the watch reads them', () => {
     const encoder = new Encoder();
     encoder.onMesg(Profile.MesgNum.FILE_ID!, { manufacturer: 'development', product: 1, timeCreated: new Date('2025-04-12T05:00:00Z'), type: 'activity' } as FileIdMesg);
     expect(codeOf(() => readActivityFile(withDecoderErrorAtEnd(encoder.close()), 'x.fit'))).toBe('ACTIVITY_FILE_UNREADABLE');
+  });
+
+  it("FIT: a header claiming more bytes than the file has (Strava for Android) is read when its session was; a changed byte is damage", () => {
+    const fit = fitFile(lateEvening, 'running', 'generic', 5432.1);
+    const long = fit.slice();
+    const view = new DataView(long.buffer);
+    view.setUint32(4, view.getUint32(4, true) + 3, true);
+    view.setUint16(12, CrcCalculator.calculateCRC(long, 0, 12), true);
+    expect(readActivityFile(long, 'strava.fit')).toMatchObject({ distanceKm: 5.43, performedAt: '2025-04-10' });
+    const changed = fit.slice();
+    changed[fit.length - 10] = changed[fit.length - 10]! ^ 0x01;
+    expect(codeOf(() => readActivityFile(changed, 'changed.fit'))).toBe('ACTIVITY_FILE_UNREADABLE');
+  });
+
+  it('TCX: white space before the XML declaration (Polar Flow) is no damage', () => {
+    expect(readActivityFile(xml(`\n  ${new TextDecoder().decode(tcxFile(lateEvening, 'Running', 4160))}`), 'polar.tcx')).toMatchObject({ distanceKm: 4.16, entryType: 'OUTDOOR_RUN' });
   });
 
   it('FIT: a course file is a planned route, not an activity', () => {

@@ -36,7 +36,7 @@ FILES = {
     'wahoo-elemnt-ride.fit': ('dtcooper/python-fitparse', 'tests/files/2019-02-17-062644-ELEMNT-297E-195-0.fit', 'Wahoo ELEMNT', 'activity', 'OUTDOOR_CYCLE', None, {}),
     'coros-pace2-ride.fit': ('dtcooper/python-fitparse', 'tests/files/coros-pace-2-cycling-misaligned-fields.fit', 'COROS PACE 2 (fields not aligned to the byte)', 'activity', 'OUTDOOR_CYCLE', None, {}),
     'strava-android-run-decoder-error.fit': ('dtcooper/python-fitparse', 'tests/files/strava-android-app-201.10-b1218918.fit', 'Strava app for Android 201.10', 'activity', 'OUTDOOR_RUN',
-        'the decoder stops with an error at byte 7472, after the session was read', {'days': ['2021-09-27']}),
+        'the session comes first; the decoder stops with an error at byte 7472 and the file ends 19 bytes short of the data size its header declares', {'days': ['2021-09-27']}),
     'garmin-edge500-ride.fit': ('dtcooper/python-fitparse', 'tests/files/garmin-edge-500-activity.fit', 'Garmin Edge 500', 'activity', 'OUTDOOR_CYCLE', None, {}),
     'garmin-fr735xt-pool-swim.fit': ('dtcooper/python-fitparse', 'tests/files/event_timestamp.fit', 'Garmin Forerunner 735XT (lap swimming)', 'activity', 'SWIMMING', None, {}),
     'garmin-edge810-ride.fit': ('dtcooper/python-fitparse', 'tests/files/Edge810-Vector-2013-08-16-15-35-10.fit', 'Garmin Edge 810 with Garmin Vector', 'activity', 'OUTDOOR_CYCLE', None, {}),

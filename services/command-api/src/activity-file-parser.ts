@@ -1,10 +1,11 @@
 /**
  * Reads activity files off the event loop: each file is read by @sinilill/activity-files in a
  * child process of its own (activity-file-worker.ts), one at a time per command API process, with
- * its own heap limit (ACTIVITY_FILE_HEAP_MB, as --max-old-space-size). A GPX or TCX is parsed into
- * a whole XML document, about 70 bytes of memory per byte of file (a 17 MB GPX took 6 s and 1 GB
- * on the main thread): apart, the API keeps answering meanwhile, a file too large for the limit
- * ends only its reader (ACTIVITY_FILE_TOO_LARGE), and the memory goes back when the reader ends.
+ * its own heap limit (ACTIVITY_FILE_HEAP_MB, as --max-old-space-size). GPX and TCX are streamed
+ * (a 19 MB GPX in about 2 s, under 150 MB of the child's memory: docs/decisions/0092), but a FIT
+ * is decoded whole by the FIT SDK (a 5 MB FIT: about 200 MB) and any reading
+ * takes CPU: apart, the API keeps answering meanwhile, a file too large for the limit ends only its
+ * reader (ACTIVITY_FILE_TOO_LARGE), and the memory goes back when the reader ends.
  *
  * A process, not a worker thread: a worker's resourceLimits are best-effort, and a worker that
  * runs out of heap can abort the whole process (nodejs/node#47224, #65019); one did abort the
@@ -20,8 +21,10 @@ import type { ActivityFileProposal } from '@sinilill/activity-files';
 import { DomainError, ERROR_CODES, type ErrorCode } from '@sinilill/domain';
 
 /**
- * Heap of one reading worker by default, MB (ACTIVITY_FILE_HEAP_MB): a GPX or TCX of about 6 MB;
- * a larger one outgrows it and is refused as ACTIVITY_FILE_TOO_LARGE (FIT files need little).
+ * Heap of one reading worker by default, MB (ACTIVITY_FILE_HEAP_MB): a limit, not a reservation.
+ * Any GPX or TCX under the upload limit needs far less (streamed); a FIT is decoded whole: one of
+ * 5 MB (300 000 records) peaked at 198 MB of the child's memory, so a FIT of many times that
+ * outgrows this heap and is refused as ACTIVITY_FILE_TOO_LARGE.
  */
 export const ACTIVITY_FILE_WORKER_HEAP_MB = 512;
 

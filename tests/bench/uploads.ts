@@ -139,7 +139,7 @@ export async function measureUploads(options: { serverUrl: string; sizesMb?: rea
       progress(`uploads: a ${sizeMb} MB GPX (${grouped(body.length)} bytes)`);
       const started = performance.now();
       const response = await fetch(`${url}/api/team/1/activity-files`, {
-        method: 'POST', body,
+        method: 'POST', body: new Uint8Array(body),
         headers: { authorization: api.authorization(), 'content-type': 'application/octet-stream', 'x-file-name': `kadriorg-${sizeMb}mb.gpx` },
       });
       const answer = await response.json() as { distance?: number; parts?: unknown[]; message?: string };

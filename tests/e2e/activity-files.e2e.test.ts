@@ -5,9 +5,12 @@
  * Encoder), sees each proposal with its map, adds both as entries; the same GPX is refused the
  * second time and a damaged FIT at once, with the catalogue's texts in Estonian and in English;
  * a triathlon's multi-sport FIT is proposed as one part per sport (its own km and type) and added
- * as that many entries with one click; a GPX without time asks for its day; axe finds no serious
+ * as that many entries with one click, while a real Forerunner 945 triathlon (the corpus's, of
+ * 2019) is proposed the same way and refused whole, being outside the edition; a GPX without time
+ * asks for its day; axe finds no serious
  * or critical violation on the new section in either language.
  */
+import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -80,6 +83,11 @@ function triathlonFit(): Uint8Array {
   return encoder.close();
 }
 
+/** A real Forerunner 945 triathlon of 21 September 2019 (packages/activity-files/corpus, its README says whence). */
+const realTriathlon = {
+  name: 'garmin-fr945-triathlon.fit', mimeType: 'application/octet-stream',
+  buffer: readFileSync(new URL('../../packages/activity-files/corpus/garmin-fr945-triathlon.fit', import.meta.url)),
+};
 const triathlon = { name: 'triatlon.fit', mimeType: 'application/octet-stream', buffer: Buffer.from(triathlonFit()) };
 /** A GPX drawn in an editor: points without time (1.5 km), so the member chooses the day. */
 const timeless = {
@@ -152,7 +160,19 @@ describe('entries from activity files', () => {
 
   test('a triathlon\'s FIT is one part per sport, added as three entries at once; a GPX without time asks for its day', async () => {
     const page = await signIn('est', false);
-    await page.getByTestId('activity-file-input').setInputFiles([triathlon, timeless]);
+    await page.getByTestId('activity-file-input').setInputFiles([realTriathlon, triathlon, timeless]);
+    // The real one: its three sports with the device's km, added all or none; 2019 is outside the edition.
+    const real = item(page, realTriathlon.name);
+    await expect.poll(() => real.getAttribute('data-status'), READING).toBe('proposal');
+    expect(await real.getAttribute('data-parts')).toBe('3');
+    expect(await real.getByTestId('activity-file-part-distance').allTextContents()).toEqual(['1,51 km', '39,65 km', '9,72 km']);
+    expect(await Promise.all([0, 1, 2].map((i) => real.getByTestId('activity-file-part').nth(i).getByTestId('activity-file-type').inputValue())))
+      .toEqual(['SWIMMING', 'OUTDOOR_CYCLE', 'OUTDOOR_RUN']);
+    await real.getByTestId('activity-file-confirm').click();
+    await real.getByTestId('alert-error').waitFor();
+    expect(text(await real.getByTestId('alert-error').textContent())).toBe(message('est', 'INVALID_PERFORMED_AT'));
+    expect(await real.getAttribute('data-status')).toBe('proposal');
+
     const tri = item(page, triathlon.name);
     await expect.poll(() => tri.getAttribute('data-status'), READING).toBe('proposal');
     expect(await tri.getAttribute('data-parts')).toBe('3');

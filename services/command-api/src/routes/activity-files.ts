@@ -34,7 +34,6 @@ import {
   ConfirmActivityFileBody,
   ErrorAnswer,
 } from '@sinilill/contracts';
-import type { ActivityFileProposal } from '@sinilill/activity-files';
 import type { CommandService } from '@sinilill/commands';
 import { DomainError } from '@sinilill/domain';
 import { ID_PATTERN, routeFile } from '@sinilill/http';
@@ -102,7 +101,7 @@ export const activityFileRoutes: FastifyPluginAsyncTypebox<ActivityFileRouteOpti
     const bytes = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
     const fileName = fileNameOf(request);
     const proposal = await readActivityFileOffThread(bytes, fileName, heapMb);
-    const parts = partsOf(proposal);
+    const { parts } = proposal;
     const expiresAt = Date.now() + ACTIVITY_FILE_TOKEN_SECONDS * 1000;
     const token = signActivityFileToken(key, {
       teamId: Number(request.params.id),
@@ -147,23 +146,6 @@ export const activityFileRoutes: FastifyPluginAsyncTypebox<ActivityFileRouteOpti
     return { success: true, entry: result.entries[0]!, entries: result.entries, position: result.position };
   });
 };
-
-/** A part of the reader's proposal (ActivityPart of @sinilill/activity-files). */
-type ProposalPart = ActivityFileProposal extends { parts: (infer P)[] } ? P : {
-  index: number; sport: string | null; entryType: string | null; distanceKm: number;
-  performedAt: string | null; startedAt: string | null; track: [number, number][];
-};
-
-/** The proposal's parts; a reader answering one activity (no `parts`) gives one part of its fields. */
-function partsOf(proposal: ActivityFileProposal): ProposalPart[] {
-  const { parts } = proposal as { parts?: ProposalPart[] };
-  if (parts && parts.length > 0) return parts;
-  const single = proposal as unknown as Omit<ProposalPart, 'index' | 'sport'> & { startedAt?: string | null };
-  return [{
-    index: 0, sport: null, entryType: single.entryType, distanceKm: single.distanceKm,
-    performedAt: single.performedAt, startedAt: single.startedAt ?? null, track: single.track,
-  } as ProposalPart];
-}
 
 /**
  * The entries the member confirms: every part of the token, each with the member's choices.

@@ -36,16 +36,22 @@ describe('mapActivityType', () => {
     ['lap_swimming', null, 'SWIMMING'],
     ['backcountry_skiing', null, 'SKIING'],
     ['virtual_ride', null, 'INDOOR_CYCLE'],
+    ['cross_country_skiing_ws', null, 'SKIING'],
+    ['skate_skiing_ws', null, 'SKIING'],
+    ['resort_skiing_snowboarding_ws', null, 'SKIING'],
+    ['snow_shoe_ws', null, 'WALK'],
     // Polar Flow export
     ['RUNNING', null, 'OUTDOOR_RUN'],
     ['ROAD_BIKING', null, 'OUTDOOR_CYCLE'],
     ['INDOOR_CYCLING', null, 'INDOOR_CYCLE'],
     ['TREADMILL_RUNNING', null, 'INDOOR_RUN'],
     ['NORDIC_WALKING', null, 'WALK'],
+    ['SNOWSHOE_TREKKING', null, 'WALK'],
     // Wahoo workout types
     ['BIKING_INDOOR', null, 'INDOOR_CYCLE'],
     ['RUNNING_TREADMILL', null, 'INDOOR_RUN'],
     ['SKIING_CROSS_COUNTRY', null, 'SKIING'],
+    ['WALKING_TREADMILL', null, 'WALK'],
     // Suunto app / Movescount
     ['Trail running', null, 'OUTDOOR_RUN'],
     ['Cross-country skiing', null, 'SKIING'],
@@ -58,6 +64,8 @@ describe('mapActivityType', () => {
     ['XC Ski', null, 'SKIING'],
     ['Pool Swim', null, 'SWIMMING'],
     ['Open Water', null, 'SWIMMING'],
+    ['Mountain Climb', null, 'WALK'],
+    ['E-Bike', null, 'OUTDOOR_CYCLE'],
     // TCX Activity@Sport
     ['Running', null, 'OUTDOOR_RUN'],
     ['Biking', null, 'OUTDOOR_CYCLE'],

@@ -56,12 +56,16 @@ const BY_SPORT: Readonly<Record<string, Preset>> = {
   virtualride: INDOOR_CYCLE, virtualcycling: INDOOR_CYCLE, virtualbiking: INDOOR_CYCLE,
   // Walking and hiking
   walking: WALK, walk: WALK, casualwalking: WALK, speedwalking: WALK, nordicwalking: WALK, indoorwalking: WALK, indoorwalk: WALK,
-  hiking: WALK, hike: WALK, trekking: WALK, mountaineering: WALK, snowshoeing: WALK, snowshoe: WALK,
+  hiking: WALK, hike: WALK, trekking: WALK, mountaineering: WALK, mountainclimb: WALK, snowshoeing: WALK, snowshoe: WALK,
+  snowshoetrekking: WALK, snowshoews: WALK, walkingtreadmill: WALK,
   // Skiing (cross-country, skate, backcountry, downhill and roller skis)
   crosscountryskiing: SKI, skiingcrosscountry: SKI, nordicski: SKI, nordicskiing: SKI, xcski: SKI, xcskiing: SKI,
   skateskiing: SKI, classicskiing: SKI, backcountryski: SKI, backcountryskiing: SKI, skitouring: SKI,
   alpineski: SKI, alpineskiing: SKI, downhillskiing: SKI, skiingdownhill: SKI, resortskiing: SKI, skiing: SKI, ski: SKI,
   rollerski: SKI, rollerskiing: SKI, indoorskiing: SKI,
+  // Garmin Connect names its winter sports with a '_ws' suffix
+  crosscountryskiingws: SKI, skateskiingws: SKI, backcountryskiingsnowboardingws: SKI, backcountryskiingws: SKI,
+  resortskiingsnowboardingws: SKI, resortskiingws: SKI,
   // Swimming
   swimming: SWIM, swim: SWIM, lapswimming: SWIM, poolswimming: SWIM, poolswim: SWIM, openwater: SWIM, openwaterswimming: SWIM,
   openwaterswim: SWIM, swimminglap: SWIM, swimmingopenwater: SWIM,

@@ -2,7 +2,7 @@
  * Reads one activity file from disk and prints what it cost, as one JSON line: `{ bytes, seconds,
  * maxRssMb, heapUsedMb, parts: [{ sport, distanceKm, performedAt }] }` (maxRssMb: the process's
  * peak resident memory, from process.resourceUsage(), MB). For measuring the reader under a small
- * heap: `node --max-old-space-size=64 --import tsx packages/activity-files/src/measure-read.ts FILE`.
+ * heap: `npm run measure -w @sinilill/activity-files -- FILE` (a 32 MB heap).
  * A refusal prints `{ error: CODE }` and exits 1.
  */
 import { readFileSync } from 'node:fs';

@@ -414,8 +414,16 @@ function readXml(bytes: Uint8Array, format: 'gpx' | 'tcx', collector: Collector)
     text = null;
   });
   try {
+    let started = false;
     for (let offset = 0; offset < bytes.byteLength; offset += CHUNK_BYTES) {
-      parser.write(decoder.decode(bytes.subarray(offset, offset + CHUNK_BYTES), { stream: true }));
+      let chunk = decoder.decode(bytes.subarray(offset, offset + CHUNK_BYTES), { stream: true });
+      // Polar Flow's TCX export starts with a blank line before its XML declaration, which strict
+      // XML refuses; nothing is lost by dropping white space before the first '<'.
+      if (!started) {
+        chunk = chunk.replace(/^\s+/, '');
+        started = chunk.length > 0;
+      }
+      parser.write(chunk);
     }
     parser.write(decoder.decode());
     parser.close();
@@ -518,15 +526,16 @@ function tcxHandler(collector: Collector): XmlHandler {
 const DEGREES_PER_SEMICIRCLE = 180 / 2 ** 31;
 
 /**
- * FIT through @garmin/fitsdk. The CRC must hold (a damaged file); a decoder error after that keeps
- * what was read before it (a Forerunner 255 triathlon throws on a record field after every session
- * was read). Each session a group with its sport, sub-sport and total_distance; records go to the
+ * FIT through @garmin/fitsdk. A decoder error keeps what was read before it (a Forerunner 255
+ * triathlon throws on a record field after every session was read); a file whose size or CRC does
+ * not hold is damaged (UNREADABLE), unless its header claims more bytes than it has (no CRC to
+ * check) and sessions were read from it. Each session a group with its sport, sub-sport and total_distance; records go to the
  * session whose time they fall in; transitions are dropped (not a sport of the event). A file of
  * type course, or with course messages and no session, is a route.
  */
 function readFit(bytes: Uint8Array, collector: Collector): void {
   const decoder = new Decoder(Stream.fromBuffer(bytes));
-  if (!decoder.checkIntegrity()) throw new DomainError('ACTIVITY_FILE_UNREADABLE', 'FIT size or CRC does not match');
+  const whole = decoder.checkIntegrity();
   // mergeHeartRates runs after the last message and would fail again on a broken file; heart rates are not read here.
   const { messages, errors } = decoder.read({ mergeHeartRates: false });
   const fileType = messages.fileIdMesgs?.[0]?.type;
@@ -535,6 +544,14 @@ function readFit(bytes: Uint8Array, collector: Collector): void {
   if (fileType === 'course' || (sessions.length === 0 && (messages.courseMesgs?.length ?? 0) > 0)) {
     collector.routes++;
     return;
+  }
+  if (!whole) {
+    // A CRC that can be checked and fails: bytes were changed, the file is damaged. A header whose
+    // data size runs past the file's end (the Strava app for Android writes one) leaves no CRC to
+    // check: such a file is read when the device's own summary, a session, was read from it.
+    const declaredEnd = bytes[0]! + new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(4, true) + 2;
+    if (bytes.byteLength >= declaredEnd) throw new DomainError('ACTIVITY_FILE_UNREADABLE', 'FIT CRC does not match');
+    if (sessions.length === 0) throw new DomainError('ACTIVITY_FILE_UNREADABLE', 'FIT shorter than its header says, and no session was read');
   }
   const usable = records.some((r) => typeof r.distance === 'number' || typeof r.positionLat === 'number');
   if (errors.length > 0 && sessions.length === 0 && !usable) throw new DomainError('ACTIVITY_FILE_UNREADABLE', String((errors[0] as Error).message ?? errors[0]));
@@ -562,8 +579,15 @@ function readFit(bytes: Uint8Array, collector: Collector): void {
     const before = ordered.filter((g) => g.startMs !== null && g.startMs <= ms).at(-1);
     return (before ?? ordered[0]!).group;
   };
+  // Records far outside every session are not of the activity (a broken file's tail decodes as a
+  // record of 2085): with the sessions' times known, only records within 5 minutes of them count.
+  const starts = groups.map((g) => g.startMs).filter((ms): ms is number => ms !== null);
+  const ends = groups.map((g) => g.endMs).filter((ms): ms is number => ms !== null);
+  const from = starts.length > 0 ? Math.min(...starts) - 300_000 : -Infinity;
+  const to = ends.length > 0 ? Math.max(...ends) + 300_000 : Infinity;
   for (const record of records) {
     const ms = msOf(record.timestamp);
+    if (ms !== null && (ms < from || ms > to)) continue;
     const lat = typeof record.positionLat === 'number' ? record.positionLat * DEGREES_PER_SEMICIRCLE : null;
     const lon = typeof record.positionLong === 'number' ? record.positionLong * DEGREES_PER_SEMICIRCLE : null;
     collector.point(groupAt(ms), lon, lat, ms, typeof record.distance === 'number' ? record.distance : null);

@@ -39,7 +39,7 @@ export interface StravaStandInOptions {
   longWindowMs?: number;
   /** Access-token lifetime (Strava: 6 h = 21,600 s). */
   tokenTtlSeconds?: number;
-  /** Waits before each retry of a webhook delivery; its length = the number of retries (Strava: 3). */
+  /** Waits before each retry of a webhook delivery; its length = the number of retries (Strava: up to 3 attempts in all, so 2). */
   retryDelaysMs?: number[];
   /** How long a callback may take to answer 200 (Strava: 2 s). */
   callbackTimeoutMs?: number;
@@ -123,6 +123,19 @@ export function activityTypeOf(sportType: string): string {
   return PARENT_TYPE[sportType] ?? 'Workout';
 }
 
+/**
+ * The recorded fixture a sport without one of its own starts from (the nearest in shape: GPS on
+ * foot, GPS on wheels, indoor, pool); its sport_type and type are then the asked ones.
+ */
+const FIXTURE_FAMILY: Record<string, string> = {
+  VirtualRun: 'Run', Walk: 'Run', Hike: 'TrailRun', Snowshoe: 'TrailRun', Wheelchair: 'Run', NordicSki: 'Run',
+  BackcountrySki: 'Run', AlpineSki: 'Run', Snowboard: 'Run', RollerSki: 'Run', IceSkate: 'Run',
+  MountainBikeRide: 'Ride', GravelRide: 'Ride', EBikeRide: 'Ride', EMountainBikeRide: 'Ride', Handcycle: 'Ride',
+  Velomobile: 'Ride', InlineSkate: 'Ride', Skateboard: 'Ride',
+  VirtualRow: 'VirtualRide', Elliptical: 'VirtualRide', StairStepper: 'VirtualRide',
+  Rowing: 'Swim', Kayaking: 'Swim', Canoeing: 'Swim', StandUpPaddling: 'Swim',
+};
+
 /** Fields only DetailedActivity has (swagger: DetailedActivity's own properties). */
 const DETAILED_ONLY = ['description', 'photos', 'gear', 'calories', 'segment_efforts', 'embed_token', 'splits_metric', 'splits_standard', 'laps', 'best_efforts',
   'similar_activities', 'available_zones', 'perceived_exertion', 'prefer_perceived_exertion', 'stats_visibility', 'hide_from_home', 'private_note', 'segment_leaderboard_opt_out', 'leaderboard_opt_out'];
@@ -169,7 +182,7 @@ export async function startStravaStandIn(options: StravaStandInOptions = {}): Pr
   const clientId = options.clientId ?? '123456';
   const clientSecret = options.clientSecret ?? token();
   const tokenTtl = options.tokenTtlSeconds ?? 6 * 3600;
-  const retryDelays = options.retryDelaysMs ?? [100, 200, 400];
+  const retryDelays = options.retryDelaysMs ?? [200, 400];
   const callbackTimeout = options.callbackTimeoutMs ?? 2000;
   const rates = new StravaRateWindows(now, options.shortWindowMs, options.longWindowMs);
   const fixtures = loadFixtures();
@@ -275,14 +288,24 @@ export async function startStravaStandIn(options: StravaStandInOptions = {}): Pr
     return run;
   }
 
-  /** Strava sends an athlete's activity events only while the athlete has authorized the app with activity:read. */
+  /**
+   * Strava pushes an athlete's activity events only while the athlete has authorized the app with
+   * activity:read (an Only You activity's only with activity:read_all); an update only when the
+   * title, the type or the privacy changed, and a privacy change only to apps holding
+   * activity:read_all (developers.strava.com/docs/webhooks, "Event Data").
+   */
   function notifyActivity(activity: DetailedActivity, aspect: StravaEvent['aspect_type'], updates: Record<string, string>): void {
     if (!subscription) return;
     const ownerId = activity.athlete.id;
-    const authorized = grants.some((g) => g.athleteId === ownerId && !g.revoked && canReadActivities(g) && visibleTo(activity, g.scopes));
-    if (!authorized) return;
+    const live = grants.filter((g) => g.athleteId === ownerId && !g.revoked && canReadActivities(g));
+    if (live.length === 0) return;
+    const scopes = [...new Set(live.flatMap((g) => g.scopes))];
+    if (!visibleTo(activity, scopes)) return;
+    const sent = { ...updates };
+    if (!scopes.includes('activity:read_all')) delete sent.private;
+    if (aspect === 'update' && Object.keys(sent).length === 0) return;
     void deliver({
-      object_type: 'activity', object_id: activity.id, aspect_type: aspect, updates,
+      object_type: 'activity', object_id: activity.id, aspect_type: aspect, updates: sent,
       owner_id: ownerId, subscription_id: subscription.id, event_time: seconds(),
     });
   }
@@ -308,8 +331,10 @@ export async function startStravaStandIn(options: StravaStandInOptions = {}): Pr
   function create(athleteId: number, payload: Partial<DetailedActivity> = {}, opts: { notify?: boolean } = {}): DetailedActivity {
     if (!athletes.has(athleteId)) throw new Error(`no athlete ${athleteId} in the stand-in`);
     const sportType = String(payload.sport_type ?? payload.type ?? 'Run');
-    const base = structuredClone(fixtures[sportType] ?? fixtures.Run ?? ({} as DetailedActivity));
+    const base = structuredClone(fixtures[sportType] ?? fixtures[FIXTURE_FAMILY[sportType] ?? 'Run'] ?? fixtures.Run ?? ({} as DetailedActivity));
     const id = payload.id ?? nextActivityId++;
+    const manual = payload.manual ?? base.manual ?? false;
+    const isPrivate = payload.private ?? payload.visibility === 'only_me';
     const activity: DetailedActivity = {
       ...base,
       ...payload,
@@ -318,12 +343,22 @@ export async function startStravaStandIn(options: StravaStandInOptions = {}): Pr
       athlete: { id: athleteId, resource_state: 1 },
       sport_type: sportType,
       type: payload.type ?? activityTypeOf(sportType),
+      // A recorded activity's privacy is its owner's choice, not the new one's: public unless asked.
+      private: isPrivate,
+      visibility: payload.visibility ?? (isPrivate ? 'only_me' : 'everyone'),
+      trainer: payload.trainer ?? (sportType.startsWith('Virtual') || base.trainer === true),
+      manual,
       map: { ...(base.map ?? { summary_polyline: null }), ...(payload.map ?? {}), id: `a${id}` },
-      upload_id: payload.upload_id ?? (base.manual ? null : id + 1_000_000),
-      upload_id_str: String(payload.upload_id ?? id + 1_000_000),
     } as DetailedActivity;
+    if (manual) {
+      // Strava leaves the upload fields out of a manual activity.
+      delete activity.upload_id;
+      delete activity.upload_id_str;
+    } else {
+      activity.upload_id = payload.upload_id ?? id + 1_000_000;
+      activity.upload_id_str = String(activity.upload_id);
+    }
     placeInTime(activity, payload);
-    if (activity.visibility === undefined) activity.visibility = activity.private ? 'only_me' : 'everyone';
     activities.set(id, activity);
     if (opts.notify !== false) notifyActivity(activity, 'create', {});
     return structuredClone(activity);
@@ -337,12 +372,14 @@ export async function startStravaStandIn(options: StravaStandInOptions = {}): Pr
     if (patch.start_date || patch.start_date_local || patch.timezone) placeInTime(after, patch);
     if (patch.private !== undefined && patch.visibility === undefined) after.visibility = patch.private ? 'only_me' : 'everyone';
     activities.set(id, after);
-    // Strava's update events name only these changes: title, type, private (webhooks guide).
+    // Strava's update events name only these changes: title, type, private (webhooks guide); any
+    // other change (distance, times, …) pushes nothing.
     const updates: Record<string, string> = {};
     if (after.name !== before.name) updates.title = after.name;
     if (after.sport_type !== before.sport_type || after.type !== before.type) updates.type = String(after.sport_type);
     if (after.private !== before.private) updates.private = String(after.private);
-    if (opts.notify !== false) notifyActivity(after, 'update', updates);
+    // A change to an Only You activity is pushed as long as it was seen before the change.
+    if (opts.notify !== false) notifyActivity(after.visibility === 'only_me' && updates.private ? before : after, 'update', updates);
     return structuredClone(after);
   }
 
@@ -450,7 +487,7 @@ export async function startStravaStandIn(options: StravaStandInOptions = {}): Pr
     return reply.redirect(approve(athleteId, scopes, redirectUri, one('state')), 302);
   });
 
-  app.post('/oauth/token', async (request) => {
+  const tokenHandler = async (request: FastifyRequest) => {
     const p = params(request);
     checkClient(p);
     if (p.grant_type === 'authorization_code') {
@@ -476,17 +513,24 @@ export async function startStravaStandIn(options: StravaStandInOptions = {}): Pr
       return { token_type: 'Bearer', access_token: grant.accessToken, expires_at: grant.expiresAt, expires_in: grant.expiresAt - seconds(), refresh_token: grant.refreshToken };
     }
     throw badRequest('Application', 'grant_type', 'invalid');
-  });
+  };
+  // The guide names www.strava.com/oauth/token, the swagger's securityDefinitions /api/v3/oauth/token: both answer.
+  app.post('/oauth/token', tokenHandler);
+  app.post('/api/v3/oauth/token', tokenHandler);
 
-  app.post('/oauth/deauthorize', async (request) => {
+  const deauthorizeHandler = async (request: FastifyRequest) => {
     const p = params(request);
     const header = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     const value = p.access_token ?? header;
     const grant = value ? grants.find((g) => g.accessToken === value && !g.revoked) : undefined;
     if (!grant) throw authorizationError();
+    // The app's own revocation; Strava pushes the athlete event only when the athlete revokes
+    // access on strava.com (deauthorize() below).
     for (const g of grants) if (g.athleteId === grant.athleteId) g.revoked = true;
     return { access_token: value };
-  });
+  };
+  app.post('/oauth/deauthorize', deauthorizeHandler);
+  app.post('/api/v3/oauth/deauthorize', deauthorizeHandler);
 
   // API: developers.strava.com/swagger/swagger.json
 

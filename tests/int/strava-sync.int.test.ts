@@ -247,7 +247,7 @@ describe('Strava sync through the command API and the strava queue', () => {
     const { entryId } = (await entryOf(activity.id))!;
     await commands.editEntry(entryId, { distance: 11.5, entryType: 'OUTDOOR_CYCLE', performedAt: '2025-04-11' }, as(mari));
 
-    strava.activities.update(activity.id, { distance: 14_000 });
+    strava.activities.update(activity.id, { distance: 14_000, name: 'Õhtune sõit' });
     await vi.waitFor(() => expect(strava.deliveries.filter((d) => d.event.object_id === activity.id && d.delivered)).toHaveLength(2), { timeout: 5000 });
     strava.activities.remove(activity.id);
     await vi.waitFor(() => expect(strava.deliveries.filter((d) => d.event.object_id === activity.id && d.delivered)).toHaveLength(3), { timeout: 5000 });

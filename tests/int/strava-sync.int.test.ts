@@ -209,6 +209,23 @@ describe('Strava sync through the command API and the strava queue', () => {
     });
   });
 
+  test('a backfill of more than a page lists every page, each activity its own entry', async () => {
+    const peeter = await register('Peeter Põder', 'peeter@example.ee', 'Rakvere Rändajad');
+    const made = Array.from({ length: 103 }, (_, n) => strava.activities.create(peeter.athleteId, {
+      sport_type: 'Walk', distance: 1000 + n * 10, start_date_local: `2025-04-${String(1 + (n % 14)).padStart(2, '0')}T${String(6 + (n % 12)).padStart(2, '0')}:00:00Z`,
+      timezone: '(GMT+02:00) Europe/Tallinn',
+    }, { notify: false }));
+    expect(await connect(peeter, 'auto')).toBe(`${publicUrl}/account?strava=connected`);
+    await vi.waitFor(async () => {
+      const { rows } = await app.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM es.events WHERE type = 'StravaActivitySynced' AND (data->>'participantId')::int = $1", [peeter.participantId]);
+      expect(rows[0]!.n).toBe(made.length);
+    }, { timeout: 60_000, interval: 500 });
+    const pages = strava.requests.filter((r) => r.path === '/api/v3/athlete/activities' && r.at >= Date.now() - 120_000)
+      .map((r) => new URLSearchParams(r.query).get('page'));
+    expect(pages.slice(-2)).toEqual(['1', '2']);
+    expect(await entryOf(made[102]!.id)).toMatchObject({ distance: 2.02, entryType: 'WALK', participantId: peeter.participantId });
+  }, 90_000);
+
   test('webhook create, update and delete are followed by the entry; a second delivery of the same event changes nothing', async () => {
     const activity = ride(mari, '2025-04-12', 20_000);
     await vi.waitFor(async () => expect(await entryOf(activity.id)).toMatchObject({ distance: 20, entryType: 'OUTDOOR_CYCLE', performedAt: '2025-04-12' }), { timeout: 10_000, interval: 100 });
@@ -247,7 +264,7 @@ describe('Strava sync through the command API and the strava queue', () => {
     const { entryId } = (await entryOf(activity.id))!;
     await commands.editEntry(entryId, { distance: 11.5, entryType: 'OUTDOOR_CYCLE', performedAt: '2025-04-11' }, as(mari));
 
-    strava.activities.update(activity.id, { distance: 14_000 });
+    strava.activities.update(activity.id, { distance: 14_000, name: 'Õhtune sõit' });
     await vi.waitFor(() => expect(strava.deliveries.filter((d) => d.event.object_id === activity.id && d.delivered)).toHaveLength(2), { timeout: 5000 });
     strava.activities.remove(activity.id);
     await vi.waitFor(() => expect(strava.deliveries.filter((d) => d.event.object_id === activity.id && d.delivered)).toHaveLength(3), { timeout: 5000 });
@@ -392,7 +409,7 @@ describe('Strava sync through the command API and the strava queue', () => {
     expect((await status(mari)).connection).toMatchObject({ status: 'connected', mode: 'auto' });
   });
 
-  test('the webhook answers the handshake only with our verify token, and a malformed event with a code, never a 500', async () => {
+  test('the webhook answers the handshake only with our verify token, a malformed event with a code, never a 500; Strava unreachable at start is logged', async () => {
     const handshake = (token: string) => call('GET', `/api/strava/webhook?hub.mode=subscribe&hub.verify_token=${token}&hub.challenge=15f7d1a91c1f40f8a748fd134752feb3`);
     const ours = await handshake(VERIFY_TOKEN);
     expect([ours.statusCode, ours.json()]).toEqual([200, { 'hub.challenge': '15f7d1a91c1f40f8a748fd134752feb3' }]);
@@ -401,8 +418,15 @@ describe('Strava sync through the command API and the strava queue', () => {
       const response = await call('POST', '/api/strava/webhook', undefined, payload);
       expect([response.statusCode, response.json()]).toEqual([400, { message: 'INVALID_REQUEST' }]);
     }
-    // Not a participant: an administrator has no Strava of their own.
     expect((await call('GET', '/api/me/strava')).statusCode).toBe(401);
+    // Strava unreachable at start: logged, never thrown (the site runs without events until a restart).
+    const warnings: string[] = [];
+    const unreachable = new StravaClient({ clientId: '1', clientSecret: 's', apiUrl: 'http://127.0.0.1:9/api/v3', oauthUrl: 'http://127.0.0.1:9/oauth', timeoutMs: 500 });
+    expect(await ensureStravaSubscription({
+      pool: app.pool, client: unreachable, callbackUrl: `${publicUrl}/api/strava/webhook`, verifyToken: VERIFY_TOKEN,
+      log: { info: () => undefined, warn: (_details, message) => warnings.push(message) },
+    })).toBe('failed');
+    expect(warnings).toEqual([expect.stringContaining('Strava webhook subscription not checked')]);
   });
 
   test('without a Strava application the page says unavailable and the routes answer STRAVA_NOT_CONFIGURED', async () => {

@@ -33,7 +33,7 @@
  * | CLOCK_START | simulated clock: ISO-8601 instant with an offset the app's clock starts at, then runs (the default lies between the 2025 and 2026 editions) | 2026-02-15T12:00:00+02:00 |
  * | SWEEP_INTERVAL_MS | projectors' periodic catch-up (covers a lost wake-up), 100–3600000 | 5000 |
  * | READ_YOUR_WRITES_TIMEOUT_MS | how long a query waits for x-min-position, 0–3600000 | 3000 |
- * | ACTIVITY_FILE_HEAP_MB | heap of the child process that reads one activity file, MB, 64–8192 (a GPX or TCX needs about 70× its size: 512 reads one of about 6 MB; larger answer ACTIVITY_FILE_TOO_LARGE) | 512 |
+ * | ACTIVITY_FILE_HEAP_MB | heap of the child process that reads one activity file, MB, 64–8192 (GPX and TCX are streamed: a 19 MB GPX reads in a 32 MB heap, docs/decisions/0092; a reader out of heap answers ACTIVITY_FILE_TOO_LARGE) | 512 |
  * | FIXTURE_DIR | the 2025 export imported on first start | infra/seed/edition-2025 |
  * | IMPORT_ON_START | import the fixture on first start (`true` or `false`) | true |
  * | DEMO_NEXT_EDITION | after the first-start import, close the editions before this year and plan and open the seed edition of this year (2000–9999); set but empty: no demo | 2026 |

@@ -47,7 +47,7 @@ export const streams = {
   payment: (orderId: string) => `payment-${orderId}`,
   /**
    * One stream per activity file, named by the SHA-256 of its bytes (64
-   * lower-case hex digits): its ActivityFileUsed events prove which entry counts the file.
+   * lower-case hex digits): its ActivityFileUsed events prove which entries count the file.
    */
   activityFile: (sha256: string) => `activity-file-${sha256}`,
   /** One stream per Strava activity (Strava's id): its StravaActivitySynced events prove which entry counts it. */
@@ -95,7 +95,7 @@ export const SCHEMA_VERSIONS: Record<DomainEventType, number> = {
   ParticipantRegistered: 2,
   ParticipantPaymentMarked: 1,
   EntryAdded: 2,
-  ActivityFileUsed: 1,
+  ActivityFileUsed: 2,
   StravaActivitySynced: 1,
   EntryEdited: 1,
   EntryDeleted: 1,
@@ -146,11 +146,13 @@ export interface EventUpcaster {
  * written). EntryAdded 1 → 2: entries before activity files were typed in. TeamRegistered and
  * ParticipantRegistered 1 → 2: teams and participants before editions were data belong to the
  * 2025 edition, the only one the application had run (edition/before-editions.ts).
+ * ActivityFileUsed 1 → 2: a file then became one entry; now each of its parts does (`entryIds`).
  */
 export const EVENT_UPCASTERS: readonly EventUpcaster[] = [
   { type: 'EntryAdded', fromVersion: 1, upcast: (data) => ({ ...data, source: { kind: 'manual' } }) },
   { type: 'TeamRegistered', fromVersion: 1, upcast: (data) => ({ ...data, edition: YEAR_OF_EVENTS_BEFORE_EDITIONS }) },
   { type: 'ParticipantRegistered', fromVersion: 1, upcast: (data) => ({ ...data, edition: YEAR_OF_EVENTS_BEFORE_EDITIONS }) },
+  { type: 'ActivityFileUsed', fromVersion: 1, upcast: ({ entryId, ...data }) => ({ ...data, entryIds: [entryId] }) },
 ];
 
 /**

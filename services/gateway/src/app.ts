@@ -141,8 +141,11 @@ export function forwardedHeaders(
 ): IncomingHttpHeaders | Http2IncomingHttpHeaders {
   // Upgrade (with its Connection token) is dropped too: the proxy's HTTP client refuses any
   // request that carries one (`curl --http2` sends `Upgrade: h2c`), which answered 503
-  // (found by the fuzz suite); the APIs speak plain HTTP/1.1 and upgrade nothing.
-  const { forwarded: _forwarded, 'x-real-ip': _realIp, upgrade: _upgrade, connection: _connection, ...rest } = headers;
+  // (found by the fuzz suite); the APIs speak plain HTTP/1.1 and upgrade nothing. Expect likewise:
+  // undici refuses `Expect: 100-continue` (what curl sends with a body over 1 MB), which answered
+  // 503; Node's server here has already answered the client 100 Continue (no 'checkContinue'
+  // listener), so the body is on its way and the upstream needs no such question.
+  const { forwarded: _forwarded, 'x-real-ip': _realIp, upgrade: _upgrade, connection: _connection, expect: _expect, ...rest } = headers;
   return { ...rest, 'x-forwarded-for': request.ip, 'x-forwarded-proto': request.protocol, 'x-forwarded-host': request.host };
 }
 

@@ -7,7 +7,6 @@
  */
 import {
   DomainError,
-  activityFileDecider,
   editionForEntries,
   entryDecider,
   isPrivileged,
@@ -62,7 +61,7 @@ export interface EntryInput {
 
 /** What POST /team/{id}/activity-files/confirm adds besides an EntryInput: where the distance came from. */
 export interface EntrySourceInput {
-  /** Default manual. A file's entry is appended with ActivityFileUsed in its file's stream. */
+  /** Default manual. A file's entry is appended with ActivityFileUsed in its file's stream (file-entries.ts). */
   source?: EntrySource;
 }
 
@@ -87,10 +86,11 @@ export async function addEntry(
   request: CommandRequest,
 ): Promise<{ entry: EntryView; position: number }> {
   const { store } = deps;
-  const file = input.source?.kind === 'file' ? await fileUse(deps, input.source.sha256) : null;
   const strava = input.source?.kind === 'strava' ? await stravaUse(deps, input.source.activityId) : null;
   const participantId = input.participantId ?? request.actor.participantId;
   if (participantId === null || participantId === undefined) throw new DomainError('NOT_FOUND', 'no participant given');
+  // A file's entry is appended with its file's stream: entry/file-entries.ts (CommandService.addEntry sends it there).
+  if (input.source?.kind === 'file') throw new Error('addEntry: an entry from a file is added by addFileEntries');
   const participantStream = streams.participant(participantId);
   const known = new Map<string, readonly RecordedEvent[]>();
   if (input.echoed) {
@@ -117,7 +117,7 @@ export async function addEntry(
   // between.
   const catalog = await editionSourceOf(deps).catalog();
   const outcome = await executeCommand(store, {
-    streams: [entryStream, participantStream, ...(file ? file.streams : []), ...(strava ? strava.streams : []), ...others],
+    streams: [entryStream, participantStream, ...(strava ? strava.streams : []), ...others],
     ...(known.size > 0 ? { known, prior: null } : {}),
     ...(deps.settings ? { settings: deps.settings } : {}),
     context: await decisionContext(deps, request),
@@ -156,19 +156,7 @@ export async function addEntry(
           }, stravaState, ctx),
         }];
       }
-      if (!file || input.source?.kind !== 'file') return [added];
-      const { sha256, format } = input.source;
-      const fileState = read.fold(file.stream, activityFileDecider);
-      // The entry that used the file last must be live to refuse; one not read (used meanwhile) counts as live.
-      const lastEntryLive = fileState.entryId !== null
-        && (file.lastEntryStream !== streams.entry(fileState.entryId) || read.fold(file.lastEntryStream, entryDecider).status === 'active');
-      return [added, {
-        stream: file.stream,
-        events: activityFileDecider.decide({
-          type: 'UseActivityFile',
-          data: { sha256, format, entryId, teamId: participantTeamId, participantId, lastEntryLive },
-        }, fileState, ctx),
-      }];
+      return [added];
     },
   });
   if (outcome.repeated) return { entry: await entryView(deps, idOfStream(outcome.prior!.stream)), position: outcome.position };
@@ -181,7 +169,7 @@ export async function addEntry(
  * the date is not a YYYY-MM-DD, or the look-up fails: the rule is a heuristic and never stops an
  * entry.
  */
-async function teamDayOf(deps: CommandServiceDependencies, participantId: number, performedAt: unknown, entryId: number): Promise<TeamDay | null> {
+export async function teamDayOf(deps: CommandServiceDependencies, participantId: number, performedAt: unknown, entryId: number): Promise<TeamDay | null> {
   if (!deps.teamDayOf || typeof performedAt !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(performedAt)) return null;
   try {
     return await deps.teamDayOf(participantId, performedAt, entryId);
@@ -198,14 +186,14 @@ async function teamDayOf(deps: CommandServiceDependencies, participantId: number
  * participant at once decide one after the other. None for ADMIN and SYSTEM (not moderated) or
  * without a stream index (unit wiring).
  */
-async function otherEntryStreams(deps: CommandServiceDependencies, participantId: number, entryId: number, request: CommandRequest): Promise<string[]> {
+export async function otherEntryStreams(deps: CommandServiceDependencies, participantId: number, entryId: number, request: CommandRequest): Promise<string[]> {
   if (isPrivileged(request.actor) || !deps.streamIndex) return [];
   const { entries } = await readIndexedStreams(deps.streamIndex, { teams: [], participants: [participantId] });
   return entries.filter((id) => id !== entryId).map((id) => streams.entry(id));
 }
 
 /** The participant's live, not rejected entries among `entryStreams`, as the moderation rules see them. */
-function liveEntriesOf(read: StreamReads, entryStreams: readonly string[], participantId: number): ModeratedEntry[] {
+export function liveEntriesOf(read: StreamReads, entryStreams: readonly string[], participantId: number): ModeratedEntry[] {
   const live: ModeratedEntry[] = [];
   for (const stream of entryStreams) {
     const entry = read.fold(stream, entryDecider);
@@ -216,19 +204,7 @@ function liveEntriesOf(read: StreamReads, entryStreams: readonly string[], parti
 }
 
 /**
- * The streams a file's entry reads besides its own: the file's stream, and the
- * stream of the entry that used the file last (is it still live?). Read once here to learn that
- * entry; the decision reads both again and the append checks their revisions.
- */
-async function fileUse(deps: CommandServiceDependencies, sha256: string): Promise<{ stream: string; lastEntryStream: string | null; streams: string[] }> {
-  const stream = streams.activityFile(sha256);
-  const { entryId } = foldStream(activityFileDecider, await deps.store.readStream(stream));
-  const lastEntryStream = entryId === null ? null : streams.entry(entryId);
-  return { stream, lastEntryStream, streams: lastEntryStream ? [stream, lastEntryStream] : [stream] };
-}
-
-/**
- * The streams a Strava activity's entry reads besides its own, as fileUse: the activity's stream
+ * The streams a Strava activity's entry reads besides its own, as a file's (file-entries.ts): the activity's stream
  * and the stream of the entry that counted it last.
  */
 async function stravaUse(deps: CommandServiceDependencies, activityId: number): Promise<{ stream: string; lastEntryStream: string | null; streams: string[] }> {
@@ -261,16 +237,6 @@ export async function stravaActivityStanding(deps: CommandServiceDependencies, a
   const current = entry.distance !== null && entry.entryType !== null && entry.performedAt !== null
     ? { distance: entry.distance, entryType: entry.entryType, performedAt: entry.performedAt } : null;
   return { entryId: state.entryId, live, editedByMember: live && editedSinceSync(state, entry), participantId: entry.participantId, current };
-}
-
-/**
- * Whether an activity file (by the SHA-256 of its bytes) counts for a live entry now: the upload's
- * early "already used"; the confirmation decides again under the append's check.
- */
-export async function activityFileInUse(deps: CommandServiceDependencies, sha256: string): Promise<boolean> {
-  const { entryId } = foldStream(activityFileDecider, await deps.store.readStream(streams.activityFile(sha256)));
-  if (entryId === null) return false;
-  return foldStream(entryDecider, await deps.store.readStream(streams.entry(entryId))).status === 'active';
 }
 
 /** The answer to a repeated add-entry (client retry, importer run again): as the first time. */
@@ -418,7 +384,7 @@ async function assertEchoedEntry(
 }
 
 /** The current view of an entry from its stream. @throws DomainError NOT_FOUND for an unknown entry. */
-async function entryView(deps: CommandServiceDependencies, entryId: number): Promise<EntryView> {
+export async function entryView(deps: CommandServiceDependencies, entryId: number): Promise<EntryView> {
   const events: readonly RecordedEvent[] = await deps.store.readStream(streams.entry(entryId));
   const added = events.find((e) => e.type === 'EntryAdded');
   if (!added) throw new DomainError('NOT_FOUND', `entry ${entryId}`);
@@ -432,7 +398,7 @@ async function entryView(deps: CommandServiceDependencies, entryId: number): Pro
   return view;
 }
 
-function viewOfAdded(event: EntryAdded): EntryView {
+export function viewOfAdded(event: EntryAdded): EntryView {
   return {
     id: event.data.entryId,
     team_id: event.data.teamId,

@@ -93,7 +93,7 @@ export interface StravaClientOptions {
    * 0, 15, 30 and 45 minutes past the hour; the daily one at midnight UTC). A stand-in may use less.
    */
   shortWindowMs?: number;
-  /** Wait after a 429 that the usage headers do not explain (a burst), ms (default 10 000). */
+  /** Wait after a 429 that neither Retry-After nor the usage headers explain, ms (default 5 000). */
   burstWaitMs?: number;
   /** Epoch ms (tests). */
   now?: () => number;
@@ -144,7 +144,7 @@ export class StravaClient {
   constructor(private readonly options: StravaClientOptions) {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.shortWindowMs = options.shortWindowMs ?? 15 * 60_000;
-    this.burstWaitMs = options.burstWaitMs ?? 10_000;
+    this.burstWaitMs = options.burstWaitMs ?? 5_000;
     this.now = options.now ?? Date.now;
   }
 

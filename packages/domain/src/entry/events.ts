@@ -126,9 +126,11 @@ export type EntryModerationEvent = EntryFlagged | EntryReviewApproved | EntryRev
 // ---- stream activity-file-{sha256} ----------------------------------------------------------------------
 
 /**
- * An activity file's distance was logged as an entry: appended in the same atomic append as that
- * EntryAdded, with the stream's expected revision, so one file never counts twice at once. The
- * file is free again once that entry is deleted (the entry's stream says so; no event here).
+ * An activity file's distance was logged as entries: one per part of the file (a sport of a
+ * multi-sport file, a day of a file spanning several), appended in the same atomic append as
+ * their EntryAdded events, with the stream's expected revision, so one file never counts twice at
+ * once. The file is free again once every one of those entries is deleted (their streams say so;
+ * no event here). Schema 2; schema 1 named one `entryId` and is upcast to `entryIds: [entryId]`.
  */
 export interface ActivityFileUsed {
   type: 'ActivityFileUsed';
@@ -136,7 +138,8 @@ export interface ActivityFileUsed {
     /** 64 lower-case hex digits, the SHA-256 of the file's bytes. */
     sha256: string;
     format: ActivityFileFormat;
-    entryId: number;
+    /** The entries the file's parts became, in the parts' order (at least one). */
+    entryIds: number[];
     teamId: number;
     participantId: number;
     /** ISO-8601 UTC. */

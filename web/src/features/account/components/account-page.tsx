@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoginRequired } from '../../../components/ui/login-required';
 import { Panel, panelStyles } from '../../../components/ui/panel';
@@ -10,7 +11,6 @@ import { useErasureStore } from '../stores/erasure-store';
 import { JoinEdition } from './join-edition';
 import { MyContributions } from './my-contributions';
 import { StravaSection, type StravaReturn } from './strava-section';
-import { useEffect, useState } from 'react';
 
 export interface AccountPageProps {
   /** `?strava=`: how the participant came back from Strava's authorize page, if they just did. */

@@ -1,23 +1,21 @@
 /**
- * The browser tests' run: a registry folder for the stacks that test files share
- * (shared-stack.ts), provided as `inject('e2eStackRegistry')`, and at the end of the run every
- * shared stack stopped and its data removed. The stacks themselves boot when a file first asks
- * for them, so a run of one file boots one stack.
+ * The browser tests' run: a registry folder where test files ask for stacks (shared-stack.ts),
+ * provided as `inject('e2eStackRegistry')`, and the stack broker that answers them and boots the
+ * stacks of later files ahead (stack-broker.ts); at the end of the run every stack it booted is
+ * stopped and its data removed. A run of one file boots that file's stack only.
  */
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import type { StackRecord } from './shared-stack';
-import { stopStackProcesses } from './stack';
+import { StackBroker } from './stack-broker';
 
 export default function setup(project: TestProject) {
   const registry = mkdtempSync(join(process.cwd(), '.tmp-e2e-stacks-'));
   chmodSync(registry, 0o755);
   project.provide('e2eStackRegistry', registry);
+  const broker = new StackBroker(registry);
   return async () => {
-    const records = readdirSync(registry).filter((name) => name.endsWith('.json'))
-      .map((name) => JSON.parse(readFileSync(join(registry, name), 'utf8')) as StackRecord);
-    await Promise.all(records.map((record) => stopStackProcesses(record.pid, record.dataDir)));
+    await broker.close();
     rmSync(registry, { recursive: true, force: true });
   };
 }

@@ -1,0 +1,40 @@
+/**
+ * The browser tests' stack plan (tests/support/stack-sequencer.ts): what each e2e file will ask
+ * the stack broker for, read from its source, so that the broker boots it ahead. A file that
+ * passes settings not named from E2E_STACKS still runs, but waits for its boot: these checks say
+ * which files the plan covers.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '@sinilill/config';
+import { E2E_STACKS, stackEnv, stackKey } from '../support/e2e-stacks';
+import { plannedStacksOf, sharedStackSettingsOf } from '../support/stack-sequencer';
+
+const e2e = (name: string) => join(repoRoot, 'tests/e2e', `${name}.e2e.test.ts`);
+const keyOf = (settings: object) => stackKey(stackEnv(settings));
+
+describe('the stack plan of the e2e files', () => {
+  it('names the shared stack of a file, both of a file that uses two, and a file of its own', () => {
+    expect(plannedStacksOf(e2e('layout'))).toEqual([{ kind: 'shared', key: keyOf(E2E_STACKS.april20), env: stackEnv(E2E_STACKS.april20) }]);
+    expect(plannedStacksOf(e2e('editions-console')).map((item) => item.kind === 'deployment' ? item.kind : item.key))
+      .toEqual([keyOf(E2E_STACKS.june15), keyOf(E2E_STACKS.demoInRegistration)]);
+    expect(plannedStacksOf(e2e('home'))).toEqual([{ kind: 'own', key: keyOf(E2E_STACKS.pristine), env: stackEnv(E2E_STACKS.pristine) }]);
+    expect(plannedStacksOf(e2e('production'))).toEqual([{ kind: 'deployment' }]);
+    // Options after the settings (resilience runs alone) keep the name.
+    expect(plannedStacksOf(e2e('resilience'))).toEqual([{ kind: 'own', key: keyOf(E2E_STACKS.emptyApril20), env: stackEnv(E2E_STACKS.emptyApril20) }]);
+  });
+
+  it('covers every e2e file that asks for a shared or own stack', () => {
+    const files = readdirSync(join(repoRoot, 'tests/e2e')).filter((name) => name.endsWith('.e2e.test.ts'));
+    const unplanned = files.filter((name) => sharedStackSettingsOf(join(repoRoot, 'tests/e2e', name)) !== '' && plannedStacksOf(join(repoRoot, 'tests/e2e', name)).length === 0);
+    expect(unplanned).toEqual([]);
+  });
+
+  it('gives the same key to the same settings in any order, and another to other settings', () => {
+    expect(stackKey({ A: '1', B: '2' })).toBe(stackKey({ B: '2', A: '1' }));
+    expect(keyOf(E2E_STACKS.april20)).not.toBe(keyOf(E2E_STACKS.april30));
+    // The administrator and token secret are part of every stack's environment.
+    expect(stackEnv({}).ADMIN_EMAIL).toBe('haldur@sinilill.test');
+  });
+});

@@ -103,6 +103,16 @@ export class StackBroker {
 
   constructor(private readonly registry: string) {
     this.timer = setInterval(() => this.tick(), 100);
+    // A run ended without its teardown (Ctrl-C): no launcher it booted outlives it.
+    process.once('exit', () => {
+      for (const booted of this.booted) if (booted.settled && !booted.stopped) {
+        try {
+          process.kill(booted.settled.pid, 'SIGTERM');
+        } catch {
+          // Gone already.
+        }
+      }
+    });
   }
 
   /** Polls for the plan (until the first request) and for requests. */
@@ -116,6 +126,9 @@ export class StackBroker {
       const plan = publishedStackPlan();
       if (plan) {
         this.plan = plan.map((item) => ({ ...item }));
+        // The deployment's `npm run build` rewrites services/*/dist and web/dist: it goes first,
+        // before any stack serves from them (a page loading a chunk the build just removed fails).
+        if (this.plan.some((item) => item.kind === 'deployment')) void this.prepareDeployment();
         this.prefetch();
       }
     }
@@ -202,8 +215,6 @@ export class StackBroker {
       const ready = this.booted.some((b) => !b.stopped && b.key === item.key && b.own === (item.kind === 'own') && (item.kind === 'shared' || !b.granted));
       if (!ready) this.boot(item.key, item.env, item.kind === 'own');
     }
-    // The deployment is slow and mostly waits on the disk: it is prepared from the start.
-    if (this.plan.some((item) => item.kind === 'deployment')) void this.prepareDeployment();
   }
 
   /**
@@ -220,9 +231,10 @@ export class StackBroker {
   }
 
   /**
-   * The production test's deployment folder: `npm run build` (in the boot queue, so that no
-   * launcher starts from a half-written build), then the folder filled and `npm ci --omit=dev`
-   * run in it (outside the queue: it mostly waits on the disk and the registry cache).
+   * The production test's deployment folder: `npm run build` (in the boot queue and under the
+   * launcher's build lock, which startStack waits for, so that no launcher starts from a
+   * half-written build), then the folder filled and `npm ci --omit=dev` run in it (outside the
+   * queue: it mostly waits on the disk and the registry cache).
    */
   prepareDeployment(): Promise<PreparedDeployment> {
     this.deployment ??= (async () => {

@@ -23,6 +23,9 @@
  *    and through the gateway (stats-peers.ts): requests/s of the three
  *    and their ratios to the peer, p50 and p99 of the two, ms, and the gateway's added latency, %,
  *    32 connections. Targets: through the gateway ≥ 50 % of the peer; the gateway adds ≤ 10 %;
+ * 6b. activity-file uploads of a 1, 10 and 19 MB GPX through HTTP to the command API, each read in
+ *    its child process as in production (uploads.ts): seconds to the answer, the reading child's
+ *    and the API process's peak resident memory, MB. Target: each answered 200 within 10 s;
  * 7. the home route's JavaScript, gzipped, from a fresh production build (web-size.ts): KB.
  *    Target: ≤ 250 KB;
  * 4b. N projector processes sharing the projections (projector-share.ts): the
@@ -68,6 +71,7 @@ import { measureReplayAtScale, replayScaleRows, type ReplayScaleFigures } from '
 import { measureTablePages, tablePageRows, type TablePageResult } from './table-pages';
 import { printTable, progress, type Row } from './report';
 import { measureStatsPeers, statsNotes, statsRows } from './stats-peers';
+import { measureUploads, uploadRows } from './uploads';
 import { measureHomeRoute, webSizeRows } from './web-size';
 
 /** The app's clock during the bench, and the day its entries are for. */
@@ -120,6 +124,9 @@ async function main() {
     // 6. GET /api/stats beside a hello world with its bytes, directly and through the gateway.
     const stats = await measureStatsPeers({ databaseUrl: url, now: NOW, ...STATS });
     rows.push(...statsRows(stats));
+
+    // 6b. Activity-file uploads through HTTP, each read in its own child process.
+    rows.push(...uploadRows(await measureUploads({ serverUrl })));
 
     // 7. The home route's JavaScript.
     progress('building the web client for the home route\'s size');

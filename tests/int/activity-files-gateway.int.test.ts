@@ -2,8 +2,11 @@
  * The activity-file upload's body limit at the front doors: the development
  * gateway and production's nginx (infra/nginx/sinilill.conf, where nginx is installed) pass a file
  * up to ACTIVITY_FILE_BODY_LIMIT to the command API and answer a larger one 413 REQUEST_TOO_LARGE
- * themselves, as the command API answers 413 ACTIVITY_FILE_TOO_LARGE when reached directly.
+ * themselves, as the command API answers 413 ACTIVITY_FILE_TOO_LARGE when reached directly; and
+ * both take a body announced with `Expect: 100-continue` (what curl sends for a body over 1 MB):
+ * 100 Continue first, then the upstream's answer.
  */
+import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -43,6 +46,34 @@ async function post(base: string, bytes: number): Promise<{ status: number; body
   return { status: response.status, body: await response.json() };
 }
 
+/**
+ * POSTs `bytes` zero bytes as curl does for a large body: `Expect: 100-continue`, the body sent
+ * only once the server answered 100 Continue. Answers the status, the body, and whether 100 came.
+ */
+function postExpectingContinue(base: string, bytes: number): Promise<{ status: number; body: unknown; continued: boolean }> {
+  return new Promise((resolve, reject) => {
+    let continued = false;
+    const request = httpRequest(`${base}/api/team/1/activity-files`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream', 'content-length': String(bytes), expect: '100-continue' },
+    }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), continued }));
+    });
+    request.on('continue', () => {
+      continued = true;
+      request.end(Buffer.alloc(bytes));
+    });
+    request.on('error', reject);
+    request.flushHeaders();
+  });
+}
+
+test('the gateway takes a body sent with Expect: 100-continue, as curl sends one over 1 MB', async () => {
+  expect(await postExpectingContinue(gatewayUrl, 3 * 1024 * 1024)).toEqual({ status: 200, body: { bytes: 3 * 1024 * 1024 }, continued: true });
+});
+
 test('the gateway passes a file up to the limit and answers a larger one 413 REQUEST_TOO_LARGE', async () => {
   expect(await post(gatewayUrl, 5 * 1024 * 1024)).toEqual({ status: 200, body: { bytes: 5 * 1024 * 1024 } });
   expect(await post(gatewayUrl, ACTIVITY_FILE_BODY_LIMIT)).toEqual({ status: 200, body: { bytes: ACTIVITY_FILE_BODY_LIMIT } });
@@ -61,5 +92,9 @@ describe.skipIf(!nginxAvailable())('nginx with infra/nginx/sinilill.conf', () =>
   test('passes a file up to the limit and answers a larger one 413 REQUEST_TOO_LARGE', async () => {
     expect(await post(nginx.url, 5 * 1024 * 1024)).toEqual({ status: 200, body: { bytes: 5 * 1024 * 1024 } });
     expect(await post(nginx.url, ACTIVITY_FILE_BODY_LIMIT + 1)).toEqual({ status: 413, body: { message: 'REQUEST_TOO_LARGE' } });
+  });
+
+  test('takes a body sent with Expect: 100-continue', async () => {
+    expect(await postExpectingContinue(nginx.url, 3 * 1024 * 1024)).toEqual({ status: 200, body: { bytes: 3 * 1024 * 1024 }, continued: true });
   });
 });

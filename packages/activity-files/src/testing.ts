@@ -4,7 +4,7 @@
  * Town Hall Square, one point a minute from `start`. For tests only: import
  * '@sinilill/activity-files/testing'.
  */
-import { Encoder, Profile, type FileIdMesg, type RecordMesg, type SessionMesg } from '@garmin/fitsdk';
+import { CrcCalculator, Encoder, Profile, type FileIdMesg, type RecordMesg, type SessionMesg } from '@garmin/fitsdk';
 
 export interface TrackSpec {
   /** ISO-8601 UTC of the first point. */
@@ -79,4 +79,93 @@ export function fitFile(spec: TrackSpec, sport = 'running', subSport = 'generic'
     ...(totalMetres !== null ? { totalDistance: totalMetres } : {}),
   } as SessionMesg);
   return encoder.close();
+}
+
+/** One leg of a multi-sport FIT: its sport, sub-sport, points (as TrackSpec, from the leg's start) and the session's total. */
+export interface LegSpec {
+  sport: string;
+  subSport?: string;
+  start: string;
+  points: number;
+  totalMetres: number;
+  step?: number;
+}
+
+/**
+ * A multi-sport FIT as a Forerunner writes one: file id, every leg's records, then one session
+ * per leg (sport, sub-sport, start, total_distance) at the end of the file.
+ */
+export function multiSportFitFile(legs: readonly LegSpec[], type: 'activity' | 'course' = 'activity'): Uint8Array {
+  const encoder = new Encoder();
+  encoder.onMesg(Profile.MesgNum.FILE_ID!, { manufacturer: 'development', product: 1, timeCreated: new Date(legs[0]!.start), type } as FileIdMesg);
+  let distance = 0;
+  const sessions: SessionMesg[] = [];
+  for (const leg of legs) {
+    const track = trackOf(leg);
+    track.forEach((p, i) => {
+      encoder.onMesg(Profile.MesgNum.RECORD!, {
+        timestamp: p.time,
+        positionLat: Math.round(p.lat * SEMICIRCLES_PER_DEGREE),
+        positionLong: Math.round(p.lon * SEMICIRCLES_PER_DEGREE),
+        distance: distance + (i * leg.totalMetres) / Math.max(1, track.length - 1),
+      } as RecordMesg);
+    });
+    distance += leg.totalMetres;
+    const last = track.at(-1)!.time;
+    sessions.push({
+      timestamp: last,
+      startTime: track[0]!.time,
+      sport: leg.sport,
+      subSport: leg.subSport ?? 'generic',
+      totalElapsedTime: (last.getTime() - track[0]!.time.getTime()) / 1000,
+      totalDistance: leg.totalMetres,
+    } as SessionMesg);
+  }
+  for (const session of sessions) encoder.onMesg(Profile.MesgNum.SESSION!, session);
+  return encoder.close();
+}
+
+/**
+ * The FIT with a data message of an undefined local message type appended after its last message,
+ * header size and both CRCs made right again: a well-formed file on which @garmin/fitsdk's
+ * decoder throws after everything before it was read (as it does on a Forerunner 255 triathlon).
+ */
+export function withDecoderErrorAtEnd(fit: Uint8Array): Uint8Array {
+  const headerSize = fit[0]!;
+  const view = new DataView(fit.buffer, fit.byteOffset, fit.byteLength);
+  const dataSize = view.getUint32(4, true);
+  // 0x0f: a normal data message of local type 15, never defined in an encoder's output; then a filler byte.
+  const extra = Uint8Array.from([0x0f, 0x00]);
+  const out = new Uint8Array(headerSize + dataSize + extra.length + 2);
+  out.set(fit.subarray(0, headerSize + dataSize));
+  out.set(extra, headerSize + dataSize);
+  const outView = new DataView(out.buffer);
+  outView.setUint32(4, dataSize + extra.length, true);
+  if (headerSize >= 14) outView.setUint16(12, CrcCalculator.calculateCRC(out, 0, 12), true);
+  outView.setUint16(out.length - 2, CrcCalculator.calculateCRC(out, 0, out.length - 2), true);
+  return out;
+}
+
+/**
+ * A GPX of about `bytes` bytes (a long ride logged every second with elevation): one track
+ * walked back and forth `step` degrees north, one point a second from `start`. For measuring.
+ */
+export function largeGpxFile(bytes: number, start = '2025-04-12T06:00:00.000Z'): Uint8Array {
+  const head = `<?xml version="1.0" encoding="UTF-8"?>
+<gpx version="1.1" creator="sinilill-tests" xmlns="http://www.topografix.com/GPX/1/1">
+<trk><name>Long</name><type>cycling</type><trkseg>
+`;
+  const tail = '</trkseg></trk>\n</gpx>\n';
+  const t0 = Date.parse(start);
+  const lines: string[] = [];
+  let size = head.length + tail.length;
+  for (let i = 0; size < bytes; i++) {
+    // A zigzag so the track neither ends far away nor is a straight line.
+    const lat = LAT0 + (i % 2000) * 0.00005 * (Math.floor(i / 2000) % 2 === 0 ? 1 : -1) + (Math.floor(i / 2000) % 2 === 0 ? 0 : 0.1);
+    const lon = LON0 + Math.sin(i / 50) * 0.0005;
+    const line = `<trkpt lat="${lat.toFixed(7)}" lon="${lon.toFixed(7)}"><ele>${(30 + Math.sin(i / 300) * 10).toFixed(1)}</ele><time>${new Date(t0 + i * 1000).toISOString()}</time></trkpt>\n`;
+    lines.push(line);
+    size += line.length;
+  }
+  return new TextEncoder().encode(head + lines.join('') + tail);
 }

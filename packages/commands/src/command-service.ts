@@ -13,7 +13,8 @@
  * event, for read-your-writes (`x-min-position`), and throws DomainError with a catalogue code
  * (spec §8) on refusal.
  */
-import type { ActingUser, EditionCatalog, EditionRecord, ParticipantState, TeamState } from '@sinilill/domain';
+import { DomainError, accountDecider, streams, type ActingUser, type EditionCatalog, type EditionRecord, type ParticipantState, type TeamState } from '@sinilill/domain';
+import { foldStream } from './metadata';
 import type { CommandRequest } from './metadata';
 import { CommandRepeats } from './repeats';
 import { participantState, resolveActor, teamOfParticipant, teamState, type CommandServiceDependencies } from './context';
@@ -22,7 +23,8 @@ import { eraseOwnAccount } from './deletion/self-erasure';
 import { commitDraw, revealDraw } from './draw/handlers';
 import { changeEdition, closeEdition, openEdition, planEdition } from './edition/handlers';
 import { editionSourceOf } from './context';
-import { activityFileInUse, addEntry, deleteEntries, editEntry, reviewEntries, type EntryInput, type EntrySourceInput, type EntryView } from './entry/handlers';
+import { addEntry, deleteEntries, editEntry, reviewEntries, stravaActivityStanding, type EntryInput, type EntrySourceInput, type EntryView, type StravaActivityStanding } from './entry/handlers';
+import { activityFileInUse, addFileEntries, type FileEntriesInput } from './entry/file-entries';
 import { registerParticipant, renameParticipant, type ParticipantRegistration } from './participant/handlers';
 import { PaymentCommands } from './payment/handlers';
 import type { PaymentOrderInput, PaymentOrderView, PaymentOutcomeInput, RefundInput, RefundResult } from './payment/types';
@@ -31,6 +33,7 @@ import { changeTeamAsAdmin, changeTeamPublicAttributes, registerTeam, replaceJoi
 export type { CommandRequest } from './metadata';
 export type { CommandServiceDependencies } from './context';
 export type { EchoedEntryFields, EntryInput, EntrySourceInput, EntryView } from './entry/handlers';
+export type { FileEntriesInput, FileEntryPart } from './entry/file-entries';
 export type { ParticipantRegistration } from './participant/handlers';
 export type { AdminTeamView } from './team/handlers';
 
@@ -156,18 +159,50 @@ export class CommandService {
    * entry/handlers.ts. @throws DomainError NOT_FOUND, FORBIDDEN, INVALID_*, the switch and deadline
    * codes, ACTIVITY_FILE_ALREADY_USED.
    */
-  addEntry(input: EntryInput & EntrySourceInput & { entryId?: number }, request: CommandRequest): Promise<{ entry: EntryView; position: number }> {
-    return addEntry(this.deps, input, request);
+  async addEntry(input: EntryInput & EntrySourceInput & { entryId?: number }, request: CommandRequest): Promise<{ entry: EntryView; position: number }> {
+    const { source } = input;
+    if (source?.kind !== 'file') return addEntry(this.deps, input, request);
+    // A file's entry goes with its file's stream: a file of one part.
+    const participantId = input.participantId ?? request.actor.participantId;
+    if (participantId === null || participantId === undefined) throw new DomainError('NOT_FOUND', 'no participant given');
+    const { entries: [entry], position } = await addFileEntries(this.deps, {
+      participantId, format: source.format, sha256: source.sha256,
+      parts: [{ distance: input.distance, entryType: input.entryType, performedAt: input.performedAt }],
+    }, request);
+    return { entry: entry!, position };
   }
 
-  /** Whether an activity file (SHA-256 of its bytes) counts for a live entry now. */
+  /**
+   * An activity file's parts as entries of one member, with the file's use, in one atomic append
+   * (POST /team/{id}/activity-files/confirm): entry/file-entries.ts. @throws DomainError as
+   * addEntry for any part (then nothing is appended), ACTIVITY_FILE_ALREADY_USED.
+   */
+  addFileEntries(input: FileEntriesInput, request: CommandRequest): Promise<{ entries: EntryView[]; position: number }> {
+    return addFileEntries(this.deps, input, request);
+  }
+
+  /** Whether an activity file (SHA-256 of its bytes) counts for a live entry now (any entry of its last use). */
   activityFileInUse(sha256: string): Promise<boolean> {
     return activityFileInUse(this.deps, sha256);
   }
 
+  /**
+   * The participant of the latest edition the account joined (a returning person is a new
+   * participant each edition), or null: no such live account, or one without a participant.
+   */
+  async currentParticipantOf(userId: string): Promise<number | null> {
+    const account = foldStream(accountDecider, await this.deps.store.readStream(streams.user(userId)));
+    return account.exists && !account.deleted ? account.participantId : null;
+  }
+
+  /** Where a Strava activity stands: the entry that counts it, live or not, edited by its member or not. */
+  stravaActivity(activityId: number): Promise<StravaActivityStanding> {
+    return stravaActivityStanding(this.deps, activityId);
+  }
+
   /** Changes an entry (spec §7 PUT /entry/{id}/edit): entry/handlers.ts. @throws DomainError NOT_FOUND, FORBIDDEN, INVALID_*, IDEMPOTENCY_KEY_REUSED. */
-  editEntry(entryId: number, input: EntryInput, request: CommandRequest): Promise<{ entry: EntryView; position: number }> {
-    return editEntry(this.deps, entryId, input, request);
+  editEntry(entryId: number, input: EntryInput, request: CommandRequest, options: { stravaActivityId?: number } = {}): Promise<{ entry: EntryView; position: number }> {
+    return editEntry(this.deps, entryId, input, request, options);
   }
 
   /** Deletes entries in one atomic append (spec §7 PUT /entry/delete). @throws DomainError NOT_FOUND, FORBIDDEN, CONCURRENCY_CONFLICT. */

@@ -47,3 +47,4 @@ export { hashPassword, verifyPassword, newJoinCode, newToken, tokenHash } from '
 export * from './bulk';
 export { readEditionCatalog, storeEditionSource, type EditionSource } from './edition/catalog';
 export { commitDraw, revealDraw, drawWinners, eligibleListHash, eligibleParticipants, sha256Hex, DRAW_MESSAGE_PREFIX } from './draw/handlers';
+export * from './strava';

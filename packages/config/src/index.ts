@@ -33,7 +33,7 @@
  * | CLOCK_START | simulated clock: ISO-8601 instant with an offset the app's clock starts at, then runs (the default lies between the 2025 and 2026 editions) | 2026-02-15T12:00:00+02:00 |
  * | SWEEP_INTERVAL_MS | projectors' periodic catch-up (covers a lost wake-up), 100–3600000 | 5000 |
  * | READ_YOUR_WRITES_TIMEOUT_MS | how long a query waits for x-min-position, 0–3600000 | 3000 |
- * | ACTIVITY_FILE_HEAP_MB | heap of the child process that reads one activity file, MB, 64–8192 (a GPX or TCX needs about 70× its size: 512 reads one of about 6 MB; larger answer ACTIVITY_FILE_TOO_LARGE) | 512 |
+ * | ACTIVITY_FILE_HEAP_MB | heap of the child process that reads one activity file, MB, 64–8192 (GPX and TCX are streamed: a 19 MB GPX reads in a 32 MB heap, docs/decisions/0092; a reader out of heap answers ACTIVITY_FILE_TOO_LARGE) | 512 |
  * | FIXTURE_DIR | the 2025 export imported on first start | infra/seed/edition-2025 |
  * | IMPORT_ON_START | import the fixture on first start (`true` or `false`) | true |
  * | DEMO_NEXT_EDITION | after the first-start import, close the editions before this year and plan and open the seed edition of this year (2000–9999); set but empty: no demo | 2026 |
@@ -48,6 +48,10 @@
  * | SANDBOX_PAYMENT_SECRET | HS256 secret of the sandbox's notifications, at least 32 characters; generated into DATA_DIR when unset | (generated) |
  * | MONTONIO_ACCESS_KEY, MONTONIO_SECRET_KEY | the Montonio store's API keys; required with PAYMENT_PROVIDER=montonio | (none) |
  * | MONTONIO_API_URL | Montonio's API base URL | https://sandbox-stargate.montonio.com/api |
+ * | STRAVA_CLIENT_ID, STRAVA_CLIENT_SECRET | the Strava API application's id and secret; both set = Strava sync on (docs/operations.md "Strava") | (none: no Strava) |
+ * | STRAVA_WEBHOOK_VERIFY_TOKEN | the webhook subscription's hub.verify_token | (derived from JWT_SECRET) |
+ * | STRAVA_READ_RATE_LIMIT | the application's read limit per 15 minutes: the Strava queue's cap across processes | 100 |
+ * | STRAVA_API_URL, STRAVA_OAUTH_URL | Strava's API and OAuth base URLs | https://www.strava.com/api/v3, https://www.strava.com/oauth |
  * | BANK_ACCOUNT_NAME, BANK_ACCOUNT_IBAN | the account payers transfer the fee to by hand (spec §2 "Payment"): its name (≤ 70) and IBAN or account number | (a made-up example; production warns) |
  * | BANK_TRANSFER_DESCRIPTION | the payment description payers write (≤ 140), with {participantId} and optionally {teamId}, {year} | Sinilill {year} ID {participantId} |
  *
@@ -133,6 +137,10 @@ export interface Config {
   strapiToken: string | null;
   /** The payment provider (docs/decisions/0018; @sinilill/payments createProvider). */
   payments: PaymentConfig;
+  /** Strava sync (docs/decisions/0095); null unless STRAVA_CLIENT_ID and STRAVA_CLIENT_SECRET are both set. */
+  strava: StravaConfig | null;
+  /** STRAVA_READ_RATE_LIMIT: Strava jobs per 15 minutes across processes (docs/decisions/0096). */
+  stravaReadRateLimit: number;
   /** WEB_ROOT, absolute: the built web client (index.html and its assets) the gateway serves. */
   webRoot: string;
 }
@@ -165,6 +173,18 @@ export const DEVELOPMENT_BANK_TRANSFER: BankTransferConfig = {
   example: true,
 };
 
+/** The Strava API application (STRAVA_*), base URLs without trailing slashes. */
+export interface StravaConfig {
+  clientId: string;
+  clientSecret: string;
+  /** STRAVA_WEBHOOK_VERIFY_TOKEN, or null: the caller derives one from JWT_SECRET. */
+  webhookVerifyToken: string | null;
+  /** e.g. https://www.strava.com/api/v3 */
+  apiUrl: string;
+  /** e.g. https://www.strava.com/oauth */
+  oauthUrl: string;
+}
+
 /** PAYMENT_PROVIDER and its keys. */
 export interface PaymentConfig {
   /** Null: PAYMENT_PROVIDER unset, no payments (the sandbox only when chosen). */
@@ -195,7 +215,7 @@ function configError(issues: readonly ConfigIssue[]): ConfigError {
 }
 
 /**
- * Combinations the schema cannot express: montonio's keys, the admin's pair.
+ * Combinations the schema cannot express: montonio's keys, the admin's pair, Strava's pair.
  * @param bad variables already reported as malformed (they hold their defaults): not judged again
  */
 function combinationIssues(values: Environment, bad: ReadonlySet<string>): ConfigIssue[] {
@@ -212,6 +232,11 @@ function combinationIssues(values: Environment, bad: ReadonlySet<string>): Confi
     const missing = values.ADMIN_EMAIL === undefined ? 'ADMIN_EMAIL' : 'ADMIN_PASSWORD';
     const other = missing === 'ADMIN_EMAIL' ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL';
     issues.push({ variable: missing, problem: `must be set with ${other} (the admin needs both)` });
+  }
+  if ((values.STRAVA_CLIENT_ID === undefined) !== (values.STRAVA_CLIENT_SECRET === undefined) && !bad.has('STRAVA_CLIENT_ID') && !bad.has('STRAVA_CLIENT_SECRET')) {
+    const missing = values.STRAVA_CLIENT_ID === undefined ? 'STRAVA_CLIENT_ID' : 'STRAVA_CLIENT_SECRET';
+    const other = missing === 'STRAVA_CLIENT_ID' ? 'STRAVA_CLIENT_SECRET' : 'STRAVA_CLIENT_ID';
+    issues.push({ variable: missing, problem: `must be set with ${other} (Strava sync needs both)` });
   }
   return issues.filter((issue) => !bad.has(issue.variable));
 }
@@ -344,6 +369,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : values.PAYMENT_PROVIDER === 'sandbox'
         ? { provider: 'sandbox', sandboxSecret: secret('SANDBOX_PAYMENT_SECRET', values.SANDBOX_PAYMENT_SECRET, 'sandbox-payment-secret'), montonio: null }
         : { provider: null, sandboxSecret: '', montonio: null },
+    stravaReadRateLimit: values.STRAVA_READ_RATE_LIMIT,
+    strava: values.STRAVA_CLIENT_ID !== undefined && values.STRAVA_CLIENT_SECRET !== undefined
+      ? {
+        clientId: values.STRAVA_CLIENT_ID,
+        clientSecret: values.STRAVA_CLIENT_SECRET,
+        webhookVerifyToken: values.STRAVA_WEBHOOK_VERIFY_TOKEN ?? null,
+        apiUrl: baseUrl(values.STRAVA_API_URL)!,
+        oauthUrl: baseUrl(values.STRAVA_OAUTH_URL)!,
+      }
+      : null,
     webRoot: resolve(values.WEB_ROOT),
   };
 }

@@ -128,6 +128,8 @@ describe('development (NODE_ENV unset)', () => {
       strapiToken: null,
       // No provider unless chosen (the sandbox only when explicitly chosen).
       payments: { provider: null, sandboxSecret: '', montonio: null },
+      strava: null,
+      stravaReadRateLimit: 100,
       webRoot: join(repoRoot, 'web/dist'),
     });
     expect(config.jwtSecret).toHaveLength(64);
@@ -269,5 +271,24 @@ describe('the event log engine (EVENT_STORE, KURRENTDB_URL)', () => {
 
   it('refuses KurrentDB without its URL, naming the variable', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), EVENT_STORE: 'kurrentdb' })).toThrow(/KURRENTDB_URL must be set with EVENT_STORE=kurrentdb/);
+  });
+});
+
+describe('Strava sync (STRAVA_*)', () => {
+  it('is off without the application, on with its id and secret, at Strava by default', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).strava).toBeNull();
+    expect(loadConfig({ DATA_DIR: dataDir(), STRAVA_CLIENT_ID: '4242', STRAVA_CLIENT_SECRET: 'shh' }).strava).toEqual({
+      clientId: '4242', clientSecret: 'shh', webhookVerifyToken: null, apiUrl: 'https://www.strava.com/api/v3', oauthUrl: 'https://www.strava.com/oauth',
+    });
+    expect(loadConfig({
+      DATA_DIR: dataDir(), STRAVA_CLIENT_ID: '4242', STRAVA_CLIENT_SECRET: 'shh', STRAVA_WEBHOOK_VERIFY_TOKEN: 'token',
+      STRAVA_API_URL: 'http://127.0.0.1:9000/api/v3/', STRAVA_OAUTH_URL: 'http://127.0.0.1:9000/oauth',
+    }).strava).toMatchObject({ webhookVerifyToken: 'token', apiUrl: 'http://127.0.0.1:9000/api/v3', oauthUrl: 'http://127.0.0.1:9000/oauth' });
+  });
+
+  it('refuses one of the pair without the other, and a client id that is no number, without echoing the secret', () => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), STRAVA_CLIENT_ID: '4242' })).toThrow(/STRAVA_CLIENT_SECRET must be set with STRAVA_CLIENT_ID/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), STRAVA_CLIENT_SECRET: 'shh' })).toThrow(/STRAVA_CLIENT_ID must be set with STRAVA_CLIENT_SECRET/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), STRAVA_CLIENT_ID: 'abc', STRAVA_CLIENT_SECRET: 'shh' })).toThrow(/STRAVA_CLIENT_ID must be the numeric Client ID/);
   });
 });

@@ -156,6 +156,18 @@ export const ConfigSchema = Type.Object({
   MONTONIO_SECRET_KEY: optionalText("the Montonio store's secret key; required with PAYMENT_PROVIDER=montonio", { writeOnly: true }),
   MONTONIO_API_URL: url(HTTP, { description: "Montonio's API base URL (production: https://stargate.montonio.com/api)", default: 'https://sandbox-stargate.montonio.com/api' }),
 
+  // Strava sync (docs/decisions/0095): available iff the app's client id and secret are set; unset,
+  // the account page shows no connect button and the Strava routes answer STRAVA_NOT_CONFIGURED.
+  STRAVA_CLIENT_ID: Type.Optional(Type.String({ pattern: '^[0-9]+$', expects: 'the numeric Client ID of the Strava API application', description: "the Strava API application's Client ID (strava.com/settings/api); with STRAVA_CLIENT_SECRET: Strava sync on" })),
+  STRAVA_CLIENT_SECRET: optionalText("the Strava API application's Client Secret; with STRAVA_CLIENT_ID: Strava sync on", { writeOnly: true }),
+  STRAVA_WEBHOOK_VERIFY_TOKEN: optionalText('the verify token of the webhook subscription (hub.verify_token); unset: derived from JWT_SECRET', { writeOnly: true }),
+  STRAVA_READ_RATE_LIMIT: integer(1, 1_000_000, {
+    description: "the Strava application's read limit per 15 minutes: the Strava queue's cap across processes (Strava's default 100; raise it when Strava raises yours)",
+    default: 100,
+  }),
+  STRAVA_API_URL: url(HTTP, { description: "Strava's API base URL (a stand-in's in tests)", default: 'https://www.strava.com/api/v3' }),
+  STRAVA_OAUTH_URL: url(HTTP, { description: "Strava's OAuth base URL (authorize, token, deauthorize)", default: 'https://www.strava.com/oauth' }),
+
   // The manual bank transfer of spec §2 "Payment". Unset: made-up development
   // details (DEVELOPMENT_BANK_TRANSFER), served flagged as an example; production warns, not refuses.
   BANK_ACCOUNT_NAME: Type.Optional(Type.String({

@@ -24,3 +24,4 @@ export * from './edition-commands';
 export * from './language';
 export * from './edition-queries';
 export * from './returning';
+export * from './strava';

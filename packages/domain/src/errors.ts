@@ -56,6 +56,7 @@ export const ERROR_CODES = [
   'ACTIVITY_FILE_NOT_SUPPORTED', // a file that is not a GPX, TCX or FIT activity (another format, or an extension that does not match the content) (415)
   'ACTIVITY_FILE_UNREADABLE', // a GPX, TCX or FIT file that is damaged and cannot be parsed (400)
   'ACTIVITY_FILE_EMPTY', // an activity file with no track points or no distance to add (400)
+  'ACTIVITY_FILE_IS_ROUTE', // a planned route or course (GPX <rte> without a track, TCX <Course>, FIT file type course), not an activity done (422; docs/decisions/0092)
   'ACTIVITY_FILE_TOO_LARGE', // an activity file over 20 MB (413)
   'ACTIVITY_FILE_ALREADY_USED', // the same activity file (same content hash) was already made into an entry (409)
   'CERTIFICATE_NOT_AVAILABLE_YET', // a certificate asked for before the event's results are final (the late-entry deadline, spec §4) (409)
@@ -78,6 +79,12 @@ export const ERROR_CODES = [
   'EDITION_NOT_OPENED', // an edition closed before it was ever opened (409)
   'EDITION_NOT_FINISHED', // an edition closed before its late-entry deadline has passed (409)
   'REGISTRATION_NOT_OPEN', // no edition takes registrations now: the next one has not opened yet, or the last one is over (409)
+  'STRAVA_NOT_CONFIGURED', // Strava sync asked for on a site without a Strava API application (STRAVA_CLIENT_ID, STRAVA_CLIENT_SECRET unset) (404)
+  'STRAVA_NOT_CONNECTED', // a Strava call (mode, proposal, disconnect) by a participant who has no live Strava connection (409)
+  'STRAVA_STATE_INVALID', // a Strava authorization return whose state is forged, altered, expired or another person's (400)
+  'STRAVA_UNAVAILABLE', // Strava did not answer, or answered with an error, while connecting or disconnecting (502)
+  'STRAVA_ACTIVITY_OUTSIDE_EDITION', // a Strava activity performed outside the edition's days, or after its late-entry deadline: skipped, not an entry (409)
+  'STRAVA_ACTIVITY_WITHOUT_DISTANCE', // a Strava activity without a distance (strength training, yoga): skipped, not an entry (409)
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

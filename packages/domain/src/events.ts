@@ -15,7 +15,7 @@ import type { AccountEvent, SettingsEvent } from './account/events';
 import type { AnnouncementEvent } from './announcement/events';
 import type { DrawEvent } from './draw/events';
 import type { EditionEvent } from './edition/events';
-import type { ActivityFileEvent, EntryEvent } from './entry/events';
+import type { ActivityFileEvent, EntryEvent, StravaActivityEvent } from './entry/events';
 import type { OperationsEvent } from './operations/events';
 import type { ParticipantEvent } from './participant/events';
 import type { PaymentEvent } from './payment/events';
@@ -47,9 +47,11 @@ export const streams = {
   payment: (orderId: string) => `payment-${orderId}`,
   /**
    * One stream per activity file, named by the SHA-256 of its bytes (64
-   * lower-case hex digits): its ActivityFileUsed events prove which entry counts the file.
+   * lower-case hex digits): its ActivityFileUsed events prove which entries count the file.
    */
   activityFile: (sha256: string) => `activity-file-${sha256}`,
+  /** One stream per Strava activity (Strava's id): its StravaActivitySynced events prove which entry counts it. */
+  stravaActivity: (activityId: number) => `strava-activity-${activityId}`,
   /** The edition's prize draw: one stream per edition year. */
   draw: (year: number) => `draw-${year}`,
   /** One stream per edition year (EditionPlanned … EditionClosed). */
@@ -67,6 +69,7 @@ export type DomainEvent =
   | ParticipantEvent
   | EntryEvent
   | ActivityFileEvent
+  | StravaActivityEvent
   | PaymentEvent
   | AccountEvent
   | SettingsEvent
@@ -92,7 +95,8 @@ export const SCHEMA_VERSIONS: Record<DomainEventType, number> = {
   ParticipantRegistered: 2,
   ParticipantPaymentMarked: 1,
   EntryAdded: 2,
-  ActivityFileUsed: 1,
+  ActivityFileUsed: 2,
+  StravaActivitySynced: 1,
   EntryEdited: 1,
   EntryDeleted: 1,
   EntryFlagged: 1,
@@ -142,11 +146,13 @@ export interface EventUpcaster {
  * written). EntryAdded 1 → 2: entries before activity files were typed in. TeamRegistered and
  * ParticipantRegistered 1 → 2: teams and participants before editions were data belong to the
  * 2025 edition, the only one the application had run (edition/before-editions.ts).
+ * ActivityFileUsed 1 → 2: a file then became one entry; now each of its parts does (`entryIds`).
  */
 export const EVENT_UPCASTERS: readonly EventUpcaster[] = [
   { type: 'EntryAdded', fromVersion: 1, upcast: (data) => ({ ...data, source: { kind: 'manual' } }) },
   { type: 'TeamRegistered', fromVersion: 1, upcast: (data) => ({ ...data, edition: YEAR_OF_EVENTS_BEFORE_EDITIONS }) },
   { type: 'ParticipantRegistered', fromVersion: 1, upcast: (data) => ({ ...data, edition: YEAR_OF_EVENTS_BEFORE_EDITIONS }) },
+  { type: 'ActivityFileUsed', fromVersion: 1, upcast: ({ entryId, ...data }) => ({ ...data, entryIds: [entryId] }) },
 ];
 
 /**

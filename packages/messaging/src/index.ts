@@ -19,3 +19,16 @@ export { REPLAY_JOB, REPLAY_QUEUE, createProjectionQueues, createReplayQueue, ty
 /** BullMQ's queue type, for services that hold the queues this package makes without depending on bullmq. */
 export type { Queue } from 'bullmq';
 export { MAIL_QUEUE, createMailQueue, createMailWorker, type Job, type MailQueueOptions, type Worker } from './mail-queue';
+export {
+  STRAVA_QUEUE,
+  createStravaQueue,
+  createStravaWorker,
+  enqueueStravaJob,
+  stravaJobId,
+  stravaRateLimitError,
+  type StravaActivityJob,
+  type StravaBackfillJob,
+  type StravaDeauthorizeJob,
+  type StravaJob,
+  type StravaQueueOptions,
+} from './strava-queue';

@@ -2,8 +2,8 @@
  * The signed proposal of an activity file: what POST /team/{id}/activity-files
  * read, carried by the client to POST /team/{id}/activity-files/confirm so that nothing is stored
  * between the two and the file is not sent twice. `<payload>.<mac>`, both base64url: the payload is
- * JSON of team, participant, file hash, format, distance (km), date (YYYY-MM-DD), entry type and
- * expiry (epoch ms); the MAC is HMAC-SHA-256 under a key derived from the app's JWT secret with
+ * JSON of team, participant, file hash, format, each part's distance (km), date (YYYY-MM-DD or
+ * null) and entry type, and expiry (epoch ms); the MAC is HMAC-SHA-256 under a key derived from the app's JWT secret with
  * HKDF-SHA-256 (its own `info`, so it signs nothing else and reveals nothing of the secret).
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
@@ -12,6 +12,16 @@ import { DomainError, type ActivityFileFormat } from '@sinilill/domain';
 /** How long a proposal may be confirmed, seconds (time to look at a few files, not to keep one). */
 export const ACTIVITY_FILE_TOKEN_SECONDS = 30 * 60;
 
+/** One part of a file as its token binds it (what becomes one entry). */
+export interface ActivityFilePartClaims {
+  /** km, two decimals. */
+  distance: number;
+  /** YYYY-MM-DD, Europe/Tallinn; null when the file has no time (the member then chooses). */
+  performedAt: string | null;
+  /** A preset type from the part's sport, or null. */
+  entryType: string | null;
+}
+
 /** What a proposal token binds. */
 export interface ActivityFileClaims {
   teamId: number;
@@ -19,19 +29,15 @@ export interface ActivityFileClaims {
   /** 64 lower-case hex digits. */
   sha256: string;
   format: ActivityFileFormat;
-  /** km, two decimals. */
-  distance: number;
-  /** YYYY-MM-DD, Europe/Tallinn. */
-  performedAt: string;
-  /** A preset type from the file's sport, or null. */
-  entryType: string | null;
+  /** Every part, by index (at least one). */
+  parts: ActivityFilePartClaims[];
   /** Epoch milliseconds after which the token is refused. */
   expiresAt: number;
 }
 
-/** The token key of a JWT secret (HKDF-SHA-256, 32 bytes). */
+/** The token key of a JWT secret (HKDF-SHA-256, 32 bytes; `info` v2 since tokens bind parts: a v1 token is refused). */
 export function activityFileTokenKey(jwtSecret: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', jwtSecret, 'sinilill', 'activity-file proposal token v1', 32));
+  return Buffer.from(hkdfSync('sha256', jwtSecret, 'sinilill', 'activity-file proposal token v2', 32));
 }
 
 function macOf(key: Buffer, payload: string): Buffer {

@@ -3,10 +3,10 @@
  * options from (RouteDependencies: these plus what app.ts makes of them once for all routes).
  */
 import type { FastifyServerOptions } from 'fastify';
-import type { AccountService, CommandService } from '@sinilill/commands';
+import type { AccountService, CommandService, StravaConnections, StravaSync } from '@sinilill/commands';
 import type { AuthOptions, ReadinessCheck, Registry } from '@sinilill/http';
 import type { MediaStore } from '@sinilill/media';
-import type { Queue, ReplayJob } from '@sinilill/messaging';
+import type { Queue, ReplayJob, StravaJob } from '@sinilill/messaging';
 import type { PaymentProvider } from '@sinilill/payments';
 import type { Announcements } from './announcements';
 import type { Limit, RateLimitCounters, RateLimitRedis, RateLimits } from './rate-limits';
@@ -85,6 +85,26 @@ export interface CommandApiDependencies {
   readinessChecks?: readonly ReadinessCheck[];
   /** Announcements and unsubscribing (announcements.ts); without it those routes are not served. */
   announcements?: Announcements;
+  /**
+   * Strava sync (docs/decisions/0095; routes/strava.ts). Without it (STRAVA_CLIENT_ID or
+   * STRAVA_CLIENT_SECRET unset) GET /me/strava answers `available: false` and the other Strava
+   * routes STRAVA_NOT_CONFIGURED.
+   */
+  strava?: StravaRouteDependencies | null;
+}
+
+/** What the Strava routes use (server.ts builds it when Strava is configured). */
+export interface StravaRouteDependencies {
+  sync: StravaSync;
+  connections: StravaConnections;
+  /** Strava's authorize page for a redirect URI, state and scope (StravaClient.authorizeUrl). */
+  authorizeUrl: (redirectUri: string, state: string, scope: string) => string;
+  /** The site's address without a trailing slash (PUBLIC_URL): the redirect URI and the return page are under it. */
+  publicUrl: string;
+  /** The webhook subscription's hub.verify_token. */
+  verifyToken: string;
+  /** Queues a job of the `strava` queue under its job id (enqueueStravaJob). */
+  enqueue: (job: StravaJob) => Promise<void>;
 }
 
 /**

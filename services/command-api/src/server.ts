@@ -3,7 +3,7 @@
  * projectors' wake-up as its after-commit hook: every append that wrote something wakes them,
  * whichever command made it), ids, the account tables, outgoing mail, the global
  * switches, the payment provider
- * (PAYMENT_PROVIDER), the rate-limit counters in Redis (docs/decisions/0024), the LISTEN that drops personal-data
+ * (PAYMENT_PROVIDER), Strava sync (STRAVA_*: its queue, worker and webhook subscription), the rate-limit counters in Redis (docs/decisions/0024), the LISTEN that drops personal-data
  * keys erased by other processes; and the first administrator
  * (ADMIN_EMAIL, ADMIN_PASSWORD) at start.
  *
@@ -12,7 +12,8 @@
  * then mail, queues, Redis and both pools are released and the process exits 0, within
  * SHUTDOWN_DELAY_MS (10 s; else exit 1). An uncaught error is logged and exits 1 the same way.
  */
-import { AccountDirectory, AccountService, CommandService, PostgresIdAllocator, SettingsCache, accountMigrations, withAfterCommit } from '@sinilill/commands';
+import { AccountDirectory, AccountService, CommandService, PostgresIdAllocator, SettingsCache, StravaClient, StravaConnections, StravaSync, accountMigrations, withAfterCommit } from '@sinilill/commands';
+import { mapActivityType } from '@sinilill/activity-files';
 import { createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import { PersonalDataVault, SubjectErasureListener, createEventStore, createResilientPool, eventStoreMigrations, pendingMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
@@ -20,7 +21,7 @@ import { createMetricsRegistry, earlyLog, installShutdown, migrationsCheck, post
 import { smtpMailer } from '@sinilill/mail';
 import { MediaStore, mediaMigrations } from '@sinilill/media';
 import { readModelMigrationSet } from '@sinilill/read-models';
-import { WakeUpPublisher, createProjectionQueues, createReplayQueue } from '@sinilill/messaging';
+import { WakeUpPublisher, createProjectionQueues, createReplayQueue, createStravaQueue, enqueueStravaJob, type StravaJob } from '@sinilill/messaging';
 import { createProvider } from '@sinilill/payments';
 import { startTelemetry } from '@sinilill/telemetry';
 import { Redis } from 'ioredis';
@@ -29,6 +30,8 @@ import { Announcements } from './announcements';
 import { buildCommandApi } from './app';
 import { readModelLookups } from './read-model-lookups';
 import { redisSharedCache } from './shared-cache';
+import { derivedVerifyToken } from './strava-state';
+import { StravaThrottle, ensureStravaSubscription, startStravaWorker } from './strava-worker';
 
 const config = loadConfig();
 const databaseUrl = required(config.databaseUrl, 'DATABASE_URL');
@@ -100,6 +103,19 @@ const announcements = new Announcements({
   secret: config.jwtSecret, now,
   log: { warn: (details, message) => app.log.warn(details, message) },
 });
+// Strava sync (docs/decisions/0095, 0096), when the site has a Strava API application: its queue
+// and worker run in this process; the connections live in the account tables.
+const strava = config.strava === null ? null : (() => {
+  const settings = config.strava;
+  const throttle = new StravaThrottle(15 * 60_000);
+  const client = new StravaClient({ ...settings, onLimits: (limits) => throttle.seen(limits) });
+  const queue = createStravaQueue({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix });
+  const enqueue = (job: StravaJob) => enqueueStravaJob(queue, job);
+  const connections = new StravaConnections(accountPool, vault);
+  const sync = new StravaSync({ commands, connections, client, mapType: (sport) => mapActivityType(sport), enqueue });
+  const verifyToken = settings.webhookVerifyToken ?? derivedVerifyToken(config.jwtSecret);
+  return { client, queue, throttle, connections, sync, enqueue, verifyToken };
+})();
 const app = buildCommandApi({
   commands,
   accounts,
@@ -111,7 +127,11 @@ const app = buildCommandApi({
   // TRUST_PROXY: whose X-Forwarded-For is believed (the gateway's address; loopback by default, docs/decisions/0024).
   trustProxy: config.trustProxy,
   replayQueue,
-  boardQueues: [...projectionQueues, replayQueue, announcements.queue],
+  boardQueues: [...projectionQueues, replayQueue, announcements.queue, ...(strava ? [strava.queue] : [])],
+  strava: strava && {
+    sync: strava.sync, connections: strava.connections, authorizeUrl: (uri, state, scope) => strava.client.authorizeUrl(uri, state, scope),
+    publicUrl: config.publicUrl, verifyToken: strava.verifyToken, enqueue: strava.enqueue,
+  },
   // The provider's bank list is kept in Redis for every command-API process.
   payments: {
     provider: createProvider(config.payments, { publicUrl: config.publicUrl, cache: redisSharedCache(rateLimitRedis, `${config.queuePrefix}:`) }),
@@ -126,7 +146,14 @@ const app = buildCommandApi({
   readinessChecks: [postgresCheck(pool), migrationsCheck(() => pendingMigrations(pool, schemas)), redisCheck(rateLimitRedis)],
 });
 // onClose runs after the server has closed and the last request in flight has answered.
+const stravaWorker = strava && startStravaWorker({
+  redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix, sync: strava.sync, throttle: strava.throttle, metrics,
+  limit: { max: config.stravaReadRateLimit, durationMs: 15 * 60_000 },
+  log: { warn: (details, message) => app.log.warn(details, message) },
+});
 app.addHook('onClose', async () => {
+  await stravaWorker?.close();
+  await strava?.queue.close();
   await announcements.close();
   mailer.close();
   await publisher.close();
@@ -158,3 +185,10 @@ if (config.admin) {
 }
 announcements.startWorker();
 await app.listen({ host: config.host, port: config.commandApiPort });
+// After listening: Strava calls our webhook's handshake before it answers the subscription.
+if (strava) {
+  void ensureStravaSubscription({
+    pool, client: strava.client, callbackUrl: `${config.publicUrl}/api/strava/webhook`, verifyToken: strava.verifyToken,
+    log: { info: (details, message) => app.log.info(details, message), warn: (details, message) => app.log.warn(details, message) },
+  });
+}

@@ -89,7 +89,11 @@ export interface GatewayOptions {
  *   returnUrl, records the outcome) and the sandbox's test bank (/payment/sandbox/*: checkout page,
  *   logos). GET /payment/info and /fundraising are read models: the query API;
  * - the command API's OpenAPI document, GET /api/docs/command.json; the rest of
- *   /api/docs (the UI, the query API's document) is the query API's, like every GET.
+ *   /api/docs (the UI, the query API's document) is the query API's, like every GET;
+ * - Strava sync (docs/decisions/0095) lives in the command API: GET /api/me/strava (the connection,
+ *   its tokens and proposals are in the account tables, not a read model), GET /api/strava/callback
+ *   (Strava's OAuth redirect, records the connection) and GET /api/strava/webhook (the subscription's
+ *   handshake).
  */
 export const EXCEPTIONS: readonly { path: string; methods: readonly ('GET' | 'HEAD' | 'POST')[]; to: 'command' | 'query' }[] = [
   { path: '/api/team/:id/newcode', methods: ['GET'], to: 'command' },
@@ -100,6 +104,8 @@ export const EXCEPTIONS: readonly { path: string; methods: readonly ('GET' | 'HE
   { path: '/api/payment/return', methods: ['GET', 'HEAD'], to: 'command' },
   { path: '/api/payment/sandbox', methods: ['GET', 'HEAD'], to: 'command' },
   { path: '/api/docs/command.json', methods: ['GET', 'HEAD'], to: 'command' },
+  { path: '/api/me/strava', methods: ['GET', 'HEAD'], to: 'command' },
+  { path: '/api/strava', methods: ['GET', 'HEAD'], to: 'command' },
 ];
 
 /** Routes whose bodies may exceed the APIs' default limit (a team icon as a data URL), and theirs. */
@@ -135,8 +141,11 @@ export function forwardedHeaders(
 ): IncomingHttpHeaders | Http2IncomingHttpHeaders {
   // Upgrade (with its Connection token) is dropped too: the proxy's HTTP client refuses any
   // request that carries one (`curl --http2` sends `Upgrade: h2c`), which answered 503
-  // (found by the fuzz suite); the APIs speak plain HTTP/1.1 and upgrade nothing.
-  const { forwarded: _forwarded, 'x-real-ip': _realIp, upgrade: _upgrade, connection: _connection, ...rest } = headers;
+  // (found by the fuzz suite); the APIs speak plain HTTP/1.1 and upgrade nothing. Expect likewise:
+  // undici refuses `Expect: 100-continue` (what curl sends with a body over 1 MB), which answered
+  // 503; Node's server here has already answered the client 100 Continue (no 'checkContinue'
+  // listener), so the body is on its way and the upstream needs no such question.
+  const { forwarded: _forwarded, 'x-real-ip': _realIp, upgrade: _upgrade, connection: _connection, expect: _expect, ...rest } = headers;
   return { ...rest, 'x-forwarded-for': request.ip, 'x-forwarded-proto': request.protocol, 'x-forwarded-host': request.host };
 }
 

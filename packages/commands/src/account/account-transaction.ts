@@ -184,6 +184,9 @@ export class AccountTransaction {
   async eraseAccount(userId: string, at: Date): Promise<void> {
     await this.client.query('DELETE FROM app.email_index WHERE user_id = $1', [userId]);
     await this.client.query('DELETE FROM app.credentials WHERE user_id = $1', [userId]);
+    // The Strava connection goes with the account (its proposals cascade); its sealed tokens are
+    // unreadable anyway once the participant's key is forgotten after the commit.
+    await this.client.query('DELETE FROM app.strava_connections WHERE user_id = $1', [userId]);
     await this.client.query('UPDATE app.account_tokens SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL', [userId, at]);
     await this.raiseSessionVersion(userId, at, { end: true });
   }

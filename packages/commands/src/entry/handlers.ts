@@ -7,11 +7,12 @@
  */
 import {
   DomainError,
-  activityFileDecider,
   editionForEntries,
   entryDecider,
   isPrivileged,
   participantDecider,
+  editedSinceSync,
+  stravaActivityDecider,
   streams,
   teamDecider,
   withEdition,
@@ -60,7 +61,7 @@ export interface EntryInput {
 
 /** What POST /team/{id}/activity-files/confirm adds besides an EntryInput: where the distance came from. */
 export interface EntrySourceInput {
-  /** Default manual. A file's entry is appended with ActivityFileUsed in its file's stream. */
+  /** Default manual. A file's entry is appended with ActivityFileUsed in its file's stream (file-entries.ts). */
   source?: EntrySource;
 }
 
@@ -85,9 +86,11 @@ export async function addEntry(
   request: CommandRequest,
 ): Promise<{ entry: EntryView; position: number }> {
   const { store } = deps;
-  const file = input.source?.kind === 'file' ? await fileUse(deps, input.source.sha256) : null;
+  const strava = input.source?.kind === 'strava' ? await stravaUse(deps, input.source.activityId) : null;
   const participantId = input.participantId ?? request.actor.participantId;
   if (participantId === null || participantId === undefined) throw new DomainError('NOT_FOUND', 'no participant given');
+  // A file's entry is appended with its file's stream: entry/file-entries.ts (CommandService.addEntry sends it there).
+  if (input.source?.kind === 'file') throw new Error('addEntry: an entry from a file is added by addFileEntries');
   const participantStream = streams.participant(participantId);
   const known = new Map<string, readonly RecordedEvent[]>();
   if (input.echoed) {
@@ -114,7 +117,7 @@ export async function addEntry(
   // between.
   const catalog = await editionSourceOf(deps).catalog();
   const outcome = await executeCommand(store, {
-    streams: [entryStream, participantStream, ...(file ? file.streams : []), ...others],
+    streams: [entryStream, participantStream, ...(strava ? strava.streams : []), ...others],
     ...(known.size > 0 ? { known, prior: null } : {}),
     ...(deps.settings ? { settings: deps.settings } : {}),
     context: await decisionContext(deps, request),
@@ -137,19 +140,23 @@ export async function addEntry(
           },
         }, read.fold(entryStream, entryDecider), ctx),
       };
-      if (!file || input.source?.kind !== 'file') return [added];
-      const { sha256, format } = input.source;
-      const fileState = read.fold(file.stream, activityFileDecider);
-      // The entry that used the file last must be live to refuse; one not read (used meanwhile) counts as live.
-      const lastEntryLive = fileState.entryId !== null
-        && (file.lastEntryStream !== streams.entry(fileState.entryId) || read.fold(file.lastEntryStream, entryDecider).status === 'active');
-      return [added, {
-        stream: file.stream,
-        events: activityFileDecider.decide({
-          type: 'UseActivityFile',
-          data: { sha256, format, entryId, teamId: participantTeamId, participantId, lastEntryLive },
-        }, fileState, ctx),
-      }];
+      if (strava && input.source?.kind === 'strava') {
+        const stravaState = read.fold(strava.stream, stravaActivityDecider);
+        // As for a file: the entry that counts the activity must be live to refuse; one not read counts as live.
+        const lastEntryLive = stravaState.entryId !== null
+          && (strava.lastEntryStream !== streams.entry(stravaState.entryId) || read.fold(strava.lastEntryStream, entryDecider).status === 'active');
+        return [added, {
+          stream: strava.stream,
+          events: stravaActivityDecider.decide({
+            type: 'SyncStravaActivity',
+            data: {
+              activityId: input.source.activityId, entryId, teamId: participantTeamId, participantId,
+              distance: input.distance, entryType: input.entryType, performedAt: input.performedAt, lastEntryLive,
+            },
+          }, stravaState, ctx),
+        }];
+      }
+      return [added];
     },
   });
   if (outcome.repeated) return { entry: await entryView(deps, idOfStream(outcome.prior!.stream)), position: outcome.position };
@@ -162,7 +169,7 @@ export async function addEntry(
  * the date is not a YYYY-MM-DD, or the look-up fails: the rule is a heuristic and never stops an
  * entry.
  */
-async function teamDayOf(deps: CommandServiceDependencies, participantId: number, performedAt: unknown, entryId: number): Promise<TeamDay | null> {
+export async function teamDayOf(deps: CommandServiceDependencies, participantId: number, performedAt: unknown, entryId: number): Promise<TeamDay | null> {
   if (!deps.teamDayOf || typeof performedAt !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(performedAt)) return null;
   try {
     return await deps.teamDayOf(participantId, performedAt, entryId);
@@ -179,14 +186,14 @@ async function teamDayOf(deps: CommandServiceDependencies, participantId: number
  * participant at once decide one after the other. None for ADMIN and SYSTEM (not moderated) or
  * without a stream index (unit wiring).
  */
-async function otherEntryStreams(deps: CommandServiceDependencies, participantId: number, entryId: number, request: CommandRequest): Promise<string[]> {
+export async function otherEntryStreams(deps: CommandServiceDependencies, participantId: number, entryId: number, request: CommandRequest): Promise<string[]> {
   if (isPrivileged(request.actor) || !deps.streamIndex) return [];
   const { entries } = await readIndexedStreams(deps.streamIndex, { teams: [], participants: [participantId] });
   return entries.filter((id) => id !== entryId).map((id) => streams.entry(id));
 }
 
 /** The participant's live, not rejected entries among `entryStreams`, as the moderation rules see them. */
-function liveEntriesOf(read: StreamReads, entryStreams: readonly string[], participantId: number): ModeratedEntry[] {
+export function liveEntriesOf(read: StreamReads, entryStreams: readonly string[], participantId: number): ModeratedEntry[] {
   const live: ModeratedEntry[] = [];
   for (const stream of entryStreams) {
     const entry = read.fold(stream, entryDecider);
@@ -197,25 +204,39 @@ function liveEntriesOf(read: StreamReads, entryStreams: readonly string[], parti
 }
 
 /**
- * The streams a file's entry reads besides its own: the file's stream, and the
- * stream of the entry that used the file last (is it still live?). Read once here to learn that
- * entry; the decision reads both again and the append checks their revisions.
+ * The streams a Strava activity's entry reads besides its own, as a file's (file-entries.ts): the activity's stream
+ * and the stream of the entry that counted it last.
  */
-async function fileUse(deps: CommandServiceDependencies, sha256: string): Promise<{ stream: string; lastEntryStream: string | null; streams: string[] }> {
-  const stream = streams.activityFile(sha256);
-  const { entryId } = foldStream(activityFileDecider, await deps.store.readStream(stream));
+async function stravaUse(deps: CommandServiceDependencies, activityId: number): Promise<{ stream: string; lastEntryStream: string | null; streams: string[] }> {
+  const stream = streams.stravaActivity(activityId);
+  const { entryId } = foldStream(stravaActivityDecider, await deps.store.readStream(stream));
   const lastEntryStream = entryId === null ? null : streams.entry(entryId);
   return { stream, lastEntryStream, streams: lastEntryStream ? [stream, lastEntryStream] : [stream] };
 }
 
-/**
- * Whether an activity file (by the SHA-256 of its bytes) counts for a live entry now: the upload's
- * early "already used"; the confirmation decides again under the append's check.
- */
-export async function activityFileInUse(deps: CommandServiceDependencies, sha256: string): Promise<boolean> {
-  const { entryId } = foldStream(activityFileDecider, await deps.store.readStream(streams.activityFile(sha256)));
-  if (entryId === null) return false;
-  return foldStream(entryDecider, await deps.store.readStream(streams.entry(entryId))).status === 'active';
+/** Where a Strava activity stands: the entry that counts it, whether it lives, whether its member edited it since the sync. */
+export interface StravaActivityStanding {
+  /** The entry that counted the activity last, or null when none ever did. */
+  entryId: number | null;
+  /** That entry is live (not deleted). */
+  live: boolean;
+  /** Its km, type or day is no longer what the sync wrote: the member's now (decision 0095). */
+  editedByMember: boolean;
+  /** The entry's participant, or null. */
+  participantId: number | null;
+  /** The entry's values now (km, type, day), or null without an entry. */
+  current: { distance: number; entryType: string; performedAt: string } | null;
+}
+
+/** The standing of a Strava activity (stream strava-activity-{id} and its last entry's stream). */
+export async function stravaActivityStanding(deps: CommandServiceDependencies, activityId: number): Promise<StravaActivityStanding> {
+  const state = foldStream(stravaActivityDecider, await deps.store.readStream(streams.stravaActivity(activityId)));
+  if (state.entryId === null) return { entryId: null, live: false, editedByMember: false, participantId: null, current: null };
+  const entry = foldStream(entryDecider, await deps.store.readStream(streams.entry(state.entryId)));
+  const live = entry.status === 'active';
+  const current = entry.distance !== null && entry.entryType !== null && entry.performedAt !== null
+    ? { distance: entry.distance, entryType: entry.entryType, performedAt: entry.performedAt } : null;
+  return { entryId: state.entryId, live, editedByMember: live && editedSinceSync(state, entry), participantId: entry.participantId, current };
 }
 
 /** The answer to a repeated add-entry (client retry, importer run again): as the first time. */
@@ -234,6 +255,7 @@ export async function editEntry(
   entryId: number,
   input: EntryInput,
   request: CommandRequest,
+  options: { stravaActivityId?: number } = {},
 ): Promise<{ entry: EntryView; position: number }> {
   const { store } = deps;
   const previous = await priorCommand(store, request.metadata);
@@ -250,9 +272,11 @@ export async function editEntry(
     otherEntryStreams(deps, participantId, entryId, request),
     teamDayOf(deps, participantId, input.performedAt, entryId),
   ]);
+  // Strava's update of the entry it made: what it wrote is recorded in the activity's stream in the same append.
+  const stravaStream = options.stravaActivityId === undefined ? null : streams.stravaActivity(options.stravaActivityId);
   const catalog = await editionSourceOf(deps).catalog();
   const outcome = await executeCommand(store, {
-    streams: [entryStream, participantStream, ...others],
+    streams: [entryStream, participantStream, ...(stravaStream ? [stravaStream] : []), ...others],
     known: new Map([[entryStream, entryEvents]]),
     prior: null,
     ...(deps.settings ? { settings: deps.settings } : {}),
@@ -263,7 +287,7 @@ export async function editEntry(
       const participantTeamId = teamOfParticipant(participant);
       // As for an add: the participant's edition decides, and only while it takes entries.
       const ctx = participantTeamId === null ? requestCtx : withEdition(requestCtx, editionForEntries(catalog, participant.edition, requestCtx));
-      return [{
+      const edited = {
         stream: entryStream,
         events: entryDecider.decide({
           type: 'EditEntry',
@@ -273,6 +297,17 @@ export async function editEntry(
             ...(teamDay ? { teamDay } : {}),
           },
         }, read.fold(entryStream, entryDecider), ctx),
+      };
+      if (stravaStream === null || participantTeamId === null || edited.events.length === 0) return [edited];
+      return [edited, {
+        stream: stravaStream,
+        events: stravaActivityDecider.decide({
+          type: 'SyncStravaActivity',
+          data: {
+            activityId: options.stravaActivityId!, entryId, teamId: participantTeamId, participantId,
+            distance: input.distance, entryType: input.entryType, performedAt: input.performedAt, lastEntryLive: true,
+          },
+        }, read.fold(stravaStream, stravaActivityDecider), ctx),
       }];
     },
   });
@@ -349,7 +384,7 @@ async function assertEchoedEntry(
 }
 
 /** The current view of an entry from its stream. @throws DomainError NOT_FOUND for an unknown entry. */
-async function entryView(deps: CommandServiceDependencies, entryId: number): Promise<EntryView> {
+export async function entryView(deps: CommandServiceDependencies, entryId: number): Promise<EntryView> {
   const events: readonly RecordedEvent[] = await deps.store.readStream(streams.entry(entryId));
   const added = events.find((e) => e.type === 'EntryAdded');
   if (!added) throw new DomainError('NOT_FOUND', `entry ${entryId}`);
@@ -363,7 +398,7 @@ async function entryView(deps: CommandServiceDependencies, entryId: number): Pro
   return view;
 }
 
-function viewOfAdded(event: EntryAdded): EntryView {
+export function viewOfAdded(event: EntryAdded): EntryView {
   return {
     id: event.data.entryId,
     team_id: event.data.teamId,

@@ -8,12 +8,13 @@ import * as accountTables from './0002-account-tables';
 import * as sessionTables from './0003-session-tables';
 import * as streamIndex from './0004-stream-index';
 import * as indexesPerEdition from './0005-indexes-per-edition';
+import * as stravaConnections from './0006-strava-connections';
 
 /**
  * Schema `app`: the id sequences (ids.ts), the account tables and the session tables
  * (accounts/directory.ts), 0004, now empty (the event store's migrations own the indexes of
  * the deletions' look-up, stream-index.ts), and 0005, which keys team names and join codes by
- * edition. Run it through the CLI's migrateToLatest, or
+ * edition, and 0006, the Strava connections and proposals (docs/decisions/0095). Run it through the CLI's migrateToLatest, or
  * `runMigrations(pool, [accountMigrations])`.
  */
 export const accountMigrations: MigrationSet = {
@@ -25,6 +26,7 @@ export const accountMigrations: MigrationSet = {
     '0003-session-tables': sessionTables,
     '0004-stream-index': streamIndex,
     '0005-indexes-per-edition': indexesPerEdition,
+    '0006-strava-connections': stravaConnections,
   },
   // Before the sequences were made IF NOT EXISTS on every start (no record), the
   // tables were version 1 of app.account_migrations.

@@ -171,7 +171,8 @@ function validSource(value: EntrySource | undefined): EntrySource {
   if (value.kind === 'file' && (ACTIVITY_FILE_FORMATS as readonly string[]).includes(value.format) && SHA256.test(value.sha256)) {
     return { kind: 'file', format: value.format, sha256: value.sha256 };
   }
-  throw new DomainError('INVALID_REQUEST', 'source must be manual or a file with its format and SHA-256');
+  if (value.kind === 'strava' && Number.isSafeInteger(value.activityId) && value.activityId > 0) return { kind: 'strava', activityId: value.activityId };
+  throw new DomainError('INVALID_REQUEST', 'source must be manual, a file with its format and SHA-256, or a Strava activity id');
 }
 
 function addEntry(command: AddEntry, state: EntryState, ctx: DecisionContext, edition: Edition): EntryEvent[] {

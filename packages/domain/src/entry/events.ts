@@ -26,10 +26,14 @@ export const ACTIVITY_FILE_FORMATS = ['gpx', 'tcx', 'fit'] as const;
 export type ActivityFileFormat = (typeof ACTIVITY_FILE_FORMATS)[number];
 
 /**
- * Where an entry's distance came from: typed in by hand, or read from an activity file
- * identified by the SHA-256 of its bytes (64 lower-case hex digits).
+ * Where an entry's distance came from: typed in by hand, read from an activity file
+ * identified by the SHA-256 of its bytes (64 lower-case hex digits), or synced from Strava
+ * (Strava's activity id).
  */
-export type EntrySource = { kind: 'manual' } | { kind: 'file'; format: ActivityFileFormat; sha256: string };
+export type EntrySource =
+  | { kind: 'manual' }
+  | { kind: 'file'; format: ActivityFileFormat; sha256: string }
+  | { kind: 'strava'; activityId: number };
 
 /**
  * Schema version 2 added `source`; version 1 events are read as version 2 with
@@ -122,9 +126,11 @@ export type EntryModerationEvent = EntryFlagged | EntryReviewApproved | EntryRev
 // ---- stream activity-file-{sha256} ----------------------------------------------------------------------
 
 /**
- * An activity file's distance was logged as an entry: appended in the same atomic append as that
- * EntryAdded, with the stream's expected revision, so one file never counts twice at once. The
- * file is free again once that entry is deleted (the entry's stream says so; no event here).
+ * An activity file's distance was logged as entries: one per part of the file (a sport of a
+ * multi-sport file, a day of a file spanning several), appended in the same atomic append as
+ * their EntryAdded events, with the stream's expected revision, so one file never counts twice at
+ * once. The file is free again once every one of those entries is deleted (their streams say so;
+ * no event here). Schema 2; schema 1 named one `entryId` and is upcast to `entryIds: [entryId]`.
  */
 export interface ActivityFileUsed {
   type: 'ActivityFileUsed';
@@ -132,7 +138,8 @@ export interface ActivityFileUsed {
     /** 64 lower-case hex digits, the SHA-256 of the file's bytes. */
     sha256: string;
     format: ActivityFileFormat;
-    entryId: number;
+    /** The entries the file's parts became, in the parts' order (at least one). */
+    entryIds: number[];
     teamId: number;
     participantId: number;
     /** ISO-8601 UTC. */
@@ -140,3 +147,30 @@ export interface ActivityFileUsed {
   };
 }
 export type ActivityFileEvent = ActivityFileUsed;
+
+// ---- stream strava-activity-{activityId} ------------------------------------------------------------------
+
+/**
+ * A Strava activity was synced into an entry: appended with the entry's EntryAdded (a new entry)
+ * or EntryEdited (Strava's update of it) in one atomic append, with the stream's expected
+ * revision, so one activity never counts twice at once. Holds what the sync wrote (km, type,
+ * day): an entry that no longer holds it was edited by its member (strava-activity.ts).
+ */
+export interface StravaActivitySynced {
+  type: 'StravaActivitySynced';
+  data: {
+    /** Strava's activity id. */
+    activityId: number;
+    entryId: number;
+    teamId: number;
+    participantId: number;
+    /** km, two decimals. */
+    distance: number;
+    entryType: string;
+    /** YYYY-MM-DD. */
+    performedAt: string;
+    /** ISO-8601 UTC. */
+    syncedAt: string;
+  };
+}
+export type StravaActivityEvent = StravaActivitySynced;

@@ -5,15 +5,21 @@
  *
  * - POST /team/{id}/activity-files: the raw bytes of ONE GPX, TCX or FIT file (Content-Type
  *   application/octet-stream, at most ACTIVITY_FILE_BODY_LIMIT; its name percent-encoded in
- *   ACTIVITY_FILE_NAME_HEADER) → its proposal (km, day in Europe/Tallinn, type from its sport, a
- *   thinned track), whether it counts for a live entry already, and a signed proposal token.
+ *   ACTIVITY_FILE_NAME_HEADER) → its proposal: its parts (one per sport and per local day, each
+ *   with km, day in Europe/Tallinn or null for a file without time, type from its sport, a thinned
+ *   track), the first part's fields and the parts' km summed at the top (for one-part clients),
+ *   whether it counts for a live entry already, and a signed proposal token binding every part.
  *   Nothing is stored. Refusals: ACTIVITY_FILE_TOO_LARGE (413), ACTIVITY_FILE_NOT_SUPPORTED (415;
- *   another format or content type), ACTIVITY_FILE_UNREADABLE (400), ACTIVITY_FILE_EMPTY (400).
- * - POST /team/{id}/activity-files/confirm {token, entry_type?}: the proposal becomes an entry of
- *   the member by the entry command path (window, deadline, distance rules, Idempotency-Key), its
- *   source the file; the file's stream is appended in the same atomic append, so the same file is
- *   refused while its entry lives: ACTIVITY_FILE_ALREADY_USED (409). entry_type overrides the
- *   file's (required when the file had none: INVALID_ENTRY_TYPE).
+ *   another format or content type), ACTIVITY_FILE_UNREADABLE (400), ACTIVITY_FILE_EMPTY (400),
+ *   ACTIVITY_FILE_IS_ROUTE (422).
+ * - POST /team/{id}/activity-files/confirm {token, entry_type?, parts?}: every part becomes an entry
+ *   of the member through the entry rules (window, deadline, distance rules, moderation,
+ *   Idempotency-Key), its source the file, and the file's stream is appended, all in ONE atomic
+ *   append (packages/commands entry/file-entries.ts): one part refused refuses the file. The same
+ *   file is refused while one of its entries lives: ACTIVITY_FILE_ALREADY_USED (409). A part's
+ *   entry_type (else the body's, else the file's) is required where the file had none
+ *   (INVALID_ENTRY_TYPE); a part's performed_at is required where the file had no time and refused
+ *   elsewhere (INVALID_PERFORMED_AT, INVALID_REQUEST). → { success, entry (the first), entries, position }.
  *
  * The member check runs before the body is read, so a stranger's 20 MB costs nothing.
  */
@@ -24,8 +30,8 @@ import {
   ACTIVITY_FILE_BODY_LIMIT,
   ACTIVITY_FILE_NAME_HEADER,
   ActivityFileProposalAnswer,
+  ConfirmActivityFileAnswer,
   ConfirmActivityFileBody,
-  EntryAnswer,
   ErrorAnswer,
 } from '@sinilill/contracts';
 import type { CommandService } from '@sinilill/commands';
@@ -33,7 +39,7 @@ import { DomainError } from '@sinilill/domain';
 import { ID_PATTERN, routeFile } from '@sinilill/http';
 import { readActivityFileOffThread } from '../activity-file-parser';
 import { runCommand } from '../command-request';
-import { ACTIVITY_FILE_TOKEN_SECONDS, activityFileTokenKey, signActivityFileToken, verifyActivityFileToken } from '../activity-file-token';
+import { ACTIVITY_FILE_TOKEN_SECONDS, activityFileTokenKey, signActivityFileToken, verifyActivityFileToken, type ActivityFileClaims } from '../activity-file-token';
 import type { RouteDependencies } from '../dependencies';
 
 export interface ActivityFileRouteOptions {
@@ -95,26 +101,30 @@ export const activityFileRoutes: FastifyPluginAsyncTypebox<ActivityFileRouteOpti
     const bytes = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
     const fileName = fileNameOf(request);
     const proposal = await readActivityFileOffThread(bytes, fileName, heapMb);
+    const { parts } = proposal;
     const expiresAt = Date.now() + ACTIVITY_FILE_TOKEN_SECONDS * 1000;
     const token = signActivityFileToken(key, {
       teamId: Number(request.params.id),
       participantId: request.actor.participantId!,
       sha256: proposal.sha256,
       format: proposal.format,
-      distance: proposal.distanceKm,
-      performedAt: proposal.performedAt,
-      entryType: proposal.entryType,
+      parts: parts.map((part) => ({ distance: part.distanceKm, performedAt: part.performedAt, entryType: part.entryType })),
       expiresAt,
     });
     reply.header('cache-control', 'no-store');
+    const first = parts[0]!;
     return {
       file_name: fileName,
       format: proposal.format,
       sha256: proposal.sha256,
-      distance: proposal.distanceKm,
-      performed_at: proposal.performedAt,
-      entry_type: proposal.entryType,
-      track: proposal.track,
+      distance: Math.round(parts.reduce((sum, part) => sum + Math.round(part.distanceKm * 100), 0)) / 100,
+      performed_at: first.performedAt,
+      entry_type: first.entryType,
+      track: first.track,
+      parts: parts.map((part) => ({
+        index: part.index, sport: part.sport, entry_type: part.entryType, distance: part.distanceKm,
+        performed_at: part.performedAt, started_at: part.startedAt, track: part.track,
+      })),
       already_used: await commands.activityFileInUse(proposal.sha256),
       token,
       expires_at: new Date(expiresAt).toISOString(),
@@ -123,24 +133,44 @@ export const activityFileRoutes: FastifyPluginAsyncTypebox<ActivityFileRouteOpti
 
   app.post('/team/:id/activity-files/confirm', {
     preHandler: mustBeMember,
-    schema: { params: TeamParams, body: ConfirmActivityFileBody, response: { 200: EntryAnswer, ...errors } },
+    schema: { params: TeamParams, body: ConfirmActivityFileBody, response: { 200: ConfirmActivityFileAnswer, ...errors } },
   }, async (request) => {
     const claims = verifyActivityFileToken(key, request.body.token, Date.now());
     if (claims.teamId !== Number(request.params.id) || claims.participantId !== request.actor.participantId) {
       throw new DomainError('FORBIDDEN', 'this proposal was made for another member');
     }
-    const entryType = request.body.entry_type ?? claims.entryType;
-    if (entryType === null) throw new DomainError('INVALID_ENTRY_TYPE', 'the file has no sport: choose the type');
-    const result = await runCommand(commands, request, (command) => commands.addEntry({
-      participantId: claims.participantId,
-      distance: claims.distance,
-      entryType,
-      performedAt: claims.performedAt,
-      source: { kind: 'file', format: claims.format, sha256: claims.sha256 },
+    const parts = chosenParts(claims, request.body);
+    const result = await runCommand(commands, request, (command) => commands.addFileEntries({
+      participantId: claims.participantId, format: claims.format, sha256: claims.sha256, parts,
     }, command), { checkedByCommand: true });
-    return { success: true, entry: result.entry, position: result.position };
+    return { success: true, entry: result.entries[0]!, entries: result.entries, position: result.position };
   });
 };
+
+/**
+ * The entries the member confirms: every part of the token, each with the member's choices.
+ * @throws DomainError INVALID_REQUEST (a part index the proposal has not, named twice, or a day
+ *   for a part the file dated), INVALID_ENTRY_TYPE (a part without a type), INVALID_PERFORMED_AT
+ *   (a part of a file without time and no day chosen).
+ */
+function chosenParts(claims: ActivityFileClaims, body: ConfirmActivityFileBody): { distance: number; entryType: string; performedAt: string }[] {
+  const choices = new Map<number, NonNullable<ConfirmActivityFileBody['parts']>[number]>();
+  for (const choice of body.parts ?? []) {
+    if (choice.index >= claims.parts.length) throw new DomainError('INVALID_REQUEST', `the file has no part ${choice.index}`);
+    if (choices.has(choice.index)) throw new DomainError('INVALID_REQUEST', `part ${choice.index} named twice`);
+    choices.set(choice.index, choice);
+  }
+  return claims.parts.map((part, index) => {
+    const choice = choices.get(index);
+    const entryType = choice?.entry_type ?? body.entry_type ?? part.entryType;
+    if (entryType === null) throw new DomainError('INVALID_ENTRY_TYPE', `part ${index} of the file has no sport: choose the type`);
+    // The file's own day stands: only a file without time lets the member choose one.
+    if (part.performedAt !== null && choice?.performed_at !== undefined) throw new DomainError('INVALID_REQUEST', `part ${index} has its day from the file`);
+    const performedAt = part.performedAt ?? choice?.performed_at;
+    if (performedAt === undefined) throw new DomainError('INVALID_PERFORMED_AT', `part ${index} of the file has no time: choose the day`);
+    return { distance: part.distance, entryType, performedAt };
+  });
+}
 
 /** Served under /api by being in routes/ (route-files.ts). */
 export default routeFile(activityFileRoutes, (deps: RouteDependencies) => ({ commands: deps.commands, jwtSecret: deps.jwtSecret, ...(deps.activityFileHeapMb ? { heapMb: deps.activityFileHeapMb } : {}) }));

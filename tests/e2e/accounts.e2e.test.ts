@@ -9,7 +9,7 @@ import { repoRoot } from '@sinilill/config';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, message } from '../support/e2e-kit';
 import type { RunningStack } from '../support/stack';
-import { sharedStack } from '../support/shared-stack';
+import { sharedStack, E2E_STACKS } from '../support/shared-stack';
 
 let stack: RunningStack;
 let browser: Browser;
@@ -17,7 +17,7 @@ const artifacts = join(repoRoot, 'test-results');
 const { withDatabase, newPage, login, setPasswordByMail, register, confirmFromMail } = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([sharedStack({ CLOCK_START: '2025-04-30T12:00:00+03:00' }), launchBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack(E2E_STACKS.april30), launchBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();

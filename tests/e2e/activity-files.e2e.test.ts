@@ -19,7 +19,7 @@ import { fitFile, gpxFile } from '@sinilill/activity-files/testing';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, message, type Lang } from '../support/e2e-kit';
 import type { RunningStack } from '../support/stack';
-import { sharedStack } from '../support/shared-stack';
+import { sharedStack, E2E_STACKS } from '../support/shared-stack';
 import { fixturePeople } from '../support/app';
 
 let stack: RunningStack;
@@ -27,7 +27,7 @@ let browser: Browser;
 const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([sharedStack({ CLOCK_START: '2025-04-20T12:00:00+03:00' }), launchBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack(E2E_STACKS.april20), launchBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();

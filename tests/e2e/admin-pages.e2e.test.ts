@@ -20,9 +20,10 @@ import { repoRoot } from '@sinilill/config';
 import type { PublicTeamPageAnswer } from '@sinilill/contracts';
 import { launchBrowser } from '../support/browser';
 import { e2eKit } from '../support/e2e-kit';
-import { eventually, startStack, type RunningStack } from '../support/stack';
+import { eventually, type RunningStack } from '../support/stack';
+import { E2E_STACKS, ownStack } from '../support/shared-stack';
 
-const ADMIN = { email: 'haldur@sinilill.test', password: 'Sinilill jookseb aprillis 2025' };
+const ADMIN = { email: E2E_STACKS.emptyMay2.ADMIN_EMAIL, password: E2E_STACKS.emptyMay2.ADMIN_PASSWORD };
 /** The synthetic edition's size: big enough that loading a whole table would show (the 2025 entries tab: 3.2 MB). */
 const SYNTHETIC_EVENTS = 60_000;
 /** The first page must show within this (the whole 2025 entries table took ~7 s). */
@@ -91,7 +92,7 @@ beforeAll(async () => {
   // The synthetic edition only (no 2025 export): its size is the point. The administrator comes
   // from ADMIN_EMAIL / ADMIN_PASSWORD.
   [stack, browser] = await Promise.all([
-    startStack({ CLOCK_START: '2025-05-02T12:00:00+03:00', IMPORT_ON_START: 'false', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }),
+    ownStack(E2E_STACKS.emptyMay2),
     launchBrowser(),
   ]);
   const output = await importSynthetic(SYNTHETIC_EVENTS);

@@ -25,7 +25,7 @@ import type {
 import { launchBrowser } from '../support/browser';
 import { e2eKit } from '../support/e2e-kit';
 import type { RunningStack } from '../support/stack';
-import { E2E_ADMIN, sharedStack } from '../support/shared-stack';
+import { E2E_ADMIN, sharedStack, E2E_STACKS } from '../support/shared-stack';
 import { fixturePeople } from '../support/app';
 
 const ADMIN = E2E_ADMIN;
@@ -36,7 +36,7 @@ const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([
-    sharedStack({ CLOCK_START: '2025-05-02T12:00:00+03:00' }),
+    sharedStack(E2E_STACKS.may2),
     launchBrowser(),
   ]);
 });

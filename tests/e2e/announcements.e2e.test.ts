@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser';
 import { e2eKit } from '../support/e2e-kit';
 import { eventually, type RunningStack } from '../support/stack';
-import { E2E_ADMIN, sharedStack } from '../support/shared-stack';
+import { E2E_ADMIN, sharedStack, E2E_STACKS } from '../support/shared-stack';
 
 let stack: RunningStack;
 let browser: Browser;
@@ -32,7 +32,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([sharedStack({ CLOCK_START: '2025-04-30T12:00:00+03:00' }), launchBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack(E2E_STACKS.april30), launchBrowser()]);
   for (const person of PEOPLE) {
     const response = await fetch(`${stack.baseUrl}/api/registerteam`, {
       method: 'POST', headers: { 'content-type': 'application/json' },

@@ -15,7 +15,7 @@ import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, type Lang } from '../support/e2e-kit';
 import type { RunningStack } from '../support/stack';
-import { E2E_ADMIN, sharedStack } from '../support/shared-stack';
+import { E2E_ADMIN, sharedStack, E2E_STACKS } from '../support/shared-stack';
 
 let stack: RunningStack;
 let browser: Browser;
@@ -44,7 +44,7 @@ interface HistoryAnswer {
 }
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([sharedStack({ CLOCK_START: '2025-06-01T12:00:00+03:00' }), launchBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack(E2E_STACKS.june1), launchBrowser()]);
   const login = await api<{ token: string }>('/login', { method: 'POST', body: JSON.stringify(E2E_ADMIN) });
   expect(login.status).toBe(200);
   adminToken = `Bearer ${login.body.token}`;

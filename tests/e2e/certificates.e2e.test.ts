@@ -17,7 +17,7 @@ import type { TeamMember } from '@sinilill/contracts';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, type Lang } from '../support/e2e-kit';
 import type { RunningStack } from '../support/stack';
-import { sharedStack } from '../support/shared-stack';
+import { sharedStack, E2E_STACKS } from '../support/shared-stack';
 import { fixturePeople } from '../support/app';
 
 let stack: RunningStack;
@@ -25,7 +25,7 @@ let browser: Browser;
 const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([sharedStack({ CLOCK_START: '2025-05-10T12:00:00+03:00' }), launchBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack(E2E_STACKS.may10), launchBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();

@@ -21,9 +21,8 @@ import { edition2025 } from '@sinilill/domain/seed';
 import { launchBrowser } from '../support/browser';
 import { e2eKit } from '../support/e2e-kit';
 import type { RunningStack } from '../support/stack';
-import { E2E_ADMIN, sharedStack } from '../support/shared-stack';
+import { E2E_ADMIN, sharedStack, E2E_STACKS } from '../support/shared-stack';
 
-const BANK = { BANK_ACCOUNT_NAME: 'MTÜ Sinilill E2E', BANK_ACCOUNT_IBAN: 'EE38 2200 2210 2014 5685', BANK_TRANSFER_DESCRIPTION: 'Sinilill {year} osalustasu {participantId}' };
 const ADMIN = E2E_ADMIN;
 
 let stack: RunningStack;
@@ -31,7 +30,7 @@ let browser: Browser;
 const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([sharedStack({ CLOCK_START: '2025-04-30T12:00:00+03:00', ...BANK }), launchBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack(E2E_STACKS.bankTransfer), launchBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();

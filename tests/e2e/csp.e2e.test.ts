@@ -18,7 +18,7 @@ import { DOCS_PAGE_CSP, OPERATOR_PAGE_CSP, cspHeader, inlineScriptHashes, siteCs
 import { launchBrowser } from '../support/browser';
 import { fixturePeople } from '../support/app';
 import type { RunningStack } from '../support/stack';
-import { E2E_ADMIN, sharedStack } from '../support/shared-stack';
+import { E2E_ADMIN, sharedStack, E2E_STACKS } from '../support/shared-stack';
 
 const ADMIN = E2E_ADMIN;
 const PASSWORD = 'Sinilill liigub aprillis 2025!';
@@ -57,7 +57,7 @@ const login = async (email: string, password: string) => `Bearer ${(await api<Lo
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([
-    sharedStack({ CLOCK_START: '2025-04-20T12:00:00+03:00' }),
+    sharedStack(E2E_STACKS.april20),
     launchBrowser(),
   ]);
   adminToken = await login(ADMIN.email, ADMIN.password);

@@ -19,7 +19,7 @@ import { repoRoot } from '@sinilill/config';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, type Lang } from '../support/e2e-kit';
 import type { RunningStack } from '../support/stack';
-import { E2E_ADMIN, sharedStack } from '../support/shared-stack';
+import { E2E_ADMIN, sharedStack, E2E_STACKS } from '../support/shared-stack';
 
 const ADMIN = E2E_ADMIN;
 const run = promisify(execFile);
@@ -30,7 +30,7 @@ const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([
-    sharedStack({ CLOCK_START: '2025-05-05T12:00:00+03:00' }),
+    sharedStack(E2E_STACKS.may5),
     launchBrowser(),
   ]);
 });

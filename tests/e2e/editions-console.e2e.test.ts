@@ -18,7 +18,7 @@ import { launchBrowser } from '../support/browser';
 import { fixturePeople } from '../support/app';
 import { e2eKit, message, type Lang } from '../support/e2e-kit';
 import type { RunningStack } from '../support/stack';
-import { E2E_ADMIN, sharedStack } from '../support/shared-stack';
+import { E2E_ADMIN, sharedStack, E2E_STACKS } from '../support/shared-stack';
 
 let stack: RunningStack;
 let browser: Browser;
@@ -84,7 +84,7 @@ async function shownProblem(page: Page): Promise<{ code: string | null; field: s
 describe('the editions tab', () => {
   let planned = 0;
   beforeAll(async () => {
-    stack = await sharedStack({ CLOCK_START: '2025-06-15T12:00:00+03:00' });
+    stack = await sharedStack(E2E_STACKS.june15);
   });
 
   test('plans the next edition: a mission without its English name is refused in both languages, then saved', async () => {
@@ -164,8 +164,6 @@ describe('the editions tab', () => {
   });
 });
 
-/** The launcher's demo (2025 closed, 2026 planned and opened) with the clock in 2026's registration. */
-const DEMO_IN_REGISTRATION = { DEMO_NEXT_EDITION: '2026', CLOCK_START: '2026-03-10T12:00:00+02:00' };
 
 describe('a returning participant', () => {
   // A 2025 team no other file uses, with at least three members.
@@ -176,7 +174,7 @@ describe('a returning participant', () => {
   let joinCode = '';
 
   beforeAll(async () => {
-    stack = await sharedStack(DEMO_IN_REGISTRATION);
+    stack = await sharedStack(E2E_STACKS.demoInRegistration);
   });
 
   /** A 2025 participant logged in (first password set by mail) on the account page, in `lang`. */

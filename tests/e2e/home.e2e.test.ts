@@ -10,7 +10,8 @@ import { repoRoot } from '@sinilill/config';
 import type { StatsAnswer } from '@sinilill/contracts';
 import { edition2025 } from '@sinilill/domain/seed';
 import { launchBrowser } from '../support/browser';
-import { startStack, type RunningStack } from '../support/stack';
+import type { RunningStack } from '../support/stack';
+import { E2E_STACKS, ownStack } from '../support/shared-stack';
 
 let stack: RunningStack;
 let browser: Browser;
@@ -20,7 +21,7 @@ beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
   // A stack of its own, not a shared one: the figures asserted here are the whole site's, the
   // import's alone, which the other files' teams and payments would change.
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+  [stack, browser] = await Promise.all([ownStack(E2E_STACKS.pristine), launchBrowser()]);
 });
 
 afterAll(async () => {

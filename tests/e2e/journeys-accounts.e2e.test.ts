@@ -24,7 +24,7 @@ import { fixturePeople } from '../support/app';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, message, type Lang, type Mail } from '../support/e2e-kit';
 import type { RunningStack } from '../support/stack';
-import { sharedStack } from '../support/shared-stack';
+import { sharedStack, E2E_STACKS } from '../support/shared-stack';
 
 let stack: RunningStack;
 let browser: Browser;
@@ -33,7 +33,7 @@ const LANGS = ['est', 'eng'] as const;
 const WIDTH = 1440;
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([sharedStack({ CLOCK_START: '2025-04-30T12:00:00+03:00' }), launchBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack(E2E_STACKS.april30), launchBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();

@@ -22,7 +22,7 @@ import { fixturePeople } from '../support/app';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, type Lang } from '../support/e2e-kit';
 import { eventually, type RunningStack } from '../support/stack';
-import { E2E_ADMIN, sharedStack } from '../support/shared-stack';
+import { E2E_ADMIN, sharedStack, E2E_STACKS } from '../support/shared-stack';
 
 let stack: RunningStack;
 let browser: Browser;
@@ -46,7 +46,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([
-    sharedStack({ CLOCK_START: '2025-04-20T12:00:00+03:00' }),
+    sharedStack(E2E_STACKS.april20),
     launchBrowser(),
   ]);
 }, 240_000);

@@ -21,7 +21,8 @@ import { edition2025 } from '@sinilill/domain/seed';
 import { FIXTURE_DIR } from '../support/app';
 import { launchBrowser } from '../support/browser';
 import { e2eKit } from '../support/e2e-kit';
-import { eventually, startStack, type RunningStack } from '../support/stack';
+import { eventually, type RunningStack } from '../support/stack';
+import { E2E_STACKS, ownStack } from '../support/shared-stack';
 
 let stack: RunningStack;
 let browser: Browser;
@@ -30,7 +31,7 @@ const kit = e2eKit(() => stack, () => browser);
 beforeAll(async () => {
   // A stack of its own, not a shared one: the figures asserted here are the whole site's, the
   // import's alone, which the other files' teams and payments would change.
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+  [stack, browser] = await Promise.all([ownStack(E2E_STACKS.pristine), launchBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();

@@ -30,13 +30,13 @@ import { edition2025 } from '@sinilill/domain/seed';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, message, type Lang } from '../support/e2e-kit';
 import type { RunningStack } from '../support/stack';
-import { E2E_ADMIN, E2E_JWT_SECRET, sharedStack } from '../support/shared-stack';
+import { E2E_ADMIN, E2E_JWT_SECRET, sharedStack, E2E_STACKS } from '../support/shared-stack';
 import { fixturePeople } from '../support/app';
 
 const ADMIN = E2E_ADMIN;
 /** The stack's token secret, given so that the test can sign a genuine certificate code. */
 const JWT_SECRET = E2E_JWT_SECRET;
-const CLOCK_START = '2025-04-30T12:00:00+03:00';
+const CLOCK_START = E2E_STACKS.april30.CLOCK_START;
 const LANGS = ['est', 'eng'] as const;
 
 let stack: RunningStack;
@@ -45,7 +45,7 @@ const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([
-    sharedStack({ CLOCK_START: '2025-04-30T12:00:00+03:00' }),
+    sharedStack(E2E_STACKS.april30),
     launchBrowser(),
   ]);
 });

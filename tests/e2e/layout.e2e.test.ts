@@ -29,7 +29,7 @@ import { repoRoot } from '@sinilill/config';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, type Lang } from '../support/e2e-kit';
 import type { RunningStack } from '../support/stack';
-import { E2E_ADMIN, sharedStack } from '../support/shared-stack';
+import { E2E_ADMIN, sharedStack, E2E_STACKS } from '../support/shared-stack';
 
 const ADMIN = E2E_ADMIN;
 /** Fixture participants of team 7 (infra/seed/edition-2025): Siim Sepp has not paid, Aivar Rebane has. */
@@ -62,7 +62,7 @@ async function setPassword(email: string, password: string): Promise<void> {
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([
-    sharedStack({ CLOCK_START: '2025-04-20T12:00:00+03:00' }),
+    sharedStack(E2E_STACKS.april20),
     launchBrowser(),
   ]);
   await Promise.all([setPassword(UNPAID.email, UNPAID.password), setPassword(PAID.email, PAID.password)]);

@@ -14,7 +14,7 @@ import { fixturePeople } from '../support/app';
 import { launchBrowser } from '../support/browser';
 import { e2eKit } from '../support/e2e-kit';
 import type { RunningStack } from '../support/stack';
-import { E2E_ADMIN, sharedStack } from '../support/shared-stack';
+import { E2E_ADMIN, sharedStack, E2E_STACKS } from '../support/shared-stack';
 
 let stack: RunningStack;
 let browser: Browser;
@@ -39,7 +39,7 @@ async function teamKm(token: string): Promise<number> {
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([
-    sharedStack({ CLOCK_START: '2025-04-20T12:00:00+03:00' }),
+    sharedStack(E2E_STACKS.april20),
     launchBrowser(),
   ]);
 }, 240_000);

@@ -24,7 +24,7 @@ import type { Entry } from '@sinilill/contracts';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, type Lang } from '../support/e2e-kit';
 import type { RunningStack } from '../support/stack';
-import { sharedStack } from '../support/shared-stack';
+import { sharedStack, E2E_STACKS } from '../support/shared-stack';
 
 /** A fixture participant of team 7 who has paid (infra/seed/edition-2025), as layout.e2e uses. */
 const PAID = { email: 'participant53@example.ee', password: 'Sinilill liige 2025 parool!' };
@@ -36,7 +36,7 @@ let browser: Browser;
 const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([sharedStack({ CLOCK_START: '2025-04-20T12:00:00+03:00' }), launchBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack(E2E_STACKS.april20), launchBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();

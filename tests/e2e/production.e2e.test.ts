@@ -6,41 +6,25 @@
  * process of the app runs on the Node.js LTS that the `node` package brought.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { repoRoot } from '@sinilill/config';
 import { launchBrowser } from '../support/browser';
 import { startStack, type RunningStack } from '../support/stack';
+import { preparedDeployment } from '../support/shared-stack';
 
 let deploy: string;
 let stack: RunningStack;
 let browser: Browser;
 
-/** Copies `path` (relative to the checkout) into the deployment folder when it exists. */
-function ship(path: string): void {
-  const from = join(repoRoot, path);
-  if (existsSync(from)) cpSync(from, join(deploy, path), { recursive: true });
-}
-
 beforeAll(async () => {
-  const build = spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'infra/build/build.ts')], { cwd: repoRoot, encoding: 'utf8' });
-  expect(build.status, build.stderr).toBe(0);
-  deploy = mkdtempSync(join(repoRoot, '.tmp-deploy-'));
-  for (const file of ['package.json', 'package-lock.json', 'infra/seed', 'infra/content', 'web/package.json', 'web/dist', 'tests/package.json', 'services/cli/bin']) ship(file);
-  for (const group of ['packages', 'services']) {
-    for (const name of readdirSync(join(repoRoot, group))) {
-      ship(`${group}/${name}/package.json`);
-      if (group === 'services') for (const file of readdirSync(join(repoRoot, group, name, 'dist'))) {
-        if (file.endsWith('.js') || file.endsWith('.js.map') || file === 'build-info.json') ship(`${group}/${name}/dist/${file}`);
-      }
-    }
-  }
-  const install = spawnSync('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline'], {
-    cwd: deploy, encoding: 'utf8', timeout: 300_000,
-  });
-  expect(install.status, install.stderr).toBe(0);
+  // Built, filled and installed by the stack broker while the files before this one ran
+  // (tests/support/stack-broker.ts prepareDeployment), as this file's header describes.
+  const prepared = await preparedDeployment();
+  deploy = prepared.dir;
+  expect(prepared.build.status, prepared.build.stderr).toBe(0);
+  expect(prepared.install.status, prepared.install.stderr).toBe(0);
   [stack, browser] = await Promise.all([
     startStack({}, 240_000, { root: deploy, command: ['npm', 'start'] }),
     launchBrowser(),

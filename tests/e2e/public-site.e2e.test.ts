@@ -16,7 +16,7 @@ import type { StatsAnswer } from '@sinilill/contracts';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, type Lang } from '../support/e2e-kit';
 import type { RunningStack } from '../support/stack';
-import { sharedStack } from '../support/shared-stack';
+import { sharedStack, E2E_STACKS } from '../support/shared-stack';
 
 let stack: RunningStack;
 let browser: Browser;
@@ -26,9 +26,9 @@ const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
-  // 6 May 2025: after the prize draw (5 May 17:00), so the home page's phase is 'afterDraw';
-  // nothing else here depends on the day.
-  [stack, browser] = await Promise.all([sharedStack({ CLOCK_START: '2025-05-06T12:00:00+03:00' }), launchBrowser()]);
+  // 10 May 2025: after the prize draw (5 May 17:00), so the home page's phase is 'afterDraw';
+  // nothing else here depends on the day, so the file shares certificates.e2e's stack.
+  [stack, browser] = await Promise.all([sharedStack(E2E_STACKS.may10), launchBrowser()]);
   stats = await (await fetch(`${stack.baseUrl}/api/stats`)).json() as StatsAnswer;
 });
 afterAll(async () => {
@@ -91,7 +91,9 @@ for (const lang of ['est', 'eng'] as const) {
   for (const width of [360, 1440]) {
     describe(`every route, ${lang}, ${width} px`, () => {
       for (const route of routes) {
-        test(`${route.path}: key content, no horizontal scroll`, async () => {
+        // Concurrent (vitest's maxConcurrency at a time): each test is one page load in a
+        // context of its own, mostly waiting on the stack, not on the machine's two cores.
+        test.concurrent(`${route.path}: key content, no horizontal scroll`, async () => {
           const { context, page } = await kit.newPage(lang, width);
           try {
             await page.goto(`${stack.baseUrl}${route.path}`);
@@ -109,7 +111,7 @@ for (const lang of ['est', 'eng'] as const) {
   }
 }
 
-describe('the home page on 6 May: the edition has ended and the prizes are drawn', () => {
+describe('the home page on 10 May: the edition has ended and the prizes are drawn', () => {
   const AFTER = {
     est: { heading: 'Sinilill 2025 on lõppenud', text: 'Auhinnad on välja loositud' },
     eng: { heading: 'Sinilill 2025 has ended', text: 'The prizes have been drawn' },

@@ -12,9 +12,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { EntryAnswer, ReplayStatus } from '@sinilill/contracts';
 import { startEmbeddedPostgres, type RunningService } from '@sinilill/local-infra';
-import { eventually, startStack, type RunningStack } from '../support/stack';
+import { eventually, type RunningStack } from '../support/stack';
+import { E2E_STACKS, ownStack } from '../support/shared-stack';
 
-const ADMIN = { email: 'resilience-admin@example.ee', password: 'Resilience admin 2025!' };
+const ADMIN = { email: E2E_STACKS.emptyApril20.ADMIN_EMAIL, password: E2E_STACKS.emptyApril20.ADMIN_PASSWORD };
 const MEMBER = { email: 'resilience-member@example.ee', password: 'Sinilill jookseb 2025!' };
 /** How long the site may take to answer again after a kill (launcher back-off 0.5 s + start). */
 const RECOVERY_BOUND_MS = 20_000;
@@ -136,7 +137,8 @@ async function recovery(since: number, token: () => string): Promise<number> {
 }
 
 beforeAll(async () => {
-  stack = await startStack({ IMPORT_ON_START: 'false', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, CLOCK_START: '2025-04-20T12:00:00+03:00' });
+  // Alone: its recovery bounds are measured with no other stack booting on the machine.
+  stack = await ownStack(E2E_STACKS.emptyApril20, { alone: true });
   port = Number(new URL(stack.baseUrl).port);
   await registerMember();
 }, 300_000);

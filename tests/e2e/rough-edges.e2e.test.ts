@@ -24,7 +24,7 @@ import type { Entry, SettingsAnswer } from '@sinilill/contracts';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, type Lang } from '../support/e2e-kit';
 import { eventually, type RunningStack } from '../support/stack';
-import { E2E_ADMIN, sharedStack } from '../support/shared-stack';
+import { E2E_ADMIN, sharedStack, E2E_STACKS } from '../support/shared-stack';
 import { fixturePeople } from '../support/app';
 import { repoRoot } from '@sinilill/config';
 
@@ -37,7 +37,7 @@ const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([
-    sharedStack({ CLOCK_START: '2025-05-02T12:00:00+03:00' }),
+    sharedStack(E2E_STACKS.may2),
     launchBrowser(),
   ]);
 });

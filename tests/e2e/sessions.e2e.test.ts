@@ -18,7 +18,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser';
 import { e2eKit } from '../support/e2e-kit';
 import type { RunningStack } from '../support/stack';
-import { E2E_ADMIN, E2E_JWT_SECRET, sharedStack } from '../support/shared-stack';
+import { E2E_ADMIN, E2E_JWT_SECRET, sharedStack, E2E_STACKS } from '../support/shared-stack';
 
 const ADMIN = E2E_ADMIN;
 const JWT_SECRET = E2E_JWT_SECRET;
@@ -30,7 +30,7 @@ const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([
-    sharedStack({ CLOCK_START: '2025-04-20T12:00:00+03:00' }),
+    sharedStack(E2E_STACKS.april20),
     launchBrowser(),
   ]);
 });

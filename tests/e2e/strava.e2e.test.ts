@@ -1,8 +1,9 @@
 /**
  * Strava in the browser, against `npm start` at the tests' default clock (30 April 2025, the
- * 2025 edition's last day) and the run's Strava stand-in (tests/support/strava-e2e.ts: Strava's
- * API, OAuth and webhook events as Strava's published description has them, approving every
- * authorization at once). Three paid members of one team, which no other file uses:
+ * 2025 edition's last day: STRAVA_STACK, the shared stack whose Strava the stand-in is) and the
+ * run's Strava stand-in (tests/support/strava-e2e.ts: Strava's API, OAuth and webhook events as
+ * Strava's published description has them, approving every authorization at once). Three paid
+ * members of one team, which no other file uses:
  *
  * - A connects with "add automatically": the two activities already on Strava inside the
  *   edition's days come in as entries (the backfill), the one before the edition does not; one of
@@ -27,7 +28,7 @@ import { launchBrowser } from '../support/browser';
 import { e2eKit, type Lang } from '../support/e2e-kit';
 import { fixturePeople } from '../support/app';
 import type { RunningStack } from '../support/stack';
-import { sharedStack } from '../support/shared-stack';
+import { E2E_STACKS, sharedStack } from '../support/shared-stack';
 import { stravaControl, type StravaControl } from '../support/strava-e2e';
 import type { DetailedActivity, StravaEvent } from '../support/strava-stand-in';
 
@@ -37,8 +38,10 @@ let strava: StravaControl;
 const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([sharedStack({ CLOCK_START: '2025-04-30T12:00:00+03:00' }), launchBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack(E2E_STACKS.april30), launchBrowser()]);
   strava = stravaControl();
+  // The stack subscribed to Strava's webhook events as it started (its STRAVA_* are the stand-in's).
+  await expect.poll(async () => (await strava.subscription())?.callback_url, { timeout: 30_000 }).toBe(`${stack.baseUrl}/api/strava/webhook`);
 }, 300_000);
 afterAll(async () => {
   await browser?.close();

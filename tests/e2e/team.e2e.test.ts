@@ -17,7 +17,7 @@ import type { StatsAnswer, TeamAnswer, TeamMember } from '@sinilill/contracts';
 import { launchBrowser } from '../support/browser';
 import { e2eKit, message, type Lang } from '../support/e2e-kit';
 import type { RunningStack } from '../support/stack';
-import { sharedStack } from '../support/shared-stack';
+import { sharedStack, E2E_STACKS } from '../support/shared-stack';
 import { fixturePeople } from '../support/app';
 
 let stack: RunningStack;
@@ -26,7 +26,7 @@ const artifacts = join(repoRoot, 'test-results');
 const kit = e2eKit(() => stack, () => browser);
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([sharedStack({ CLOCK_START: '2025-05-02T12:00:00+03:00' }), launchBrowser()]);
+  [stack, browser] = await Promise.all([sharedStack(E2E_STACKS.may2), launchBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,16 +1,16 @@
 /**
- * The browser tests' run: a registry folder for the stacks that test files share
- * (shared-stack.ts), provided as `inject('e2eStackRegistry')`, and at the end of the run every
- * shared stack stopped and its data removed. The stacks themselves boot when a file first asks
- * for them, so a run of one file boots one stack. The run's Strava stand-in (strava-e2e.ts) is
- * started here once, as `inject('stravaE2e')`: every shared stack uses it as its Strava.
+ * The browser tests' run: a registry folder where test files ask for stacks (shared-stack.ts),
+ * provided as `inject('e2eStackRegistry')`, and the stack broker that answers them and boots the
+ * stacks of later files ahead (stack-broker.ts); at the end of the run every stack it booted is
+ * stopped and its data removed. A run of one file boots that file's stack only. The run's Strava
+ * stand-in (strava-e2e.ts) is started here once, as `inject('stravaE2e')`, and is the Strava of
+ * the default shared stack (STRAVA_STACK, docs/decisions/0097).
  */
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import type { StackRecord } from './shared-stack';
-import { stopStackProcesses } from './stack';
-import { startStravaForE2e } from './strava-e2e';
+import { StackBroker } from './stack-broker';
+import { startStravaForE2e, stravaBootEnv } from './strava-e2e';
 
 export default async function setup(project: TestProject) {
   const registry = mkdtempSync(join(process.cwd(), '.tmp-e2e-stacks-'));
@@ -18,10 +18,9 @@ export default async function setup(project: TestProject) {
   project.provide('e2eStackRegistry', registry);
   const { close: closeStrava, ...strava } = await startStravaForE2e();
   project.provide('stravaE2e', strava);
+  const broker = new StackBroker(registry, { bootEnv: stravaBootEnv(strava) });
   return async () => {
-    const records = readdirSync(registry).filter((name) => name.endsWith('.json'))
-      .map((name) => JSON.parse(readFileSync(join(registry, name), 'utf8')) as StackRecord);
-    await Promise.all(records.map((record) => stopStackProcesses(record.pid, record.dataDir)));
+    await broker.close();
     rmSync(registry, { recursive: true, force: true });
     await closeStrava();
   };

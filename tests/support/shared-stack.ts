@@ -1,117 +1,91 @@
 /**
  * One running stack shared by every browser test file with the same process configuration,
- * instead of a stack per file. The first file that asks for a configuration boots it (under a
- * lock, so that two workers never boot the same one twice) and stops the other shared stacks
- * (the files run one at a time, grouped by stack: stack-sequencer.ts); later files attach to it
- * by the record it left in the registry folder that e2e-global-setup.ts provides, whose teardown
- * stops what is left. Files sharing a stack keep their data apart by using their own teams,
- * people and e-mail addresses, and each starts with fresh rate-limit counters: every browser test
- * connects from 127.0.0.1, so the per-address limits (registration, password reset, login:
+ * instead of a stack per file, and stacks of a file's own; both booted by the stack broker in
+ * vitest's main process (stack-broker.ts), ahead of the file when the file names its settings
+ * from E2E_STACKS (e2e-stacks.ts), so that a file rarely waits for a boot. A file asks by leaving
+ * a request in the registry folder that e2e-global-setup.ts provides and waits for the answer.
+ * Files sharing a stack keep their data apart by using their own teams, people and e-mail
+ * addresses, and each starts with fresh rate-limit counters: every browser test connects from
+ * 127.0.0.1, so the per-address limits (registration, password reset, login:
  * docs/decisions/0024) would otherwise add up over the files.
  *
  * The configuration a file may choose is what the services read once at start: the simulated
  * clock's start (CLOCK_START), the bank-transfer settings and the launcher's demo
  * (DEMO_NEXT_EDITION; stack.ts LAUNCHER_DEMO). Unchosen, TEST_STACK_DEFAULTS (stack.ts) apply:
  * April 2025 with 2025 open and no demo. The administrator and the token
- * secret are the same for every shared stack (E2E_ADMIN, E2E_JWT_SECRET), and so is Strava: the
- * run's stand-in (strava-e2e.ts), whose webhook subscription a booting stack takes over.
+ * secret are the same for every shared stack (E2E_ADMIN, E2E_JWT_SECRET).
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { inject } from 'vitest';
-import { readLauncherLog, startStack, stopStackProcesses, type RunningStack } from './stack';
-import { clearStravaSubscriptions, stravaStackEnv } from './strava-e2e';
+import { readLauncherLog, stopStackProcesses, type RunningStack } from './stack';
+import { writeAtomically, type PreparedDeployment, type StackGrant, type StackRecord, type StackRequest } from './stack-broker';
+import { stackEnv, stackKey, type SharedStackSettings } from './e2e-stacks';
+
+export { E2E_ADMIN, E2E_BANK, E2E_JWT_SECRET, E2E_STACKS, type SharedStackSettings } from './e2e-stacks';
+export type { PreparedDeployment, StackRecord } from './stack-broker';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The folder where shared stacks leave their records (`<key>.json`) and boot locks. */
+    /** The folder where test files leave their requests for stacks and the broker its answers. */
     e2eStackRegistry: string;
   }
 }
 
-/** The administrator of every shared stack (ADMIN_EMAIL / ADMIN_PASSWORD, spec §2 "Admin"). */
-export const E2E_ADMIN = { email: 'haldur@sinilill.test', password: 'Sinilill admin 2025 parool!' } as const;
-
-/** The token secret of every shared stack, for tests that make tokens of their own. */
-export const E2E_JWT_SECRET = 'shared-e2e-stack-secret-0123456789abcdef';
-
-/** What a shared stack leaves in the registry: enough for any process to use and stop it. */
-export interface StackRecord {
-  pid: number;
-  dataDir: string;
-  baseUrl: string;
-}
-
-/** The process settings a file may choose; everything else is the same for all shared stacks. */
-export interface SharedStackSettings {
-  CLOCK_START?: string;
-  /** The launcher's demo: '2026' closes 2025 and plans and opens 2026 after the first-start import (default '': none). */
-  DEMO_NEXT_EDITION?: string;
-  BANK_ACCOUNT_NAME?: string;
-  BANK_ACCOUNT_IBAN?: string;
-  BANK_TRANSFER_DESCRIPTION?: string;
-}
-
-/** How long a file waits for another worker to finish booting the stack it needs. */
+/** How long a file waits for the broker's answer (a boot, maybe behind one booted ahead). */
 const BOOT_WAIT_MS = 300_000;
 
+/** Leaves `request` for the broker and resolves with its answer. @throws when it could not serve it. */
+async function ask(request: StackRequest): Promise<Extract<StackGrant, { ok: true }>> {
+  const registry = inject('e2eStackRegistry');
+  const id = `${process.pid}-${randomUUID()}`;
+  writeAtomically(join(registry, `want-${id}.json`), JSON.stringify(request));
+  const answerFile = join(registry, `grant-${id}.json`);
+  for (const deadline = Date.now() + BOOT_WAIT_MS; !existsSync(answerFile); ) {
+    if (Date.now() > deadline) throw new Error(`no ${request.kind} stack in ${BOOT_WAIT_MS} ms: ${JSON.stringify(request)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const grant = JSON.parse(readFileSync(answerFile, 'utf8')) as StackGrant;
+  if (!grant.ok) throw new Error(`the ${request.kind} stack failed to boot: ${grant.error}`);
+  return grant;
+}
+
+const running = (record: StackRecord, stop: () => Promise<void>): RunningStack =>
+  ({ baseUrl: record.baseUrl, dataDir: record.dataDir, output: () => readLauncherLog(record.dataDir), stop });
+
 /**
- * The shared stack of `settings`: booted now when no file asked for it before, else the running
- * one. Its `stop()` does nothing (the run's teardown stops it); its data outlives the file.
+ * The shared stack of `settings`: the running one, or booted now when no file asked for it
+ * before. Its `stop()` does nothing (the broker stops it when no later file needs it); its data
+ * outlives the file. Pass E2E_STACKS' settings by name to have it booted ahead.
  */
 export async function sharedStack(settings: SharedStackSettings = {}): Promise<RunningStack> {
-  const env: Record<string, string> = {
-    ADMIN_EMAIL: E2E_ADMIN.email, ADMIN_PASSWORD: E2E_ADMIN.password, JWT_SECRET: E2E_JWT_SECRET, ...stravaStackEnv(),
-    ...Object.fromEntries(Object.entries(settings).filter((entry): entry is [string, string] => entry[1] !== undefined)),
-  };
-  const key = createHash('sha256').update(JSON.stringify(Object.entries(env).sort(([a], [b]) => a.localeCompare(b)))).digest('hex').slice(0, 16);
-  const registry = inject('e2eStackRegistry');
-  const recordFile = join(registry, `${key}.json`);
-  const lock = join(registry, `${key}.lock`);
-  let mine = false;
-  try {
-    mkdirSync(lock);
-    mine = true;
-  } catch {
-    // Another file holds the lock: it is booting this stack, or has booted it.
-  }
-  if (mine && !existsSync(recordFile)) {
-    try {
-      await stopOtherStacks(registry, key);
-      await clearStravaSubscriptions();
-      const stack = await startStack(env);
-      const record: StackRecord = { pid: stack.pid, dataDir: stack.dataDir, baseUrl: stack.baseUrl };
-      writeFileSync(recordFile, JSON.stringify(record));
-    } catch (error) {
-      rmSync(lock, { recursive: true, force: true });
-      throw error;
-    }
-  }
-  for (const deadline = Date.now() + BOOT_WAIT_MS; !existsSync(recordFile); ) {
-    if (!existsSync(lock)) throw new Error(`the shared stack ${JSON.stringify(settings)} failed to boot in another test file`);
-    if (Date.now() > deadline) throw new Error(`the shared stack ${JSON.stringify(settings)} was not booted in ${BOOT_WAIT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  const record = JSON.parse(readFileSync(recordFile, 'utf8')) as StackRecord;
-  await clearRateLimits(record);
-  return { baseUrl: record.baseUrl, dataDir: record.dataDir, output: () => readLauncherLog(record.dataDir), stop: async () => {} };
+  const env = stackEnv(settings);
+  const { record } = await ask({ kind: 'shared', key: stackKey(env), env });
+  await clearRateLimits(record!);
+  return running(record!, async () => {});
 }
 
 /**
- * Stops every shared stack of the registry but `key`'s, forgetting it first, so that a later file
- * that asks for it boots it again. Browser test files run one at a time (vitest.config.ts) and
- * ordered by stack (stack-sequencer.ts): a stack another file asks for is not in use, and is
- * rarely needed again.
+ * A stack of the file's own (its figures are the import's alone, or it kills services): fresh,
+ * booted ahead like a shared one when `settings` come from E2E_STACKS by name; its `stop()`
+ * stops it and removes its data. `alone`: for a file that measures recovery times, nothing else
+ * boots, builds or installs while this stack runs (the broker waits for what is under way).
  */
-async function stopOtherStacks(registry: string, key: string): Promise<void> {
-  for (const name of readdirSync(registry).filter((entry) => entry.endsWith('.json') && entry !== `${key}.json`)) {
-    const record = JSON.parse(readFileSync(join(registry, name), 'utf8')) as StackRecord;
-    rmSync(join(registry, name));
-    rmSync(join(registry, name.replace(/\.json$/, '.lock')), { recursive: true, force: true });
-    await stopStackProcesses(record.pid, record.dataDir);
-  }
+export async function ownStack(settings: SharedStackSettings = {}, options: { alone?: boolean } = {}): Promise<RunningStack> {
+  const env = stackEnv(settings);
+  const { record } = await ask({ kind: 'own', key: stackKey(env), env, alone: options.alone === true });
+  return running(record!, () => stopStackProcesses(record!.pid, record!.dataDir));
+}
+
+/**
+ * The production test's deployment folder, built, filled and installed by the broker while
+ * earlier files ran (stack-broker.ts prepareDeployment); the caller asserts the build's and the
+ * install's status and removes nothing (the run's teardown does).
+ */
+export async function preparedDeployment(): Promise<PreparedDeployment> {
+  return (await ask({ kind: 'deployment' })).deployment!;
 }
 
 /**

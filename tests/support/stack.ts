@@ -8,7 +8,7 @@
  * and any process can read what it printed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '@sinilill/config';
 import { freePortBlock } from '@sinilill/local-infra';
@@ -109,6 +109,15 @@ export async function stopStackProcesses(pid: number, dataDir: string): Promise<
   rmSync(dataDir, { recursive: true, force: true });
 }
 
+/** Whether a build holds the launcher's lock in `root` (one older than 10 min is left over, as the launcher judges). */
+function buildUnderWay(root: string): boolean {
+  try {
+    return Date.now() - statSync(join(root, '.data/build.lock')).mtimeMs < 10 * 60_000;
+  } catch {
+    return false;
+  }
+}
+
 /** Starts `npm start`'s launcher and resolves once it prints "ready"; `env` over TEST_STACK_DEFAULTS. */
 export async function startStack(env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000, launch: StackLaunch = { root: repoRoot }): Promise<RunningStack & { pid: number }> {
   const dataDir = mkdtempSync(join(repoRoot, '.tmp-e2e-'));
@@ -118,6 +127,9 @@ export async function startStack(env: NodeJS.ProcessEnv = {}, timeoutMs = 240_00
   const port = await freePortBlock(7);
   // What `npm start` runs: the compiled launcher, which rebuilds first when the sources changed.
   const [program, ...args] = launch.command ?? [process.execPath, join(launch.root, 'services/cli/bin/sinilill.mjs'), 'start'];
+  // A build under way (the launcher's lock, services/cli/bin/sinilill.mjs) rewrites the folders
+  // the launcher starts from: wait for it (the stack broker builds the production deployment).
+  await until(() => !buildUnderWay(launch.root), timeoutMs);
   const log = openSync(launcherLog(dataDir), 'a');
   const child: ChildProcess = spawn(program, args, {
     cwd: launch.root,

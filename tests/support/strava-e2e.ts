@@ -1,7 +1,10 @@
 /**
  * The Strava stand-in of a browser test run (strava-stand-in/), started once by
- * e2e-global-setup.ts and given to every shared stack (shared-stack.ts) as its Strava: the stacks
- * read STRAVA_* once at start, and a stack costs ~30 s, so no stack is started just for Strava.
+ * e2e-global-setup.ts and given to the default shared stack (STRAVA_STACK: the tests' default
+ * clock) as its Strava at boot: the stacks read STRAVA_* once at start, and a stack costs ~30 s,
+ * so no stack is started just for Strava. Only that stack: Strava keeps one webhook subscription
+ * per application and a starting site takes it over, so a stack of another clock booted ahead
+ * while the Strava file runs would take its events (docs/decisions/0097).
  *
  * The stand-in lives in the global setup's process while the test files run in workers, so the
  * files drive it over a small control API beside it (HTTP, JSON; `stravaControl()` is its client):
@@ -13,7 +16,8 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
-import { startStravaStandIn, type DetailedActivity, type StravaAthlete, type StravaEvent, type StravaStandIn } from './strava-stand-in';
+import { E2E_STACKS, stackEnv, stackKey } from './e2e-stacks';
+import { startStravaStandIn, type DetailedActivity, type PushSubscription, type StravaAthlete, type StravaEvent, type StravaStandIn } from './strava-stand-in';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -61,17 +65,23 @@ export async function startStravaForE2e(): Promise<StravaE2e & { close(): Promis
   };
 }
 
-/** The process settings that make a stack use the run's stand-in; {} when the run has none. */
-export function stravaStackEnv(): Record<string, string> {
-  const strava = providedStrava();
-  if (!strava) return {};
-  return {
+/** The shared stack whose Strava the stand-in is: the tests' default clock, the last day of April 2025. */
+export const STRAVA_STACK = E2E_STACKS.april30;
+
+/**
+ * The stack broker's boot settings (stack-broker.ts `bootEnv`): the stand-in as Strava for the
+ * shared STRAVA_STACK, nothing for any other stack.
+ */
+export function stravaBootEnv(strava: StravaE2e): (key: string, own: boolean) => Record<string, string> {
+  const stravaKey = stackKey(stackEnv(STRAVA_STACK));
+  const env: Record<string, string> = {
     STRAVA_CLIENT_ID: strava.clientId,
     STRAVA_CLIENT_SECRET: strava.clientSecret,
     STRAVA_WEBHOOK_VERIFY_TOKEN: strava.verifyToken,
     STRAVA_API_URL: `${strava.url}/api/v3`,
     STRAVA_OAUTH_URL: `${strava.url}/oauth`,
   };
+  return (key, own) => (own || key !== stravaKey ? {} : env);
 }
 
 function providedStrava(): StravaE2e | undefined {
@@ -79,24 +89,6 @@ function providedStrava(): StravaE2e | undefined {
     return inject('stravaE2e');
   } catch {
     return undefined;
-  }
-}
-
-/**
- * Deletes the stand-in's webhook subscriptions through Strava's own API (DELETE
- * /push_subscriptions/{id}, as an operator would), before a stack boots: Strava keeps one
- * subscription per application, and the one a stopped stack made points at its dead callback, so
- * the booting stack subscribes anew. Nothing when the run has no stand-in.
- */
-export async function clearStravaSubscriptions(): Promise<void> {
-  const strava = providedStrava();
-  if (!strava) return;
-  const credentials = `client_id=${encodeURIComponent(strava.clientId)}&client_secret=${encodeURIComponent(strava.clientSecret)}`;
-  const listed = await fetch(`${strava.url}/api/v3/push_subscriptions?${credentials}`);
-  if (!listed.ok) throw new Error(`the Strava stand-in refused to list its subscriptions: ${listed.status}`);
-  for (const subscription of await listed.json() as { id: number }[]) {
-    const removed = await fetch(`${strava.url}/api/v3/push_subscriptions/${subscription.id}?${credentials}`, { method: 'DELETE' });
-    await removed.arrayBuffer();
   }
 }
 
@@ -124,6 +116,8 @@ export interface StravaControl {
   usage(): Promise<{ short: number; long: number }>;
   requests(): Promise<StravaRequest[]>;
   fixture(sport: string): Promise<DetailedActivity>;
+  /** The app's webhook subscription at Strava, or null. */
+  subscription(): Promise<PushSubscription | null>;
 }
 
 /** The control API's client, for a test file of the run (throws when the run has no stand-in). */
@@ -154,6 +148,7 @@ export function stravaControl(): StravaControl {
     usage: () => call('GET', '/usage'),
     requests: () => call('GET', '/requests'),
     fixture: (sport) => call('GET', `/fixtures/${encodeURIComponent(sport)}`),
+    subscription: async () => (await call<{ subscription: PushSubscription | null }>('GET', '/subscription')).subscription,
   };
 }
 
@@ -198,6 +193,7 @@ function registerControl(app: FastifyInstance, standIn: StravaStandIn): void {
   });
   app.get('/usage', async () => standIn.rateLimit.usage());
   app.get('/requests', async () => standIn.requests);
+  app.get('/subscription', async () => ({ subscription: standIn.subscription() }));
   app.get('/fixtures/:sport', async (request, reply) => {
     const fixture = standIn.fixtures[(request.params as { sport: string }).sport];
     return fixture ?? reply.status(404).send({ message: 'no such fixture' });

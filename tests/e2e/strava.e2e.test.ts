@@ -40,8 +40,6 @@ const kit = e2eKit(() => stack, () => browser);
 beforeAll(async () => {
   [stack, browser] = await Promise.all([sharedStack(E2E_STACKS.april30), launchBrowser()]);
   strava = stravaControl();
-  // The stack subscribed to Strava's webhook events as it started (its STRAVA_* are the stand-in's).
-  await expect.poll(async () => (await strava.subscription())?.callback_url, { timeout: 30_000 }).toBe(`${stack.baseUrl}/api/strava/webhook`);
 }, 300_000);
 afterAll(async () => {
   await browser?.close();
@@ -181,6 +179,8 @@ describe('Strava', () => {
   let athleteC: number;
 
   test('connected with "add automatically": the backfill, then created, updated and deleted activities follow on the team page', async () => {
+    // The stack subscribed to Strava's webhook events as it started (its STRAVA_* are the stand-in's).
+    await expect.poll(async () => (await strava.subscription())?.callback_url, { timeout: 30_000 }).toBe(`${stack.baseUrl}/api/strava/webhook`);
     athleteA = (await strava.addAthlete({ firstname: 'Epp', lastname: 'Sild' })).id;
     // Already on Strava before connecting: two inside the edition's days, one before them.
     await strava.createActivity(athleteA, activity('Hommikujooks', 'Run', 5.01, '2025-04-20'), { notify: false });

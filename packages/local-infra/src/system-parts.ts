@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 
 /** A system part the project needs and can install. */
-export type SystemPart = 'redis-server' | 'chromium';
+export type SystemPart = 'redis-server' | 'chromium' | 'nginx';
 
 interface PartSpec {
   /** What the part is called in messages. */
@@ -19,8 +19,8 @@ interface PartSpec {
   apt: string;
   /** Homebrew arguments. */
   brew: string[];
-  /** The variable that points elsewhere instead. */
-  variable: 'REDIS_URL' | 'CHROMIUM_PATH';
+  /** The variable that points elsewhere instead, or null when the part has none (nginx is looked up on PATH). */
+  variable: 'REDIS_URL' | 'CHROMIUM_PATH' | null;
   /** Commands looked up on PATH. */
   commands: string[];
   /** Absolute paths tried after PATH (macOS application bundles). */
@@ -43,6 +43,16 @@ const PARTS: Record<SystemPart, PartSpec> = {
     variable: 'CHROMIUM_PATH',
     commands: ['chromium', 'chromium-browser'],
     paths: ['/usr/bin/chromium', '/Applications/Chromium.app/Contents/MacOS/Chromium'],
+  },
+  // Production's front door (infra/nginx/sinilill.conf): the suite runs it where it can, so that
+  // what passes the gateway is shown to pass nginx too; nginx-light is Debian's smallest build.
+  nginx: {
+    label: 'nginx (production\'s front door, for the gateway tests)',
+    apt: 'nginx-light',
+    brew: ['install', 'nginx'],
+    variable: null,
+    commands: ['nginx'],
+    paths: ['/usr/sbin/nginx', '/opt/homebrew/bin/nginx', '/usr/local/bin/nginx'],
   },
 };
 
@@ -74,8 +84,9 @@ export function installCommand(part: SystemPart, platform: NodeJS.Platform): str
 /** The one message given when a part is missing and cannot be installed here. */
 export function missingMessage(part: SystemPart, platform: NodeJS.Platform, reason: string): string {
   const spec = PARTS[part];
-  return `${spec.label} is needed and was not found, and ${reason}. ` +
-    `Install it with \`${installCommand(part, platform)}\`, or set ${spec.variable} to ` +
+  const install = `${spec.label} is needed and was not found, and ${reason}. Install it with \`${installCommand(part, platform)}\``;
+  if (spec.variable === null) return `${install}.`;
+  return `${install}, or set ${spec.variable} to ` +
     (spec.variable === 'REDIS_URL' ? 'a Redis you already run.' : 'a Chromium or Chrome binary.');
 }
 

@@ -43,8 +43,12 @@
  * REDIS_URL when set, else starts embedded PostgreSQL and redis-server in a temporary folder.
  * About 4–5 minutes on the 2-core dev machine without the synthetic edition, plus about three
  * minutes for a million synthetic events (the import, two replays, the tables).
+ *
+ * Every line is printed beside the same line of the last kept run (docs/bench/runs, kept-runs.ts),
+ * REGRESSED where it is more than 20 % worse; the run is then kept there itself.
  */
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { CommandService, PostgresIdAllocator } from '@sinilill/commands';
@@ -69,6 +73,7 @@ import { LAG_TARGET, lagRows, measureProjectionLag } from './lag';
 import { measureProjectorShare, projectorShareRows } from './projector-share';
 import { measureReplayAtScale, replayScaleRows, type ReplayScaleFigures } from './replay-scale';
 import { measureTablePages, tablePageRows, type TablePageResult } from './table-pages';
+import { compareRows, keepRun, lastKeptRun, machineNote, REGRESSION_THRESHOLD } from './kept-runs';
 import { printTable, progress, type Row } from './report';
 import { measureStatsPeers, statsNotes, statsRows } from './stats-peers';
 import { measureUploads, uploadRows } from './uploads';
@@ -85,6 +90,7 @@ const STATS = { rounds: 3, seconds: 5, connections: 32 };
 
 async function main() {
   const began = performance.now();
+  const loadAtStart = loadavg()[0]!;
   const syntheticEvents = syntheticEventsFromEnv();
   const tmp = mkdtempSync(join(repoRoot, '.tmp-bench-'));
   chmodSync(tmp, 0o755);
@@ -150,7 +156,13 @@ async function main() {
       rows.push(...tablePageRows(synthetic.afterwards.pages));
     }
 
-    printTable(rows, [...APPEND_NOTES, ...EDITION_NOTES, ...httpNotes(http), ...statsNotes(stats)]);
+    // Each figure beside the last kept run's, then this run kept for the next one.
+    const runsDir = join(repoRoot, 'docs/bench/runs');
+    const compared = compareRows(rows, lastKeptRun(runsDir));
+    printTable(compared.rows, [...APPEND_NOTES, ...EDITION_NOTES, ...httpNotes(http), ...statsNotes(stats)]);
+    if (compared.regressions.length > 0) console.log(`\nREGRESSED (worse than the last kept run by more than ${REGRESSION_THRESHOLD * 100} %):\n${compared.regressions.map((r) => `  ${r}`).join('\n')}`);
+    const kept = keepRun(runsDir, { at: new Date().toISOString(), machine: machineNote(loadAtStart, repoRoot), rows });
+    console.log(`\nkept as ${kept} (commit it to make it the figure the next run compares with)`);
     console.log(`\n(${((performance.now() - began) / 1000).toFixed(0)} s in all; the machine's other load makes every figure noisy.)`);
   } finally {
     await servers.stop();

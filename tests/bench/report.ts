@@ -18,6 +18,8 @@ export interface Row {
   ratio: string;
   /** The target, with "met"/"missed" when the run can judge it; "" when none. */
   target: string;
+  /** The same line of the last kept run and the change (kept-runs.ts); absent before comparing. */
+  previous?: string;
 }
 
 /** The middle value (mean of the two middle ones for an even count); NaN for no samples. */
@@ -58,13 +60,15 @@ export function spread(samples: readonly number[], decimals = 0): string {
 
 /** Prints the rows as an aligned text table with a header line, then the notes, one a line. */
 export function printTable(rows: readonly Row[], notes: readonly string[] = []): void {
-  const header: Row = { measure: 'measure', result: 'result', ratio: 'ratio to peer', target: 'target' };
+  const withPrevious = rows.some((row) => row.previous !== undefined);
+  const header: Row = { measure: 'measure', result: 'result', ratio: 'ratio to peer', target: 'target', ...(withPrevious ? { previous: 'last kept run' } : {}) };
   const all = [header, ...rows];
-  const width = (key: keyof Row) => Math.max(...all.map((row) => row[key].length));
-  const widths = { measure: width('measure'), result: width('result'), ratio: width('ratio') };
-  const line = (row: Row) => `${row.measure.padEnd(widths.measure)} | ${row.result.padStart(widths.result)} | ${row.ratio.padEnd(widths.ratio)} | ${row.target}`;
+  const width = (key: 'measure' | 'result' | 'ratio' | 'target') => Math.max(...all.map((row) => row[key].length));
+  const widths = { measure: width('measure'), result: width('result'), ratio: width('ratio'), target: width('target') };
+  const line = (row: Row) => `${row.measure.padEnd(widths.measure)} | ${row.result.padStart(widths.result)} | ${row.ratio.padEnd(widths.ratio)} | ` +
+    (withPrevious ? `${row.target.padEnd(widths.target)} | ${row.previous ?? ''}` : row.target);
   console.log(`\n${line(header)}`);
-  console.log(`${'-'.repeat(widths.measure)}-+-${'-'.repeat(widths.result)}-+-${'-'.repeat(widths.ratio)}-+-${'-'.repeat(24)}`);
+  console.log(`${'-'.repeat(widths.measure)}-+-${'-'.repeat(widths.result)}-+-${'-'.repeat(widths.ratio)}-+-${'-'.repeat(withPrevious ? widths.target : 24)}${withPrevious ? `-+-${'-'.repeat(24)}` : ''}`);
   for (const row of rows) console.log(line(row));
   if (notes.length > 0) console.log('');
   for (const note of notes) console.log(`note: ${note}`);

@@ -45,7 +45,7 @@ const CORPUS = join(repoRoot, 'packages/activity-files/corpus');
 const manifest = JSON.parse(readFileSync(join(CORPUS, 'manifest.json'), 'utf8')) as CorpusEntry[];
 
 /** The answer's status for each refusal the manifest expects (spec §8's catalogue). */
-const STATUS_OF: Readonly<Record<string, number>> = { ACTIVITY_FILE_IS_ROUTE: 422 };
+const STATUS_OF: Readonly<Record<string, number>> = { ACTIVITY_FILE_IS_ROUTE: 400 };
 
 const tolerance = (km: number) => km * 0.02 + 0.005;
 

@@ -56,7 +56,7 @@ export const ERROR_CODES = [
   'ACTIVITY_FILE_NOT_SUPPORTED', // a file that is not a GPX, TCX or FIT activity (another format, or an extension that does not match the content) (415)
   'ACTIVITY_FILE_UNREADABLE', // a GPX, TCX or FIT file that is damaged and cannot be parsed (400)
   'ACTIVITY_FILE_EMPTY', // an activity file with no track points or no distance to add (400)
-  'ACTIVITY_FILE_IS_ROUTE', // a planned route or course (GPX <rte> without a track, TCX <Course>, FIT file type course), not an activity done (422; docs/decisions/0092)
+  'ACTIVITY_FILE_IS_ROUTE', // a planned route or course (GPX <rte> without a track, TCX <Course>, FIT file type course), not an activity done (400, as the other unreadable files; docs/decisions/0092)
   'ACTIVITY_FILE_TOO_LARGE', // an activity file over 20 MB (413)
   'ACTIVITY_FILE_ALREADY_USED', // the same activity file (same content hash) was already made into an entry (409)
   'CERTIFICATE_NOT_AVAILABLE_YET', // a certificate asked for before the event's results are final (the late-entry deadline, spec §4) (409)

@@ -11,7 +11,7 @@
  *   whether it counts for a live entry already, and a signed proposal token binding every part.
  *   Nothing is stored. Refusals: ACTIVITY_FILE_TOO_LARGE (413), ACTIVITY_FILE_NOT_SUPPORTED (415;
  *   another format or content type), ACTIVITY_FILE_UNREADABLE (400), ACTIVITY_FILE_EMPTY (400),
- *   ACTIVITY_FILE_IS_ROUTE (422).
+ *   ACTIVITY_FILE_IS_ROUTE (400).
  * - POST /team/{id}/activity-files/confirm {token, entry_type?, parts?}: every part becomes an entry
  *   of the member through the entry rules (window, deadline, distance rules, moderation,
  *   Idempotency-Key), its source the file, and the file's stream is appended, all in ONE atomic

@@ -218,18 +218,15 @@ describe('activity files through the command API', () => {
     expect({ status: answer.statusCode, body: answer.json() }).toMatchObject({ status: 200, body: { format: 'gpx', distance: 2, performed_at: '2025-04-12', entry_type: 'OUTDOOR_RUN' } });
   });
 
-  test('a 19 MB GPX, under the upload limit, is read with the reader\'s default heap within seconds', async () => {
+  test('a 19 MB GPX, under the upload limit, is read with the reader\'s default heap (its time: the bench)', async () => {
     const bytes = garminGpxOf(19_000_000);
-    const started = performance.now();
     const answer = await upload(claims(12, 1), bytes, 'pikk jooks.gpx');
-    const seconds = (performance.now() - started) / 1000;
     expect({ status: answer.statusCode, message: answer.json().message }).toEqual({ status: 200, message: undefined });
     const proposal = answer.json();
     expect(proposal.parts).toHaveLength(1);
     expect(proposal).toMatchObject({ performed_at: '2025-04-12', entry_type: 'OUTDOOR_RUN' });
     // 57 000 points a second apart round a 2.5 km loop: about 160 km.
     expect(proposal.distance).toBeGreaterThan(150);
-    expect(seconds).toBeLessThan(30);
   }, 120_000);
 
   test('a file whose decoding outgrows the reading worker\'s heap is ACTIVITY_FILE_TOO_LARGE, and the API lives on', async () => {

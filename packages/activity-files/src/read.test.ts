@@ -276,22 +276,18 @@ describe('readActivityFile: files read as the watch reads them', () => {
     expect(Math.abs(now - before) / before).toBeLessThan(0.001);
   });
 
-  it('reads a 19 MB GPX in seconds', () => {
+  // How fast is the bench's business (tests/bench/uploads.ts); these say that large files are read whole.
+  it('reads a 19 MB GPX, its tracks thinned', () => {
     const file = largeGpxFile(19 * 1024 * 1024);
-    const started = performance.now();
     const proposal = readActivityFile(file, 'big.gpx');
-    const seconds = (performance.now() - started) / 1000;
     expect(proposal.parts.length).toBeGreaterThanOrEqual(1);
     expect(proposal.parts.every((part) => part.track.length <= MAX_TRACK_POINTS)).toBe(true);
-    expect(seconds).toBeLessThan(10);
   }, 60_000);
 
-  it('reads a 13 MB TCX in seconds (the document reader took 31 s for 14 MB)', () => {
+  it('reads a 13 MB TCX (the document reader took 31 s for 14 MB)', () => {
     const file = tcxFile({ start: '2025-04-12T06:00:00.000Z', points: 75_000, step: 0.000001 }, 'Biking', 50_000);
     expect(file.byteLength).toBeGreaterThan(13_000_000);
-    const started = performance.now();
     const proposal = readActivityFile(file, 'big.tcx');
-    expect((performance.now() - started) / 1000).toBeLessThan(10);
     // 75 000 points a minute apart span 53 local days: the laps' 50 km apportioned by each day's share of the track.
     expect(proposal.distanceKm).toBeCloseTo(50, 1);
   }, 60_000);
@@ -309,7 +305,6 @@ describe('readActivityFile: files read as the watch reads them', () => {
       expect(child.status).toBe(0);
       expect(measured.bytes).toBeGreaterThan(19 * 1024 * 1024);
       expect(measured.parts.length).toBeGreaterThanOrEqual(1);
-      expect(measured.seconds).toBeLessThan(10);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -41,6 +41,7 @@ export { AccountDirectory, AccountTransaction } from './account/directory';
 export { accountMigrations } from './migrations';
 export type { AccountDirectoryOptions, JoinCodeRecord, TokenKind, TokenRecord } from './account/directory';
 export { AccountService, ADMIN_FULL_NAME } from './account/account-service';
+export { REFRESH_REUSE_GRACE_SECONDS } from './account/session';
 export type { AccountServiceDependencies, JoinEditionInput, JoinEditionResult, RegistrationInput, RegistrationResult, SessionIdentity } from './account/account-service';
 export { isStrongPassword, MIN_PASSWORD_SCORE, type PasswordOwner } from './account/password-strength';
 export { hashPassword, verifyPassword, newJoinCode, newToken, tokenHash } from './account/secrets';

@@ -64,11 +64,21 @@ export async function renewSession(deps: AccountDeps, userId: string, now: Date 
 }
 
 /**
+ * How long a used refresh token may be traded again, s. A refresh whose answer never reached the
+ * browser (a navigation aborted it, a connection dropped) leaves the browser with the used cookie;
+ * without a window its next refresh ended the session, which the browser tests saw after a payment
+ * page navigated away mid-refresh. 30 s is Okta's default "grace period for token rotation"
+ * (Auth0 calls it the reuse interval); a copy used later than that still ends the session.
+ */
+export const REFRESH_REUSE_GRACE_SECONDS = 30;
+
+/**
  * Trades a refresh token for a new access token and a new refresh token of the same family
  * (POST /session/refresh). The claims are read from the log again, so the session
- * follows what changed since (a payment's isPaid, a rename). Each refresh token works once: a
- * second use (the token was copied, or two requests raced) revokes the whole family, so neither
- * copy works any more and the family's access tokens are refused too.
+ * follows what changed since (a payment's isPaid, a rename). Each refresh token works once, and
+ * again only within REFRESH_REUSE_GRACE_SECONDS of its first use (each time for a new successor);
+ * a use after that (the token was copied) revokes the whole family, so no copy works any more
+ * and the family's access tokens are refused too.
  * @throws DomainError('UNAUTHORIZED') for an unknown, expired, used or revoked token, a token
  *   issued under an older session version, or an account that is gone, deleted or no longer
  *   approved.
@@ -82,7 +92,7 @@ export async function refreshSession(deps: AccountDeps, refreshToken: string, no
     const record = await tx.refreshTokenForUpdate(hash);
     if (!record) return { refused: 'unknown refresh token' };
     if (record.familyRevoked) return { refused: 'session ended' };
-    if (record.usedAt !== null) {
+    if (record.usedAt !== null && now.getTime() - record.usedAt.getTime() > REFRESH_REUSE_GRACE_SECONDS * 1000) {
       await tx.revokeSessionFamily(record.familyId, now);
       return { refused: 'refresh token used twice: session revoked' };
     }
@@ -94,7 +104,7 @@ export async function refreshSession(deps: AccountDeps, refreshToken: string, no
       await tx.revokeSessionFamily(record.familyId, now);
       return { refused: 'session version raised or account no longer live' };
     }
-    await tx.useRefreshToken(hash, now);
+    if (record.usedAt === null) await tx.useRefreshToken(hash, now);
     await tx.addRefreshToken(next.hash, {
       familyId: record.familyId, userId: record.userId, sessionVersion: current.version, createdAt: now, expiresAt,
     });

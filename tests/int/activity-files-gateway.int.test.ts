@@ -80,6 +80,7 @@ test('the gateway passes a file up to the limit and answers a larger one 413 REQ
   expect(await post(gatewayUrl, ACTIVITY_FILE_BODY_LIMIT + 1)).toEqual({ status: 413, body: { message: 'REQUEST_TOO_LARGE' } });
 });
 
+// Skipped only where nginx is missing and `npm test` could not install it (no root, no sudo: tests/support/ensure-system.ts).
 describe.skipIf(!nginxAvailable())('nginx with infra/nginx/sinilill.conf', () => {
   let nginx: { url: string; stop: () => Promise<void> };
   beforeAll(async () => {

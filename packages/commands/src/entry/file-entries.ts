@@ -167,8 +167,7 @@ async function repeatedEntries(deps: CommandServiceDependencies, sha256: string,
  */
 export async function activityFileInUse(deps: CommandServiceDependencies, sha256: string): Promise<boolean> {
   const { entryIds } = foldStream(activityFileDecider, await deps.store.readStream(streams.activityFile(sha256)));
-  for (const id of entryIds) {
-    if (foldStream(entryDecider, await deps.store.readStream(streams.entry(id))).status === 'active') return true;
-  }
-  return false;
+  // The entries' streams side by side: one round trip's wait, however many parts the file had.
+  const entries = await Promise.all(entryIds.map((id) => deps.store.readStream(streams.entry(id))));
+  return entries.some((events) => foldStream(entryDecider, events).status === 'active');
 }

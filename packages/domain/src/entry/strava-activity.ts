@@ -20,17 +20,8 @@ import type { StravaActivityEvent, StravaActivitySynced } from '../events';
 /** Record that an entry counts this Strava activity with these values (a new entry, or the sync's edit of it). */
 export interface SyncStravaActivity {
   type: 'SyncStravaActivity';
-  data: {
-    /** Strava's activity id (a positive integer). */
-    activityId: number;
-    entryId: number;
-    teamId: number;
-    participantId: number;
-    /** km, two decimals. */
-    distance: number;
-    entryType: string;
-    /** YYYY-MM-DD. */
-    performedAt: string;
+  /** What the event records (the activity id a positive integer), but the time, which the decision's clock gives. */
+  data: Omit<StravaActivitySynced['data'], 'syncedAt'> & {
     /**
      * Whether the entry that counts the activity now (StravaActivityState.entryId) is still live,
      * as the caller read its stream; ignored when the activity never counted or when `entryId` is

@@ -14,11 +14,15 @@
 import { Workbox } from 'workbox-window';
 import { checkConnection } from '../lib/connection';
 import { useSessionStore } from '../lib/session-store';
-import { API_CACHE } from './service-worker/offline-routes';
+import { API_CACHE, SESSION_ENDED_MESSAGE } from './service-worker/offline-routes';
 import { ENTRY_QUEUE_STORAGE_KEY } from '../features/team/offline/entry-queue';
 
-/** Deletes the offline copies of the team page's reads (never rejects). */
+/**
+ * Deletes the offline copies of the team page's reads, and tells the service worker so that an
+ * answer still on its way is not kept either (sw.ts). Never rejects.
+ */
 export function clearOfflineReads(): Promise<void> {
+  if (typeof navigator !== 'undefined') navigator.serviceWorker?.controller?.postMessage(SESSION_ENDED_MESSAGE);
   if (typeof caches === 'undefined') return Promise.resolve();
   return caches.delete(API_CACHE).then(() => undefined, () => undefined);
 }

@@ -55,6 +55,8 @@ export default defineConfig({
           // No shared PostgreSQL/Redis here: every file runs against a whole stack, shared by the
           // files with the same process settings (tests/support/shared-stack.ts).
           globalSetup: ['tests/support/e2e-global-setup.ts'],
+          // Under a failed test: what its pages did (tests/support/browser-log.ts).
+          setupFiles: ['tests/support/browser-log-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 300_000,
           fileParallelism: false,

@@ -15,7 +15,7 @@ import { RENAMED_READ_MODEL_MIGRATIONS, readModelMigrationSet, readModelMigratio
 import { buildPreKyselyDatabase, readModelMigrationsUnderFormerNames } from './fixtures/pre-kysely-schema';
 
 const EXPECTED = {
-  event: ['0001-event-log', '0002-append-batch', '0003-payload-indexes'],
+  event: ['0001-event-log', '0002-append-batch', '0003-payload-indexes', '0004-lean-append'],
   accounts: ['0001-id-sequences', '0002-account-tables', '0003-session-tables', '0004-stream-index', '0005-indexes-per-edition', '0006-strava-connections'],
   media: ['0001-images'],
   readModels: ['0001-initial', '0002-settings', '0003-team-page', '0004-admin', '0005-payments', '0006-parked-events', '0007-payment-orders', '0008-company-fees', '0009-table-pages', '0010-entry-review', '0011-search-folding', '0012-raised-unknown', '0013-editions'],
@@ -109,13 +109,13 @@ describe('migrateToLatest', () => {
     fresh = await scratchPool();
     const reports = await migrateToLatest(fresh);
     expect(reports).toEqual([
-      { name: 'event store', schema: 'es', adopted: [], renamed: [], applied: EXPECTED.event, latest: '0003-payload-indexes' },
+      { name: 'event store', schema: 'es', adopted: [], renamed: [], applied: EXPECTED.event, latest: '0004-lean-append' },
       { name: 'accounts', schema: 'app', adopted: [], renamed: [], applied: EXPECTED.accounts, latest: '0006-strava-connections' },
       { name: 'media', schema: 'media', adopted: [], renamed: [], applied: EXPECTED.media, latest: '0001-images' },
       { name: 'read models', schema: 'rm', adopted: [], renamed: [], applied: EXPECTED.readModels, latest: '0013-editions' },
     ]);
     expect(await missing(fresh)).toEqual([]);
-    expect(describeMigrations(reports)[0]).toBe('event store (es): ran 0001-event-log, 0002-append-batch, 0003-payload-indexes');
+    expect(describeMigrations(reports)[0]).toBe('event store (es): ran 0001-event-log, 0002-append-batch, 0003-payload-indexes, 0004-lean-append');
     // Each schema keeps its own record (the read models' where they always had it).
     expect((await recorded(fresh, 'es')).map((r) => r.name)).toEqual(EXPECTED.event);
     expect((await recorded(fresh, 'app')).map((r) => r.name)).toEqual(EXPECTED.accounts);
@@ -173,7 +173,7 @@ describe('migrateToLatest', () => {
     const reports = await migrateToLatest(pool);
     expect(reports.map(({ name, adopted, applied }) => ({ name, adopted, applied }))).toEqual([
       // The old runner made the event log; group commit and the payload indexes are new to it.
-      { name: 'event store', adopted: ['0001-event-log'], applied: ['0002-append-batch', '0003-payload-indexes'] },
+      { name: 'event store', adopted: ['0001-event-log'], applied: ['0002-append-batch', '0003-payload-indexes', '0004-lean-append'] },
       // The old runner made the first two; the session tables and the stream index are new to it.
       { name: 'accounts', adopted: ['0001-id-sequences', '0002-account-tables'], applied: ['0003-session-tables', '0004-stream-index', '0005-indexes-per-edition', '0006-strava-connections'] },
       { name: 'media', adopted: EXPECTED.media, applied: [] },
@@ -209,7 +209,7 @@ describe('migrateToLatest', () => {
     await buildPreKyselyDatabase(pool, new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) }), { accounts: false, media: false, readModels: false });
     const reports = await migrateToLatest(pool);
     expect(reports.map(({ name, adopted, applied }) => ({ name, adopted, applied }))).toEqual([
-      { name: 'event store', adopted: ['0001-event-log'], applied: ['0002-append-batch', '0003-payload-indexes'] },
+      { name: 'event store', adopted: ['0001-event-log'], applied: ['0002-append-batch', '0003-payload-indexes', '0004-lean-append'] },
       { name: 'accounts', adopted: ['0001-id-sequences'], applied: ['0002-account-tables', '0003-session-tables', '0004-stream-index', '0005-indexes-per-edition', '0006-strava-connections'] },
       { name: 'media', adopted: [], applied: EXPECTED.media },
       { name: 'read models', adopted: [], applied: EXPECTED.readModels },

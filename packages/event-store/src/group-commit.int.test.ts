@@ -75,6 +75,42 @@ describe('group commit', () => {
     for (const stream of fresh) expect(await store.readStream(stream)).toHaveLength(1);
   });
 
+  test('a refused or repeated request leaves its existing stream at its revision, alone and in a batch', async () => {
+    // The lock writes the new revision at once (migration 0004); what writes nothing must put it back.
+    const revisionOf = async (stream: string) => Number((await pool.query('SELECT revision FROM es.streams WHERE stream = $1', [stream])).rows[0]?.revision);
+    const alone = newStream();
+    const first = event();
+    await store.appendToStream(alone, [first, event()], { expectedRevision: 'no_stream' });
+    // Alone (one request): a wrong revision, then a repeat of the first append's event.
+    await expect(store.appendToStream(alone, [event()], { expectedRevision: 5 })).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    await expect(store.appendToStreams([{ stream: alone, events: [event()], expectedRevision: 0 }])).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    expect(await revisionOf(alone)).toBe(1);
+    await expect(store.appendToStream(alone, [first, event()], { expectedRevision: 1 })).rejects.toBeInstanceOf(DuplicateEventIdError);
+    expect(await revisionOf(alone)).toBe(1);
+    // In a batch: a group of two streams refused for its second stream, and a group that repeats.
+    const together = newStream();
+    const stored = event();
+    await store.appendToStream(together, [stored], { expectedRevision: 'no_stream' });
+    const fresh = Array.from({ length: 20 }, () => newStream());
+    const outcomes = await Promise.all([
+      ...fresh.map((stream) => settle(store.appendToStream(stream, [event()], { expectedRevision: 'no_stream' }))),
+      settle(store.appendToStreams([
+        { stream: alone, events: [event(), event()], expectedRevision: 1 },
+        { stream: newStream(), events: [event()], expectedRevision: 3 },
+      ])),
+      settle(store.appendToStreams([{ stream: together, events: [stored], expectedRevision: 'no_stream' }])),
+    ]);
+    expect(outcomes[20]).toBeInstanceOf(WrongExpectedRevisionError);
+    expect(outcomes[21]).toEqual([{ nextExpectedRevision: 0, position: expect.any(Number), repeated: true }]);
+    expect(await revisionOf(alone)).toBe(1);
+    expect(await revisionOf(together)).toBe(0);
+    // Both go on from the revision they had.
+    await store.appendToStream(alone, [event()], { expectedRevision: 1 });
+    await store.appendToStream(together, [event()], { expectedRevision: 0 });
+    expect((await store.readStream(alone)).map((e) => e.revision)).toEqual([0, 1, 2]);
+    expect((await store.readStream(together)).map((e) => e.revision)).toEqual([0, 1]);
+  });
+
   test('a value PostgreSQL refuses fails only its own append, not the batch it shared', async () => {
     const streams = Array.from({ length: 20 }, () => newStream());
     const bad = newStream();

@@ -111,6 +111,17 @@ describe('group commit', () => {
     expect((await store.readStream(together)).map((e) => e.revision)).toEqual([0, 1]);
   });
 
+  test('stream names with quotes, backslashes, commas and braces are stored as given, alone and in a batch', async () => {
+    // The batch's arrays travel as array literals built by the store (arrayLiteral).
+    const odd = ['say "hi" \\ {x}, y', 'NULL', `${newStream()} "\\"`, `Rõõmsad Ilvesed ${streamNo}`];
+    await store.appendToStream(odd[0]!, [event()], { expectedRevision: 'no_stream' });
+    const results = await Promise.all(odd.map((stream, i) => store.appendToStream(stream, [event()], { expectedRevision: i === 0 ? 0 : 'no_stream' })));
+    expect(results.map((r) => r.nextExpectedRevision)).toEqual([1, 0, 0, 0]);
+    for (const [i, stream] of odd.entries()) {
+      expect((await store.readStream(stream)).map((e) => e.stream)).toEqual(i === 0 ? [stream, stream] : [stream]);
+    }
+  });
+
   test('a value PostgreSQL refuses fails only its own append, not the batch it shared', async () => {
     const streams = Array.from({ length: 20 }, () => newStream());
     const bad = newStream();

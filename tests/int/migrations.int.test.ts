@@ -134,7 +134,7 @@ describe('migrateToLatest', () => {
     const reports = await migrateToLatest(fresh);
     expect(reports.map((r) => [r.adopted, r.applied])).toEqual([[[], []], [[], []], [[], []], [[], []]]);
     expect(describeMigrations(reports)).toEqual([
-      'event store (es): up to date (0003-payload-indexes)',
+      'event store (es): up to date (0004-lean-append)',
       'accounts (app): up to date (0006-strava-connections)',
       'media (media): up to date (0001-images)',
       'read models (rm): up to date (0013-editions)',

@@ -34,6 +34,8 @@ export interface BatchRow {
 export interface Group {
   requests: readonly AppendRequest[];
   plan: AppendParameters;
+  /** Its parameters as batchValues([group]) gives them, made ahead (used when it goes alone). */
+  values?: unknown[];
 }
 
 interface Pending extends Group {
@@ -117,10 +119,13 @@ export class AppendBatcher {
     private readonly translate: (error: unknown) => unknown,
   ) {}
 
-  /** Appends one group with the next batch; resolves with its results or rejects with its error. */
-  append(requests: readonly AppendRequest[], plan: AppendParameters): Promise<AppendResult[]> {
+  /**
+   * Appends one group with the next batch; resolves with its results or rejects with its error.
+   * `values`: the group's batchValues, encoded ahead, for when it goes alone.
+   */
+  append(requests: readonly AppendRequest[], plan: AppendParameters, values?: unknown[]): Promise<AppendResult[]> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ requests, plan, resolve, reject });
+      this.queue.push({ requests, plan, ...(values ? { values } : {}), resolve, reject });
       this.pump();
     });
   }
@@ -164,7 +169,8 @@ export class AppendBatcher {
   private async send(batch: Pending[], retried = false): Promise<void> {
     let rows: BatchRow[];
     try {
-      ({ rows } = await this.pool.query<BatchRow>({ name: 'es.appendBatch', text: this.sql, values: batchValues(batch) }));
+      const values = batch.length === 1 && batch[0]!.values ? batch[0]!.values : batchValues(batch);
+      ({ rows } = await this.pool.query<BatchRow>({ name: 'es.appendBatch', text: this.sql, values }));
     } catch (error) {
       if (batch.length === 1) {
         // A lost connection (a killed backend, a network cut) is tried once more on another: the

@@ -122,6 +122,36 @@ describe('group commit', () => {
     }
   });
 
+  test('a prepared append is checked when it is sent, not when it is prepared', async () => {
+    const stream = newStream();
+    // Prepared against the revision the stream will have once the append before it commits.
+    const next = await store.prepareAppend([{ stream, events: [event(), event()], expectedRevision: 0 }]);
+    await store.appendToStream(stream, [event()], { expectedRevision: 'no_stream' });
+    expect(await next.append()).toEqual([{ nextExpectedRevision: 2, position: expect.any(Number), repeated: false }]);
+    // One prepared for a stream that someone else creates first is refused at the send.
+    const late = newStream();
+    const refused = await store.prepareAppend([{ stream: late, events: [event()], expectedRevision: 'no_stream' }]);
+    await store.appendToStream(late, [event()], { expectedRevision: 'no_stream' });
+    await expect(refused.append()).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    expect((await store.readStream(stream)).map((e) => e.revision)).toEqual([0, 1, 2]);
+    expect(await store.readStream(late)).toHaveLength(1);
+    // Malformed requests are refused when prepared.
+    await expect(store.prepareAppend([{ stream, events: [{ ...event(), id: 'not-a-uuid' }], expectedRevision: 'any' }])).rejects.toBeInstanceOf(TypeError);
+  });
+
+  test('prepared appends sent together share a batch, each answered on its own', async () => {
+    const streams = Array.from({ length: 20 }, () => newStream());
+    const prepared = await Promise.all(streams.map((stream, i) =>
+      store.prepareAppend([{ stream, events: [event()], expectedRevision: i === 5 ? 3 : 'no_stream' }])));
+    const before = batches;
+    const outcomes = await Promise.all(prepared.map((p) => settle(p.append())));
+    expect(batches - before).toBeLessThan(20);
+    expect(outcomes[5]).toBeInstanceOf(WrongExpectedRevisionError);
+    const positions = outcomes.filter((o, i) => i !== 5).map((o) => (o as AppendResult[])[0]!.position);
+    expect(new Set(positions).size).toBe(19);
+    for (const [i, stream] of streams.entries()) expect(await store.readStream(stream)).toHaveLength(i === 5 ? 0 : 1);
+  });
+
   test('a value PostgreSQL refuses fails only its own append, not the batch it shared', async () => {
     const streams = Array.from({ length: 20 }, () => newStream());
     const bad = newStream();

@@ -34,6 +34,17 @@ async function storedText(stream: string): Promise<string> {
 }
 
 describe('crypto-shredding', () => {
+  test('a prepared append is encrypted when prepared and stored encrypted when sent', async () => {
+    const { store } = protectedStore();
+    const prepared = await store.prepareAppend!([{ stream: 'participant-31', events: [registered(31, 'Kati')], expectedRevision: 'no_stream' }]);
+    expect(await storedText('participant-31')).toBe('');
+    await prepared.append();
+    const raw = await storedText('participant-31');
+    expect(raw).toContain('pii:v1:participant-31:');
+    expect(raw).not.toContain('Kati');
+    expect((await store.readStream('participant-31'))[0]!.data).toMatchObject({ name: 'Kati', email: 'kati@example.ee' });
+  });
+
   test('given protected events, the stored rows hold no plaintext and every read path decrypts', async () => {
     const { store } = protectedStore();
     const written = registered(12, 'Mari');

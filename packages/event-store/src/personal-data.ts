@@ -395,6 +395,11 @@ export function withPersonalDataProtection(store: EventStore, vault: PersonalDat
     async appendToStreams(requests) {
       return store.appendToStreams(await protect(requests));
     },
+    ...(store.prepareAppend ? {
+      async prepareAppend(requests: AppendRequest[]) {
+        return store.prepareAppend!(await protect(requests));
+      },
+    } : {}),
     async readStream(stream: string, options?: ReadStreamOptions) {
       return reveal(await store.readStream(stream, options));
     },

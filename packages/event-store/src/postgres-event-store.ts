@@ -47,6 +47,7 @@ import {
   type EventSelector,
   type EventStore,
   type ExpectedRevision,
+  type PreparedAppend,
   type ReadAllOptions,
   type ReadEventsOptions,
   type ReadStreamOptions,
@@ -166,6 +167,25 @@ export class PostgresEventStore implements EventStore {
     const plan = planAppend(requests);
     if (this.beforeCommit) return this.appendHeld(requests, plan);
     return this.batcher.append(requests, plan);
+  }
+
+  /**
+   * See EventStore.prepareAppend: planAppend and the batch parameters' encoding now (the JSON of
+   * every event, the array literals), the send later through group commit as appendToStreams.
+   * The encoding is used when the group goes alone (as the importer's batches do); in a batch
+   * with others it is encoded again with its place in the batch.
+   */
+  async prepareAppend(requests: AppendRequest[]): Promise<PreparedAppend> {
+    this.assertOpen();
+    const plan = planAppend(requests);
+    if (this.beforeCommit) return { append: () => this.appendHeld(requests, plan) };
+    const values = batchValues([{ requests, plan }]);
+    return {
+      append: async () => {
+        this.assertOpen();
+        return this.batcher.append(requests, plan, values);
+      },
+    };
   }
 
   /** The test-only path of `beforeCommit`: one group alone, in an explicit transaction. */

@@ -189,6 +189,12 @@ export interface Subscription {
   close(): Promise<void>;
 }
 
+/** An append made ready by EventStore.prepareAppend. */
+export interface PreparedAppend {
+  /** Sends it: resolves and rejects as appendToStreams with the prepared requests. Call it once. */
+  append(): Promise<AppendResult[]>;
+}
+
 /** The event store. Implementations: PostgreSQL (default) and KurrentDB (docs/decisions/0042). */
 export interface EventStore {
   /**
@@ -209,6 +215,18 @@ export interface EventStore {
    * @throws WrongExpectedRevisionError when any stream's revision differs.
    */
   appendToStreams(requests: AppendRequest[]): Promise<AppendResult[]>;
+
+  /**
+   * An appendToStreams call made ready ahead of time: the requests validated (TypeError here, as
+   * appendToStreams would throw it), personal fields encrypted and the payload encoded now;
+   * `append()` later sends exactly that, with appendToStreams' checks, answers and errors, so
+   * the requests' expected revisions are checked when it is sent. For a caller that prepares its
+   * next append while the previous one commits (the bulk importer: PostgreSQL waited for the
+   * encoding of each 5 000-event batch). The requests must not change in between. Optional:
+   * without it, call appendToStreams when ready; a decorator that watches appends (aroundAppends)
+   * leaves it out, so such callers fall back to appendToStreams and the decorator sees them.
+   */
+  prepareAppend?(requests: AppendRequest[]): Promise<PreparedAppend>;
 
   /** Events of one stream in revision order; an empty array when the stream does not exist. */
   readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;

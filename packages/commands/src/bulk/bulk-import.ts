@@ -25,7 +25,9 @@
  * decided events are grouped per stream (a participant's registration and payment share one
  * request, since a stream may appear only once per append) and appended with `appendToStreams`,
  * `batchEvents` events per call, each stream expecting the revision it had in memory
- * ('no_stream' for a new one). While one batch is appended the next is read and decided.
+ * ('no_stream' for a new one). While one batch is appended the next is read, decided and, where
+ * the store can (EventStore.prepareAppend), encoded for the append (its revisions are the ones
+ * its streams will have once the batch before commits; if that one fails, it is never sent).
  *
  * Refusals: the first command a decider (or a reservation) refuses stops the import with
  * BulkImportStopped "import stopped at <label>: <message>"; the commands before it in its batch
@@ -41,7 +43,7 @@
  */
 import type pg from 'pg';
 import { streams, type DomainError } from '@sinilill/domain';
-import type { AppendRequest, EventStore } from '@sinilill/event-store';
+import type { AppendRequest, EventStore, PreparedAppend } from '@sinilill/event-store';
 import type { AccountDirectory } from '../account/directory';
 import { reserveAccountRows } from './account-rows';
 import { BulkDecider, slotOf, type Decided, type Overlay, type Slot } from './bulk-decide';
@@ -61,6 +63,14 @@ interface Prepared {
   /** The refusal that ended the batch early (the import stops after appending `decided`). */
   stop: BulkImportStopped | null;
   overlay: Overlay;
+  /** `decided`'s append made ready while the batch before it committed (EventStore.prepareAppend), or null. */
+  ahead: Ahead | null;
+}
+
+/** An append prepared ahead: its requests and the store's prepared send (rejects as prepareAppend). */
+interface Ahead {
+  requests: AppendRequest[];
+  prepared: Promise<PreparedAppend>;
 }
 
 /** A batch being appended. */
@@ -102,8 +112,8 @@ export class BulkImporter {
 
   /**
    * Imports `commands` in order, in batches of about `batchEvents` events. Pipelined: while one
-   * batch is being appended, the next is read and decided on top of it (PostgreSQL and this
-   * process work at the same time); batches are still appended one after the other, in order.
+   * batch is being appended, the next is read, decided on top of it and encoded (PostgreSQL and
+   * this process work at the same time); batches are still appended one after the other, in order.
    * @param onProgress called after each appended batch with the `row` of its last command (or
    *   the number of commands handled so far when commands carry no row).
    * @returns counts and the highest position reached.
@@ -174,8 +184,21 @@ export class BulkImporter {
         break;
       }
     }
+    // The append is encoded now, while the batch before is committing (PostgreSQL waited for
+    // that encoding when it was done at the send). Each stream expects the revision it was
+    // decided on, which is its committed one once the batch before has committed; if that batch
+    // fails, this one is never sent.
+    let ahead: Ahead | null = null;
+    if (this.store.prepareAppend && decided.length > 0) {
+      const requests = this.requestsOf(decided, 'decided');
+      if (requests.length > 0) {
+        const prepared = this.store.prepareAppend(requests);
+        prepared.catch(() => undefined);
+        ahead = { requests, prepared };
+      }
+    }
     this.timings.decideMs += performance.now() - started;
-    return { decided, stop, overlay };
+    return { decided, stop, overlay, ahead };
   }
 
   /**
@@ -184,10 +207,12 @@ export class BulkImporter {
    * @throws the batch's BulkImportStopped (a decider's or a reservation's refusal, a failed append).
    */
   private async append(batch: Prepared, result: BulkRunResult, onProgress?: (row: number) => void): Promise<void> {
-    let { stop } = batch;
+    let { stop, ahead } = batch;
     let toAppend = batch.decided;
     for (;;) {
-      const refused = await this.flush(toAppend, result);
+      const refused = await this.flush(toAppend, result, ahead);
+      // A batch cut before a refused reservation is a different append: encoded again.
+      ahead = null;
       if (!refused) break;
       const index = toAppend.findIndex((d) => d.order === refused.order);
       stop = new BulkImportStopped(toAppend[index]!.command.label, refused.error);
@@ -233,9 +258,9 @@ export class BulkImporter {
    * @returns null, or the earliest refused reservation (then nothing was written).
    * @throws BulkImportStopped when the append fails.
    */
-  private async flush(decided: readonly Decided[], result: BulkRunResult): Promise<{ order: number; error: DomainError } | null> {
+  private async flush(decided: readonly Decided[], result: BulkRunResult, ahead: Ahead | null): Promise<{ order: number; error: DomainError } | null> {
     if (decided.length === 0) return null;
-    const requests = this.requestsOf(decided);
+    const requests = ahead?.requests ?? this.requestsOf(decided, 'committed');
     const teams = decided.flatMap((d) => (d.team ? [d.team] : []));
     const emails = decided.flatMap((d) => (d.email ? [d.email] : []));
     let position = 0;
@@ -243,7 +268,7 @@ export class BulkImporter {
       if (requests.length === 0) return;
       const started = performance.now();
       try {
-        const results = await this.store.appendToStreams(requests);
+        const results = ahead ? await (await ahead.prepared).append() : await this.store.appendToStreams(requests);
         for (const appended of results) position = Math.max(position, appended.position);
       } catch (error) {
         throw new BulkImportStopped(`the batch from ${decided[0]!.command.label} to ${decided.at(-1)!.command.label}`, error);
@@ -286,8 +311,12 @@ export class BulkImporter {
     return null;
   }
 
-  /** The decided events grouped per stream (in first-appearance order), each expecting its committed revision. */
-  private requestsOf(decided: readonly Decided[]): AppendRequest[] {
+  /**
+   * The decided events grouped per stream (in first-appearance order), each expecting its
+   * revision: the `committed` one (the slots, once the batch before has committed), or the one its
+   * first part was `decided` on (the same, provided the batch before commits).
+   */
+  private requestsOf(decided: readonly Decided[], revisions: 'committed' | 'decided'): AppendRequest[] {
     const byStream = new Map<string, AppendRequest>();
     for (const d of decided) {
       for (const part of d.parts) {
@@ -295,7 +324,7 @@ export class BulkImporter {
         if (request) {
           request.events.push(...part.events);
         } else {
-          const revision = this.slots.get(part.stream)!.revision;
+          const revision = revisions === 'committed' ? this.slots.get(part.stream)!.revision : part.after.revision - part.events.length;
           byStream.set(part.stream, { stream: part.stream, events: [...part.events], expectedRevision: revision < 0 ? 'no_stream' : revision });
         }
       }

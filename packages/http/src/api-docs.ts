@@ -209,8 +209,8 @@ export function asOpenApi31(value: unknown): unknown {
  * The error answers of a route: each status it declares, with every catalogue code of that
  * status, and the ones every route of its kind may answer, with the codes that cause them.
  */
-function errorResponses(schema: FastifySchema | undefined, facts: RouteFacts): Record<string, JsonSchema> {
-  const declared = new Set(Object.keys((schema?.response ?? {}) as object).filter((key) => /^[45][0-9][0-9]$/.test(key)).map(Number));
+function errorResponses(schema: FastifySchema | undefined, facts: RouteFacts, refusals: readonly number[] = []): Record<string, JsonSchema> {
+  const declared = new Set([...Object.keys((schema?.response ?? {}) as object).filter((key) => /^[45][0-9][0-9]$/.test(key)).map(Number), ...refusals]);
   const hasBody = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(facts.method);
   const answers: Record<string, JsonSchema> = {};
   const add = (status: number, codes: readonly ErrorCode[], note = '') => {
@@ -233,6 +233,40 @@ const UNDESCRIBED_SUCCESS = {
   200: { description: 'Success; the answer is not described here (a page, a file, an event stream or a redirect).', type: 'null' },
 } as const;
 
+/** The schema of an answer in `type` that the route does not describe: any JSON object, text, or bytes. */
+function schemaOfMedia(type: string): JsonSchema {
+  if (type === 'application/json') return { type: 'object' };
+  return type.startsWith('text/') || type.endsWith('ndjson') || type.endsWith('+xml') ? { type: 'string' } : { type: 'string', format: 'binary' };
+}
+
+/** The documented answers of an entry's `answers`: each status with its media types (bytes or text), or no body. */
+function describedAnswers(answers: OperationText['answers']): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(answers ?? {}).map(([status, { description, media }]) => [status, {
+    description,
+    ...(media && media.length > 0
+      ? { content: Object.fromEntries(media.map((type) => [type, { schema: schemaOfMedia(type) }])) }
+      : { type: 'null' }),
+  }]));
+}
+
+/**
+ * The error answers, where an entry's `answers` gives an error status another media type too (a
+ * page saying what went wrong): both, the catalogue's `{ message: CODE }` as JSON beside it.
+ */
+function refusalsWithAnswers(errors: Record<string, JsonSchema>, answers: OperationText['answers']): Record<string, JsonSchema> {
+  const merged = { ...errors };
+  for (const [status, answer] of Object.entries(answers ?? {})) {
+    const error = errors[status];
+    if (!error || !answer.media || answer.media.length === 0) continue;
+    const { description, ...json } = error;
+    merged[status] = {
+      description: `${answer.description} ${String(description)}`,
+      content: { 'application/json': { schema: json }, ...Object.fromEntries(answer.media.map((type) => [type, { schema: schemaOfMedia(type) }])) },
+    };
+  }
+  return merged;
+}
+
 /** `schema` with `example` as its one example (a copy), or `schema` itself without an example. */
 function withExample(schema: unknown, example: unknown): unknown {
   return example === undefined || schema === null || typeof schema !== 'object' ? schema : { ...schema, examples: [example] };
@@ -254,12 +288,15 @@ function documentedSchema(original: FastifySchema | undefined, facts: RouteFacts
     typeof schema.description === 'string' ? schema.description : '',
     facts.admin ? 'Administrators only: 403 FORBIDDEN for anyone else.' : facts.login ? 'Needs a login (bearer token).' : '',
   ].filter((note) => note !== '');
-  const declared = { ...(schema.response as Record<string, unknown> | undefined) };
+  const declared = { ...(schema.response as Record<string, unknown> | undefined), ...describedAnswers(text?.answers) };
   const success = Object.keys(declared).find((status) => /^2/.test(status));
   if (success !== undefined) declared[success] = withExample(declared[success], text?.examples?.response);
   return {
     ...schema,
     ...(schema.body !== undefined ? { body: withExample(schema.body, text?.examples?.request) } : {}),
+    ...(text?.requestBody
+      ? { consumes: [text.requestBody.media], body: { type: 'string', format: 'binary', description: text.requestBody.description } }
+      : {}),
     operationId: text?.operationId ?? operationIdOf(facts.method, openApiPath(facts.url)),
     // A route without an entry still gets a summary (the lint's rule); its test fails on it.
     summary: text?.summary ?? key,
@@ -270,7 +307,7 @@ function documentedSchema(original: FastifySchema | undefined, facts: RouteFacts
     response: {
       ...(Object.keys(declared).some((status) => /^[23]/.test(status)) ? {} : UNDESCRIBED_SUCCESS),
       ...declared,
-      ...errorResponses(schema, facts),
+      ...refusalsWithAnswers(errorResponses(schema, facts, text?.refusals), text?.answers),
     },
   } as FastifySchema;
 }
@@ -302,7 +339,7 @@ export const apiDocs = fp<ApiDocsOptions>(async (app, options) => {
         securitySchemes: {
           [BEARER_SCHEME]: {
             type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
-            description: 'The access token POST /api/login answers (its `token` is `Bearer <jwt>` already), valid 15 minutes; '
+            description: 'The access token POST /api/login answers (its `token`, a JWT, sent as `Authorization: Bearer <token>`), valid 15 minutes; '
               + 'POST /api/session/refresh answers a fresh one.',
           },
           // The session routes are the command API's: the query API's document would not use it.

@@ -33,6 +33,15 @@ export interface OperationText {
   /** Security requirements other than the bearer token or none (OpenAPI Security Requirement Objects). */
   security?: readonly Record<string, readonly string[]>[];
   examples?: { request?: unknown; response?: unknown };
+  /**
+   * Answers the route's schema cannot say: a file, a page, a stream or a redirect. Status → its
+   * description and media types (none: no body).
+   */
+  answers?: Readonly<Record<number, { description: string; media?: readonly string[] }>>;
+  /** Refusals (`{ message: CODE }`) the route answers beyond the statuses its schema declares. */
+  refusals?: readonly number[];
+  /** A request body that is not JSON: its media type and what it is. */
+  requestBody?: { media: string; description: string };
 }
 
 /** The name of the refresh cookie's scheme (the cookie itself: REFRESH_COOKIE, path /api/session). */
@@ -123,20 +132,25 @@ export const API_OPERATIONS: Readonly<Record<string, OperationText>> = {
       + 'participant is deleted or whose name is erased, answers 404 CERTIFICATE_NOT_VALID and no name. Public.',
   },
   'GET /api/team/{id}/share.png': {
+    answers: { 200: { description: 'The image (PNG, 1200×630).', media: ['image/png'] }, 304: { description: 'Not modified: the If-None-Match names it.' } },
     tags: ['certificates'], summary: 'A team\'s share image (PNG)',
     description: 'The team\'s 1200×630 image for sharing: name, km, flowers, the lap\'s missions and progress, in `lang`. Public; '
       + 'an ETag and `Cache-Control: public, max-age=300`.',
   },
   'GET /api/share/team/{id}': {
+    answers: { 200: { description: 'The page (HTML).', media: ['text/html'] } },
     tags: ['certificates'], summary: 'A team\'s share page (HTML)',
     description: 'The team-progress page with its Open Graph tags, for links shared on social media. Public; answers HTML.',
   },
   'GET /api/images/{name}': {
+    answers: { 200: { description: 'The image\'s bytes.', media: ['image/webp', 'image/png', 'image/jpeg'] }, 304: { description: 'Not modified: the If-None-Match names it.' } },
+    refusals: [404],
     tags: ['images'], summary: 'A stored image',
     description: 'A stored image (a team icon) by its name, the SHA-256 of its bytes: cached for a year, its hash as ETag, 304 for a '
       + 'matching If-None-Match. Any other name: 404 NOT_FOUND. Public.',
   },
   'POST /api/strapi/story': {
+    refusals: [502],
     tags: ['news'], summary: 'The news page\'s stories',
     description: 'The published stories in `locale` (et/en, or est/eng), newest first (spec §7). A read, though a POST: the spec\'s '
       + 'method and path. 502 NEWS_UNAVAILABLE when the news source fails. Public.',
@@ -172,6 +186,7 @@ export const API_OPERATIONS: Readonly<Record<string, OperationText>> = {
     description: 'The code a new member registers with (spec §7). Members of the team and administrators.',
   },
   'GET /api/team/{id}/live': {
+    answers: { 200: { description: 'Server-sent events, one `data:` line per change, until the client leaves.', media: ['text/event-stream'] } },
     tags: ['team'], summary: 'A team\'s changes as they happen (event stream)',
     description: 'Server-sent events: one event each time the team\'s card, members or entries change, so that the team page '
       + 'reloads what changed. Members of the team and administrators.',
@@ -187,11 +202,13 @@ export const API_OPERATIONS: Readonly<Record<string, OperationText>> = {
       + 'administrators.',
   },
   'GET /api/participant/{id}/certificate.pdf': {
+    answers: { 200: { description: 'The certificate (PDF).', media: ['application/pdf'] } },
     tags: ['certificates'], summary: 'A participant\'s certificate (PDF)',
     description: 'The participant\'s certificate of their km, with a code anyone can verify. The participant, their team mates and '
       + 'administrators; 409 CERTIFICATE_NOT_AVAILABLE_YET while entries may still be added.',
   },
   'GET /api/team/{id}/certificate.pdf': {
+    answers: { 200: { description: 'The certificate (PDF).', media: ['application/pdf'] } },
     tags: ['certificates'], summary: 'A team\'s certificate (PDF)',
     description: 'The team\'s certificate of its km, with a code anyone can verify. Members of the team and administrators; 409 '
       + 'CERTIFICATE_NOT_AVAILABLE_YET while entries may still be added.',
@@ -212,11 +229,13 @@ export const API_OPERATIONS: Readonly<Record<string, OperationText>> = {
     description: 'The caller\'s own order by its reference: status, amount in EUR, kind and refunds. Anyone else\'s order: 404 NOT_FOUND.',
   },
   'GET /api/me/data': {
+    answers: { 200: { description: 'The data (JSON: account, participant, entries, orders, events; CSV with `?format=csv`).', media: ['application/json', 'text/csv'] } },
     tags: ['me'], summary: 'The caller\'s own data (JSON)',
     description: 'Everything the site keeps about the caller, read from the event log: account, participant, entries, orders and the '
       + 'events themselves. `?format=csv` answers CSV as GET /api/me/data.csv does.',
   },
   'GET /api/me/data.csv': {
+    answers: { 200: { description: 'The data (CSV).', media: ['text/csv'] } },
     tags: ['me'], summary: 'The caller\'s own data (CSV)',
     description: 'The caller\'s own data as GET /api/me/data has it, as a CSV download.',
   },
@@ -259,14 +278,17 @@ export const API_OPERATIONS: Readonly<Record<string, OperationText>> = {
       + 'searches the member\'s and the team\'s names, `edition` limits to one edition.',
   },
   'GET /api/admin/users.csv': {
+    answers: { 200: { description: 'The rows (CSV).', media: ['text/csv'] } },
     tags: ['admin'], summary: 'Accounts as CSV',
     description: 'Every account matching `q`, in the requested order, streamed as CSV (one column per field of the table\'s rows).',
   },
   'GET /api/admin/teams.csv': {
+    answers: { 200: { description: 'The rows (CSV).', media: ['text/csv'] } },
     tags: ['admin'], summary: 'Teams as CSV',
     description: 'Every team matching `q` and `edition`, in the requested order, streamed as CSV.',
   },
   'GET /api/admin/entries.csv': {
+    answers: { 200: { description: 'The rows (CSV).', media: ['text/csv'] } },
     tags: ['admin'], summary: 'Entries as CSV',
     description: 'Every entry matching `q` and `edition`, in the requested order, streamed as CSV.',
   },
@@ -293,6 +315,7 @@ export const API_OPERATIONS: Readonly<Record<string, OperationText>> = {
     description: 'The team\'s figures folded from its events recorded up to `at` (recording time, not when the activity happened).',
   },
   'GET /api/admin/history/export': {
+    answers: { 200: { description: 'The events (NDJSON or CSV).', media: ['application/x-ndjson', 'text/csv'] } },
     tags: ['admin'], summary: 'The filtered event log as a download',
     description: 'The events the filter matches, as NDJSON or CSV (`format`), streamed up to the log\'s head when the export began.',
   },
@@ -338,12 +361,12 @@ export const API_OPERATIONS: Readonly<Record<string, OperationText>> = {
   },
   'POST /api/login': {
     tags: ['accounts'], summary: 'Log in',
-    description: 'Spec §7: e-mail and password → `{ token }`, `Bearer ` and a 15-minute access token whose claims are the session '
+    description: 'Spec §7: e-mail and password → `{ token }`, a 15-minute access token (a JWT, sent as `Authorization: Bearer <token>`) whose claims are the session '
       + 'identity of spec §3; sets the HttpOnly refresh cookie that POST /api/session/refresh trades for a fresh token. '
       + 'INVALID_CREDENTIALS, USER_NOT_APPROVED before the confirmation link. Rate-limited per client address and per account.',
     examples: {
       request: { email: 'kadi.kask@example.ee', password: 'Sinilill jookseb aprillis' },
-      response: { token: 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJ1c2VySWQiOiI1YjBjMmE5ZSJ9.c2lnbmF0dXJl' },
+      response: { token: 'eyJhbGciOiJIUzI1NiJ9.eyJ1c2VySWQiOiI1YjBjMmE5ZSJ9.c2lnbmF0dXJl' },
     },
   },
   'POST /api/requestpasswordreset': {
@@ -411,6 +434,7 @@ export const API_OPERATIONS: Readonly<Record<string, OperationText>> = {
     description: 'Spec §7 "entity type entry, ids": the ids of the entries to delete → `{ success, count, position }`.',
   },
   'POST /api/team/{id}/activity-files': {
+    requestBody: { media: 'application/octet-stream', description: 'The file\'s bytes (GPX, TCX or FIT); its name percent-encoded in the `x-file-name` header.' },
     tags: ['entries'], summary: 'Read an activity file into a proposal',
     description: 'The raw bytes of one GPX, TCX or FIT file (application/octet-stream; its name percent-encoded in a header) → its '
       + 'parts (one per sport and local day, km, day, type, a thinned track) and a signed proposal token. Nothing is stored. '
@@ -465,6 +489,7 @@ export const API_OPERATIONS: Readonly<Record<string, OperationText>> = {
     description: 'The proposal of a synced Strava activity is dismissed (204, no body); no entry is made.',
   },
   'GET /api/strava/callback': {
+    answers: { 303: { description: 'To the account page with `?strava=connected`, `denied` or `error` (and `reason`).' } },
     tags: ['strava'], summary: 'Strava\'s OAuth redirect',
     description: 'Where Strava sends the browser after the consent page; the signed `state` names the member. Always a 303 to the '
       + 'account page with `?strava=connected`, `denied` or `error`.',
@@ -496,6 +521,7 @@ export const API_OPERATIONS: Readonly<Record<string, OperationText>> = {
       + '`forTeam: true`: a company team\'s captain pays every unpaid member\'s fee.',
   },
   'GET /api/payment/return': {
+    answers: { 303: { description: 'To the payment success or failure page.' } },
     tags: ['payment'], summary: 'The payer\'s way back from the provider',
     description: 'The provider sends the payer\'s browser here with a signed order token; the outcome is recorded (as a notification '
       + 'would) and the answer is a 303 to the payment success or failure page.',
@@ -506,14 +532,18 @@ export const API_OPERATIONS: Readonly<Record<string, OperationText>> = {
       + 'comes. 400 INVALID_NOTIFICATION for a token that fails; nothing changes then.',
   },
   'GET /api/payment/sandbox/checkout/{orderId}': {
+    answers: { 200: { description: 'The checkout page (HTML).', media: ['text/html'] }, 400: { description: 'A forged, expired or foreign session: a page (HTML) saying so.', media: ['text/html'] } },
     tags: ['payment'], summary: 'The sandbox bank\'s checkout page',
     description: 'The test bank of the sandbox provider (PAYMENT_PROVIDER=sandbox): an HTML page to succeed or fail the order.',
   },
   'POST /api/payment/sandbox/checkout/{orderId}': {
+    answers: { 303: { description: 'Back to the site\'s return address with the signed order token.' }, 400: { description: 'A forged, expired or foreign session: a page (HTML) saying so; nothing is sent.', media: ['text/html'] } },
+    requestBody: { media: 'application/x-www-form-urlencoded', description: 'The page\'s form: session, outcome (succeed or fail), method.' },
     tags: ['payment'], summary: 'Succeed or fail a sandbox order',
     description: 'The sandbox bank\'s form: sends the signed notification, then a 303 back to the site\'s return address.',
   },
   'GET /api/payment/sandbox/logos/{file}': {
+    answers: { 200: { description: 'The logo (SVG).', media: ['image/svg+xml'] } },
     tags: ['payment'], summary: 'A sandbox bank\'s logo',
     description: 'A bank\'s logo badge (SVG) of the sandbox provider.',
   },

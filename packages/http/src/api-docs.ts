@@ -21,8 +21,8 @@
  *   security declared: the bearer token behind a login, none (`security: []`) on a public route,
  *   the refresh cookie on the session routes; examples of the spec's §3 entities where the map
  *   gives them. The documents pass Redocly's recommended ruleset (tests/int/api-docs.int.test.ts
- *   runs `redocly lint`); a client generated from them by openapi-typescript calls every public
- *   and member route in tests/contract/generated-client.contract.test.ts.
+ *   runs `redocly lint`); a client generated from them by openapi-typescript calls every route
+ *   and checks each answer against its description in tests/contract/generated-client.contract.test.ts.
  * - The schemas are written as OpenAPI 3.1 (JSON Schema 2020-12) has them: TypeBox's tuples
  *   (`items: [...]`, `additionalItems`, draft 7) become `prefixItems` and `items`.
  * - Every operation lists its error answers: each status the route declares (its `refusals`

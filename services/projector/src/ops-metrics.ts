@@ -14,10 +14,13 @@
  * - `sinilill_redis_memory_used_bytes`, `sinilill_redis_memory_max_bytes` (0: no maxmemory set)
  *   and `sinilill_redis_system_memory_bytes`: Redis's INFO memory;
  * - `sinilill_backup_last_success_timestamp_seconds`: when the last successful backup finished
- *   (Unix seconds; the record `npm run backup` leaves in Redis, @sinilill/messaging); no series
- *   while none is recorded;
+ *   (Unix seconds; the record `npm run backup` leaves in Redis, @sinilill/messaging); 0 while none
+ *   is recorded;
  * - `sinilill_postgres_connections` and `sinilill_postgres_max_connections`: client connections
  *   the PostgreSQL server has open (pg_stat_activity, every database) and its max_connections.
+ *
+ * The last three have no labels, and prom-client reports a label-less gauge even after reset()
+ * (as 0): a failed read sets them to NaN instead, which no alert's comparison takes for a value.
  *
  * Like the lag, these describe the shared database and Redis, not this process: every projector
  * reports the same values (aggregate them with max, not sum).
@@ -114,8 +117,7 @@ export function registerOpsMetrics(registry: Registry, options: OpsMetricsOption
       failed('redis-memory', error);
     }
     for (const [gauge, value] of [[memoryUsed, memory?.used], [memoryMax, memory?.max], [memorySystem, memory?.system]] as const) {
-      gauge.reset();
-      if (value !== undefined) gauge.set(value);
+      gauge.set(value ?? Number.NaN);
     }
   });
   const memoryUsed = new Gauge({
@@ -129,22 +131,22 @@ export function registerOpsMetrics(registry: Registry, options: OpsMetricsOption
   });
 
   const backup: Gauge = new Gauge({
-    name: 'sinilill_backup_last_success_timestamp_seconds', help: 'When the last successful backup (npm run backup) finished, Unix seconds',
+    name: 'sinilill_backup_last_success_timestamp_seconds', help: 'When the last successful backup (npm run backup) finished, Unix seconds (0: none recorded)',
     registers: [registry],
     async collect() {
-      backup.reset();
       try {
         const record = await withTimeout(readBackupRecord(options.redis, options.prefix), timeoutMs);
-        if (record) backup.set(Date.parse(record.finishedAt) / 1000);
+        backup.set(record ? Date.parse(record.finishedAt) / 1000 : 0);
       } catch (error) {
+        backup.set(Number.NaN);
         failed('backup', error);
       }
     },
   });
 
   const readConnections = sharedRead(async () => {
-    connections.reset();
-    maxConnections.reset();
+    connections.set(Number.NaN);
+    maxConnections.set(Number.NaN);
     try {
       const { rows: [row] } = await withTimeout(options.pool.query<{ open: number; max: number }>({
         name: 'projector.connections',

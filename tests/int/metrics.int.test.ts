@@ -297,6 +297,11 @@ describe('the APIs and the gateway (real processes)', () => {
       // Route patterns only: no raw URL becomes a label.
       expect(samples.some((s) => s.labels.route === `/api/team/${TEAM}`)).toBe(false);
     }
+    // Each API's PostgreSQL pools, by their size (the PostgresPoolSaturated alert).
+    const commandSamples = await scrape(bases['command-api']);
+    expect(valueOf(commandSamples, 'sinilill_db_pool_max_connections', { pool: 'main' })).toBe(20);
+    expect(valueOf(commandSamples, 'sinilill_db_pool_max_connections', { pool: 'accounts' })).toBe(10);
+    expect(valueOf(await scrape(bases['query-api']), 'sinilill_db_pool_max_connections', { pool: 'main' })).toBe(20);
     // The gateway forwards no /metrics of the APIs': its own answers (its service label).
     expect(valueOf(await scrape(bases.gateway), 'process_cpu_user_seconds_total', { service: 'command-api' })).toBeUndefined();
     await Promise.all(Object.values(processes).map(async (service) => {

@@ -13,7 +13,7 @@
  *   the same read: a checkpoint that does not move while the lag is above 0 is a stopped projection
  *   (the ProjectionStopped alert, infra/prometheus/alerts.yml);
  * - `sinilill_queue_jobs{queue,state}`: BullMQ's job counts (waiting, active, failed, delayed) of
- *   every projection queue and the replay queue;
+ *   every projection queue, the replay queue, and the command API's mail and Strava queues;
  * - `sinilill_replay_progress_ratio`: the active replay job's progress, 0–1 (0 when none runs).
  *
  * Both lag gauges come from one read (readProjectionLag) per scrape: the checkpoints, the log's
@@ -93,7 +93,7 @@ export interface ProjectorMetricsOptions {
   log: LagLog;
   /** The projections' names, in the order they are reported. */
   projections: readonly string[];
-  /** The queues whose job counts are reported (the projection queues and the replay queue). */
+  /** The queues whose job counts are reported (the projection queues, the replay queue, the mail and Strava queues). */
   queues: readonly Queue[];
   /** The replay queue (its active job's progress). */
   replayQueue: Queue;

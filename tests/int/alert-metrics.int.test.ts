@@ -4,10 +4,12 @@
  * BullMQ queue, Redis's memory, the last backup that `backup` records, PostgreSQL's connections)
  * and @sinilill/http's registerPoolMetrics (a pool's connections in use, idle and waiting).
  */
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { Registry, registerPoolMetrics } from '@sinilill/http';
+import { locateSystemPart } from '@sinilill/local-infra';
 import { createMailQueue, createMailWorker, createProjectionQueues, createRedisReader, readBackupRecord, recordBackup, type Queue } from '@sinilill/messaging';
 import { registerOpsMetrics, type OpsMetric } from '@sinilill/projector';
 import { READ_MODEL_SCHEMA, countParkedEvents, projections } from '@sinilill/read-models';
@@ -105,6 +107,14 @@ describe('registerOpsMetrics', () => {
     expect(await readBackupRecord(redis, prefix)).toEqual(record);
     expect(await valueOf(registry, 'sinilill_backup_last_success_timestamp_seconds')).toBe(Date.parse(record.finishedAt) / 1000);
     expect(errors).toEqual([]);
+
+    // Prometheus' own linter finds nothing to say about them, nor about the pools' (names, units, help).
+    registerPoolMetrics(registry, { main: app.pool });
+    const promtool = process.env.PROMTOOL_PATH || locateSystemPart('promtool');
+    expect(promtool, 'promtool (Debian\'s prometheus package, or PROMTOOL_PATH)').toBeTruthy();
+    const lint = spawnSync(promtool!, ['check', 'metrics'], { input: await registry.metrics(), encoding: 'utf8' });
+    expect(`${lint.stdout}${lint.stderr}`).toBe('');
+    expect(lint.status).toBe(0);
   });
 
   test('a Redis that does not answer makes its series NaN (no value any alert compares) and says so', async () => {

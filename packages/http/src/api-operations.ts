@@ -184,6 +184,7 @@ export const API_OPERATIONS: Readonly<Record<string, OperationText>> = {
   'GET /api/team/{id}/joincode': {
     tags: ['team'], summary: 'A team\'s join code',
     description: 'The code a new member registers with (spec §7). Members of the team and administrators.',
+    examples: { response: { code: 'K7QX-2M9P', created_at: '2025-03-02T10:15:00.000Z' } },
   },
   'GET /api/team/{id}/live': {
     answers: { 200: { description: 'Server-sent events, one `data:` line per change, until the client leaves.', media: ['text/event-stream'] } },
@@ -257,10 +258,19 @@ export const API_OPERATIONS: Readonly<Record<string, OperationText>> = {
   'GET /api/admin/teamdata': {
     tags: ['admin'], summary: 'Every team with its join code',
     description: 'Spec §7 GET /admin/teamdata: every team (spec §3 Team) with its join code and figures.',
+    examples: {
+      response: {
+        teams: [{
+          id: 17, team_name: 'Sinilille Sõbrad', icon: null, description: 'Jookseme ja kõnnime veteranide toetuseks.', join_code: 'K7QX-2M9P',
+          participant_count: 8, distance: 2107, created_at: '2025-03-02T10:15:00.000Z',
+        }],
+      },
+    },
   },
   'GET /api/admin/entrydata': {
     tags: ['admin'], summary: 'Every entry with its member and team',
     description: 'Spec §7 GET /admin/entrydata: every live entry (spec §3 Entry) with the member\'s full_name and the team\'s team_name.',
+    examples: { response: { entries: [{ ...ENTRY_EXAMPLE, participant: { full_name: 'Kadi Kask' }, team: { team_name: 'Sinilille Sõbrad' } }] } },
   },
   'GET /api/admin/users': {
     tags: ['admin'], summary: 'Accounts, paged, sorted and searched',

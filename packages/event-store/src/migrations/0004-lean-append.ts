@@ -25,6 +25,13 @@
 import { sql, type Kysely } from 'kysely';
 import { APPEND_LOCK } from './0001-event-log';
 
+/**
+ * Up to this many requests a batch's per-request steps run as plpgsql loops (each statement is
+ * planned again on every call, which costs more than a short loop); above it, as single
+ * statements over the unnested arrays (a loop would subscript text arrays, quadratic in the batch).
+ */
+const SMALL_BATCH = 64;
+
 const SQL = /* sql */ `
       CREATE OR REPLACE FUNCTION es.append_batch(p_groups int[], p_streams text[], p_expected text[], p_counts int[], p_events jsonb, p_ids uuid[])
       RETURNS TABLE (request_index int, outcome text, next_expected_revision bigint, last_position bigint, detail text)
@@ -184,6 +191,8 @@ const SQL = /* sql */ `
         -- 2. Idempotency, before the revision check (a repeat succeeds whatever it expected).
         --    "event_id = ANY(p_ids)" is an index probe per id whatever the statistics say; the
         --    hits are few (none but on a repeat), so the join back to their requests is cheap.
+        --    A hit's request stream is joined in (a repeated import batch is all hits, and
+        --    p_streams[req] would walk the text array for each).
         FOR hit IN
           SELECT (p_events->(r.ord::int - 1)->>'s')::int AS req, e.stream <> u.s AS elsewhere, e.event_id, e.global_position, r.ord::int AS ord
           FROM es.events e
@@ -199,15 +208,29 @@ const SQL = /* sql */ `
           found_last_pos[hit.req] := hit.global_position;
         END LOOP;
 
-        -- 3. Each request's expected revision against its stream's, in one statement.
-        SELECT array_agg(CASE u.e
-                 WHEN 'any' THEN true
-                 WHEN 'no_stream' THEN u.r = -1
-                 WHEN 'stream_exists' THEN u.r >= 0
-                 ELSE u.r = u.e::bigint
-               END ORDER BY u.ord)
-        INTO matches
-        FROM unnest(p_expected, current_rev) WITH ORDINALITY AS u(e, r, ord);
+        -- 3. Each request's expected revision against its stream's: in one statement for a large
+        --    batch (p_expected[i] would walk the text array from its start for every i), in a
+        --    loop for a small one (a statement is planned on every call).
+        IF n > ${SMALL_BATCH} THEN
+          SELECT array_agg(CASE u.e
+                   WHEN 'any' THEN true
+                   WHEN 'no_stream' THEN u.r = -1
+                   WHEN 'stream_exists' THEN u.r >= 0
+                   ELSE u.r = u.e::bigint
+                 END ORDER BY u.ord)
+          INTO matches
+          FROM unnest(p_expected, current_rev) WITH ORDINALITY AS u(e, r, ord);
+        ELSE
+          matches := array_fill(false, ARRAY[n]);
+          FOR i IN 1..n LOOP
+            matches[i] := CASE p_expected[i]
+              WHEN 'any' THEN true
+              WHEN 'no_stream' THEN current_rev[i] = -1
+              WHEN 'stream_exists' THEN current_rev[i] >= 0
+              ELSE current_rev[i] = p_expected[i]::bigint
+            END;
+          END LOOP;
+        END IF;
 
         -- Each group takes its first refusal.
         FOR i IN 1..n LOOP
@@ -255,22 +278,54 @@ const SQL = /* sql */ `
             PERFORM setval('es.global_position', first_pos + to_write - 1);
           END IF;
           -- Each event's k (1-based index in its request) gives its revision and, with its
-          -- request's base, its position; its request's stream comes from the join.
-          INSERT INTO es.events (global_position, event_id, stream, revision, type, schema_version, data, metadata)
-          SELECT first_pos + u.base + x.k - 1,
-                 x.id,
-                 u.stream,
-                 u.rev + x.k,
-                 x.type,
-                 x.v,
-                 coalesce(x.data, 'null'::jsonb),
-                 coalesce(x.metadata, '{}'::jsonb)
-          FROM jsonb_to_recordset(p_events) AS x(s int, k int, id uuid, type text, v int, data jsonb, metadata jsonb)
-          JOIN unnest(p_streams, current_rev, req_base, writes) WITH ORDINALITY AS u(stream, rev, base, w, ord) ON u.ord = x.s
-          WHERE u.w;
+          -- request's base, its position. Its request's stream: by subscript in a small batch, by
+          -- a join in a large one (as in step 3).
+          IF n <= ${SMALL_BATCH} THEN
+            INSERT INTO es.events (global_position, event_id, stream, revision, type, schema_version, data, metadata)
+            SELECT first_pos + req_base[x.s] + x.k - 1, x.id, p_streams[x.s], current_rev[x.s] + x.k, x.type, x.v,
+                   coalesce(x.data, 'null'::jsonb), coalesce(x.metadata, '{}'::jsonb)
+            FROM jsonb_to_recordset(p_events) AS x(s int, k int, id uuid, type text, v int, data jsonb, metadata jsonb)
+            WHERE writes[x.s];
+          ELSE
+            INSERT INTO es.events (global_position, event_id, stream, revision, type, schema_version, data, metadata)
+            SELECT first_pos + u.base + x.k - 1, x.id, u.stream, u.rev + x.k, x.type, x.v,
+                   coalesce(x.data, 'null'::jsonb), coalesce(x.metadata, '{}'::jsonb)
+            FROM jsonb_to_recordset(p_events) AS x(s int, k int, id uuid, type text, v int, data jsonb, metadata jsonb)
+            JOIN unnest(p_streams, current_rev, req_base, writes) WITH ORDINALITY AS u(stream, rev, base, w, ord) ON u.ord = x.s
+            WHERE u.w;
+          END IF;
         END IF;
 
-        -- 6. One row per request, in request order (= the order positions were given out).
+        -- 6. One row per request, in request order (= the order positions were given out): in a
+        --    loop for a small batch, in one statement for a large one (as in step 3).
+        IF n <= ${SMALL_BATCH} THEN
+          FOR i IN 1..n LOOP
+            g := p_groups[i] + 1;
+            request_index := i - 1;
+            next_expected_revision := NULL;
+            last_position := NULL;
+            detail := NULL;
+            IF group_code[g] <> 0 THEN
+              outcome := CASE group_code[g] WHEN 1 THEN 'wer' ELSE 'dup' END;
+              detail := group_detail[g];
+            ELSIF found_ids[i] > 0 THEN
+              outcome := 'repeat';
+              next_expected_revision := current_rev[i];
+              last_position := found_last_pos[i];
+            ELSE
+              outcome := 'ok';
+              next_expected_revision := current_rev[i] + p_counts[i];
+              IF p_counts[i] = 0 THEN
+                last_position := coalesce((SELECT e.global_position FROM es.events e
+                                           WHERE e.stream = p_streams[i] AND e.revision = current_rev[i]), 0);
+              ELSE
+                last_position := first_pos + req_base[i] + p_counts[i] - 1;
+              END IF;
+            END IF;
+            RETURN NEXT;
+          END LOOP;
+          RETURN;
+        END IF;
         RETURN QUERY
           SELECT (u.ord - 1)::int,
                  CASE u.code WHEN 1 THEN 'wer' WHEN 2 THEN 'dup' ELSE CASE WHEN u.found > 0 THEN 'repeat' ELSE 'ok' END END,

@@ -2,8 +2,10 @@
  * The EventStore on PostgreSQL (schema `es`, see migrations/0001-event-log.ts).
  *
  * **Appends** go through group commit (append-batcher.ts): an append joins the next
- * batch, and a batch is one call of the PL/pgSQL function `es.append_batch` (migration 0002), one
- * round trip and one transaction in autocommit. For every group (one appendToStreams call) it
+ * batch, and a batch is one call of the PL/pgSQL function `es.append_batch` (migration 0002, made
+ * lean by 0004: a lone request takes single-row statements; docs/decisions/0104), one
+ * round trip and one transaction in autocommit. `prepareAppend` encodes an append ahead of its
+ * send (the bulk importer's next batch, while the one before commits). For every group (one appendToStreams call) it
  * locks the stream rows (`es.streams`, in name order across the batch: batches cannot deadlock),
  * checks idempotency by event id, then the expected revisions, bumps the stream revisions and
  * finally inserts the events of every group it accepted. Two appends to one stream are never in

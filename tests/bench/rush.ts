@@ -108,6 +108,8 @@ export interface RushFigures {
   entriesInLog: number;
   /** CPU seconds of each service and of this process over the evening. */
   cpuSeconds: Record<string, number>;
+  /** Share of the machine's CPU time busy over the evening (every process, other work included), 0–1. */
+  machineBusy: number;
   /** The step's phases, s. */
   phases: Record<string, number>;
   seconds: number;
@@ -139,6 +141,19 @@ async function caughtUp(db: Kysely<ReadModelDatabase>, position: number, boundMs
   }
 }
 
+/** The machine's CPU time so far, busy and in all, in clock ticks (Linux /proc/stat; zeros elsewhere). */
+function machineCpu(): { busy: number; total: number } {
+  try {
+    const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+    const ticks = fields.map(Number);
+    const total = ticks.reduce((sum, t) => sum + t, 0);
+    // user nice system idle iowait irq softirq steal …: idle and iowait are not busy.
+    return { busy: total - (ticks[3] ?? 0) - (ticks[4] ?? 0), total };
+  } catch {
+    return { busy: 0, total: 0 };
+  }
+}
+
 /** Runs `work` on every item with at most `limit` in flight. */
 async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
   let next = 0;
@@ -150,11 +165,15 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
 /**
  * Plays the rush on a database of its own on the PostgreSQL server of `serverUrl`, with the Redis
  * of `redisUrl` (see the module comment).
- * @throws Error when nginx is not installed, a service does not start, the set-up's logins fail
- *   or the streams do not open; the evening's own failures are figures, not throws.
+ * @returns null when nginx is not installed (the rush is production's front door or nothing).
+ * @throws Error when a service does not start, the set-up's logins fail or the streams do not
+ *   open; the evening's own failures are figures, not throws.
  */
-export async function measureRush(options: { serverUrl: string; redisUrl: string; scale?: number }): Promise<RushFigures> {
-  if (!nginxAvailable()) throw new Error('rush: nginx is not installed here (tests/support/ensure-system.ts installs nginx-light)');
+export async function measureRush(options: { serverUrl: string; redisUrl: string; scale?: number }): Promise<RushFigures | null> {
+  if (!nginxAvailable()) {
+    progress('rush: nginx is not installed here (tests/support/ensure-system.ts installs nginx-light): skipped');
+    return null;
+  }
   const began = performance.now();
   const loadBefore = loadavg()[0]!;
   const scale = options.scale ?? 1;
@@ -228,12 +247,15 @@ export async function measureRush(options: { serverUrl: string; redisUrl: string
     const entriesBefore = await store.countEvents({ category: 'entry', types: ['EntryAdded'] });
     const cpuStart = Object.fromEntries(stack.services.map(({ name, process }) => [name, cpuOf(process.child.pid)]));
     const ownStart = process.cpuUsage();
+    const machineStart = machineCpu();
     const evening = await playEvening(people, participantClients, recorder, {
       seconds: RUSH.seconds, entriesEach: RUSH.entriesEach, refreshSeconds: RUSH.refreshSeconds, drainMs: RUSH.drainMs,
     });
     const own = process.cpuUsage(ownStart);
     const cpuSeconds: Record<string, number> = Object.fromEntries(stack.services.map(({ name, process }) => [name, cpuOf(process.child.pid) - cpuStart[name]!]));
     cpuSeconds['load generator (this process)'] = (own.user + own.system) / 1e6;
+    const machineEnd = machineCpu();
+    const machineBusy = (machineEnd.busy - machineStart.busy) / Math.max(1, machineEnd.total - machineStart.total);
     phase('evening');
 
     // 5. Caught up, stopped, replayed and compared.
@@ -255,7 +277,7 @@ export async function measureRush(options: { serverUrl: string; redisUrl: string
       participants, teams, readers, evening, routes, errors: recorder.errorCount(), errorCauses, serviceErrors, catchUpMs,
       tables: replay.checksums.length,
       mismatched: replay.checksums.filter((c) => !c.match).map((c) => `${c.table} (live ${c.live?.rows ?? '—'} rows, replay ${c.rebuilt.rows})`),
-      entriesInLog, cpuSeconds, phases, seconds: (performance.now() - began) / 1000, loadBefore, loadAfter: loadavg()[0]!,
+      entriesInLog, cpuSeconds, machineBusy, phases, seconds: (performance.now() - began) / 1000, loadBefore, loadAfter: loadavg()[0]!,
     };
   } finally {
     await Promise.all(clients.map((client) => client.close()));
@@ -281,7 +303,8 @@ async function dropDatabase(serverUrl: string, url: string): Promise<void> {
 }
 
 /** The table's rows for the rush. */
-export function rushRows(f: RushFigures): Row[] {
+export function rushRows(f: RushFigures | null): Row[] {
+  if (!f) return [{ measure: 'rush through nginx', result: 'skipped: nginx is not installed here', ratio: '', target: '' }];
   const who = `${grouped(f.participants)} participants of ${f.teams} teams, ${f.readers} readers`;
   const entry = f.routes.find((r) => r.route === 'POST /api/entry')!;
   const lag = (p: number) => percentile(f.evening.lags, p);
@@ -344,11 +367,13 @@ export function rushRows(f: RushFigures): Row[] {
 }
 
 /** What the rows cannot say: the errors' causes, the machine, where the CPU went. */
-export function rushNotes(f: RushFigures): string[] {
+export function rushNotes(f: RushFigures | null): string[] {
+  if (!f) return [];
   const notes = [
     `rush: load average ${f.loadBefore.toFixed(2)} before, ${f.loadAfter.toFixed(2)} after (${f.participants} clients, the three services, nginx and PostgreSQL share the machine's cores); `
     + `the load generator's event-loop delay p99 ${f.evening.loopDelay.p99.toFixed(1)} ms, max ${f.evening.loopDelay.max.toFixed(1)} ms (in every time of the rush)`,
-    `rush: CPU seconds over the evening: ${Object.entries(f.cpuSeconds).map(([name, s]) => `${name} ${s.toFixed(1)}`).join(', ')}`,
+    `rush: CPU seconds over the evening: ${Object.entries(f.cpuSeconds).map(([name, s]) => `${name} ${s.toFixed(1)}`).join(', ')}; `
+    + `the machine's cores were ${(f.machineBusy * 100).toFixed(0)} % busy (every process on it)`,
     `rush: GET /api/stats through nginx's one-second cache: ${Object.entries(f.evening.statsCache).map(([status, n]) => `${status} ${n}`).join(', ')} `
     + '(a logged-in page sends Authorization, which the cache passes by)',
   ];

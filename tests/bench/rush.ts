@@ -46,7 +46,7 @@ import { ensureEditionOpen, importRows, migrateToLatest } from '@sinilill/cli';
 import { repoRoot } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import { edition2025 } from '@sinilill/domain/seed';
-import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection } from '@sinilill/event-store';
+import { PersonalDataVault, PostgresEventStore, withPersonalDataProtection, type EventStore } from '@sinilill/event-store';
 import { createScratchDatabase, startLocalServers } from '@sinilill/local-infra';
 import { createReadModelDb, projections, readCheckpoints, rebuildReadModels, type ReadModelDatabase } from '@sinilill/read-models';
 import { E2E_ADMIN } from '../support/e2e-stacks';
@@ -99,13 +99,19 @@ export interface RushFigures {
   errorCauses: string[];
   /** The services' own error lines (level error and above), first few, distinct. */
   serviceErrors: string[];
+  /** nginx's error log by kind, with counts, most frequent first. */
+  nginxErrors: string[];
   /** The projector's catch-up to the log's head after the last call, ms. */
   catchUpMs: number;
   /** The replay's checksum comparison. */
   tables: number;
   mismatched: string[];
-  /** Entries in the log added by the evening vs POSTs answered 200. */
-  entriesInLog: number;
+  /**
+   * The log against the writers' keys (by each EntryAdded's command id, `<userId>:<key>`): entries
+   * the evening appended; keys answered 200 that the log holds not exactly once; keys refused
+   * (4xx) that it holds; keys of unknown outcome (5xx, no answer) that it holds more than once.
+   */
+  log: { entries: number; answeredNotOnce: number; refusedButThere: number; unknownTwice: number; unknownThere: number };
   /** CPU seconds of each service and of this process over the evening. */
   cpuSeconds: Record<string, number>;
   /** Share of the machine's CPU time busy over the evening (every process, other work included), 0–1. */
@@ -244,7 +250,7 @@ export async function measureRush(options: { serverUrl: string; redisUrl: string
     // 4. The evening.
     const readers = people.filter((person) => person.reader).length;
     progress(`rush: the evening, ${RUSH.seconds} s: ${participants} participants add ${RUSH.entriesEach} entries each; ${readers} readers with their live streams`);
-    const entriesBefore = await store.countEvents({ category: 'entry', types: ['EntryAdded'] });
+    const headBefore = await store.headPosition();
     const cpuStart = Object.fromEntries(stack.services.map(({ name, process }) => [name, cpuOf(process.child.pid)]));
     const ownStart = process.cpuUsage();
     const machineStart = machineCpu();
@@ -262,8 +268,9 @@ export async function measureRush(options: { serverUrl: string; redisUrl: string
     const catchUpStarted = performance.now();
     await caughtUp(db, await store.headPosition(), 60_000);
     const catchUpMs = performance.now() - catchUpStarted;
-    const entriesInLog = (await store.countEvents({ category: 'entry', types: ['EntryAdded'] })) - entriesBefore;
+    const log = await entriesAgainstKeys(store, headBefore, evening.keys);
     const serviceErrors = [...new Set(stack.errorLines())].slice(0, 10);
+    const nginxErrors = [...stack.nginxErrors().entries()].sort((a, b) => b[1] - a[1]).map(([what, count]) => `${count} × ${what}`);
     await Promise.all(clients.map((client) => client.close()));
     await stack.stop();
     stack = undefined;
@@ -274,10 +281,10 @@ export async function measureRush(options: { serverUrl: string; redisUrl: string
     const routes = ROUTES.map((route) => ({ route, ...recorder.figures(route) }));
     const errorCauses = [...recorder.errors.entries()].sort((a, b) => b[1] - a[1]).map(([what, count]) => `${count} × ${what}`);
     return {
-      participants, teams, readers, evening, routes, errors: recorder.errorCount(), errorCauses, serviceErrors, catchUpMs,
+      participants, teams, readers, evening, routes, errors: recorder.errorCount(), errorCauses, serviceErrors, nginxErrors, catchUpMs,
       tables: replay.checksums.length,
       mismatched: replay.checksums.filter((c) => !c.match).map((c) => `${c.table} (live ${c.live?.rows ?? '—'} rows, replay ${c.rebuilt.rows})`),
-      entriesInLog, cpuSeconds, machineBusy, phases, seconds: (performance.now() - began) / 1000, loadBefore, loadAfter: loadavg()[0]!,
+      log, cpuSeconds, machineBusy, phases, seconds: (performance.now() - began) / 1000, loadBefore, loadAfter: loadavg()[0]!,
     };
   } finally {
     await Promise.all(clients.map((client) => client.close()));
@@ -287,6 +294,28 @@ export async function measureRush(options: { serverUrl: string; redisUrl: string
     await accountPool.end();
     await dropDatabase(options.serverUrl, url);
   }
+}
+
+/** The evening's EntryAdded events (after `after`) against the writers' keys (RushFigures.log). */
+async function entriesAgainstKeys(store: EventStore, after: number, keys: EveningFigures['keys']): Promise<RushFigures['log']> {
+  const added = await store.readEvents({ category: 'entry', types: ['EntryAdded'] });
+  const times = new Map<string, number>();
+  let entries = 0;
+  for (const event of added) {
+    if (event.globalPosition <= after) continue;
+    entries += 1;
+    const key = String(event.metadata.commandId ?? '').split(':').at(-1)!;
+    times.set(key, (times.get(key) ?? 0) + 1);
+  }
+  const log = { entries, answeredNotOnce: 0, refusedButThere: 0, unknownTwice: 0, unknownThere: 0 };
+  for (const [key, outcome] of keys) {
+    const count = times.get(key) ?? 0;
+    if (outcome === 'added' && count !== 1) log.answeredNotOnce += 1;
+    if (outcome === 'refused' && count > 0) log.refusedButThere += 1;
+    if (outcome === 'unknown' && count > 1) log.unknownTwice += 1;
+    if (outcome === 'unknown' && count === 1) log.unknownThere += 1;
+  }
+  return log;
 }
 
 /** Drops the rush's database; a failure is only reported. */
@@ -351,10 +380,12 @@ export function rushRows(f: RushFigures | null): Row[] {
       target: `all match (${verdict(f.mismatched.length === 0)})`,
     },
     {
-      measure: 'rush: entries in the log vs POST /api/entry answered 200',
-      result: `${grouped(f.entriesInLog)} entries (${grouped(f.evening.entriesAdded)} answered)`,
+      measure: 'rush: the log vs the writers\' Idempotency-Keys: each entry answered 200 there once, none refused there, none twice',
+      result: `${grouped(f.log.entries)} entries appended (${grouped(f.evening.entriesAdded)} answered 200; `
+        + `${f.log.answeredNotOnce} answered but not there once, ${f.log.refusedButThere} refused but there, ${f.log.unknownTwice} twice; `
+        + `${f.log.unknownThere} appended whose answer was lost)`,
       ratio: '',
-      target: `equal (${verdict(f.entriesInLog === f.evening.entriesAdded)})`,
+      target: `exactly once (${verdict(f.log.answeredNotOnce + f.log.refusedButThere + f.log.unknownTwice === 0)})`,
     },
     {
       measure: `rush: the step's time (${Object.entries(f.phases).map(([name, s]) => `${name} ${s.toFixed(0)}`).join(', ')} s)`,
@@ -379,6 +410,7 @@ export function rushNotes(f: RushFigures | null): string[] {
   ];
   if (f.errorCauses.length > 0) notes.push(`rush: errors by route and cause: ${f.errorCauses.join('; ')}`);
   if (f.serviceErrors.length > 0) notes.push(`rush: the services logged errors: ${f.serviceErrors.join('; ')}`);
+  if (f.nginxErrors.length > 0) notes.push(`rush: nginx logged: ${f.nginxErrors.join('; ')}`);
   return notes;
 }
 

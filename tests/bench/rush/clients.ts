@@ -8,6 +8,12 @@
  * Bearer <token>` once logged in, JSON, `Accept-Encoding: gzip, br` as a browser does, and an
  * `Idempotency-Key` on a command.
  *
+ * A call waits for its answer up to CALL_PATIENCE_MS, past nginx's own 60 s read timeout (after
+ * which nginx answers 503 itself): as a browser's fetch, which has no timeout of its own, a client
+ * here learns what the server answered rather than giving up first. A command that got no answer
+ * at all (the connection failed) is sent again with the same Idempotency-Key after 300 ms and
+ * 1 s, as lib/api-client.ts does; an HTTP answer, 5xx included, is never retried.
+ *
  * The Recorder keeps every call's time (ms, from the request's start until its whole body was
  * read) and outcome by route, for the p50/p99 and the error count per route. An error is a
  * failed call (no answer: its code, e.g. ECONNRESET) or an answer outside 2xx (its status and
@@ -67,6 +73,12 @@ export class Recorder {
   }
 }
 
+/** How long a call waits for its answer's headers and between its body's bytes, ms (see the module comment). */
+export const CALL_PATIENCE_MS = 90_000;
+
+/** The web client's pauses before it sends a command again after a network failure (lib/api-client.ts RETRY_DELAYS_MS). */
+const RETRY_DELAYS_MS = [300, 1000] as const;
+
 /** The loopback address of client `index` (0-based): 127.0.1.1 … 127.0.1.250, 127.0.2.1 … */
 export function clientAddress(index: number): string {
   return `127.0.${1 + Math.floor(index / 250)}.${1 + (index % 250)}`;
@@ -103,12 +115,27 @@ export class RushClient {
   }
 
   /**
-   * One call; never throws. `route` names it for the recorder (null: not recorded, the set-up's
-   * calls). A status outside 2xx, or `isError(answer)` true, counts as an error.
+   * One call (a command: with the web client's retries); never throws; status 0 when no answer
+   * came. `route` names it for the recorder (null: not recorded, the set-up's calls). Each
+   * attempt is recorded: a status outside 2xx, no answer, or `isError(answer)` saying why, counts
+   * as an error.
    */
   async call(route: RushRoute | null, method: 'GET' | 'POST', path: string, options: {
     body?: unknown; idempotencyKey?: string; minPosition?: number; isError?: (answer: Answer) => string | null;
   } = {}): Promise<Answer> {
+    let answer = await this.once(route, method, path, options);
+    // A command without an answer is sent again with its key (the web client's retries); a GET is not.
+    for (const delay of method === 'POST' ? RETRY_DELAYS_MS : []) {
+      if (answer.status !== 0) break;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      answer = await this.once(route, method, path, options);
+    }
+    return answer;
+  }
+
+  private async once(route: RushRoute | null, method: 'GET' | 'POST', path: string, options: {
+    body?: unknown; idempotencyKey?: string; minPosition?: number; isError?: (answer: Answer) => string | null;
+  }): Promise<Answer> {
     const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'gzip, br' };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -118,7 +145,7 @@ export class RushClient {
     try {
       const response = await this.pool.request({
         method, path, headers, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
-        headersTimeout: 30_000, bodyTimeout: 30_000,
+        headersTimeout: CALL_PATIENCE_MS, bodyTimeout: CALL_PATIENCE_MS,
       });
       const body = Buffer.from(await response.body.arrayBuffer());
       const answer: Answer = { status: response.statusCode, headers: response.headers, body, ms: performance.now() - started };
@@ -149,7 +176,7 @@ export class RushClient {
     let response;
     try {
       response = await this.pool.request({
-        method: 'GET', path: `/api/team/${teamId}/live`, signal, bodyTimeout: 0, headersTimeout: 30_000,
+        method: 'GET', path: `/api/team/${teamId}/live`, signal, bodyTimeout: 0, headersTimeout: CALL_PATIENCE_MS,
         headers: { accept: 'text/event-stream', authorization: `Bearer ${this.token}` },
       });
     } catch (error) {

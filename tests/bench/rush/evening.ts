@@ -47,13 +47,18 @@ export interface EveningFigures {
   calls: number;
   /** POST /api/entry answered 200. */
   entriesAdded: number;
+  /**
+   * Every POST /api/entry's Idempotency-Key by what its writer learned: `added` (200), `refused`
+   * (4xx: nothing appended), `unknown` (5xx or no answer: appended or not).
+   */
+  keys: Map<string, 'added' | 'refused' | 'unknown'>;
   /** Append answered → first change on a live stream of the team, ms, ascending. */
   lags: number[];
   /** Entries whose change no live stream of their team announced. */
   unheard: number;
   /** POST answered → the writer's three reads answered, ms, ascending. */
   readYourWrites: number[];
-  /** X-Cache-Status of the GET /api/stats answers (HIT, MISS, BYPASS …). */
+  /** X-Cache-Status of the GET /api/stats answers 200 (HIT, MISS, BYPASS …). */
   statsCache: Record<string, number>;
   /** The load generator's event-loop delay, p99 and max, ms. */
   loopDelay: { p99: number; max: number };
@@ -138,6 +143,7 @@ export async function playEvening(people: readonly RushPerson[], clients: readon
   const readYourWrites: number[] = [];
   const statsCache: Record<string, number> = {};
   let entriesAdded = 0;
+  const keys = new Map<string, 'added' | 'refused' | 'unknown'>();
 
   const writers = people.map(async (person, i) => {
     const client = clients[i]!;
@@ -147,9 +153,11 @@ export async function playEvening(people: readonly RushPerson[], clients: readon
     const types = moments.map(() => PRESET_TYPES[Math.floor(random() * PRESET_TYPES.length)]!);
     for (const [k, moment] of moments.entries()) {
       await sleepUntil(moment);
+      const key = randomUUID();
       const answer = await client.call('POST /api/entry', 'POST', '/api/entry', {
-        body: { distance: distances[k], entry_type: types[k], performed_at: days[k] }, idempotencyKey: randomUUID(),
+        body: { distance: distances[k], entry_type: types[k], performed_at: days[k] }, idempotencyKey: key,
       });
+      keys.set(key, answer.status === 200 ? 'added' : answer.status >= 400 && answer.status < 500 ? 'refused' : 'unknown');
       if (answer.status !== 200) continue;
       const at = performance.now();
       const { entry, position } = JSON.parse(bodyText(answer)) as { entry: { id: number }; position: number };
@@ -183,8 +191,10 @@ export async function playEvening(people: readonly RushPerson[], clients: readon
           client.call('GET /api/settings', 'GET', '/api/settings'),
           client.call('GET /api/editions', 'GET', '/api/editions'),
         ]);
-        const cache = String(stats.headers['x-cache-status'] ?? 'none');
-        statsCache[cache] = (statsCache[cache] ?? 0) + 1;
+        if (stats.status === 200) {
+          const cache = String(stats.headers['x-cache-status'] ?? 'none');
+          statsCache[cache] = (statsCache[cache] ?? 0) + 1;
+        }
       }
     };
     return [teamPage(), homePage()];
@@ -225,6 +235,7 @@ export async function playEvening(people: readonly RushPerson[], clients: readon
     seconds: (finished - start) / 1000,
     calls,
     entriesAdded,
+    keys,
     lags: lags.sort((a, b) => a - b),
     unheard,
     readYourWrites: readYourWrites.sort((a, b) => a - b),

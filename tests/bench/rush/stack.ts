@@ -4,7 +4,8 @@
  * services/<name>/src/server.ts`, the way tests/support/service-process.ts and `npm run dev` start
  * them: the code the compiled build bundles, without the build step), on one PostgreSQL database
  * and one Redis, and nginx with the kit's infra/nginx/sinilill.conf in front of the two APIs
- * (stats-peers.ts startNginx: production's front door, in place of the development gateway).
+ * (production's front door, in place of the development gateway; started as stats-peers.ts
+ * starts it, its error log counted rather than printed).
  *
  * The services log at `warn` (production's level is info; a line per request would cost the CPU
  * the rush measures), with a simulated clock from `clockStart` (entries are accepted only inside
@@ -12,12 +13,14 @@
  * sent by anything the rush does) and the administrator `admin` created at the command API's
  * start (ADMIN_EMAIL, ADMIN_PASSWORD).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '@sinilill/config';
-import { freePortBlock } from '@sinilill/local-infra';
+import { freePort, freePortBlock } from '@sinilill/local-infra';
 import { spawnService, waitForOk, type ServiceProcess } from '../../support/service-process';
-import { startNginx } from '../stats-peers';
+import { NGINX_CONF, nginxConfFor } from '../stats-peers';
 
 export interface RushStack {
   /** nginx's address, the only one the clients use: http://127.0.0.1:port. */
@@ -25,6 +28,8 @@ export interface RushStack {
   services: { name: string; process: ServiceProcess }[];
   /** The lines of the services' output at level error or above (pino's 50, 60), with the service's name. */
   errorLines(): string[];
+  /** nginx's error log (warn and above) by what it said, the client, request and ids left out, with counts. */
+  nginxErrors(): Map<string, number>;
   stop(): Promise<void>;
 }
 
@@ -75,7 +80,7 @@ export async function startRushStack(options: {
     OTEL_EXPORTER_OTLP_ENDPOINT: '',
   };
   const services = SERVICES.map(({ name, file }) => ({ name, process: spawnService(file, env) }));
-  let nginx: { url: string; stop: () => Promise<void> } | undefined;
+  let nginx: FrontDoor | undefined;
   const stop = async () => {
     await nginx?.stop();
     // SIGTERM: each service closes gracefully (its commands in flight finish) within its 10 s bound.
@@ -89,7 +94,7 @@ export async function startRushStack(options: {
   try {
     const health = { 'command-api': ports.command, 'query-api': ports.query, projector: ports.projector };
     await Promise.all(services.map(({ name, process }) => waitForOk(`http://127.0.0.1:${health[name]}/health/ready`, process, 120_000)));
-    nginx = await startNginx({ query: `http://127.0.0.1:${ports.query}`, command: `http://127.0.0.1:${ports.command}` });
+    nginx = await startFrontDoor({ query: `127.0.0.1:${ports.query}`, command: `127.0.0.1:${ports.command}` });
   } catch (error) {
     await stop();
     throw error;
@@ -100,6 +105,57 @@ export async function startRushStack(options: {
     errorLines: () => services.flatMap(({ name, process }) => process.logLines()
       .filter((line) => typeof line.level === 'number' && line.level >= 50)
       .map((line) => `${name}: ${String(line.msg ?? line.message ?? '')}${line.err ? ` (${JSON.stringify((line.err as { message?: string }).message ?? line.err)})` : ''}`)),
+    nginxErrors: () => nginx!.errors,
     stop,
   };
+}
+
+/** nginx in front of the APIs, and what its error log said. */
+interface FrontDoor { url: string; errors: Map<string, number>; stop(): Promise<void> }
+
+/**
+ * nginx with the kit's configuration in front of the APIs at `apis` (host:port), as stats-peers.ts
+ * startNginx runs it, but with its error log read here rather than printed: under a rush it logs a
+ * line per failed upstream request, which are counted by kind for the report.
+ * @throws Error when nginx does not answer within 10 s.
+ */
+async function startFrontDoor(apis: { query: string; command: string }): Promise<FrontDoor> {
+  const prefix = mkdtempSync(join(tmpdir(), 'sinilill-rush-nginx-'));
+  // nginx's workers run as another user (nobody) when it is started as root: they must reach the temp paths.
+  chmodSync(prefix, 0o755);
+  mkdirSync(join(prefix, '.data/nginx'), { recursive: true });
+  const port = await freePort();
+  const conf = join(prefix, 'sinilill.conf');
+  writeFileSync(conf, nginxConfFor(readFileSync(NGINX_CONF, 'utf8'), { port, queryApi: apis.query, commandApi: apis.command }));
+  const child = spawn('nginx', ['-p', `${prefix}/`, '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const errors = new Map<string, number>();
+  let partial = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    const lines = (partial + chunk.toString('utf8')).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      // "2026/12/05 10:01:02 [error] 26801#26801: *2898 upstream timed out (…) while connecting to upstream, client: …"
+      const what = /\[(\w+)\] \d+#\d+: (?:\*\d+ )?(.*?)(?:, client: .*)?$/.exec(line);
+      if (what) errors.set(`${what[1]}: ${what[2]}`, (errors.get(`${what[1]}: ${what[2]}`) ?? 0) + 1);
+    }
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGQUIT');
+    await exited;
+    rmSync(prefix, { recursive: true, force: true });
+  };
+  const url = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 10_000; ;) {
+    try {
+      if ((await fetch(`${url}/health/live`)).ok) return { url, errors, stop };
+    } catch {
+      // not listening yet
+    }
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`rush: nginx did not start (exit ${child.exitCode}): ${[...errors.keys()].join('; ')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

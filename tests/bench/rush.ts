@@ -59,7 +59,7 @@ import { rushPeople } from './rush/people';
 import { nginxAvailable } from './stats-peers';
 import { startRushStack } from './rush/stack';
 
-/** The evening at scale 1 (issue of the last evening: 1 000 participants of 150 teams, 300 readers). */
+/** The evening at scale 1: 1 000 participants of 150 teams, 2 readers a team (300), 3 entries each in 60 s, pages reloaded every 5 s. */
 export const RUSH = { teams: 150, participants: 1000, readersPerTeam: 2, entriesEach: 3, seconds: 60, refreshSeconds: 5, drainMs: 10_000 } as const;
 
 /** Targets: no error; POST /api/entry p99, ms; the step's wall time, s. */
@@ -135,14 +135,14 @@ function cpuOf(pid: number | undefined): number {
 }
 
 /**
- * Resolves once every projection's checkpoint reached `position`.
- * @throws Error naming the checkpoints when `boundMs` passes first.
+ * Resolves once every projection's checkpoint reached `position`: null then, else (after
+ * `boundMs`) the checkpoints, by projection.
  */
-async function caughtUp(db: Kysely<ReadModelDatabase>, position: number, boundMs: number): Promise<void> {
+async function caughtUp(db: Kysely<ReadModelDatabase>, position: number, boundMs: number): Promise<Record<string, number> | null> {
   for (const deadline = performance.now() + boundMs; ;) {
     const checkpoints = await readCheckpoints(db);
-    if (projections.every((p) => (checkpoints[p.name] ?? 0) >= position)) return;
-    if (performance.now() > deadline) throw new Error(`rush: the projections did not reach position ${position} in ${boundMs} ms: ${JSON.stringify(checkpoints)}`);
+    if (projections.every((p) => (checkpoints[p.name] ?? 0) >= position)) return null;
+    if (performance.now() > deadline) return checkpoints;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -218,7 +218,9 @@ export async function measureRush(options: { serverUrl: string; redisUrl: string
       databaseUrl: url, redisUrl: options.redisUrl, jwtSecret: JWT_SECRET, emailIndexSecret: EMAIL_INDEX_SECRET,
       clockStart: CLOCK_START, admin: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
     });
-    await caughtUp(db, await store.headPosition(), 120_000);
+    const head = await store.headPosition();
+    const behind = await caughtUp(db, head, 120_000);
+    if (behind) throw new Error(`rush: the projector did not catch up with the import (position ${head}) in 120 s: ${JSON.stringify(behind)}`);
     phase('stack');
 
     // 3. Passwords by the administrator, then every participant's own login.
@@ -237,8 +239,8 @@ export async function measureRush(options: { serverUrl: string; redisUrl: string
       if (answer.status !== 200) throw new Error(`rush: the password of participant ${person.participantId} was not set (${answer.status}): ${bodyText(answer)}`);
     });
     phase('passwords');
-    for (const [i] of people.entries()) clients[i + 1] = new RushClient(stack.url, clientAddress(i), recorder);
-    const participantClients = clients.slice(1);
+    const participantClients = people.map((_, i) => new RushClient(stack!.url, clientAddress(i), recorder));
+    clients.push(...participantClients);
     await eachLimited(people, SETUP_CONCURRENCY, async (person, i) => {
       const client = participantClients[i]!;
       const answer = await client.call(null, 'POST', '/api/login', { body: { email: person.email, password: passwords[i] } });
@@ -266,7 +268,9 @@ export async function measureRush(options: { serverUrl: string; redisUrl: string
 
     // 5. Caught up, stopped, replayed and compared.
     const catchUpStarted = performance.now();
-    await caughtUp(db, await store.headPosition(), 60_000);
+    const finalHead = await store.headPosition();
+    const stillBehind = await caughtUp(db, finalHead, 60_000);
+    if (stillBehind) recorder.error(`the projector had not reached position ${finalHead} 60 s after the evening: ${JSON.stringify(stillBehind)}`);
     const catchUpMs = performance.now() - catchUpStarted;
     const log = await entriesAgainstKeys(store, headBefore, evening.keys);
     const serviceErrors = [...new Set(stack.errorLines())].slice(0, 10);

@@ -102,6 +102,24 @@ function codeOf(answer: Answer): string {
   }
 }
 
+/**
+ * The positions of the complete `change` events at the start of `buffer` (WHATWG server-sent
+ * events: `event:` and `data:` lines, a blank line ends an event; comments such as `: keep-alive`
+ * and other events skipped), and what is left of it: the start of an event still arriving.
+ */
+export function takeChanges(buffer: string): { positions: number[]; rest: string } {
+  const positions: number[] = [];
+  let rest = buffer;
+  for (let end = rest.indexOf('\n\n'); end >= 0; end = rest.indexOf('\n\n')) {
+    const lines = rest.slice(0, end).split('\n');
+    rest = rest.slice(end + 2);
+    if (!lines.includes('event: change')) continue;
+    const data = lines.find((line) => line.startsWith('data: '));
+    if (data) positions.push((JSON.parse(data.slice(6)) as { position: number }).position);
+  }
+  return { positions, rest };
+}
+
 /** One change event of a team's live stream, and when it arrived (performance.now(), ms). */
 export interface HeardChange { position: number; at: number }
 
@@ -196,16 +214,10 @@ export class RushClient {
     let buffer = first.done ? '' : Buffer.from(first.value as Uint8Array).toString('utf8');
     const ended = (async () => {
       const take = () => {
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const lines = block.split('\n');
-          if (!lines.includes('event: change')) continue;
-          const data = lines.find((line) => line.startsWith('data: '));
-          if (!data) continue;
-          const { position } = JSON.parse(data.slice(6)) as { position: number };
-          onChange({ position, at: performance.now() });
-        }
+        const { positions, rest } = takeChanges(buffer);
+        buffer = rest;
+        const at = performance.now();
+        for (const position of positions) onChange({ position, at });
       };
       take();
       try {

@@ -358,16 +358,16 @@ export function rushRows(f: RushFigures | null): Row[] {
   for (const route of f.routes) {
     const judged = route.route === 'POST /api/entry';
     rows.push({
-      measure: `rush: ${route.route} p50 / p99 (${grouped(route.calls)} calls)`,
-      result: `${route.p50.toFixed(1)} / ${route.p99.toFixed(1)} ms`,
+      measure: `rush: ${route.route} p50 / p99`,
+      result: `${route.p50.toFixed(1)} / ${route.p99.toFixed(1)} ms (${grouped(route.calls)} calls)`,
       ratio: judged ? `${times(entry.p99, RUSH_TARGET.entryP99Ms)} limit (no peer)` : '',
       target: judged ? `p99 ≤ ${RUSH_TARGET.entryP99Ms} ms (${verdict(entry.p99 <= RUSH_TARGET.entryP99Ms)})` : '',
     });
   }
   rows.push(
     {
-      measure: `rush: lag, POST /api/entry answered → its team's live stream announced it, p50 / p95 / p99 (${grouped(f.evening.lags.length)} entries; ${f.evening.unheard} never announced)`,
-      result: `${lag(50).toFixed(1)} / ${lag(95).toFixed(1)} / ${lag(99).toFixed(1)} ms`,
+      measure: 'rush: lag, POST /api/entry answered → its team\'s live stream announced it, p50 / p95 / p99',
+      result: `${lag(50).toFixed(1)} / ${lag(95).toFixed(1)} / ${lag(99).toFixed(1)} ms (${grouped(f.evening.lags.length)} entries; ${f.evening.unheard} never announced)`,
       ratio: `${times(lag(99), LAG_TARGET.p99Ms)} lag.ts's limit`,
       target: `— (lag.ts: p99 ≤ ${LAG_TARGET.p99Ms} ms at ${LAG_TARGET.rate} appends/s)`,
     },
@@ -378,8 +378,9 @@ export function rushRows(f: RushFigures | null): Row[] {
       target: '',
     },
     {
-      measure: `rush: afterwards, the read models vs a replay of the log (projector caught up ${grouped(f.catchUpMs)} ms after the last call)`,
-      result: f.mismatched.length === 0 ? `${f.tables} of ${f.tables} tables match` : `${f.mismatched.length} of ${f.tables} tables differ: ${f.mismatched.join(', ')}`,
+      measure: 'rush: afterwards, the read models vs a replay of the log',
+      result: `${f.mismatched.length === 0 ? `${f.tables} of ${f.tables} tables match` : `${f.mismatched.length} of ${f.tables} tables differ: ${f.mismatched.join(', ')}`}`
+        + ` (the projector caught up ${grouped(f.catchUpMs)} ms after the last call)`,
       ratio: '',
       target: `all match (${verdict(f.mismatched.length === 0)})`,
     },
@@ -392,8 +393,8 @@ export function rushRows(f: RushFigures | null): Row[] {
       target: `exactly once (${verdict(f.log.answeredNotOnce + f.log.refusedButThere + f.log.unknownTwice === 0)})`,
     },
     {
-      measure: `rush: the step's time (${Object.entries(f.phases).map(([name, s]) => `${name} ${s.toFixed(0)}`).join(', ')} s)`,
-      result: `${f.seconds.toFixed(0)} s`,
+      measure: 'rush: the step\'s time',
+      result: `${f.seconds.toFixed(0)} s (${Object.entries(f.phases).map(([name, s]) => `${name} ${s.toFixed(0)}`).join(', ')} s)`,
       ratio: `${times(f.seconds, RUSH_TARGET.stepSeconds)} limit`,
       target: `< ${RUSH_TARGET.stepSeconds} s (${verdict(f.seconds < RUSH_TARGET.stepSeconds)})`,
     },

@@ -82,4 +82,11 @@ test('the rows\' headlines compare the right way round with the last kept run', 
   expect(headline('rush: the step\'s time')).toMatchObject({ values: [130], unit: 's', better: 'lower' });
   expect(rows.find((row) => row.measure.startsWith('rush: POST /api/entry'))!.target).toBe('p99 ≤ 250 ms (met)');
   expect(rows.find((row) => row.measure.startsWith('rush: errors'))!.target).toBe('0 (met)');
+  // The kept run's line is found by its measure: what changes from run to run is in the result.
+  const another = rushRows({
+    ...figures, catchUpMs: 900, seconds: 170, phases: { import: 3, evening: 75 },
+    routes: [{ route: 'POST /api/entry', calls: 2990, p50: 25, p99: 300 }],
+    evening: { ...figures.evening, lags: [1, 2], unheard: 3, calls: 50_000 },
+  });
+  expect(another.map((row) => row.measure)).toEqual(rows.map((row) => row.measure));
 });

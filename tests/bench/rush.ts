@@ -14,7 +14,7 @@
  * 3. Real logins: the administrator (ADMIN_EMAIL) gives every account a password through POST
  *    /api/admin/resetpassword, then every participant logs in through POST /api/login from an
  *    address of their own (rush/clients.ts) and keeps the access token it answers. Both cost an
- *    argon2id hash each (about 2 × 1 000 × 20–30 ms of CPU): set-up, not measured.
+ *    argon2id hash each (2 000 hashes of tens of ms of CPU each): set-up, not measured.
  * 4. The evening (rush/evening.ts): for `seconds` s (60) every participant adds `entriesEach`
  *    (3) entries at moments spread over it and reads their team page back as the web client does;
  *    the readers (2 per team: 300) keep the team page's live stream open, reload the team page

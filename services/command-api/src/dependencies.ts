@@ -110,9 +110,9 @@ export interface StravaRouteDependencies {
 /**
  * What every route file of routes/ is given (routeFile of @sinilill/http): the app's dependencies,
  * the rate limits in force and their counters, made once so that the login routes of
- * routes/accounts.ts and routes/me.ts count in the same place (null without `accounts`).
+ * routes/accounts.ts and routes/me.ts count in the same place.
  */
 export interface RouteDependencies extends CommandApiDependencies {
   rateLimits: RateLimits;
-  counters: RateLimitCounters | null;
+  counters: RateLimitCounters;
 }

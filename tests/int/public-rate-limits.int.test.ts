@@ -78,14 +78,19 @@ async function twoCommandApis(): Promise<[FastifyInstance, FastifyInstance]> {
 interface Call {
   method: 'GET' | 'POST';
   url: string;
-  payload?: unknown;
+  payload?: Record<string, unknown>;
 }
+
+/** The inject options of `call` from `remoteAddress`. */
+const from = (call: Call, remoteAddress: string) => ({
+  method: call.method, url: call.url, remoteAddress, ...(call.payload === undefined ? {} : { payload: call.payload }),
+});
 
 /** `call` LIMIT.max + 1 times from one address, alternating between the two instances. */
 async function pastTheLimit(apis: readonly [FastifyInstance, FastifyInstance], call: Call, remoteAddress = '203.0.113.7'): Promise<LightMyRequestResponse[]> {
   const answers: LightMyRequestResponse[] = [];
   for (let n = 0; n <= LIMIT.max; n++) {
-    answers.push(await apis[n % 2]!.inject({ ...call, remoteAddress, ...(call.payload === undefined ? {} : { payload: call.payload as object }) }));
+    answers.push(await apis[n % 2]!.inject(from(call, remoteAddress)));
   }
   return answers;
 }
@@ -123,7 +128,7 @@ describe('the query API: each public route that costs work or could be guessed a
     const apis = await twoQueryApis();
     expectLimited(await pastTheLimit(apis, call));
     // Another address has a budget of its own.
-    const other = await apis[0].inject({ ...call, remoteAddress: '198.51.100.20', ...(call.payload === undefined ? {} : { payload: call.payload as object }) });
+    const other = await apis[0].inject(from(call, '198.51.100.20'));
     expect(other.statusCode).not.toBe(429);
   });
 

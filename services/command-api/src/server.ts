@@ -136,6 +136,8 @@ const app = buildCommandApi({
   payments: {
     provider: createProvider(config.payments, { publicUrl: config.publicUrl, cache: redisSharedCache(rateLimitRedis, `${config.queuePrefix}:`) }),
     publicUrl: config.publicUrl,
+    // The provider's answers to keyed orders, for their retries in any process (routes/payments.ts).
+    answers: redisSharedCache(rateLimitRedis, `${config.queuePrefix}:`),
   },
   redis: rateLimitRedis,
   rateLimitPrefix: `${config.queuePrefix}:rate-limit:`,

@@ -7,6 +7,26 @@
  */
 import type { SharedCache } from '@sinilill/payments';
 
+/**
+ * A SharedCache in this process's memory (a process without Redis, tests): values expire after
+ * their TTL; at most `max` are kept (the oldest go first).
+ */
+export function localSharedCache(max = 10_000): SharedCache {
+  const values = new Map<string, { value: string; expiresAt: number }>();
+  return {
+    async get(key) {
+      const entry = values.get(key);
+      if (!entry || entry.expiresAt <= Date.now()) return null;
+      return entry.value;
+    },
+    async set(key, value, ttlMs) {
+      values.delete(key);
+      values.set(key, { value, expiresAt: Date.now() + ttlMs });
+      while (values.size > max) values.delete(values.keys().next().value!);
+    },
+  };
+}
+
 /** What the cache needs of an ioredis client (a stub in tests). */
 export interface SharedCacheRedis {
   get(key: string): Promise<string | null>;

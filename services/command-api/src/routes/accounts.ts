@@ -27,7 +27,6 @@
 import type {} from '@fastify/jwt';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { randomUUID } from 'node:crypto';
 import {
   ChangePasswordBody,
   ConfirmAccountBody,
@@ -42,7 +41,7 @@ import {
   SuccessAnswer,
   genderName,
 } from '@sinilill/contracts';
-import { isStrongPassword, type AccountService, type CommandRequest } from '@sinilill/commands';
+import { isStrongPassword, type AccountService } from '@sinilill/commands';
 import { DomainError, type ActingUser } from '@sinilill/domain';
 import { perAddress, writeRateLimitHeaders } from '@sinilill/http';
 import { commandRequest } from '../command-request';
@@ -66,16 +65,6 @@ export interface AccountRouteOptions {
 
 /** A caller without a token (registration, login, reset, confirmation). */
 const VISITOR: ActingUser = { userId: null, role: 'USER', participantId: null, teamId: null };
-
-/** Command metadata for a visitor's request (always a new command id: these are not retried blindly). */
-function visitorRequest(request: FastifyRequest): CommandRequest {
-  const commandId = randomUUID();
-  return {
-    actor: VISITOR,
-    // The request's correlation id (@sinilill/http correlation.ts).
-    metadata: { commandId, correlationId: request.id, causationId: null },
-  };
-}
 
 const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer, 429: ErrorAnswer };
 
@@ -162,7 +151,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
     schema: { body: RequestPasswordResetBody, response: { 200: SuccessAnswer, ...errors } },
     config: perAddress('reset-request', limits.passwordResetsPerAddress),
   }, async (request) => {
-    const result = await accounts.requestPasswordReset(request.body, visitorRequest(request));
+    const result = await accounts.requestPasswordReset(request.body, commandRequest(request, VISITOR));
     return { success: true, position: result.position };
   });
 
@@ -170,7 +159,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
     schema: { body: ResetPasswordBody, response: { 200: SuccessAnswer, ...errors } },
     config: perAddress('reset-complete', limits.passwordResetsPerAddress),
   }, async (request) => {
-    const result = await accounts.resetPassword(request.body, visitorRequest(request));
+    const result = await accounts.resetPassword(request.body, commandRequest(request, VISITOR));
     // The owner proved the mailbox: whatever held the account's logins is lifted (docs/decisions/0024).
     if (result.email) await throttle.cleared(result.email, request.ip);
     return { success: true, position: result.position };
@@ -180,7 +169,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
     schema: { body: ConfirmAccountBody, response: { 200: SuccessAnswer, ...errors } },
     config: perAddress('confirmation', limits.accountConfirmationsPerAddress),
   }, async (request) => {
-    const result = await accounts.confirmAccount({ userId: request.body.id, token: request.body.token }, visitorRequest(request));
+    const result = await accounts.confirmAccount({ userId: request.body.id, token: request.body.token }, commandRequest(request, VISITOR));
     return { success: true, position: result.position };
   });
 

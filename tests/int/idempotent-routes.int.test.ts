@@ -1,5 +1,5 @@
 /**
- * The Idempotency-Key on the POSTs and PUTs that ignored it (docs/decisions/0109): the web client
+ * The Idempotency-Key on the POSTs and PUTs that ignored it (docs/decisions/0108): the web client
  * sends one key per command and sends it again when it retries a request whose answer was lost.
  * Each route here is sent twice with the same key and must answer alike with one effect: one
  * payment order (and one call to the provider), one reset mail, one token spent, one

@@ -127,7 +127,7 @@ export class AccountService {
    * effects besides its events (a mail sent, a token spent or issued, a password hash written):
    * requests with one key take turns in this process, and a repeat of a command that appended
    * answers `repeat` of the first run's position without running again (docs/decisions/0007,
-   * 0109), so a retry mails nothing and spends nothing. A first run that appended nothing (an
+   * 0108), so a retry mails nothing and spends nothing. A first run that appended nothing (an
    * unknown address's reset request, a refusal) runs again, as it had no effect. Without a key it
    * just runs. Another request under the key: IDEMPOTENCY_KEY_REUSED.
    */

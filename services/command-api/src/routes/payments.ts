@@ -13,7 +13,7 @@
  * verified by the provider adapter (signature, access key, expiry, amount), then recorded by
  * CommandService.recordPaymentOutcome, which is idempotent (the same notification twice, or after
  * the return, records one payment). A refused token changes nothing and is logged at warn with
- * the reason — never the token. POST /payment/order honours the Idempotency-Key (docs/decisions/0109):
+ * the reason — never the token. POST /payment/order honours the Idempotency-Key (docs/decisions/0108):
  * the order's id follows from the command id, so a retry finds the order the first request made,
  * and the provider's answer (its payment URL) is kept for a day in the shared cache, so the retry
  * answers the same URL without asking the provider again (a provider refuses a merchant

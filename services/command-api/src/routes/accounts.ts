@@ -40,6 +40,7 @@ import {
   ResetPasswordBody,
   SuccessAnswer,
   genderName,
+  mailLanguageOf,
 } from '@sinilill/contracts';
 import { isStrongPassword, type AccountService } from '@sinilill/commands';
 import { DomainError, type ActingUser } from '@sinilill/domain';
@@ -151,7 +152,8 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
     schema: { body: RequestPasswordResetBody, response: { 200: SuccessAnswer, ...errors } },
     config: perAddress('reset-request', limits.passwordResetsPerAddress),
   }, async (request) => {
-    const result = await accounts.requestPasswordReset(request.body, commandRequest(request, VISITOR));
+    const { email, lang } = request.body;
+    const result = await accounts.requestPasswordReset({ email, lang: mailLanguageOf(lang) }, commandRequest(request, VISITOR));
     return { success: true, position: result.position };
   });
 
@@ -169,7 +171,9 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
     schema: { body: ConfirmAccountBody, response: { 200: SuccessAnswer, ...errors } },
     config: perAddress('confirmation', limits.accountConfirmationsPerAddress),
   }, async (request) => {
-    const result = await accounts.confirmAccount({ userId: request.body.id, token: request.body.token }, commandRequest(request, VISITOR));
+    const { body } = request;
+    // Spec §7 "token, id" read tolerantly: `id` or `userId` (contracts loose.ts).
+    const result = await accounts.confirmAccount({ userId: 'id' in body ? body.id : body.userId, token: body.token }, commandRequest(request, VISITOR));
     return { success: true, position: result.position };
   });
 

@@ -1,5 +1,5 @@
 /**
- * Tolerant reading of the places where spec §7 names a shape loosely (docs/decisions/0109): a
+ * Tolerant reading of the places where spec §7 names a shape loosely: a
  * client written from the spec may send any reasonable reading of such a phrase, and every one is
  * answered alike; everything else stays strict (unknown fields, other values → 400
  * INVALID_REQUEST). The places, and the readings accepted:

@@ -25,7 +25,7 @@ export { pressurePlugin, PRESSURE_DEFAULTS, type PressureOptions } from './press
 export { apiSecurityHeaders, siteSecurityHeaders, siteCspDirectives, cspHeader, inlineScriptHashes, API_CSP, OPERATOR_PAGE_CSP, type CspDirectives, type SiteSecurityHeadersOptions } from './security-headers';
 export { CORRELATION_HEADER, CORRELATION_ID_PATTERN, correlationIdOf, correlationOptions, echoCorrelationId } from './correlation';
 export { installGracefulShutdown, installShutdown, SHUTDOWN_DELAY_MS, type Shutdown, type ShutdownLog, type ShutdownOptions } from './shutdown';
-export { Counter, Gauge, Histogram, Registry, HTTP_DURATION_BUCKETS, HTTP_REQUEST_DURATION, UNMATCHED_ROUTE, createMetricsRegistry, metricsPlugin, registeredMetric, type MetricsOptions } from './metrics';
+export { Counter, Gauge, Histogram, Registry, HTTP_DURATION_BUCKETS, HTTP_REQUEST_DURATION, UNMATCHED_ROUTE, createMetricsRegistry, metricsPlugin, registeredMetric, registerPoolMetrics, type MetricsOptions, type PoolCounters } from './metrics';
 export { registerRouteFiles, routeFile, routeFileNames, ROUTE_FILE_PATTERN, type RouteFile } from './route-folder';
 export {
   RateLimitCounters,

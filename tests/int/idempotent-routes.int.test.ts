@@ -7,13 +7,13 @@
  * once, for the order), and the key reused with another body is IDEMPOTENCY_KEY_REUSED.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { AccountDirectory, AccountService, CommandService } from '@sinilill/commands';
-import { buildCommandApi, readModelLookups } from '@sinilill/command-api';
+import { Announcements, buildCommandApi, readModelLookups } from '@sinilill/command-api';
 import { REFRESH_COOKIE, type SessionClaims } from '@sinilill/contracts';
-import { centsToEuros, feeFor, streams, type ActingUser } from '@sinilill/domain';
+import { announcementStreams, centsToEuros, feeFor, streams, type ActingUser } from '@sinilill/domain';
 import { edition2025 } from '@sinilill/domain/seed';
 import type { OutgoingMail } from '@sinilill/mail';
 import { SandboxProvider, type PaymentProvider } from '@sinilill/payments';
@@ -35,6 +35,7 @@ let commands: CommandService;
 let accounts: AccountService;
 let sessions: TestSessions;
 let api: FastifyInstance;
+let announcements: Announcements;
 const mails: OutgoingMail[] = [];
 /** The orders the provider was asked to create, by order id. */
 const created: string[] = [];
@@ -61,8 +62,12 @@ beforeAll(async () => {
     },
     verifyToken: (token) => sandbox.verifyToken(token),
   };
+  announcements = new Announcements({
+    store: app.store, redisUrl: inject('redisUrl'), prefix: `test-${randomUUID()}`, publicUrl: 'http://sinilill.test', secret: SECRET, now: () => NOW,
+    mailer: { send: async (mail) => { mails.push(mail); }, close: () => undefined },
+  });
   api = buildCommandApi({
-    commands, accounts, jwtSecret: SECRET, rateLimit: { max: 1000, timeWindowMs: 60_000 },
+    commands, accounts, announcements, jwtSecret: SECRET, rateLimit: { max: 1000, timeWindowMs: 60_000 },
     payments: { provider, publicUrl: 'http://sinilill.test' },
   });
   await api.ready();
@@ -70,6 +75,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await api?.close();
+  await announcements?.close();
   await accountPool?.end();
   await app?.close();
 });
@@ -151,6 +157,22 @@ describe('a retried request with the same Idempotency-Key answers as the first a
     const second = await send('PUT', '/account/changepassword', body, key, `Bearer ${refreshed.json<{ token: string }>().token}`);
     expect({ status: second.statusCode, body: second.json() as unknown }).toEqual({ status: 200, body: first.json() as unknown });
     expect((await eventTypes(streams.user(person.userId))).filter((type) => type === 'PasswordChanged')).toHaveLength(1);
+  });
+
+  test('POST /admin/announcements: the retry answers the same announcement, recorded once (its mails are sent once)', async () => {
+    const admin: SessionClaims = { userId: randomUUID(), fullName: 'Haldur', is_approved: true, participantId: null, teamId: null, role: 'ADMIN', isPaid: false };
+    await sessions.enrol(admin);
+    const body = { subject_et: 'Kevadine teade', body_et: 'Tere!', subject_en: 'Spring news', body_en: 'Hello!', audience: 'all' };
+    const [first] = await twice('POST', '/admin/announcements', body, sessions.bearer(api, admin));
+    const { announcementId } = first.json<{ announcementId: string }>();
+    expect((await app.store.readStream(announcementStreams.announcement(announcementId))).map((event) => event.type)).toEqual(['AnnouncementPublished']);
+    const published = await app.store.readEvents({ types: ['AnnouncementPublished'] });
+    expect(published.filter((event) => (event.data as { subject_et: string }).subject_et === 'Kevadine teade')).toHaveLength(1);
+    // The key reused for another text: refused, nothing recorded.
+    const key = randomUUID();
+    expect((await send('POST', '/admin/announcements', body, key, sessions.bearer(api, admin))).statusCode).toBe(200);
+    const reused = await send('POST', '/admin/announcements', { ...body, body_et: 'Teine tekst' }, key, sessions.bearer(api, admin));
+    expect({ status: reused.statusCode, body: reused.json() as unknown }).toEqual({ status: 422, body: { message: 'IDEMPOTENCY_KEY_REUSED' } });
   });
 
   describe('POST /payment/order', () => {

@@ -30,6 +30,7 @@ import {
 } from '@sinilill/contracts';
 import { perAddress, requireAdmin, routeFile, type Limit } from '@sinilill/http';
 import type { Announcements } from '../announcements';
+import { commandRequest } from '../command-request';
 import type { RouteDependencies } from '../dependencies';
 
 export interface AnnouncementRouteOptions {
@@ -49,7 +50,8 @@ export const announcementRoutes: FastifyPluginAsyncTypebox<AnnouncementRouteOpti
     ...adminOnly,
     schema: { body: AnnouncementRequest, response: { 200: AnnouncementCreated, ...errors } },
   }, async (request) => {
-    return announcements.publish(request.body, { userId: request.actor.userId, role: 'ADMIN' });
+    // With an Idempotency-Key a retried publication answers the first one's id and mails nobody twice.
+    return announcements.publish(request.body, { userId: request.actor.userId, role: 'ADMIN' }, commandRequest(request).metadata);
   });
 
   app.get('/admin/queues/announcements/recipients', {

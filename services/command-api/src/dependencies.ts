@@ -76,6 +76,12 @@ export interface CommandApiDependencies {
    */
   payments?: { provider: PaymentProvider; publicUrl: string; answers?: SharedCache };
   /**
+   * Where the answers of keyed requests whose effects leave no event (the returning members'
+   * invitations) are kept for their retries, shared by every process (Redis, server.ts);
+   * default: this process's memory.
+   */
+  keptAnswers?: SharedCache;
+  /**
    * The process's metrics registry (request durations here, the appends through
    * withAppendMetrics in server.ts), served at GET /metrics. Default: a registry of this app's
    * own without the process metrics (tests).

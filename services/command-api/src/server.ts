@@ -142,6 +142,8 @@ const app = buildCommandApi({
   },
   redis: rateLimitRedis,
   rateLimitPrefix: `${config.queuePrefix}:rate-limit:`,
+  // Kept answers of keyed requests that leave no event (shared-cache.ts onceWithKeptAnswer).
+  keptAnswers: redisSharedCache(rateLimitRedis, `${config.queuePrefix}:`),
   // RATE_LIMIT_* of the configuration (docs/decisions/0108); the account routes' other limits are the defaults.
   rateLimits: {
     unsubscribesPerAddress: { ...DEFAULT_RATE_LIMITS.unsubscribesPerAddress, max: config.publicRateLimits.unsubscribes },

@@ -15,7 +15,8 @@
  * IDEMPOTENCY_KEY_REUSED. A key the caller passes in `headers` (any letter case) is sent instead of
  * a generated one (the admin refund: one key per confirmed refund). Registration takes it too
  * (a retried registration answers as the first did), and so do password reset, its request, account
- * confirmation, POST /payment/order and an administrator's announcement (docs/decisions/0108). Routes that take no key ignore it:
+ * confirmation, POST /payment/order, an administrator's announcement and the returning members'
+ * invitation (docs/decisions/0108). Routes that take no key ignore it:
  * login (a retry opens a second session), the admin replay (a retry while one runs answers
  * CONCURRENCY_CONFLICT), and the reads sent as POST (news, password strength).
  *

@@ -269,11 +269,12 @@ export const rateLimitPlugin: FastifyPluginAsync<RateLimitPluginOptions> = fp(as
     keyGenerator: (request) => addressKey(request.ip),
     errorResponseBuilder: () => new DomainError('TOO_MANY_REQUESTS'),
   });
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Callback style: the many answers of routes without a limit cost no promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
     const limit = request.routeOptions.config.rateLimit;
     if (limit && typeof limit === 'object' && typeof limit.max === 'number' && typeof limit.timeWindow === 'number' && reply.hasHeader(RATE_LIMIT_HEADERS.limit)) {
       void reply.header(RATE_LIMIT_HEADERS.policy, rateLimitPolicy({ max: limit.max, timeWindowMs: limit.timeWindow }));
     }
-    return payload;
+    done(null, payload);
   });
 }, { name: 'sinilill-rate-limits', fastify: '5.x' });

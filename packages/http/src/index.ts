@@ -28,3 +28,17 @@ export { CORRELATION_HEADER, CORRELATION_ID_PATTERN, correlationIdOf, correlatio
 export { installGracefulShutdown, installShutdown, SHUTDOWN_DELAY_MS, type Shutdown, type ShutdownLog, type ShutdownOptions } from './shutdown';
 export { Counter, Gauge, Histogram, Registry, HTTP_DURATION_BUCKETS, HTTP_REQUEST_DURATION, UNMATCHED_ROUTE, createMetricsRegistry, metricsPlugin, registeredMetric, registerPoolMetrics, type MetricsOptions, type PoolCounters } from './metrics';
 export { registerRouteFiles, routeFile, routeFileNames, ROUTE_FILE_PATTERN, type RouteFile } from './route-folder';
+export {
+  RateLimitCounters,
+  RATE_LIMIT_HEADERS,
+  addressKey,
+  perAddress,
+  rateLimitPlugin,
+  rateLimitPolicy,
+  writeRateLimitHeaders,
+  type Count,
+  type Limit,
+  type RateLimitCountersOptions,
+  type RateLimitPluginOptions,
+  type RateLimitRedis,
+} from './rate-limit';

@@ -27,7 +27,7 @@ import { startTelemetry } from '@sinilill/telemetry';
 import { Redis } from 'ioredis';
 import { withAppendMetrics } from './append-metrics';
 import { Announcements } from './announcements';
-import { buildCommandApi } from './app';
+import { DEFAULT_RATE_LIMITS, buildCommandApi } from './app';
 import { readModelLookups } from './read-model-lookups';
 import { redisSharedCache } from './shared-cache';
 import { derivedVerifyToken } from './strava-state';
@@ -137,9 +137,18 @@ const app = buildCommandApi({
   payments: {
     provider: createProvider(config.payments, { publicUrl: config.publicUrl, cache: redisSharedCache(rateLimitRedis, `${config.queuePrefix}:`) }),
     publicUrl: config.publicUrl,
+    // The provider's answers to keyed orders, for their retries in any process (routes/payments.ts).
+    answers: redisSharedCache(rateLimitRedis, `${config.queuePrefix}:`),
   },
   redis: rateLimitRedis,
   rateLimitPrefix: `${config.queuePrefix}:rate-limit:`,
+  // Kept answers of keyed requests that leave no event (shared-cache.ts onceWithKeptAnswer).
+  keptAnswers: redisSharedCache(rateLimitRedis, `${config.queuePrefix}:`),
+  // RATE_LIMIT_* of the configuration (docs/decisions/0108); the account routes' other limits are the defaults.
+  rateLimits: {
+    unsubscribesPerAddress: { ...DEFAULT_RATE_LIMITS.unsubscribesPerAddress, max: config.publicRateLimits.unsubscribes },
+    accountConfirmationsPerAddress: { ...DEFAULT_RATE_LIMITS.accountConfirmationsPerAddress, max: config.publicRateLimits.accountConfirmations },
+  },
   metrics,
   // Ready while PostgreSQL answers, every schema is migrated and Redis answers (the rate-limit
   // client: no offline queue, so a PING fails at once while Redis is down).

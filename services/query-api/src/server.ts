@@ -18,8 +18,10 @@ import { createMetricsRegistry, earlyLog, installShutdown, registerPoolMetrics, 
 import { MediaStore, mediaMigrations } from '@sinilill/media';
 import { createPool, createReadModelDb, readCheckpoints, readModelMigrationSet } from '@sinilill/read-models';
 import { startTelemetry } from '@sinilill/telemetry';
+import { Redis } from 'ioredis';
 import { buildQueryApi } from './app';
 import { ReadModelChangeListener } from './live';
+import { queryRateLimitsOf } from './rate-limits';
 
 const config = loadConfig();
 const bankTransfer = bankTransferConfig();
@@ -54,6 +56,14 @@ const changes = new ReadModelChangeListener({
   log: { info: (details, message) => app.log.info(details, message), warn: (details, message) => app.log.warn(details, message) },
 });
 await changes.start();
+// The public routes' rate-limit counters (docs/decisions/0108), shared with every query-API process
+// as the command API's are: 250 ms per command, no offline queue, so that a Redis that does not
+// answer makes the counters count in this process at once instead of holding requests.
+const rateLimitRedis = new Redis(required(config.redisUrl, 'REDIS_URL'), {
+  commandTimeout: 250, enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 2000,
+});
+// Its connection errors are the counters' to report (once per outage), not ioredis's to print.
+rateLimitRedis.on('error', () => undefined);
 const app = buildQueryApi({
   db,
   now: () => clock.now(),
@@ -70,10 +80,13 @@ const app = buildQueryApi({
   logger: { level: config.logLevel },
   // TRUST_PROXY: whose X-Forwarded-For is believed (the gateway's address; loopback by default, docs/decisions/0024).
   trustProxy: config.trustProxy,
-  // Ready while PostgreSQL answers and every schema is migrated (the query
-  // API uses no Redis); /metrics with the process metrics.
+  // Ready while PostgreSQL answers and every schema is migrated (Redis holds only the rate-limit
+  // counters, which count in the process while it is away); /metrics with the process metrics.
   metrics,
   readinessChecks: [postgresCheck(pool), migrationsCheck(() => pendingMigrations(pool, schemas))],
+  redis: rateLimitRedis,
+  rateLimitPrefix: `${config.queuePrefix}:rate-limit:`,
+  rateLimits: queryRateLimitsOf(config.publicRateLimits),
 });
 poolLog.attach(app);
 // Not refused, but said (made-up bank details in production; @sinilill/config configWarnings).
@@ -84,6 +97,7 @@ app.addHook('onClose', async () => {
   // Releases a KurrentDB client; a PostgreSQL store leaves the pool to db.destroy().
   await history.close();
   await db.destroy();
+  rateLimitRedis.disconnect();
   await telemetry?.shutdown();
 });
 installShutdown(app);

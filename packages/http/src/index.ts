@@ -18,7 +18,7 @@ export {
   TRUSTED_PROXIES,
 } from './app';
 export { authPlugin, requireAdmin, type AuthOptions } from './auth';
-export { SessionCache, SESSION_CHANGES_CHANNEL, type SessionCacheOptions, type SessionListenerHooks } from './session-cache';
+export { SessionCache, SESSION_CHANGES_CHANNEL, SESSION_LISTENER_NAME, sessionListenerUrl, type SessionCacheOptions, type SessionListenerHooks, type SqlClient } from './session-cache';
 export { sqlSessionAuthority, type AccountStanding, type SessionAuthority, type SessionStanding, type SqlRunner, type StreamReader } from './session-authority';
 export { healthRoutes, migrationsCheck, postgresCheck, redisCheck, withTimeout, READINESS_CHECK_TIMEOUT_MS, type HealthOptions, type Readiness, type ReadinessCheck } from './health';
 export { earlyLog, type EarlyLog } from './early-log';

@@ -16,7 +16,7 @@
 import type pg from 'pg';
 import { AccountService, CommandService, PostgresIdAllocator, SettingsCache, TeamDayFigures, type AccountDirectory, type CommandServiceDependencies } from '@sinilill/commands';
 import { ReconnectingListener, type EventStore, type ListenerLog } from '@sinilill/event-store';
-import { SESSION_CHANGES_CHANNEL, SessionCache } from '@sinilill/http';
+import { SESSION_CHANGES_CHANNEL, SessionCache, sessionListenerUrl } from '@sinilill/http';
 import type { Mailer } from '@sinilill/mail';
 import { readModelLookups, teamDayFiguresOn } from './read-model-lookups';
 
@@ -69,6 +69,8 @@ export function commandSide(options: CommandSideOptions): CommandSide {
     ...(options.onMailError ? { onMailError: options.onMailError } : {}),
   });
   const sessions = new SessionCache(accounts, options.onUnnotifiedSessions ? { onUnnotified: options.onUnnotifiedSessions } : {});
+  // A logout, a password change, a deletion answers once every listening process has dropped it.
+  directory.waitForSessionChanges(sessions);
   return { commands, accounts, sessions, ids, settings, teamDays };
 }
 
@@ -78,6 +80,6 @@ export function commandSide(options: CommandSideOptions): CommandSide {
  */
 export function sessionChangeListener(connectionString: string, sessions: SessionCache, log?: ListenerLog): ReconnectingListener {
   return new ReconnectingListener({
-    connectionString, channel: SESSION_CHANGES_CHANNEL, name: 'session change listener', hooks: sessions.hooks, ...(log ? { log } : {}),
+    connectionString: sessionListenerUrl(connectionString), channel: SESSION_CHANGES_CHANNEL, name: 'session change listener', hooks: sessions.hooks, ...(log ? { log } : {}),
   });
 }

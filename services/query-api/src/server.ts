@@ -15,7 +15,7 @@
 import { bankTransferConfig, configWarnings, createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import { PersonalDataVault, ReconnectingListener, createEventStore, eventStoreMigrations, pendingMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
-import { SESSION_CHANGES_CHANNEL, SessionCache, createMetricsRegistry, earlyLog, installShutdown, migrationsCheck, postgresCheck, sqlSessionAuthority } from '@sinilill/http';
+import { SESSION_CHANGES_CHANNEL, SessionCache, createMetricsRegistry, earlyLog, installShutdown, migrationsCheck, postgresCheck, sessionListenerUrl, sqlSessionAuthority } from '@sinilill/http';
 import { MediaStore, mediaMigrations } from '@sinilill/media';
 import { createPool, createReadModelDb, readCheckpoints, readModelMigrationSet } from '@sinilill/read-models';
 import { startTelemetry } from '@sinilill/telemetry';
@@ -60,7 +60,7 @@ const sessions = new SessionCache(
   { onUnnotified: () => app.log.warn('session changes are not notified (accounts migration 0007 pending): every request checks its session in PostgreSQL') },
 );
 const sessionChanges = new ReconnectingListener({
-  connectionString: databaseUrl, channel: SESSION_CHANGES_CHANNEL, name: 'session change listener', hooks: sessions.hooks,
+  connectionString: sessionListenerUrl(databaseUrl), channel: SESSION_CHANGES_CHANNEL, name: 'session change listener', hooks: sessions.hooks,
   log: { info: (details, message) => app.log.info(details, message), warn: (details, message) => app.log.warn(details, message) },
 });
 await sessionChanges.start();

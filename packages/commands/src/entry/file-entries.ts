@@ -72,7 +72,7 @@ export async function addFileEntries(
   const teamDays = await Promise.all(input.parts.map((part, i) => teamDayOf(deps, participantId, part.performedAt, entryIds[i]!)));
   const catalog = await editionSourceOf(deps).catalog();
   // The member's other entries (moderation) are found in the same read as the streams.
-  const others = entriesOf(deps, participantId, request);
+  const others = entriesOf(deps, participantId, input.parts.map((part) => part.performedAt), request);
   const outcome = await executeCommand(store, {
     streams: [...entryStreams, participantStream, ...file.streams],
     ...(others ? { streamsOf: others } : {}),

@@ -115,7 +115,7 @@ export async function addEntry(
   // participant's stream and the other entries are part of the append as revision checks, so a
   // deletion of the participant cannot slip in between.
   const catalog = await editionSourceOf(deps).catalog();
-  const others = entriesOf(deps, participantId, request);
+  const others = entriesOf(deps, participantId, [input.performedAt], request);
   const outcome = await executeCommand(store, {
     streams: [entryStream, participantStream, ...(strava ? strava.streams : [])],
     ...(others ? { streamsOf: others } : {}),
@@ -168,16 +168,23 @@ export async function addEntry(
 }
 
 /**
- * The selector of the participant's entries for the moderation rules (CommandSpec.streamsOf):
- * entries added to or moved to the participant, found in the log itself in the command's own read
- * (the event store's index of `participantId`), so that a duplicate sent twice in a row is seen
- * at once (a read model could lag). Their revisions are checked at the append: two adds of the
- * same participant whose reads saw the same entries decide one after the other. None for ADMIN
- * and SYSTEM (not moderated) or without a stream index (unit wiring).
+ * The selector of the participant's entries of `days` for the moderation rules
+ * (CommandSpec.streamsOf): entries added to or moved to the participant on one of those days (an
+ * entry's participant and day are those of its last EntryAdded or EntryEdited, so every entry that
+ * is the participant's on such a day now is found; one moved away since is found too and left
+ * out by its fold). Found in the log itself in the command's own read (the event store's index of
+ * `participantId`), so that a duplicate sent twice in a row is seen at once (a read model could
+ * lag). The rules judge a day by its own entries only, so other days are not read. Their
+ * revisions are checked at the append: two adds of the same participant whose reads saw the same
+ * entries decide one after the other. None for ADMIN and SYSTEM (not moderated) or without a
+ * stream index (unit wiring).
  */
-export function entriesOf(deps: CommandServiceDependencies, participantId: number, request: CommandRequest): EventSelector | null {
+export function entriesOf(deps: CommandServiceDependencies, participantId: number, days: readonly unknown[], request: CommandRequest): EventSelector | null {
   if (isPrivileged(request.actor) || !deps.streamIndex) return null;
-  return { types: ['EntryAdded', 'EntryEdited'], data: [{ field: 'participantId', values: [participantId] }] };
+  return {
+    types: ['EntryAdded', 'EntryEdited'],
+    data: [{ field: 'participantId', values: [participantId] }, { field: 'performedAt', values: [...new Set(days.map(String))] }],
+  };
 }
 
 /**
@@ -275,7 +282,7 @@ export async function editEntry(
   // Strava's update of the entry it made: what it wrote is recorded in the activity's stream in the same append.
   const stravaStream = options.stravaActivityId === undefined ? null : streams.stravaActivity(options.stravaActivityId);
   const catalog = await editionSourceOf(deps).catalog();
-  const others = entriesOf(deps, participantId, request);
+  const others = entriesOf(deps, participantId, [input.performedAt], request);
   const outcome = await executeCommand(store, {
     streams: [entryStream, participantStream, ...(stravaStream ? [stravaStream] : [])],
     ...(others ? { streamsOf: others } : {}),

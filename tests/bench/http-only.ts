@@ -36,8 +36,9 @@ async function main() {
       await measureImport({ store, ids: new PostgresIdAllocator(pool), pool, databaseUrl: url });
       await measureReplay(db, store, 1);
     } finally {
+      // db.destroy() ends the pool it was made on.
       await db.destroy();
-      await pool.end();
+      if (!pool.ending) await pool.end();
     }
     const loadBefore = loadavg();
     const http = await measureHttpPeers({

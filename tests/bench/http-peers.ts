@@ -21,7 +21,11 @@
  *
  * Callers: `users` participants of the edition, one per team, each a real approved account with
  * a live session (tests/support/sessions.ts, tokens signed with the app's secret); every
- * connection cycles through all of them. Rate limits: none apply — rate-limits.ts limits only
+ * connection cycles through all of them, each from its own place in the list (rotate-client.cjs),
+ * so that at any moment the 32 connections are 32 different people, as in a rush (in step, all 32
+ * were the same person at once, which no one can be). Each person logs the month, as members do
+ * on its last evening: 1.25 km WALK for each day of April up to the clock's day, in turn (every
+ * entry of one day made moderation's read of that day's entries grow through the run). Rate limits: none apply — rate-limits.ts limits only
  * the account routes (login, registration, password reset), not POST /api/entry — so the app
  * runs with its default limits and nothing is switched off.
  *
@@ -33,6 +37,11 @@
  * Targets: POST /api/entry ≥ 70 % of the CRUD peer's requests/s; its p99 ≤ 1.5 × the peer's.
  */
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { AccountDirectory, withAfterCommit } from '@sinilill/commands';
@@ -44,7 +53,7 @@ import { WakeUpPublisher } from '@sinilill/messaging';
 import { createMetricsRegistry } from '@sinilill/http';
 import { NO_MAIL, testSessions } from '../support/sessions';
 import { startCrudPeer } from './crud-peer';
-import { load, type AutocannonRequest, type LoadFigures } from './load';
+import { load as loadInStep, type AutocannonRequest, type LoadFigures } from './load';
 import { grouped, median, progress, spread, times, verdict, type Row } from './report';
 
 /** The targets: entry requests/s as a share of the CRUD peer's, at least; p99 as a multiple of the peer's, at most. */
@@ -54,6 +63,38 @@ const INDEX_SECRET = 'bench-index-secret-0123456789';
 const JWT_SECRET = 'bench-jwt-secret-that-is-long-enough-for-hs256-0123456789';
 
 export type RunFigures = LoadFigures;
+
+/** autocannon with the options used here (it ships no types). */
+type Autocannon = (options: {
+  url: string; connections: number; duration: number; workers: number; requests: AutocannonRequest[]; setupClient: string;
+}) => Promise<{ duration: number; errors: number; non2xx: number; '2xx': number; latency: { p50: number; p99: number }; statusCodeStats: Record<string, { count: number }> }>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+const ROTATE_CLIENT = fileURLToPath(new URL('./rotate-client.cjs', import.meta.url));
+
+/** The days of April from the 1st to `last` (YYYY-MM-DD, in April), in order. */
+function aprilDaysUntil(last: string): string[] {
+  const days: string[] = [];
+  for (let day = 1; day <= Number(last.slice(8, 10)); day++) days.push(`${last.slice(0, 8)}${String(day).padStart(2, '0')}`);
+  return days;
+}
+
+/**
+ * load.ts's run, except that each connection starts at its own place in `requests`
+ * (rotate-client.cjs): with `requests` one per participant, the connections call as different
+ * people at once. Without `requests`, load.ts's GET.
+ */
+async function load(url: string, connections: number, seconds: number, requests?: AutocannonRequest[]): Promise<LoadFigures> {
+  if (!requests) return loadInStep(url, connections, seconds);
+  const file = join(tmpdir(), `bench-rotated-requests-${process.pid}.json`);
+  writeFileSync(file, JSON.stringify(requests));
+  process.env.BENCH_ROTATED_REQUESTS = file;
+  const result = await autocannon({ url, connections, duration: seconds, workers: 1, requests, setupClient: ROTATE_CLIENT });
+  return {
+    requestsPerSecond: result['2xx'] / result.duration, p50: result.latency.p50, p99: result.latency.p99,
+    non2xx: result.non2xx, errors: result.errors,
+    statusCodes: Object.entries(result.statusCodeStats).map(([code, { count }]) => `${code}: ${count}`).join(', '),
+  };
+}
 
 export interface HttpPeersResult {
   connections: number;
@@ -123,11 +164,16 @@ export async function measureHttpPeers(options: {
     progress(`http peers: enrolling ${people.length} participants of ${new Set(people.map((p) => p.teamId)).size} teams`);
     const sessions = testSessions({ pool, store, ids }, { now });
     await sessions.enrol(...people);
-    const body = JSON.stringify({ distance: 1.25, entry_type: 'WALK', performed_at: options.performedAt });
-    const requests: AutocannonRequest[] = people.map((person) => ({
-      method: 'POST', path: '/api/entry', body,
-      headers: { authorization: sessions.bearer(api, person), 'content-type': 'application/json' },
-    }));
+    // A member logging the month: entries of every day of April up to `performedAt`, day by day;
+    // the list runs through all the people for one day before the next day, so the connections,
+    // each from its own place in it, are different people at any moment.
+    const days = aprilDaysUntil(options.performedAt);
+    const headers = people.map((person) => ({ authorization: sessions.bearer(api, person), 'content-type': 'application/json' }));
+    const requests: AutocannonRequest[] = days.flatMap((day) => headers.map((personal) => ({
+      method: 'POST', path: '/api/entry', headers: personal,
+      body: JSON.stringify({ distance: 1.25, entry_type: 'WALK', performed_at: day }),
+    })));
+    const body = requests[0]!.body!;
 
     crud = await startCrudPeer({
       pool, jwtSecret: JWT_SECRET, today: options.now.toISOString().slice(0, 10),
@@ -179,7 +225,9 @@ export async function measureHttpPeers(options: {
 export function httpNotes(result: HttpPeersResult): string[] {
   return [
     `POST /api/entry was called as ${result.users} participants of ${result.teams} teams of the imported 2025 edition, each a real approved `
-    + 'account with a live session (JWT signed with the app\'s secret), every connection cycling through all of them; the app\'s clock is '
+    + 'account with a live session (JWT signed with the app\'s secret), every connection cycling through all of them from its own place '
+    + '(32 different people at any moment; until this run all 32 connections were the same person in step), each person logging the '
+    + 'month: 1.25 km WALK for each day of April to the 20th in turn (until this run every entry was of the 20th); the app\'s clock is '
     + '2025-04-20T10:00Z. Rate limits: none applies to POST /api/entry (rate-limits.ts limits only login, registration and password '
     + 'reset), so the command API ran with its defaults and nothing was switched off. The load generator (autocannon) ran in a worker thread.',
     'The CRUD peer (crud-peer.ts) took the same tokens on the same database: JWT verified, the session checked with one SELECT of the same '
@@ -213,7 +261,7 @@ export function httpRows(result: HttpPeersResult): Row[] {
       target: '',
     },
     {
-      measure: `HTTP: POST /api/entry end to end (${result.users} participants in ${result.teams} teams; ${refused} non-2xx/errors)`,
+      measure: `HTTP: POST /api/entry end to end (${result.users} participants in ${result.teams} teams, 32 at once; ${refused} non-2xx/errors)`,
       result: `${grouped(entry)} req/s (${spread(result.entry.map((r) => r.requestsPerSecond))})`,
       ratio: `${times(entry, crud)} CRUD peer (${(share * 100).toFixed(1)} %); ${times(entry, hello)} hello world`,
       target: `≥ ${HTTP_TARGET.shareOfPeer * 100} % of the CRUD peer (${verdict(share >= HTTP_TARGET.shareOfPeer)})`,

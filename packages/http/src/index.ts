@@ -18,6 +18,8 @@ export {
   TRUSTED_PROXIES,
 } from './app';
 export { authPlugin, requireAdmin, type AuthOptions } from './auth';
+export { SessionCache, SESSION_CHANGES_CHANNEL, SESSION_LISTENER_NAME, sessionListenerUrl, type SessionCacheOptions, type SessionListenerHooks, type SqlClient } from './session-cache';
+export { sqlSessionAuthority, type AccountStanding, type SessionAuthority, type SessionStanding, type SqlRunner, type StreamReader } from './session-authority';
 export { healthRoutes, migrationsCheck, postgresCheck, redisCheck, withTimeout, READINESS_CHECK_TIMEOUT_MS, type HealthOptions, type Readiness, type ReadinessCheck } from './health';
 export { earlyLog, type EarlyLog } from './early-log';
 export { apiDocs, apiDocumentPath, asOpenApi31, codesOfStatus, API_DOCS_PATH, BEARER_SCHEME, DOCS_PAGE_CSP, type ApiDocsOptions } from './api-docs';

@@ -77,7 +77,7 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
     // accounts from the log (the account's stream), so a session the command API ends is refused
     // here on the next request. Without `history` (tests that wire no log) the PostgreSQL log is
     // read in the same database.
-    sessions: {
+    sessions: deps.sessions ?? {
       sql: runSql,
       readStream: history ? (stream) => history.readStream(stream) : postgresStreamReader(runSql),
     },

@@ -6,7 +6,7 @@ import type { FastifyServerOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { BankTransferConfig } from '@sinilill/config';
 import type { EventStore } from '@sinilill/event-store';
-import type { Limit, RateLimitCounters, RateLimitRedis, ReadinessCheck, Registry } from '@sinilill/http';
+import type { Limit, RateLimitCounters, RateLimitRedis, ReadinessCheck, Registry, SessionAuthority } from '@sinilill/http';
 import type { MediaStore } from '@sinilill/media';
 import type { ReadModelDatabase } from '@sinilill/read-models';
 import type { AnswerCache, AnswerCacheOptions } from './answer-cache';
@@ -30,6 +30,11 @@ export interface QueryApiDependencies {
   jwtSecret: string;
   /** Lifetime the auth plugin signs access tokens with, seconds (tests); default 15 minutes. */
   accessTokenSeconds?: number;
+  /**
+   * Where the session check asks (server.ts: a SessionCache over sqlSessionAuthority, kept coherent
+   * by its LISTEN). Default: sqlSessionAuthority over `db` and the log, asked on every request.
+   */
+  sessions?: SessionAuthority;
   /**
    * Committed read-model changes per team, for GET /team/{id}/live: a started
    * ReadModelChangeListener (live.ts); the caller closes it after the app.

@@ -281,3 +281,78 @@ export async function catchUp(
   }
 }
 
+
+/** One projection's part of a batch applied together (applyTogether). */
+export interface ProjectionBatch {
+  projection: Projection;
+  /** Its checkpoint before the batch (a global position). */
+  from: number;
+  result: BatchResult;
+}
+
+/** What one batch applied together did. */
+export interface TogetherResult {
+  /** Events read from the log (of any type), after the lowest checkpoint. */
+  read: number;
+  /** The last position read (the lowest checkpoint when nothing was read). */
+  position: number;
+  /** The projections that had events after their checkpoint, in the order given. */
+  batches: ProjectionBatch[];
+}
+
+export interface TogetherOptions {
+  /** Most events read from the log for the batch. */
+  maxCount: number;
+  /**
+   * Runs each projection's part (`work`) inside the batch's transaction: the projector puts its
+   * trace span around it. Default: just `work()`.
+   */
+  around?: (projection: Projection, from: number, work: () => Promise<BatchResult>) => Promise<BatchResult>;
+}
+
+/**
+ * One batch for several projections in ONE transaction (live schema): their advisory locks
+ * (one statement, in the order given, the order every other taker uses, so two takers never
+ * deadlock), their checkpoints, one read of the log after the lowest of them, then each
+ * projection's events after its own checkpoint applied as catchUp applies them (applyEvents:
+ * parking inside savepoints, change notification, checkpoint), and one commit.
+ *
+ * Why together: under a steady write load every projection's batch holds a handful of events,
+ * and the cost of a batch is its round trips and its commit, not its rows. Six projections in
+ * six transactions read the same events six times and wait for six WAL flushes; together they
+ * read once and flush once (docs/decisions/0102).
+ * @throws what a projection's apply threw when it was not a deterministic data failure: the
+ *   whole batch is rolled back, every checkpoint stays where it was (the projector then runs
+ *   each projection alone, so that one failing projection does not hold the others back).
+ */
+export async function applyTogether(
+  db: Kysely<ReadModelDatabase>,
+  store: EventStore,
+  projections: readonly Projection[],
+  options: TogetherOptions,
+): Promise<TogetherResult> {
+  if (projections.length === 0) return { read: 0, position: 0, batches: [] };
+  const schema = READ_MODEL_SCHEMA;
+  const around = options.around ?? ((_projection, _from, work) => work());
+  return db.transaction().execute(async (trx) => {
+    await sql`SELECT ${sql.join(projections.map((p) => sql`pg_advisory_xact_lock(${lockKey(schema, p.name)})`))}`.execute(trx);
+    const rows = await trx.withSchema(schema).selectFrom('checkpoints').select(['projection', 'position'])
+      .where('projection', 'in', projections.map((p) => p.name)).execute();
+    const checkpoints = new Map(rows.map((row) => [row.projection, Number(row.position)]));
+    const from = projections.map((p) => checkpoints.get(p.name) ?? 0);
+    const lowest = Math.min(...from);
+    const events = await store.readAll({ after: lowest, maxCount: options.maxCount, metadata: false });
+    if (events.length === 0) return { read: 0, position: lowest, batches: [] };
+    const batches: ProjectionBatch[] = [];
+    for (const [i, projection] of projections.entries()) {
+      const after = from[i]!;
+      // A projection ahead of the lowest (one just claimed from another process, say) takes only
+      // the events after its own checkpoint.
+      const own = after === lowest ? events : events.filter((event) => event.globalPosition > after);
+      if (own.length === 0) continue;
+      const result = await around(projection, after, () => applyEvents(trx, store, projection, schema, own));
+      batches.push({ projection, from: after, result });
+    }
+    return { read: events.length, position: events[events.length - 1]!.globalPosition, batches };
+  });
+}

@@ -92,6 +92,8 @@ export interface BatchResult {
   position: number;
   /** Parks made or resolved, for CatchUpOptions.onPark once the batch has committed. */
   parks: ParkReport[];
+  /** The checkpoint's move and its notification, when events were read. */
+  change?: ReadModelChange;
 }
 
 /** The savepoint each attempt to apply events runs in (attempts never nest). */
@@ -176,14 +178,12 @@ async function actOnDecision(
 
 /**
  * Applies `events` (read after the projection's checkpoint, in global order, of any type) inside
- * `trx` and moves the checkpoint to the last one's position; returns what it did. The events the
- * projection handles are applied in runs between the park decisions addressed to it, each run
- * through applyOrPark (bisect and park what fails, parking.ts), each decision in its place in the
- * log. In the live schema every batch notifies its new checkpoint and the teams it touched
- * (module docs). Used by catchUp (one projection reading its own batches) and by the rebuild
- * (rebuild.ts: one read of the log shared by every projection).
+ * `trx`, without moving the checkpoint: the result's `change` says where it goes and which teams
+ * to notify (recordBatches). The events the projection handles are applied in runs between the
+ * park decisions addressed to it, each run through applyOrPark (bisect and park what fails,
+ * parking.ts), each decision in its place in the log.
  */
-export async function applyEvents(
+async function applyOnly(
   trx: Transaction<ReadModelDatabase>,
   store: EventStore,
   projection: Projection,
@@ -219,17 +219,46 @@ export async function applyEvents(
   }
   await flush();
   const position = events[events.length - 1]!.globalPosition;
+  // `teams: []` when no team's rows changed (nothing applied, or a silent projection), so live
+  // team pages refetch only for their own team.
+  const teams = applied.length > 0 && !projection.silent ? (projection.teamsOf ?? changedTeams)(applied) : [];
+  return { read: events.length, applied: applied.length, position, parks, change: { projection: projection.name, position, teams } };
+}
+
+/**
+ * Moves the checkpoints of `changes` in `trx` (one statement) and, in the live schema, queues
+ * their change notifications (one statement; PostgreSQL delivers them on commit).
+ */
+async function recordBatches(trx: Transaction<ReadModelDatabase>, schema: string, changes: readonly ReadModelChange[]): Promise<void> {
+  if (changes.length === 0) return;
   if (schema === READ_MODEL_SCHEMA) {
-    // Every batch that moves a live checkpoint says so (a query waiting for a
-    // position is woken by these); `teams: []` when no team's rows changed (nothing applied, or a
-    // silent projection), so live team pages refetch only for their own team.
-    const teams = applied.length > 0 && !projection.silent ? (projection.teamsOf ?? changedTeams)(applied) : [];
-    await notifyChange(trx, { projection: projection.name, position, teams });
+    // Every batch that moves a live checkpoint says so (a query waiting for a position is woken by these).
+    await sql`SELECT ${sql.join(changes.map((change) => sql`pg_notify(${READ_MODEL_CHANGES_CHANNEL}, ${JSON.stringify(change)})`))}`.execute(trx);
   }
-  await db.insertInto('checkpoints').values({ projection: projection.name, position, updated_at: new Date() })
-    .onConflict((oc) => oc.column('projection').doUpdateSet({ position, updated_at: new Date() }))
+  const now = new Date();
+  await trx.withSchema(schema).insertInto('checkpoints')
+    .values(changes.map((change) => ({ projection: change.projection, position: change.position, updated_at: now })))
+    .onConflict((oc) => oc.column('projection').doUpdateSet((eb) => ({ position: eb.ref('excluded.position'), updated_at: eb.ref('excluded.updated_at') })))
     .execute();
-  return { read: events.length, applied: applied.length, position, parks };
+}
+
+/**
+ * Applies `events` (read after the projection's checkpoint, in global order, of any type) inside
+ * `trx` and moves the checkpoint to the last one's position; returns what it did (applyOnly,
+ * then the checkpoint and, in the live schema, the change notification: module docs). Used by
+ * catchUp (one projection reading its own batches) and by the rebuild (rebuild.ts: one read of
+ * the log shared by every projection).
+ */
+export async function applyEvents(
+  trx: Transaction<ReadModelDatabase>,
+  store: EventStore,
+  projection: Projection,
+  schema: string,
+  events: readonly RecordedEvent[],
+): Promise<BatchResult> {
+  const result = await applyOnly(trx, store, projection, schema, events);
+  if (result.change) await recordBatches(trx, schema, [result.change]);
+  return result;
 }
 
 /** Reads up to `batchSize` events after the projection's checkpoint in `schema` and applies them (applyEvents). */
@@ -350,9 +379,11 @@ export async function applyTogether(
       // the events after its own checkpoint.
       const own = after === lowest ? events : events.filter((event) => event.globalPosition > after);
       if (own.length === 0) continue;
-      const result = await around(projection, after, () => applyEvents(trx, store, projection, schema, own));
+      const result = await around(projection, after, () => applyOnly(trx, store, projection, schema, own));
       batches.push({ projection, from: after, result });
     }
+    // Every checkpoint in one statement, every notification in another.
+    await recordBatches(trx, schema, batches.flatMap((batch) => (batch.result.change ? [batch.result.change] : [])));
     return { read: events.length, position: events[events.length - 1]!.globalPosition, batches };
   });
 }

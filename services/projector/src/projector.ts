@@ -1,6 +1,12 @@
 /**
- * The projector: catches each read model up from its checkpoint when woken (runner.catchUp:
- * apply + checkpoint in one transaction under the projection's advisory lock, exactly once).
+ * The projector: catches the read models it works up from their checkpoints when woken, all of
+ * them in one run, batch by batch, every batch one transaction for all of them (runner's
+ * applyTogether: their advisory locks, one read of the log after the lowest checkpoint, each
+ * projection's apply, every checkpoint and change notification, one commit; exactly once).
+ * Batches grow with the backlog: FIRST_BATCH events at most at first, doubling while they come
+ * back full, up to `batchSize`. A batch that fails as a whole is followed by each projection
+ * alone (runner.catchUp), so one failing projection never holds the others back
+ * (docs/decisions/0102).
  *
  * Sharing: N projector processes on one database share the projections. Each
  * process works only the projections whose lease it holds (./leases.ts: a session-level advisory
@@ -16,15 +22,16 @@
  * projector holds every projection itself and takes no lease (one process: tests, benchmarks).
  *
  * Wake-ups: a process consumes only the queues of the projections it holds: claiming a lease
- * starts that projection's BullMQ worker, releasing closes it (worker.close() waits for its
- * active job). A wake-up sent while a projection has no holder waits in its queue for the next
- * holder's worker; and a holder catches a projection up as soon as it claims it, so a wake-up a
- * closing worker took without running (the projection was being released) is covered by the new
- * holder's catch-up, which starts after it. (One a process took in the instant after its lease
- * connection broke, before its worker closed, may find the new holder already caught up: that
- * holder's sweep covers it, one interval later at most.) Within a process a projection runs once
- * at a time (a request during a run gets one more run after it, shared with every request
- * meanwhile); the projections it holds run concurrently.
+ * starts that projection's BullMQ worker, releasing closes it and waits for the batch in progress
+ * (the next batch leaves the projection out). A wake-up sent while a projection has no holder
+ * waits in its queue for the next holder's worker; and a holder catches a projection up as soon
+ * as it claims it, so a wake-up a closing worker took without running (the projection was being
+ * released) is covered by the new holder's catch-up, which starts after it. (One a process took
+ * in the instant after its lease connection broke, before its worker closed, may find the new
+ * holder already caught up: that holder's sweep covers it, one interval later at most.) A job
+ * only requests a run and completes: within a process one run goes at a time, for every
+ * projection it works (a request during a run gets one more run after it, shared with every
+ * request meanwhile, from any queue).
  *
  * The sweep (each SWEEP_INTERVAL_MS, after the tick) catches every projection this process holds
  * up directly, whatever became of the wake-ups (Redis restarted or flushed, a publisher that
@@ -43,7 +50,7 @@
  *
  * Traces and correlation: a run asked for by wake-up jobs carries their origins
  * (WakeUpOrigin: correlation id, trace context; a run shared by several jobs, those of all, at most
- * MAX_WAKE_UP_ORIGINS). Each of its batches runs under a span `projection batch <name>` (a
+ * MAX_WAKE_UP_ORIGINS). Each projection's part of its batches runs under a span `projection batch <name>` (a
  * consumer span; attributes: projection, from and to position, events read and applied), a child
  * of the first origin's trace — so the trace of `POST /api/entry` goes on into the batch that
  * applied its event — and linked to the others'. Runs of the sweep and of the start-up are not
@@ -78,7 +85,7 @@ export interface ProjectorOptions {
   prefix?: string;
   /** How often the leases are balanced and the held projections swept, ms. */
   sweepIntervalMs: number;
-  /** Events per transaction. */
+  /** Most events per batch (default 2000); a run starts at FIRST_BATCH and doubles up to it. */
   batchSize?: number;
   /**
    * The URL of `db`'s database, for this process's lease connection: with it,

@@ -104,10 +104,10 @@ const ATTEMPT = sql.raw('apply_attempt');
  * failure (parking.ts) is rolled back to the savepoint, so the transaction goes on; any other
  * leaves the transaction to fail as a whole.
  */
-async function attemptApply(trx: Transaction<ReadModelDatabase>, projection: Projection, schema: string, events: readonly RecordedEvent[]): Promise<void> {
+async function attemptApply(trx: Transaction<ReadModelDatabase>, store: EventStore, projection: Projection, schema: string, events: readonly RecordedEvent[]): Promise<void> {
   await sql`SAVEPOINT ${ATTEMPT}`.execute(trx);
   try {
-    await projection.apply(trx.withSchema(schema), events);
+    await projection.apply(trx.withSchema(schema), events, { store });
   } catch (error) {
     if (isDeterministicFailure(error)) {
       await sql`ROLLBACK TO SAVEPOINT ${ATTEMPT}`.execute(trx);
@@ -165,7 +165,7 @@ async function actOnDecision(
   const [event] = await store.readAll({ after: decision.position - 1, maxCount: 1 });
   if (!event || event.globalPosition !== decision.position) return null;
   try {
-    await attemptApply(trx, projection, schema, [event]);
+    await attemptApply(trx, store, projection, schema, [event]);
   } catch (error) {
     if (!isDeterministicFailure(error)) throw error;
     const failure = describeFailure(error);
@@ -199,7 +199,7 @@ async function applyOnly(
   const flush = async () => {
     if (run.length === 0) return;
     const result = await applyOrPark(run, {
-      attempt: (part) => attemptApply(trx, projection, schema, part),
+      attempt: (part) => attemptApply(trx, store, projection, schema, part),
       park: async (event, error) => { parks.push(await parkEvent(trx, projection, schema, event, error)); },
     });
     applied.push(...result.applied);

@@ -57,6 +57,10 @@ export default defineConfig({
           globalSetup: ['tests/support/e2e-global-setup.ts'],
           // Under a failed test: what its pages did (tests/support/browser-log.ts).
           setupFiles: ['tests/support/browser-log-setup.ts'],
+          // A browser test polls for what the server does through its queues (a payment's webhook,
+          // a projection); vitest's default second is shorter than one page's own re-ask (the
+          // payment page asks a pending order again after 1.5 s) on a busy 2-core machine.
+          expect: { poll: { timeout: 10_000, interval: 100 } },
           testTimeout: 120_000,
           hookTimeout: 300_000,
           fileParallelism: false,

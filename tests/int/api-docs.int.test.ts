@@ -4,27 +4,44 @@
  * sandbox, the replay queue and queue board, the history, media — and the gateway in front).
  *
  * - Every /api route either API registered (collected by an onRoute hook as it was registered;
- *   the auto-added HEAD twins of GET routes and the documentation's own routes under /api/docs
- *   excepted) is an operation of its API's OpenAPI document, fetched through the gateway, and the
- *   documents list nothing else; /health and /metrics are not in them.
+ *   the auto-added HEAD twins of GET routes, the documentation's own routes under /api/docs and
+ *   the routes a plugin hides — Bull Board's — excepted) is an operation of its API's OpenAPI
+ *   document, fetched through the gateway, and the documents list nothing else; /health and
+ *   /metrics are not in them.
+ * - Both documents pass `redocly lint` with the recommended ruleset (no errors), run as an API
+ *   client would run it, offline. Every operation has its entry in API_OPERATIONS (a summary, a
+ *   description, tags), an operationId unique across both documents, and the examples the map
+ *   gives are valid by the route's own schema.
  * - A route behind a login carries the bearer scheme (whether its plugin adds the guard or the
- *   route itself does), a public one none, an administrators' route the `admin` tag and its 403.
+ *   route itself does), a public one declares none (`security: []`), an administrators' route the
+ *   `admin` tag and its 403.
  * - The error statuses list catalogue codes: what the route declares, with every code of that
  *   status, and what every route may answer (400, 500, 503).
  * - GET /api/docs answers the UI's page (with its own content security policy) offering both
  *   documents, and the page's static assets load.
  */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { API_CSP, DOCS_PAGE_CSP } from '@sinilill/http';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { repoRoot } from '@sinilill/config';
+import { API_CSP, API_OPERATIONS, DOCS_PAGE_CSP, operationIdOf, operationKey } from '@sinilill/http';
 import { ERROR_CODES } from '@sinilill/domain';
 import { startRunningApp, type CollectedRoute, type RunningApp } from '../support/running-app';
 
 interface Operation {
+  operationId?: string;
+  summary?: string;
   tags?: string[];
+  requestBody?: { content: Record<string, { schema: object; example?: unknown }> };
   security?: Record<string, string[]>[];
   description?: string;
   'x-required-role'?: string;
-  responses: Record<string, { description: string; content?: Record<string, { schema: { properties?: { message?: { enum?: string[] } } } }> }>;
+  responses: Record<string, { description: string; content?: Record<string, { example?: unknown; schema: { properties?: { message?: { enum?: string[] } } } }> }>;
 }
 interface OpenApiDocument {
   openapi: string;
@@ -73,8 +90,9 @@ function codesOf(op: Operation, status: number): string[] {
 describe('OpenAPI documents generated from the route schemas', () => {
   test('every /api route of both APIs is in its API\'s document (method and path), and nothing else is', () => {
     for (const api of ['command', 'query'] as const) {
+      const hidden = (route: CollectedRoute) => (route.schema as { hide?: boolean } | undefined)?.hide === true;
       const registered = new Set(running.routes
-        .filter((route) => route.api === api && route.url.startsWith('/api/') && !route.url.startsWith('/api/docs'))
+        .filter((route) => route.api === api && route.url.startsWith('/api/') && !route.url.startsWith('/api/docs') && !hidden(route))
         .map((route) => `${route.method} ${openApiPath(route.url)}`));
       const documented = new Set(documentedRoutes(api));
       // Sanity: the collection saw the routes of plugin-guarded, route-guarded and public files.
@@ -101,10 +119,13 @@ describe('OpenAPI documents generated from the route schemas', () => {
     expect(operation('query', 'GET', '/api/payment/info').security).toEqual(bearer);
     expect(operation('query', 'GET', '/api/team/{id}').security).toEqual(bearer);
     expect(operation('query', 'GET', '/api/team/{id}').responses['401']).toBeDefined();
-    // Public.
-    expect(operation('query', 'GET', '/api/stats').security).toBeUndefined();
-    expect(operation('command', 'POST', '/api/login').security).toBeUndefined();
-    expect(operation('command', 'POST', '/api/registerteam').security).toBeUndefined();
+    // Public: declared as needing nothing.
+    expect(operation('query', 'GET', '/api/stats').security).toEqual([]);
+    expect(operation('command', 'POST', '/api/login').security).toEqual([]);
+    expect(operation('command', 'POST', '/api/registerteam').security).toEqual([]);
+    // The session routes take the refresh cookie (logout also without it).
+    expect(operation('command', 'POST', '/api/session/refresh').security).toEqual([{ refreshCookie: [] }, { bearerAuth: [] }]);
+    expect(operation('command', 'POST', '/api/session/logout').security).toEqual([{ refreshCookie: [] }, {}]);
     // Administrators only: the admin plugin's hooks (command API) and the routes' own (query API).
     for (const [api, method, path] of [['command', 'PUT', '/api/admin/user/{id}'], ['query', 'GET', '/api/admin/userdata'], ['command', 'POST', '/api/admin/replay']] as const) {
       const op = operation(api, method, path);
@@ -115,8 +136,11 @@ describe('OpenAPI documents generated from the route schemas', () => {
       expect(op.description, path).toMatch(/Administrators only/);
     }
     expect(operation('query', 'GET', '/api/team/{id}')['x-required-role']).toBeUndefined();
-    // The queue board's routes (Bull Board's page, assets and API) are listed under `operations`.
-    expect(operation('command', 'GET', '/api/admin/queues').tags).toEqual(['operations']);
+    // The queue board's session is an operators' tool; Bull Board's own page, assets and API stay out.
+    expect(operation('command', 'POST', '/api/admin/queues/session').tags).toEqual(['operations']);
+    expect(running.routes.filter((route) => route.url.startsWith('/api/admin/queues/static')).length).toBeGreaterThan(0);
+    expect(Object.keys(documents.command!.paths).filter((path) => path.startsWith('/api/admin/queues/') && path !== '/api/admin/queues/session')).toEqual([]);
+    expect(documents.command!.paths['/api/admin/queues']).toBeUndefined();
   });
 
   test('error statuses list the catalogue codes they carry, as `{ message: CODE }`', () => {
@@ -167,5 +191,73 @@ describe('OpenAPI documents generated from the route schemas', () => {
     const document = await fetch(`${site}/api/docs/command.json`);
     expect(document.headers.get('content-security-policy')).toBe(API_CSP);
     expect((await document.json() as OpenApiDocument).info.title).toBe('Sinilill command API');
+  });
+});
+
+/** Each operation of both documents: [api, METHOD, path, operation]. */
+function everyOperation(): [CollectedRoute['api'], string, string, Operation][] {
+  return (['command', 'query'] as const).flatMap((api) => Object.entries(documents[api]!.paths)
+    .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => [api, method.toUpperCase(), path, op] as [CollectedRoute['api'], string, string, Operation])));
+}
+
+describe('OpenAPI documents a generator and a person can use', () => {
+  test('every operation has its texts in API_OPERATIONS and an operationId unique across both documents', () => {
+    const missing = everyOperation().filter(([, method, path]) => API_OPERATIONS[operationKey(method, path)] === undefined).map(([api, method, path]) => `${api}: ${method} ${path}`);
+    expect(missing, 'routes without an entry in packages/http/src/api-operations.ts').toEqual([]);
+    const ids = everyOperation().map(([, , , op]) => op.operationId);
+    expect(ids.filter((id) => id === undefined || !/^[a-z][A-Za-z0-9]*$/.test(id))).toEqual([]);
+    expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
+    for (const [api, method, path, op] of everyOperation()) {
+      const text = API_OPERATIONS[operationKey(method, path)]!;
+      expect(op.operationId, `${api} ${method} ${path}`).toBe(text.operationId ?? operationIdOf(method, path));
+      expect(op.summary, `${api} ${method} ${path}`).toBe(text.summary);
+      expect(op.description, `${api} ${method} ${path}`).toContain(text.description);
+      expect(op.tags, `${api} ${method} ${path}`).toEqual(expect.arrayContaining([...text.tags]));
+    }
+    // The derivation: method, static segments, a trailing parameter as By<Name>.
+    expect(operation('query', 'GET', '/api/team/{id}/entries').operationId).toBe('getTeamEntries');
+    expect(operation('query', 'GET', '/api/team/{id}').operationId).toBe('getTeamById');
+    expect(operation('query', 'GET', '/api/admin/users.csv').operationId).toBe('getAdminUsersCsv');
+  });
+
+  test('the examples of the spec\'s §3 entities are valid by their operation\'s schemas', () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    let checked = 0;
+    for (const [api, method, path, op] of everyOperation()) {
+      const examples = [
+        ...Object.values(op.requestBody?.content ?? {}).map((media) => ['request', media.schema, media.example] as const),
+        ...Object.entries(op.responses).flatMap(([status, answer]) => Object.values(answer.content ?? {}).map((media) => [status, media.schema, media.example] as const)),
+      ].filter(([, , example]) => example !== undefined);
+      for (const [where, schema, example] of examples) {
+        const valid = ajv.validate(schema, example);
+        expect(valid ? [] : ajv.errors, `${api} ${method} ${path} ${where}`).toEqual([]);
+        checked += 1;
+      }
+    }
+    // Team, Participant, Entry, User, Team stat entry, Payment info, join code, admin rows (query); the payloads, login, Entry, methods (command).
+    expect(checked).toBeGreaterThanOrEqual(17);
+  });
+
+  test('both documents pass `redocly lint` with the recommended ruleset, offline', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'sinilill-openapi-'));
+    try {
+      for (const api of ['command', 'query'] as const) {
+        const file = join(folder, `${api}.json`);
+        writeFileSync(file, JSON.stringify(documents[api]));
+        // The CLI's telemetry and update check are off: the lint reads the file and nothing else.
+        const { stdout } = await promisify(execFile)(process.execPath, [
+          join(repoRoot, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', '--extends=recommended', '--format=json', '--max-problems=1000', file,
+        ], { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true' }, maxBuffer: 64 * 1024 * 1024 })
+          .catch((failure: { stdout?: string }) => ({ stdout: failure.stdout ?? '' }));
+        const report = JSON.parse(stdout) as { totals: { errors: number }; problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[] };
+        const errors = report.problems.filter((problem) => problem.severity === 'error')
+          .map((problem) => `${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer ?? '?'}`);
+        expect(errors, api).toEqual([]);
+        expect(report.totals.errors, api).toBe(0);
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -171,12 +171,19 @@ describe('the projector (a real process)', () => {
       expect(valueOf(samples, 'sinilill_projection_lag_seconds', { projection: name })).toBe(0);
     }
     expect(valueOf(samples, 'sinilill_replay_progress_ratio')).toBe(0);
-    for (const queue of [...NAMES.map((name) => `projection-${name}`), 'replay']) {
+    for (const queue of [...NAMES.map((name) => `projection-${name}`), 'replay', 'mail', 'strava']) {
       for (const state of ['waiting', 'active', 'failed', 'delayed']) {
         expect(valueOf(samples, 'sinilill_queue_jobs', { queue, state }), `${queue} ${state}`).toBeGreaterThanOrEqual(0);
       }
     }
     expect(valueOf(samples, 'process_cpu_user_seconds_total', { service: 'projector' })).toBeGreaterThan(0);
+    // The alerts' series (infra/prometheus/alerts.yml; each read in tests/int/alert-metrics.int.test.ts).
+    for (const name of NAMES) expect(valueOf(samples, 'sinilill_parked_events', { projection: name })).toBe(0);
+    expect(valueOf(samples, 'sinilill_db_pool_max_connections', { pool: 'main', service: 'projector' })).toBe(10);
+    expect(valueOf(samples, 'sinilill_redis_memory_used_bytes')).toBeGreaterThan(0);
+    expect(valueOf(samples, 'sinilill_postgres_connections')).toBeGreaterThan(0);
+    expect(valueOf(samples, 'sinilill_backup_last_success_timestamp_seconds')).toBe(0);
+    const checkpointBefore = valueOf(samples, 'sinilill_projection_checkpoint_position', { projection: 'team-stats' })!;
 
     // team-stats is held back: every batch of it first takes this lock (read-models lockKey).
     const holder = new pg.Client({ connectionString: app.url });
@@ -204,6 +211,7 @@ describe('the projector (a real process)', () => {
       expect(valueOf(samples, 'sinilill_projection_lag_events', { projection: 'team-stats' })).toBe(BURST);
       expect(valueOf(samples, 'sinilill_projection_lag_seconds', { projection: 'team-stats' })).toBeGreaterThanOrEqual(1);
       expect(valueOf(samples, 'sinilill_projection_batch_duration_seconds_count', { projection: 'team-stats' }) ?? 0).toBe(batchesBefore);
+      expect(valueOf(samples, 'sinilill_projection_checkpoint_position', { projection: 'team-stats' })).toBe(checkpointBefore);
       expect(await ready(base)).toEqual({ status: 503, body: { ready: false, failed: ['lag'] } });
 
       await holder.query('SELECT pg_advisory_unlock(hashtext($1))', ['projection:rm.team-stats']);
@@ -217,6 +225,7 @@ describe('the projector (a real process)', () => {
       samples = await scrape(base);
       expect(valueOf(samples, 'sinilill_projection_lag_seconds', { projection: 'team-stats' })).toBe(0);
       expect(valueOf(samples, 'sinilill_projection_batch_duration_seconds_count', { projection: 'team-stats' })).toBeGreaterThan(batchesBefore);
+      expect(valueOf(samples, 'sinilill_projection_checkpoint_position', { projection: 'team-stats' })).toBe(checkpointBefore + BURST);
       expect(await ready(base)).toEqual({ status: 200, body: { ready: true } });
       // The scrapes themselves are request durations of the projector's server.
       expect(valueOf(samples, 'http_request_duration_seconds_count', { route: '/metrics', status_code: '200', method: 'GET' })).toBeGreaterThan(0);
@@ -227,6 +236,7 @@ describe('the projector (a real process)', () => {
     // readiness are logged, the lag's with its reason.
     const lines = projector.logLines();
     expect(lines.filter((line) => line.level === 50), projector.output()).toEqual([]);
+    expect(lines.filter((line) => line.msg === 'metric not read for a scrape'), projector.output()).toEqual([]);
     expect(lines.filter((line) => line.level === 40).map((line) => line.failed)).toContainEqual([{ name: 'lag', error: `more than ${MAX_LAG} events behind: team-stats ${BURST}` }]);
     expect(lines.filter((line) => line.msg === 'ready: every readiness check passes again').length).toBeGreaterThan(0);
     projector.signal('SIGTERM');
@@ -287,6 +297,11 @@ describe('the APIs and the gateway (real processes)', () => {
       // Route patterns only: no raw URL becomes a label.
       expect(samples.some((s) => s.labels.route === `/api/team/${TEAM}`)).toBe(false);
     }
+    // Each API's PostgreSQL pools, by their size (the PostgresPoolSaturated alert).
+    const commandSamples = await scrape(bases['command-api']);
+    expect(valueOf(commandSamples, 'sinilill_db_pool_max_connections', { pool: 'main' })).toBe(20);
+    expect(valueOf(commandSamples, 'sinilill_db_pool_max_connections', { pool: 'accounts' })).toBe(10);
+    expect(valueOf(await scrape(bases['query-api']), 'sinilill_db_pool_max_connections', { pool: 'main' })).toBe(20);
     // The gateway forwards no /metrics of the APIs': its own answers (its service label).
     expect(valueOf(await scrape(bases.gateway), 'process_cpu_user_seconds_total', { service: 'command-api' })).toBeUndefined();
     await Promise.all(Object.values(processes).map(async (service) => {

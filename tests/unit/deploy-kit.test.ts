@@ -706,7 +706,13 @@ describe('infra/k8s', () => {
 const SINILILL_METRICS = {
   histograms: ['http_request_duration_seconds', 'sinilill_append_duration_seconds', 'sinilill_projection_batch_duration_seconds'],
   others: ['sinilill_appends_total', 'sinilill_appended_events_total', 'sinilill_append_conflicts_total', 'sinilill_projection_lag_events',
-    'sinilill_projection_lag_seconds', 'sinilill_queue_jobs', 'sinilill_replay_progress_ratio', 'sinilill_current_edition_year'],
+    'sinilill_projection_lag_seconds', 'sinilill_queue_jobs', 'sinilill_replay_progress_ratio', 'sinilill_current_edition_year',
+    // the alerts' series (infra/prometheus/alerts.yml)
+    'sinilill_projection_checkpoint_position', 'sinilill_parked_events', 'sinilill_queue_last_failure_timestamp_seconds',
+    'sinilill_queue_last_completion_timestamp_seconds', 'sinilill_db_pool_connections', 'sinilill_db_pool_waiting_requests',
+    'sinilill_db_pool_max_connections', 'sinilill_postgres_connections', 'sinilill_postgres_max_connections',
+    'sinilill_redis_memory_used_bytes', 'sinilill_redis_memory_max_bytes', 'sinilill_redis_system_memory_bytes',
+    'sinilill_backup_last_success_timestamp_seconds'],
 };
 
 /** The metric names a PromQL expression reads (functions, keywords, labels and ranges left out). */

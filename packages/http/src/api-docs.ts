@@ -9,11 +9,22 @@
  *   `GET /api/docs`, with both documents to choose from. Through the site's one origin the
  *   gateway (EXCEPTIONS) and nginx send `/api/docs/command.json` to the command API and the rest
  *   of `/api/docs` to the query API, like every GET.
- * - Every `/api` route is listed, with or without a schema. The documentation's own routes
- *   (`/api/docs…`) and everything outside `/api` — the health probes and the metrics, answered by
- *   each process for its operators and never proxied — are left out. The operators' tools under
- *   /api (replays, the queue board with its page, assets and API) are listed under the
- *   `operations` tag.
+ * - Every `/api` route is listed, with or without a schema, but those a plugin hides: the queue
+ *   board's (Bull Board's page, assets and internal API, which are Bull Board's and change with
+ *   it; a client has no use for them, and a person opens the page in a browser after POST
+ *   /api/admin/queues/session). The documentation's own routes (`/api/docs…`) and everything
+ *   outside `/api` — the health probes and the metrics, answered by each process for its
+ *   operators and never proxied — are left out. The operators' tools under /api (replays, parked
+ *   events, the board's session) are listed under the `operations` tag.
+ * - Every operation has an operationId, a summary, a description and tags from API_OPERATIONS
+ *   (api-operations.ts: the texts in one place, the operationId derived from the route), and its
+ *   security declared: the bearer token behind a login, none (`security: []`) on a public route,
+ *   the refresh cookie on the session routes; examples of the spec's §3 entities where the map
+ *   gives them. The documents pass Redocly's recommended ruleset (tests/int/api-docs.int.test.ts
+ *   runs `redocly lint`); a client generated from them by openapi-typescript calls every route
+ *   and checks each answer against its description in tests/contract/generated-client.contract.test.ts.
+ * - The schemas are written as OpenAPI 3.1 (JSON Schema 2020-12) has them: TypeBox's tuples
+ *   (`items: [...]`, `additionalItems`, draft 7) become `prefixItems` and `items`.
  * - Every operation lists its error answers: each status the route declares (its `refusals`
  *   response schemas) and the ones every route of its kind can answer (400 for malformed input,
  *   401 behind a login, 403 for administrators' routes, 413 for a body over the limit, 429 where a
@@ -30,10 +41,11 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import { QUEUE_BOARD_PATH } from '@sinilill/contracts';
+import { QUEUE_BOARD_PATH, REFRESH_COOKIE } from '@sinilill/contracts';
 import { ERROR_CODES, type ErrorCode } from '@sinilill/domain';
 import { requireAdmin } from './auth';
 import { statusOf } from './app';
+import { API_OPERATIONS, API_TAGS, REFRESH_COOKIE_SCHEME, operationIdOf, operationKey, type OperationText } from './api-operations';
 
 /** Where the documents and the UI are served (the gateway and nginx route them; see the module's comment). */
 export const API_DOCS_PATH = '/api/docs';
@@ -77,13 +89,6 @@ const TAG_OF_SEGMENT: Readonly<Record<string, string>> = {
   resetpassword: 'accounts', confirmaccount: 'accounts', account: 'accounts', session: 'accounts', passwordstrength: 'accounts',
   entry: 'entries', strapi: 'news',
 };
-
-const TAG_DESCRIPTIONS: readonly { name: string; description: string }[] = [
-  { name: 'accounts', description: 'Registration, confirmation, login, sessions and passwords (spec §7).' },
-  { name: 'admin', description: 'The admin console: administrators only (401 UNAUTHORIZED without a login, 403 FORBIDDEN for anyone else).' },
-  { name: 'operations', description: "Operators' tools, administrators only: replays of the read models and the queue board "
-    + '(Bull Board). The board\'s page, assets and API take the board\'s own cookie, which POST /api/admin/queues/session sets, not the bearer token.' },
-];
 
 /** The description of the documents, per API. */
 const DESCRIPTIONS: Record<ApiDocsOptions['api'], string> = {
@@ -166,23 +171,46 @@ interface RouteFacts {
   rateLimited: boolean;
 }
 
-/** The route's tags: by its path (TAG_OF_SEGMENT, `operations`), plus `admin` for administrators' routes. */
-function tagsOf(facts: RouteFacts): string[] {
-  const primary = OPERATIONS_PREFIXES.some((prefix) => facts.url === prefix || facts.url.startsWith(`${prefix}/`))
-    ? 'operations'
+/**
+ * The route's tags: its entry's (API_OPERATIONS), else by its path (TAG_OF_SEGMENT, `operations`),
+ * plus `admin` for administrators' routes (not for the operators' tools: `operations` says it).
+ */
+function tagsOf(facts: RouteFacts, text: OperationText | undefined): string[] {
+  const primary = text ? [...text.tags] : OPERATIONS_PREFIXES.some((prefix) => facts.url === prefix || facts.url.startsWith(`${prefix}/`))
+    ? ['operations']
     : (() => {
         const segment = facts.url.split('/')[2] ?? 'api';
-        return TAG_OF_SEGMENT[segment] ?? segment;
+        return [TAG_OF_SEGMENT[segment] ?? segment];
       })();
-  return facts.admin && primary !== 'admin' && primary !== 'operations' ? [primary, 'admin'] : [primary];
+  return facts.admin && !primary.includes('admin') && !primary.includes('operations') ? [...primary, 'admin'] : primary;
+}
+
+/**
+ * A JSON schema as OpenAPI 3.1 (JSON Schema 2020-12) reads it, copied: a draft-7 tuple (TypeBox's
+ * Tuple writes `items: [...]` and `additionalItems`) becomes `prefixItems` with `items` for the
+ * rest (`false` for none). Everything else is copied as it is; symbol keys (TypeBox's) are dropped.
+ */
+export function asOpenApi31(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(asOpenApi31);
+  if (value === null || typeof value !== 'object') return value;
+  const source = value as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(source)) copy[key] = asOpenApi31(child);
+  if (Array.isArray(source.items)) {
+    copy.prefixItems = copy.items;
+    delete copy.items;
+    delete copy.additionalItems;
+    if (source.additionalItems !== undefined) copy.items = asOpenApi31(source.additionalItems);
+  }
+  return copy;
 }
 
 /**
  * The error answers of a route: each status it declares, with every catalogue code of that
  * status, and the ones every route of its kind may answer, with the codes that cause them.
  */
-function errorResponses(schema: FastifySchema | undefined, facts: RouteFacts): Record<string, JsonSchema> {
-  const declared = new Set(Object.keys((schema?.response ?? {}) as object).filter((key) => /^[45][0-9][0-9]$/.test(key)).map(Number));
+function errorResponses(schema: FastifySchema | undefined, facts: RouteFacts, refusals: readonly number[] = []): Record<string, JsonSchema> {
+  const declared = new Set([...Object.keys((schema?.response ?? {}) as object).filter((key) => /^[45][0-9][0-9]$/.test(key)).map(Number), ...refusals]);
   const hasBody = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(facts.method);
   const answers: Record<string, JsonSchema> = {};
   const add = (status: number, codes: readonly ErrorCode[], note = '') => {
@@ -205,27 +233,88 @@ const UNDESCRIBED_SUCCESS = {
   200: { description: 'Success; the answer is not described here (a page, a file, an event stream or a redirect).', type: 'null' },
 } as const;
 
+/** The schema of an answer in `type` that the route does not describe: any JSON object, text, or bytes. */
+function schemaOfMedia(type: string): JsonSchema {
+  if (type === 'application/json') return { type: 'object' };
+  return type.startsWith('text/') || type.endsWith('ndjson') || type.endsWith('+xml') ? { type: 'string' } : { type: 'string', format: 'binary' };
+}
+
+/** The documented answers of an entry's `answers`: each status with its media types (bytes or text), or no body. */
+function describedAnswers(answers: OperationText['answers']): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(answers ?? {}).map(([status, { description, media }]) => [status, {
+    description,
+    ...(media && media.length > 0
+      ? { content: Object.fromEntries(media.map((type) => [type, { schema: schemaOfMedia(type) }])) }
+      : { type: 'null' }),
+  }]));
+}
+
+/**
+ * The error answers, where an entry's `answers` gives an error status another media type too (a
+ * page saying what went wrong): both, the catalogue's `{ message: CODE }` as JSON beside it.
+ */
+function refusalsWithAnswers(errors: Record<string, JsonSchema>, answers: OperationText['answers']): Record<string, JsonSchema> {
+  const merged = { ...errors };
+  for (const [status, answer] of Object.entries(answers ?? {})) {
+    const error = errors[status];
+    if (!error || !answer.media || answer.media.length === 0) continue;
+    const { description, ...json } = error;
+    merged[status] = {
+      description: `${answer.description} ${String(description)}`,
+      content: { 'application/json': { schema: json }, ...Object.fromEntries(answer.media.map((type) => [type, { schema: schemaOfMedia(type) }])) },
+    };
+  }
+  return merged;
+}
+
+/** `schema` with `example` as its one example (a copy), or `schema` itself without an example. */
+function withExample(schema: unknown, example: unknown): unknown {
+  return example === undefined || schema === null || typeof schema !== 'object' ? schema : { ...schema, examples: [example] };
+}
+
+/** The security requirements of a route: its entry's, else the bearer token behind a login, else none. */
+function securityOf(facts: RouteFacts, text: OperationText | undefined): readonly Record<string, readonly string[]>[] {
+  if (text?.security) return text.security;
+  return facts.login ? [{ [BEARER_SCHEME]: [] }] : [];
+}
+
 /** The documented schema of one route (a copy: the route's own schema, which Fastify compiles, is left as it is). */
-function documentedSchema(schema: FastifySchema | undefined, facts: RouteFacts): FastifySchema {
+function documentedSchema(original: FastifySchema | undefined, facts: RouteFacts): FastifySchema {
+  const schema = asOpenApi31(original ?? {}) as FastifySchema & { hide?: boolean };
+  const key = operationKey(facts.method, openApiPath(facts.url));
+  const text = API_OPERATIONS[key];
   const notes = [
-    typeof schema?.description === 'string' ? schema.description : '',
+    text?.description ?? '',
+    typeof schema.description === 'string' ? schema.description : '',
     facts.admin ? 'Administrators only: 403 FORBIDDEN for anyone else.' : facts.login ? 'Needs a login (bearer token).' : '',
   ].filter((note) => note !== '');
-  const declared = schema?.response as Record<string, unknown> | undefined;
-  // Listed even where a plugin hid its routes (Bull Board hides the queue board's): every /api route is documented.
-  const { hide: _hidden, ...shown } = (schema ?? {}) as FastifySchema & { hide?: boolean };
+  const declared = { ...(schema.response as Record<string, unknown> | undefined), ...describedAnswers(text?.answers) };
+  const success = Object.keys(declared).find((status) => /^2/.test(status));
+  if (success !== undefined) declared[success] = withExample(declared[success], text?.examples?.response);
   return {
-    ...shown,
-    tags: tagsOf(facts),
+    ...schema,
+    ...(schema.body !== undefined ? { body: withExample(schema.body, text?.examples?.request) } : {}),
+    ...(text?.requestBody
+      ? { consumes: [text.requestBody.media], body: { type: 'string', format: 'binary', description: text.requestBody.description } }
+      : {}),
+    operationId: text?.operationId ?? operationIdOf(facts.method, openApiPath(facts.url)),
+    // A route without an entry still gets a summary (the lint's rule); its test fails on it.
+    summary: text?.summary ?? key,
+    tags: tagsOf(facts, text),
     ...(notes.length > 0 ? { description: notes.join('\n\n') } : {}),
-    ...(facts.login ? { security: [{ [BEARER_SCHEME]: [] }] } : {}),
+    security: securityOf(facts, text),
     ...(facts.admin ? { 'x-required-role': 'ADMIN' } : {}),
     response: {
-      ...(Object.keys(declared ?? {}).some((status) => /^[23]/.test(status)) ? {} : UNDESCRIBED_SUCCESS),
+      ...(Object.keys(declared).some((status) => /^[23]/.test(status)) ? {} : UNDESCRIBED_SUCCESS),
       ...declared,
-      ...errorResponses(schema, facts),
+      ...refusalsWithAnswers(errorResponses(schema, facts, text?.refusals), text?.answers),
     },
   } as FastifySchema;
+}
+
+/** A Fastify route pattern as an OpenAPI path, as @fastify/swagger writes it: `:id` → `{id}`. */
+function openApiPath(url: string): string {
+  return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\*/g, '{*}');
 }
 
 /**
@@ -244,23 +333,34 @@ export const apiDocs = fp<ApiDocsOptions>(async (app, options) => {
     openapi: {
       openapi: '3.1.0',
       info: { title: `Sinilill ${options.api} API`, version: '1.0.0', description: DESCRIPTIONS[options.api] },
+      // Relative: both APIs answer on the site's one origin, wherever it is deployed.
+      servers: [{ url: '/', description: 'The site that serves this document (both APIs answer on its origin).' }],
       components: {
         securitySchemes: {
           [BEARER_SCHEME]: {
             type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
-            description: 'The access token POST /api/login answers (its `token` is `Bearer <jwt>` already), valid 15 minutes; '
+            description: 'The access token POST /api/login answers (its `token`, a JWT, sent as `Authorization: Bearer <token>`), valid 15 minutes; '
               + 'POST /api/session/refresh answers a fresh one.',
           },
+          // The session routes are the command API's: the query API's document would not use it.
+          ...(options.api === 'command' ? {
+            [REFRESH_COOKIE_SCHEME]: {
+              type: 'apiKey', in: 'cookie', name: REFRESH_COOKIE,
+              description: 'The HttpOnly refresh cookie POST /api/login sets (sent to /api/session/* only, valid 30 days, replaced at each refresh).',
+            },
+          } : {}),
         },
       },
-      tags: [...TAG_DESCRIPTIONS],
+      tags: [...API_TAGS],
     },
     transform: ({ schema, url: registered, route }) => {
       const method = [route.method].flat()[0] ?? 'GET';
       // A plugin's root route under a prefix is registered with and without the slash (Fastify's
       // prefixTrailingSlash 'both'), and swagger reads the last: documented as the bare prefix.
       const url = registered.length > 1 && registered.endsWith('/') ? registered.slice(0, -1) : registered;
-      if (!url.startsWith('/api/') || url === API_DOCS_PATH || url.startsWith(`${API_DOCS_PATH}/`)) {
+      // A route its plugin hides (Bull Board's) stays out: see the module's comment.
+      const hidden = (schema as { hide?: boolean } | undefined)?.hide === true;
+      if (hidden || !url.startsWith('/api/') || url === API_DOCS_PATH || url.startsWith(`${API_DOCS_PATH}/`)) {
         return { schema: { ...schema, hide: true } as FastifySchema, url };
       }
       const instance = registeredOn.get(route);

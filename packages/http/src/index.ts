@@ -20,10 +20,11 @@ export {
 export { authPlugin, requireAdmin, type AuthOptions } from './auth';
 export { healthRoutes, migrationsCheck, postgresCheck, redisCheck, withTimeout, READINESS_CHECK_TIMEOUT_MS, type HealthOptions, type Readiness, type ReadinessCheck } from './health';
 export { earlyLog, type EarlyLog } from './early-log';
-export { apiDocs, apiDocumentPath, codesOfStatus, API_DOCS_PATH, BEARER_SCHEME, DOCS_PAGE_CSP, type ApiDocsOptions } from './api-docs';
+export { apiDocs, apiDocumentPath, asOpenApi31, codesOfStatus, API_DOCS_PATH, BEARER_SCHEME, DOCS_PAGE_CSP, type ApiDocsOptions } from './api-docs';
+export { API_OPERATIONS, API_TAGS, REFRESH_COOKIE_SCHEME, operationIdOf, operationKey, type OperationText } from './api-operations';
 export { pressurePlugin, PRESSURE_DEFAULTS, type PressureOptions } from './pressure';
 export { apiSecurityHeaders, siteSecurityHeaders, siteCspDirectives, cspHeader, inlineScriptHashes, API_CSP, OPERATOR_PAGE_CSP, type CspDirectives, type SiteSecurityHeadersOptions } from './security-headers';
 export { CORRELATION_HEADER, CORRELATION_ID_PATTERN, correlationIdOf, correlationOptions, echoCorrelationId } from './correlation';
 export { installGracefulShutdown, installShutdown, SHUTDOWN_DELAY_MS, type Shutdown, type ShutdownLog, type ShutdownOptions } from './shutdown';
-export { Counter, Gauge, Histogram, Registry, HTTP_DURATION_BUCKETS, HTTP_REQUEST_DURATION, UNMATCHED_ROUTE, createMetricsRegistry, metricsPlugin, registeredMetric, type MetricsOptions } from './metrics';
+export { Counter, Gauge, Histogram, Registry, HTTP_DURATION_BUCKETS, HTTP_REQUEST_DURATION, UNMATCHED_ROUTE, createMetricsRegistry, metricsPlugin, registeredMetric, registerPoolMetrics, type MetricsOptions, type PoolCounters } from './metrics';
 export { registerRouteFiles, routeFile, routeFileNames, ROUTE_FILE_PATTERN, type RouteFile } from './route-folder';

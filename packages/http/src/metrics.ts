@@ -19,7 +19,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+import { Gauge, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 
 /** prom-client's metric classes, for services that add metrics without depending on prom-client. */
 export { Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -89,3 +89,52 @@ export const metricsPlugin = fp(async (app: FastifyInstance, options: MetricsOpt
     return reply.header('content-type', registry.contentType).header('cache-control', 'no-store').send(text);
   });
 }, { name: 'metrics' });
+
+/** The counters of a connection pool that registerPoolMetrics reads (a pg.Pool has them). */
+export interface PoolCounters {
+  /** Connections open, idle or lent out. */
+  readonly totalCount: number;
+  /** Connections open and idle. */
+  readonly idleCount: number;
+  /** Requests waiting for a connection. */
+  readonly waitingCount: number;
+  /** The pool's options; `max` is its size (node-postgres' default 10 when unset). */
+  readonly options: { readonly max?: number | undefined };
+}
+
+/**
+ * Registers the state of this process's PostgreSQL pools, read at scrape time, each series
+ * labelled `pool` with the key it has in `pools` (e.g. `{ main: pool, accounts: accountPool }`):
+ * - `sinilill_db_pool_connections{pool,state}`: connections by state, `in_use` (lent out) or `idle`;
+ * - `sinilill_db_pool_waiting_requests{pool}`: requests waiting for a connection;
+ * - `sinilill_db_pool_max_connections{pool}`: the pool's size.
+ * A pool with every connection in use makes requests wait: the PostgresPoolSaturated alert
+ * (infra/prometheus/alerts.yml). Call once per registry.
+ */
+export function registerPoolMetrics(registry: Registry, pools: Readonly<Record<string, PoolCounters>>): void {
+  const entries = Object.entries(pools);
+  const connections: Gauge<'pool' | 'state'> = new Gauge({
+    name: 'sinilill_db_pool_connections', help: 'Connections of the process\'s PostgreSQL pool by state (in_use, idle)',
+    labelNames: ['pool', 'state'] as const, registers: [registry],
+    collect() {
+      for (const [name, pool] of entries) {
+        connections.set({ pool: name, state: 'in_use' }, pool.totalCount - pool.idleCount);
+        connections.set({ pool: name, state: 'idle' }, pool.idleCount);
+      }
+    },
+  });
+  const waiting: Gauge<'pool'> = new Gauge({
+    name: 'sinilill_db_pool_waiting_requests', help: 'Requests waiting for a connection of the process\'s PostgreSQL pool',
+    labelNames: ['pool'] as const, registers: [registry],
+    collect() {
+      for (const [name, pool] of entries) waiting.set({ pool: name }, pool.waitingCount);
+    },
+  });
+  const size: Gauge<'pool'> = new Gauge({
+    name: 'sinilill_db_pool_max_connections', help: 'Size of the process\'s PostgreSQL pool (its max connections)',
+    labelNames: ['pool'] as const, registers: [registry],
+    collect() {
+      for (const [name, pool] of entries) size.set({ pool: name }, pool.options.max ?? 10);
+    },
+  });
+}

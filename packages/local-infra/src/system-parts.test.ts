@@ -44,6 +44,12 @@ describe('planInstall: how a missing system part gets installed', () => {
     expect(plan.kind === 'manual' && plan.message).toMatch(/Homebrew is not installed.*`brew install --cask chromium`.*CHROMIUM_PATH/);
   });
 
+  it('given an ordinary user without sudo, when promtool is missing, then one message names Debian\'s prometheus package and PROMTOOL_PATH', () => {
+    const plan = planInstall('promtool', debian);
+    expect(plan.kind === 'manual' && plan.message).toMatch(/^promtool .*`sudo apt-get install -y prometheus`, or set PROMTOOL_PATH to a promtool binary\.$/);
+    expect(planInstall('promtool', { ...debian, root: true })).toMatchObject({ kind: 'run', steps: [['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', '-qq', '--no-install-recommends', 'prometheus']] });
+  });
+
   it('given a system without apt-get or brew, then it does not pretend to install', () => {
     expect(planInstall('redis-server', { ...debian, root: true, aptGet: false }).kind).toBe('manual');
     expect(installCommand('chromium', 'linux')).toBe('sudo apt-get install -y chromium');

@@ -1,16 +1,17 @@
 /**
- * The two system parts that no npm package ships: `redis-server` (for `npm start` and the test
- * suite) and Chromium (for the browser tests). When one is missing, the project installs it
+ * The system parts that no npm package ships: `redis-server` (for `npm start` and the test
+ * suite), Chromium (for the browser tests), nginx (production's front door, optional) and
+ * promtool (Prometheus' rule checker, for the tests of the alerting rules). When one is missing, the project installs it
  * itself where it can — Debian/Ubuntu's `apt-get` as root or with passwordless sudo, Homebrew on
  * macOS — and says so in one line; where it cannot, it stops before anything has started with one
  * message that names the part, the install command for the platform and the variable that points
- * elsewhere (REDIS_URL, CHROMIUM_PATH), so that two commands set up a fresh machine.
+ * elsewhere (REDIS_URL, CHROMIUM_PATH, PROMTOOL_PATH), so that two commands set up a fresh machine.
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 
 /** A system part the project needs and can install. */
-export type SystemPart = 'redis-server' | 'chromium' | 'nginx';
+export type SystemPart = 'redis-server' | 'chromium' | 'nginx' | 'promtool';
 
 interface PartSpec {
   /** What the part is called in messages. */
@@ -20,7 +21,7 @@ interface PartSpec {
   /** Homebrew arguments. */
   brew: string[];
   /** The variable that points elsewhere instead, or null when the part has none (nginx is looked up on PATH). */
-  variable: 'REDIS_URL' | 'CHROMIUM_PATH' | null;
+  variable: 'REDIS_URL' | 'CHROMIUM_PATH' | 'PROMTOOL_PATH' | null;
   /** Commands looked up on PATH. */
   commands: string[];
   /** Absolute paths tried after PATH (macOS application bundles). */
@@ -54,6 +55,16 @@ const PARTS: Record<SystemPart, PartSpec> = {
     commands: ['nginx'],
     paths: ['/usr/sbin/nginx', '/opt/homebrew/bin/nginx', '/usr/local/bin/nginx'],
   },
+  // The alerting rules (infra/prometheus/alerts.yml) are checked and unit-tested by promtool,
+  // which Debian ships in the `prometheus` package and Homebrew in `prometheus` too.
+  promtool: {
+    label: 'promtool (Prometheus\' rule checker, for the tests of the alerting rules)',
+    apt: 'prometheus',
+    brew: ['install', 'prometheus'],
+    variable: 'PROMTOOL_PATH',
+    commands: ['promtool'],
+    paths: ['/usr/bin/promtool', '/opt/homebrew/bin/promtool', '/usr/local/bin/promtool'],
+  },
 };
 
 /** What the host offers for installing: the facts planInstall decides on. */
@@ -86,8 +97,8 @@ export function missingMessage(part: SystemPart, platform: NodeJS.Platform, reas
   const spec = PARTS[part];
   const install = `${spec.label} is needed and was not found, and ${reason}. Install it with \`${installCommand(part, platform)}\``;
   if (spec.variable === null) return `${install}.`;
-  return `${install}, or set ${spec.variable} to ` +
-    (spec.variable === 'REDIS_URL' ? 'a Redis you already run.' : 'a Chromium or Chrome binary.');
+  const elsewhere = { REDIS_URL: 'a Redis you already run.', CHROMIUM_PATH: 'a Chromium or Chrome binary.', PROMTOOL_PATH: 'a promtool binary.' };
+  return `${install}, or set ${spec.variable} to ${elsewhere[spec.variable]}`;
 }
 
 /**
@@ -134,7 +145,7 @@ function executable(path: string): boolean {
   }
 }
 
-/** Where `part` is installed on this machine, or null. (CHROMIUM_PATH is the caller's business.) */
+/** Where `part` is installed on this machine, or null. (CHROMIUM_PATH and PROMTOOL_PATH are the caller's business.) */
 export function locateSystemPart(part: SystemPart): string | null {
   const spec = PARTS[part];
   for (const command of spec.commands) {

@@ -32,3 +32,15 @@ export {
   type StravaJob,
   type StravaQueueOptions,
 } from './strava-queue';
+export {
+  backupRecordKey,
+  createRedisReader,
+  parseBackupRecord,
+  parseRedisMemory,
+  readBackupRecord,
+  readRedisMemory,
+  recordBackup,
+  type BackupRecord,
+  type RedisMemory,
+  type RedisReader,
+} from './redis-facts';

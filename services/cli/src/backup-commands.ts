@@ -3,9 +3,12 @@
  * restore -- <file>`): configuration, the database the other tools use (openInfrastructure:
  * DATABASE_URL, else DATA_DIR's embedded PostgreSQL), progress bars and what the operator reads.
  * The work is backup.ts's backupDatabase and restore.ts's restoreBackup; docs/backup.md is the
- * operator's guide.
+ * operator's guide. A successful backup is recorded in Redis (REDIS_URL, @sinilill/messaging's
+ * recordBackup), where the projector's metrics find its age for the backup alert
+ * (infra/prometheus/alerts.yml).
  */
 import { loadConfig } from '@sinilill/config';
+import { recordBackup } from '@sinilill/messaging';
 import { defaultBackupFile, parseBackupArgs, parseRestoreArgs } from './backup-format';
 import { backupDatabase } from './backup';
 import { openInfrastructure } from './infra';
@@ -52,8 +55,28 @@ export async function runBackup(args: readonly string[]): Promise<void> {
       'the read models (rebuilt by the restore\'s replay)');
     log(`file: ${summary.file} (${megabytes(summary.bytes)}, content sha256 ${summary.sha256})`);
     log('It holds password hashes and the keys to personal data: copy it off this machine, encrypted (docs/backup.md).');
+    await recordForAlerts(config.redisUrl, config.queuePrefix, {
+      finishedAt: new Date().toISOString(), file: summary.file, bytes: summary.bytes, headPosition: header.headPosition,
+    });
   } finally {
     await infra.stop();
+  }
+}
+
+/**
+ * Records the backup for the alert on the last backup's age. The file is complete whatever
+ * happens here, so a failure only warns: the alert then reports the previous backup's age.
+ */
+async function recordForAlerts(redisUrl: string | null, prefix: string, record: Parameters<typeof recordBackup>[1]): Promise<void> {
+  if (redisUrl === null) {
+    log('not recorded for the backup alert: REDIS_URL is not set');
+    return;
+  }
+  try {
+    await recordBackup(redisUrl, record, prefix);
+    log('recorded for the backup alert (Redis)');
+  } catch (error) {
+    console.warn(`warning: the backup is complete, but recording it for the backup alert failed (${String(error)}): the alert will count from the previous backup`);
   }
 }
 

@@ -17,7 +17,7 @@ import { mapActivityType } from '@sinilill/activity-files';
 import { createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import { PersonalDataVault, SubjectErasureListener, createEventStore, createResilientPool, eventStoreMigrations, pendingMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
-import { createMetricsRegistry, earlyLog, installShutdown, migrationsCheck, postgresCheck, redisCheck } from '@sinilill/http';
+import { createMetricsRegistry, earlyLog, installShutdown, registerPoolMetrics, migrationsCheck, postgresCheck, redisCheck } from '@sinilill/http';
 import { smtpMailer } from '@sinilill/mail';
 import { MediaStore, mediaMigrations } from '@sinilill/media';
 import { readModelMigrationSet } from '@sinilill/read-models';
@@ -50,6 +50,7 @@ const schemas = [eventStoreMigrations, accountMigrations, mediaMigrations, readM
 await waitForPostgres(pool, { log: poolLog, schemas });
 // The process's metrics: request durations (app.ts), appends (below), process.
 const metrics = createMetricsRegistry('command-api');
+registerPoolMetrics(metrics, { main: pool, accounts: accountPool });
 const vault = new PersonalDataVault({ pool });
 const publisher = new WakeUpPublisher({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix });
 // The store's after-commit hook: every append that wrote something wakes the projectors (a failed

@@ -9,8 +9,11 @@
  *   until the projection passes it; 0 when caught up);
  * - `sinilill_projection_lag_seconds{projection}`: the age of the oldest event the projection has
  *   not applied (now − recorded_at of the first event after its checkpoint; 0 when caught up);
+ * - `sinilill_projection_checkpoint_position{projection}`: its checkpoint (a global position), from
+ *   the same read: a checkpoint that does not move while the lag is above 0 is a stopped projection
+ *   (the ProjectionStopped alert, infra/prometheus/alerts.yml);
  * - `sinilill_queue_jobs{queue,state}`: BullMQ's job counts (waiting, active, failed, delayed) of
- *   every projection queue and the replay queue;
+ *   every projection queue, the replay queue, and the command API's mail and Strava queues;
  * - `sinilill_replay_progress_ratio`: the active replay job's progress, 0–1 (0 when none runs).
  *
  * Both lag gauges come from one read (readProjectionLag) per scrape: the checkpoints, the log's
@@ -90,7 +93,7 @@ export interface ProjectorMetricsOptions {
   log: LagLog;
   /** The projections' names, in the order they are reported. */
   projections: readonly string[];
-  /** The queues whose job counts are reported (the projection queues and the replay queue). */
+  /** The queues whose job counts are reported (the projection queues, the replay queue, the mail and Strava queues). */
   queues: readonly Queue[];
   /** The replay queue (its active job's progress). */
   replayQueue: Queue;
@@ -130,13 +133,16 @@ export function registerProjectorMetrics(registry: Registry, options: ProjectorM
         const rows = await withTimeout(lag(), timeoutMs);
         lagEvents.reset();
         lagSeconds.reset();
+        checkpoint.reset();
         for (const row of rows) {
           lagEvents.set({ projection: row.projection }, row.events);
           lagSeconds.set({ projection: row.projection }, row.seconds);
+          checkpoint.set({ projection: row.projection }, row.position);
         }
       } catch (error) {
         lagEvents.reset();
         lagSeconds.reset();
+        checkpoint.reset();
         failed('lag', error);
       }
     })().finally(() => { reading = null; });
@@ -148,6 +154,10 @@ export function registerProjectorMetrics(registry: Registry, options: ProjectorM
   });
   const lagSeconds = new Gauge({
     name: 'sinilill_projection_lag_seconds', help: 'Age of the oldest event the projection has not applied, seconds (0: caught up)',
+    labelNames: ['projection'] as const, registers: [registry], collect: refreshLag,
+  });
+  const checkpoint = new Gauge({
+    name: 'sinilill_projection_checkpoint_position', help: 'The projection\'s checkpoint: the global position of the last event it applied',
     labelNames: ['projection'] as const, registers: [registry], collect: refreshLag,
   });
   const batchDuration = new Histogram({

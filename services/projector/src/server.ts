@@ -28,13 +28,14 @@ import pino from 'pino';
 import { createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import { PersonalDataVault, SubjectErasureListener, createEventStore, eventStoreMigrations, pendingMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
-import { createMetricsRegistry, installGracefulShutdown, migrationsCheck, postgresCheck, redisCheck } from '@sinilill/http';
-import { createProjectionQueues, createReplayQueue } from '@sinilill/messaging';
-import { createPool, createReadModelDb, projections, readModelMigrationSet } from '@sinilill/read-models';
+import { createMetricsRegistry, installGracefulShutdown, registerPoolMetrics, migrationsCheck, postgresCheck, redisCheck } from '@sinilill/http';
+import { createMailQueue, createRedisReader, createProjectionQueues, createReplayQueue, createStravaQueue } from '@sinilill/messaging';
+import { countParkedEvents, createPool, createReadModelDb, projections, readModelMigrationSet } from '@sinilill/read-models';
 import { startTelemetry } from '@sinilill/telemetry';
 import { lagCheck, startProjectorHttp } from './http';
 import { registerEditionMetrics } from './edition-metrics';
 import { registerProjectorMetrics } from './metrics';
+import { registerOpsMetrics } from './ops-metrics';
 import { startProjector } from './projector';
 import { startReplayWorker } from './replay-worker';
 
@@ -81,10 +82,24 @@ const schemas = [eventStoreMigrations, readModelMigrationSet()];
 const metrics = createMetricsRegistry('projector');
 const replayQueue = createReplayQueue({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix });
 const queues = [...createProjectionQueues({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix }), replayQueue];
+// The command API's queues, watched only (their workers run there): the alerts on failed and
+// waiting jobs cover the mails and Strava's sync too (./ops-metrics.ts).
+const watched = [
+  createMailQueue({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix }),
+  createStravaQueue({ redisUrl: required(config.redisUrl, 'REDIS_URL'), prefix: config.queuePrefix }),
+];
 // A Redis outage shows in /health/ready and the scrape, not as BullMQ's console output.
-for (const queue of queues) queue.on('error', () => undefined);
+for (const queue of [...queues, ...watched]) queue.on('error', () => undefined);
+// INFO memory and the backup record, for the alerts (./ops-metrics.ts).
+const redis = createRedisReader(required(config.redisUrl, 'REDIS_URL'));
 const projectorMetrics = registerProjectorMetrics(metrics, {
-  pool, log: engineStore, projections: projections.map((p) => p.name), queues, replayQueue,
+  pool, log: engineStore, projections: projections.map((p) => p.name), queues: [...queues, ...watched], replayQueue,
+  onError: (metric, error) => logWarn({ metric, err: error }, 'metric not read for a scrape'),
+});
+registerPoolMetrics(metrics, { main: pool });
+registerOpsMetrics(metrics, {
+  pool, queues: [...queues, ...watched], redis, prefix: config.queuePrefix,
+  parked: () => countParkedEvents(db, projections.map((p) => p.name)),
   onError: (metric, error) => logWarn({ metric, err: error }, 'metric not read for a scrape'),
 });
 registerEditionMetrics(metrics, {
@@ -141,7 +156,8 @@ installGracefulShutdown({
   const projector = await starting.catch(() => null);
   // force: a replay in progress is abandoned, not waited for (module docs).
   await Promise.all([projector?.close(), replayWorker.close(true), erasures.close()]);
-  await Promise.all(queues.map((queue) => queue.close()));
+  await Promise.all([...queues, ...watched].map((queue) => queue.close()));
+  redis.disconnect();
   // Disposes the KurrentDB client; a no-op for PostgreSQL, whose pool ends with db.
   await store.close();
   await db.destroy();

@@ -14,7 +14,7 @@
 import { bankTransferConfig, configWarnings, createClock, loadConfig, required } from '@sinilill/config';
 import { PERSONAL_DATA_FIELDS } from '@sinilill/domain';
 import { PersonalDataVault, createEventStore, eventStoreMigrations, pendingMigrations, waitForPostgres, withPersonalDataProtection } from '@sinilill/event-store';
-import { createMetricsRegistry, earlyLog, installShutdown, migrationsCheck, postgresCheck } from '@sinilill/http';
+import { createMetricsRegistry, earlyLog, installShutdown, registerPoolMetrics, migrationsCheck, postgresCheck } from '@sinilill/http';
 import { MediaStore, mediaMigrations } from '@sinilill/media';
 import { createPool, createReadModelDb, readCheckpoints, readModelMigrationSet } from '@sinilill/read-models';
 import { startTelemetry } from '@sinilill/telemetry';
@@ -34,6 +34,9 @@ const pool = createPool(databaseUrl, 20, poolLog);
 // The schemas this service reads: waited for at start, then a condition of readiness.
 const schemas = [eventStoreMigrations, mediaMigrations, readModelMigrationSet()];
 await waitForPostgres(pool, { log: poolLog, schemas });
+// The process's metrics: request durations (app.ts), the pool's state, process.
+const metrics = createMetricsRegistry('query-api');
+registerPoolMetrics(metrics, { main: pool });
 const db = createReadModelDb(pool);
 const clock = createClock(config);
 // Read-only here (the history, "what this did", my data, the draw), on the configured engine
@@ -69,7 +72,7 @@ const app = buildQueryApi({
   trustProxy: config.trustProxy,
   // Ready while PostgreSQL answers and every schema is migrated (the query
   // API uses no Redis); /metrics with the process metrics.
-  metrics: createMetricsRegistry('query-api'),
+  metrics,
   readinessChecks: [postgresCheck(pool), migrationsCheck(() => pendingMigrations(pool, schemas))],
 });
 poolLog.attach(app);

@@ -71,10 +71,10 @@ test('a projection that fails holds nobody back: the others reach the head, it c
   let failing = true;
   const broken: Projection[] = projections.map((projection) => projection.name !== 'team-directory' ? projection : {
     ...projection,
-    async apply(db, events) {
+    async apply(db, events, context) {
       // Not a data failure (no SQLSTATE 22/23, no FoldError): nothing to park, the batch must fail.
       if (failing) throw new Error('the read-model database went away');
-      await projection.apply(db, events);
+      await projection.apply(db, events, context);
     },
   });
   const log: { message: string; details: Record<string, unknown> }[] = [];

@@ -191,7 +191,6 @@ async function applyOnly(
   events: readonly RecordedEvent[],
 ): Promise<BatchResult> {
   if (events.length === 0) return { read: 0, applied: 0, position: await readCheckpoint(trx, projection.name, schema), parks: [] };
-  const db = trx.withSchema(schema);
   const handled = new Set(projection.handles);
   const applied: RecordedEvent[] = [];
   const parks: ParkReport[] = [];

@@ -55,10 +55,6 @@ export interface LagFigures {
   p99: number;
 }
 
-/**
- * Adds `rate × seconds` entries at `rate` per second with the projector running; the lag of
- * each. `performedAt` must be a day the CommandService's clock accepts entries for.
- */
 /** A projector process (services/projector/src/server.ts) for the lag, and how to stop it. */
 export interface ProjectorProcess {
   /** BullMQ key prefix its queues use. */
@@ -108,6 +104,10 @@ export async function startProjectorProcess(databaseUrl: string, redisUrl: strin
   return { prefix, stop };
 }
 
+/**
+ * Adds `rate × seconds` entries at `rate` per second with the projector running; the lag of
+ * each. `performedAt` must be a day the CommandService's clock accepts entries for.
+ */
 export async function measureProjectionLag(options: {
   db: Kysely<ReadModelDatabase>;
   /** The database of `db`, for the LISTEN. */

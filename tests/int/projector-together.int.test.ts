@@ -103,3 +103,43 @@ test('a projection that fails holds nobody back: the others reach the head, it c
     await projector.close();
   }
 });
+
+test('an event whose data fails is parked by the batch together (applied again with savepoints), the rest of the batch applied', async () => {
+  const poisoned: Projection[] = projections.map((projection) => projection.name !== 'team-stats' ? projection : {
+    ...projection,
+    async apply(db, events, context) {
+      // A data failure as PostgreSQL reports one (SQLSTATE class 22): the runner parks its event.
+      if (events.some((event) => (event.data as { teamName?: string }).teamName === 'Mürgine')) {
+        throw Object.assign(new Error('invalid parameter value'), { code: '22023', severity: 'ERROR' });
+      }
+      await projection.apply(db, events, context);
+    },
+  });
+  const before = await app.store.headPosition();
+  const first = nextTeam;
+  await registerTeams(1);
+  await app.commands.registerTeam({ teamId: nextTeam, teamName: 'Mürgine', description: '', joinCode: `TG${String(nextTeam).padStart(6, '0')}`, icon: null }, system());
+  const poisonedTeam = nextTeam++;
+  await registerTeams(1);
+  const head = await app.store.headPosition();
+  const messages: string[] = [];
+  const projector = await startProjector({
+    db: app.db, store: app.store, projections: poisoned, redisUrl: inject('redisUrl'), prefix: `tg${randomUUID().slice(0, 8)}`, sweepIntervalMs: 3_600_000,
+    log: (message) => messages.push(message),
+  });
+  try {
+    // The start-up catch-up read the three events in one batch.
+    expect((await readCheckpoints(app.db))['team-stats']).toBe(head);
+    const parked = await app.db.withSchema('rm').selectFrom('parked_events').select(['position', 'status'])
+      .where('projection', '=', 'team-stats').where('position', '>', before).execute();
+    expect(parked).toEqual([{ position: before + 2, status: 'parked' }]);
+    const teams = await app.db.withSchema('rm').selectFrom('team_stats').select('team_id')
+      .where('team_id', '>=', first).orderBy('team_id').execute();
+    expect(teams.map((t) => t.team_id)).toEqual([first, poisonedTeam + 1]);
+    // Parked by the batch together itself, not by the projections going alone after it failed.
+    expect(messages).not.toContain('batch of every projection failed; each projection alone');
+    expect(messages).toContain('event parked');
+  } finally {
+    await projector.close();
+  }
+});

@@ -189,6 +189,7 @@ async function applyOnly(
   projection: Projection,
   schema: string,
   events: readonly RecordedEvent[],
+  careful = true,
 ): Promise<BatchResult> {
   if (events.length === 0) return { read: 0, applied: 0, position: await readCheckpoint(trx, projection.name, schema), parks: [] };
   const handled = new Set(projection.handles);
@@ -197,6 +198,17 @@ async function applyOnly(
   let run: RecordedEvent[] = [];
   const flush = async () => {
     if (run.length === 0) return;
+    if (!careful) {
+      // No savepoint: a data failure cannot be parked here, the batch goes again with them (applyTogether).
+      try {
+        await projection.apply(trx.withSchema(schema), run, { store });
+      } catch (error) {
+        throw isDeterministicFailure(error) ? new CarefulRetry(error) : error;
+      }
+      applied.push(...run);
+      run = [];
+      return;
+    }
     const result = await applyOrPark(run, {
       attempt: (part) => attemptApply(trx, store, projection, schema, part),
       park: async (event, error) => { parks.push(await parkEvent(trx, projection, schema, event, error)); },
@@ -310,6 +322,17 @@ export async function catchUp(
 }
 
 
+/**
+ * Thrown by a batch applied without savepoints (applyTogether's first attempt) when an event's
+ * data failed: the transaction is lost, and the batch goes again with a savepoint around each
+ * apply, so that the event can be found and parked.
+ */
+class CarefulRetry extends Error {
+  constructor(readonly failure: unknown) {
+    super('a data failure in a batch without savepoints');
+  }
+}
+
 /** One projection's part of a batch applied together (applyTogether). */
 export interface ProjectionBatch {
   projection: Projection;
@@ -348,7 +371,9 @@ export interface TogetherOptions {
  * Why together: under a steady write load every projection's batch holds a handful of events,
  * and the cost of a batch is its round trips and its commit, not its rows. Six projections in
  * six transactions read the same events six times and wait for six WAL flushes; together they
- * read once and flush once (docs/decisions/0102).
+ * read once and flush once (docs/decisions/0102). The first attempt applies without the
+ * savepoints parking needs (two round trips per projection saved, nearly every batch); a batch
+ * whose data fails is rolled back and applied again with them, to park the event that failed.
  * @throws what a projection's apply threw when it was not a deterministic data failure: the
  *   whole batch is rolled back, every checkpoint stays where it was (the projector then runs
  *   each projection alone, so that one failing projection does not hold the others back).
@@ -358,6 +383,22 @@ export async function applyTogether(
   store: EventStore,
   projections: readonly Projection[],
   options: TogetherOptions,
+): Promise<TogetherResult> {
+  try {
+    return await applyTogetherOnce(db, store, projections, options, false);
+  } catch (error) {
+    if (!(error instanceof CarefulRetry)) throw error;
+    return applyTogetherOnce(db, store, projections, options, true);
+  }
+}
+
+/** applyTogether's transaction; `careful`: a savepoint around each apply, to park what fails. */
+async function applyTogetherOnce(
+  db: Kysely<ReadModelDatabase>,
+  store: EventStore,
+  projections: readonly Projection[],
+  options: TogetherOptions,
+  careful: boolean,
 ): Promise<TogetherResult> {
   if (projections.length === 0) return { read: 0, position: 0, batches: [] };
   const schema = READ_MODEL_SCHEMA;
@@ -378,7 +419,7 @@ export async function applyTogether(
       // the events after its own checkpoint.
       const own = after === lowest ? events : events.filter((event) => event.globalPosition > after);
       if (own.length === 0) continue;
-      const result = await around(projection, after, () => applyOnly(trx, store, projection, schema, own));
+      const result = await around(projection, after, () => applyOnly(trx, store, projection, schema, own, careful));
       batches.push({ projection, from: after, result });
     }
     // Every checkpoint in one statement, every notification in another.

@@ -16,9 +16,11 @@
  *    best of 3. Target: ≥ 20 000 events/s;
  * 4. projection lag at 100, 500 and 1 000 appends/s through BullMQ to a projector process (lag.ts): p50 / p95 / p99, ms.
  *    Target: p99 ≤ 100 ms at 500 appends/s;
- * 5. POST /api/entry end to end beside a Fastify hello world (http-peers.ts): requests/s of both
- *    and their ratio, p99 of POST /api/entry, ms, 32 connections. Targets: ≥ 30 % of hello world,
- *    p99 ≤ 50 ms;
+ * 5. POST /api/entry end to end beside its CRUD peer, a conventional Fastify + pg app doing the
+ *    same request in one SQL transaction (http-peers.ts, crud-peer.ts), with a Fastify hello world
+ *    as a reference line: requests/s of the three and the ratios, p50/p99 of ours and the peer's,
+ *    ms, 32 connections, alternating rounds. Targets: ≥ 70 % of the peer's requests/s, p99 ≤ 1.5×
+ *    the peer's;
  * 6. GET /api/stats beside a Fastify hello world serving the same bytes, on the query API directly
  *    and through the gateway (stats-peers.ts): requests/s of the three
  *    and their ratios to the peer, p50 and p99 of the two, ms, and the gateway's added latency, %,
@@ -28,6 +30,12 @@
  *    and the API process's peak resident memory, MB. Target: each answered 200 within 10 s;
  * 7. the home route's JavaScript, gzipped, from a fresh production build (web-size.ts): KB.
  *    Target: ≤ 250 KB;
+ * 7b. the rush, the last evening of April through nginx (rush.ts): 1 000 participants of 150
+ *    teams add 3 entries each within 60 s while 300 readers reload their team page and the home
+ *    page every 5 s with the live streams open, on a database and a stack of their own:
+ *    requests/s, errors, p50 / p99 per route, the live stream's lag, and the read models against
+ *    a replay afterwards. Targets: 0 errors, POST /api/entry p99 ≤ 250 ms, the step < 3 min
+ *    (BENCH_RUSH_SCALE=0 skips it);
  * 4b. N projector processes sharing the projections (projector-share.ts): the
  *    2025 backlog caught up from empty read models by one process and by two, events/s and gain;
  * 8. a synthetic edition of BENCH_SYNTHETIC_EVENTS events (default 1 000 000; 0 skips it) imported
@@ -41,8 +49,9 @@
  *
  * The app's clock is 2025-04-20T10:00Z (inside April: entries are accepted). Uses DATABASE_URL /
  * REDIS_URL when set, else starts embedded PostgreSQL and redis-server in a temporary folder.
- * About 4–5 minutes on the 2-core dev machine without the synthetic edition, plus about three
- * minutes for a million synthetic events (the import, two replays, the tables).
+ * About 4–5 minutes on the 2-core dev machine without the synthetic edition and the rush, plus
+ * about three minutes for a million synthetic events (the import, two replays, the tables) and
+ * two to three for the rush.
  *
  * Every line is printed beside the same line of the last kept run (docs/bench/runs, kept-runs.ts),
  * REGRESSED where it is more than 20 % worse; the run is then kept there itself.
@@ -72,6 +81,7 @@ import { httpNotes, httpRows, measureHttpPeers } from './http-peers';
 import { LAG_RATES, lagRows, measureProjectionLag, startProjectorProcess } from './lag';
 import { measureProjectorShare, projectorShareRows } from './projector-share';
 import { measureReplayAtScale, replayScaleRows, type ReplayScaleFigures } from './replay-scale';
+import { measureRush, rushNotes, rushRows, rushScaleFromEnv } from './rush';
 import { measureTablePages, tablePageRows, type TablePageResult } from './table-pages';
 import { compareRows, keepRun, lastKeptRun, machineNote, REGRESSION_THRESHOLD } from './kept-runs';
 import { printTable, progress, type Row } from './report';
@@ -130,7 +140,7 @@ async function main() {
     // 4b. N projector processes sharing the projections: a backlog caught up by 1 and by 2.
     rows.push(...projectorShareRows(await measureProjectorShare({ databaseUrl: url, redisUrl })));
 
-    // 5. POST /api/entry beside hello world, on the imported edition.
+    // 5. POST /api/entry beside its CRUD peer and hello world, on the imported edition.
     const http = await measureHttpPeers({ databaseUrl: url, redisUrl, now: NOW, performedAt: PERFORMED_AT, ...HTTP });
     rows.push(...httpRows(http));
 
@@ -144,6 +154,11 @@ async function main() {
     // 7. The home route's JavaScript.
     progress('building the web client for the home route\'s size');
     rows.push(...webSizeRows(measureHomeRoute()));
+
+    // 7b. The rush: the last evening of April through nginx, on a database and a stack of its own.
+    const rushScale = rushScaleFromEnv();
+    const rush = rushScale > 0 ? await measureRush({ serverUrl, redisUrl, scale: rushScale }) : null;
+    if (rushScale > 0) rows.push(...rushRows(rush));
 
     // 8. A synthetic edition through the bulk path, on a database of its own.
     // 9.–10. On it: the replay at scale beside a plain read, and the admin tables' first pages.
@@ -166,7 +181,7 @@ async function main() {
     // Each figure beside the last kept run's, then this run kept for the next one.
     const runsDir = join(repoRoot, 'docs/bench/runs');
     const compared = compareRows(rows, lastKeptRun(runsDir));
-    printTable(compared.rows, [...APPEND_NOTES, ...EDITION_NOTES, ...httpNotes(http), ...statsNotes(stats)]);
+    printTable(compared.rows, [...APPEND_NOTES, ...EDITION_NOTES, ...httpNotes(http), ...statsNotes(stats), ...rushNotes(rush)]);
     if (compared.regressions.length > 0) console.log(`\nREGRESSED (worse than the last kept run by more than ${REGRESSION_THRESHOLD * 100} %):\n${compared.regressions.map((r) => `  ${r}`).join('\n')}`);
     const kept = keepRun(runsDir, { at: new Date().toISOString(), machine: machineNote(loadAtStart, repoRoot), rows });
     console.log(`\nkept as ${kept} (commit it to make it the figure the next run compares with)`);

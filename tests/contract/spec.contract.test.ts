@@ -333,6 +333,70 @@ describe('spec §7, row by row', () => {
   });
 });
 
+describe('spec §7, its loose phrases: each reasonable reading is answered alike, anything else is refused', () => {
+  /** An entry of the member's, for a deletion (its id). */
+  const memberEntry = async (): Promise<number> => {
+    const answer = expectOk(await api('POST', '/entry', { token: s.memberToken, body: { distance: 1.5, entry_type: 'Kõndimine', performed_at: '2025-04-19' } }));
+    return (answer.entry as { id: number }).id;
+  };
+  /** A success answer's shape, its position left out (each deletion has its own). */
+  const shape = (answer: SpecAnswer) => ({ status: answer.status, body: { ...answer.body, position: typeof answer.body?.position } });
+
+  test('PUT /entry/delete "entity type entry, ids": the entity under entity, entity_type, entityType, type or none, entry or entries in any case; ids as numbers or numeric strings', async () => {
+    const readings = [
+      (id: number) => ({ entity: 'entry', ids: [id] }),
+      (id: number) => ({ entity_type: 'entry', ids: [id] }),
+      (id: number) => ({ entityType: 'ENTRY', ids: [String(id)] }),
+      (id: number) => ({ type: 'entries', ids: [id] }),
+      (id: number) => ({ entity: 'Entries', ids: [String(id)] }),
+      (id: number) => ({ ids: [id] }),
+    ];
+    const answers = [];
+    for (const reading of readings) answers.push(shape(await api('PUT', '/entry/delete', { token: s.memberToken, body: reading(await memberEntry()) })));
+    expect(answers).toEqual(readings.map(() => ({ status: 200, body: { success: true, count: 1, position: 'number' } })));
+    // Strict on everything else: another entity, an id that is not one, a field the spec does not name.
+    const id = await memberEntry();
+    expectRefused(await api('PUT', '/entry/delete', { token: s.memberToken, body: { entity: 'team', ids: [id] } }), 400, 'INVALID_REQUEST');
+    expectRefused(await api('PUT', '/entry/delete', { token: s.memberToken, body: { entity: 'entry', ids: [`${id}a`] } }), 400, 'INVALID_REQUEST');
+    expectRefused(await api('PUT', '/entry/delete', { token: s.memberToken, body: { entity: 'entry', ids: [id], reason: 'x' } }), 400, 'INVALID_REQUEST');
+    expectOk(await api('PUT', '/entry/delete', { token: s.memberToken, body: { entity: 'entry', ids: [id] } }));
+  });
+
+  test('POST /confirmaccount "token, id": the user\'s id as id or userId; not both, not neither', async () => {
+    const link = await linkFromMail('teine@example.test', '/confirm/account');
+    expectRefused(await api('POST', '/confirmaccount', { body: { token: link.token } }), 400, 'INVALID_REQUEST');
+    expectRefused(await api('POST', '/confirmaccount', { body: { token: link.token, id: link.id, userId: link.id } }), 400, 'INVALID_REQUEST');
+    expectRefused(await api('POST', '/confirmaccount', { body: { token: 'x'.repeat(43), userId: link.id } }), 400, 'INVALID_ACCOUNT_TOKEN');
+    expect(expectOk(await api('POST', '/confirmaccount', { body: { token: link.token, userId: link.id } }))).toEqual({ success: true, position: expect.any(Number) });
+    expectRefused(await api('POST', '/confirmaccount', { body: { token: link.token, userId: link.id } }), 400, 'INVALID_ACCOUNT_TOKEN');
+  });
+
+  test('POST /requestpasswordreset "email, lang": lang as est/eng or et/en; another language is refused', async () => {
+    const answers = [];
+    for (const lang of ['est', 'eng', 'et', 'en']) answers.push(shape(await api('POST', '/requestpasswordreset', { body: { email: 'keegi@example.test', lang } })));
+    expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
+    expect(answers[0]!.status).toBe(200);
+    expectRefused(await api('POST', '/requestpasswordreset', { body: { email: 'keegi@example.test', lang: 'fi' } }), 400, 'INVALID_REQUEST');
+  });
+
+  test('PUT /admin/deleteentities/{entity} "{ids}; entity user, team or entry": singular or plural in any case; team and entry ids as numbers or numeric strings', async () => {
+    const adminToken = await login(ADMIN.email, ADMIN.password);
+    const answers = [];
+    for (const [entity, asString] of [['entry', false], ['entries', true], ['ENTRY', true], ['Entries', false]] as const) {
+      const id = await memberEntry();
+      answers.push(shape(await api('PUT', `/admin/deleteentities/${entity}`, { token: adminToken, body: { ids: [asString ? String(id) : id] } })));
+    }
+    expect(answers).toEqual(answers.map(() => ({ status: 200, body: { success: true, count: 1, position: 'number' } })));
+    // The account confirmed above, by the plural in upper case.
+    const teine = decodeToken(await login('teine@example.test', PASSWORD));
+    expectRefused(await api('PUT', '/admin/deleteentities/USERS', { token: adminToken, body: { ids: [String(teine.teamId)] } }), 400, 'INVALID_REQUEST');
+    expect(shape(await api('PUT', '/admin/deleteentities/USERS', { token: adminToken, body: { ids: [teine.userId] } }))).toEqual({ status: 200, body: { success: true, count: 1, position: 'number' } });
+    // Strict on everything else: another entity, a user id where a team's is named.
+    expectRefused(await api('PUT', '/admin/deleteentities/person', { token: adminToken, body: { ids: [1] } }), 400, 'INVALID_REQUEST');
+    expectRefused(await api('PUT', '/admin/deleteentities/Teams', { token: adminToken, body: { ids: [teine.userId] } }), 400, 'INVALID_REQUEST');
+  });
+});
+
 describe('spec §7, the admin rows', () => {
   beforeAll(async () => {
     s.adminToken = await login(ADMIN.email, ADMIN.password);

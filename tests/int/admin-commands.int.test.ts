@@ -187,7 +187,7 @@ describe('admin commands through the command API', () => {
     for (const entryId of person!.entryIds) expect((await types(streams.entry(entryId))).at(-1)).toBe('EntryDeleted');
   });
 
-  test('deletes a user: account, participant and entries in one append, then the person is erased', async () => {
+  test('deletes a user: account and participant in one append, the entries stay (the team keeps the km), then the person is erased', async () => {
     const { teamId, people: [person] } = await seedTeam('Kustuta Kasutaja', 1, 2);
     const { userId, participantId, email, entryIds } = person!;
     expectOk(await call('POST', '/admin/resetpassword', { userId, newPassword: 'kasutaja-parool' }));
@@ -199,9 +199,10 @@ describe('admin commands through the command API', () => {
     const deletions = [
       (await store.readStream(streams.user(userId))).at(-1)!,
       (await store.readStream(streams.participant(participantId))).at(-1)!,
-      ...(await Promise.all(entryIds.map(async (id) => (await store.readStream(streams.entry(id))).at(-1)!))),
     ];
-    expect(deletions.map((event) => event.type)).toEqual(['UserDeleted', 'ParticipantDeleted', 'EntryDeleted', 'EntryDeleted']);
+    expect(deletions.map((event) => event.type)).toEqual(['UserDeleted', 'ParticipantDeleted']);
+    // One deletion rule with the owner's own erasure (docs/decisions/0109): the entries stay.
+    for (const id of entryIds) expect((await types(streams.entry(id))).at(-1)).toBe('EntryAdded');
     expect(new Set(deletions.map((event) => event.metadata.commandId)).size).toBe(1);
     expect(Math.max(...deletions.map((event) => event.globalPosition))).toBe(answer.position);
     expect(woken).toContain(answer.position);

@@ -110,7 +110,7 @@ describe.each(['postgres', 'kurrentdb'] as const satisfies readonly EventStoreEn
     await app?.close();
   });
 
-  test('deleteUsers and deleteTeams find members and entries with no read models at all', async () => {
+  test('deleteTeams finds members and entries with no read models at all; deleteUsers keeps the entries', async () => {
     const { teamId, tag, people: [a, b] } = await seedTeam('Logist', 2);
     const add = (participantId: number, id: string) =>
       commands.addEntry({ participantId, distance: 5, entryType: 'WALK', performedAt: '2025-04-10' }, system(`${tag}:${id}`));
@@ -126,9 +126,9 @@ describe.each(['postgres', 'kurrentdb'] as const satisfies readonly EventStoreEn
     await commands.deleteUsers([b!.userId], admin(`${tag}:delete-b`));
     expect(await lastType(streams.user(b!.userId))).toBe('UserDeleted');
     expect(await lastType(streams.participant(b!.participantId))).toBe('ParticipantDeleted');
-    expect(await lastType(streams.entry(b1.id))).toBe('EntryDeleted');
-    expect(await lastType(streams.entry(a2.id))).toBe('EntryDeleted');
-    // a's entry is not b's: untouched.
+    // A person's deletion keeps their entries, as their own erasure does (docs/decisions/0109).
+    expect(await lastType(streams.entry(b1.id))).toBe('EntryAdded');
+    expect(await lastType(streams.entry(a2.id))).toBe('EntryEdited');
     expect(await lastType(streams.entry(a1.id))).toBe('EntryAdded');
 
     const { count } = await commands.deleteTeams([teamId], admin(`${tag}:delete-team`));
@@ -136,7 +136,8 @@ describe.each(['postgres', 'kurrentdb'] as const satisfies readonly EventStoreEn
     expect(await lastType(streams.team(teamId))).toBe('TeamDeleted');
     expect(await lastType(streams.user(a!.userId))).toBe('UserDeleted');
     expect(await lastType(streams.participant(a!.participantId))).toBe('ParticipantDeleted');
-    expect(await lastType(streams.entry(a1.id))).toBe('EntryDeleted');
+    // The team's deletion takes every entry of the team, a deleted member's too.
+    for (const entry of [a1, a2, b1]) expect(await lastType(streams.entry(entry.id))).toBe('EntryDeleted');
     // Each deletion was one append (one command id per cascade).
     const teamDeletion = await Promise.all([streams.team(teamId), streams.participant(a!.participantId), streams.entry(a1.id)]
       .map(async (stream) => (await store.readStream(stream)).at(-1)!.metadata.commandId));

@@ -16,7 +16,7 @@ import { buildPreKyselyDatabase, readModelMigrationsUnderFormerNames } from './f
 
 const EXPECTED = {
   event: ['0001-event-log', '0002-append-batch', '0003-payload-indexes'],
-  accounts: ['0001-id-sequences', '0002-account-tables', '0003-session-tables', '0004-stream-index', '0005-indexes-per-edition', '0006-strava-connections'],
+  accounts: ['0001-id-sequences', '0002-account-tables', '0003-session-tables', '0004-stream-index', '0005-indexes-per-edition', '0006-strava-connections', '0007-session-change-notify'],
   media: ['0001-images'],
   readModels: ['0001-initial', '0002-settings', '0003-team-page', '0004-admin', '0005-payments', '0006-parked-events', '0007-payment-orders', '0008-company-fees', '0009-table-pages', '0010-entry-review', '0011-search-folding', '0012-raised-unknown', '0013-editions', '0014-one-entry-ledger'],
 };
@@ -110,7 +110,7 @@ describe('migrateToLatest', () => {
     const reports = await migrateToLatest(fresh);
     expect(reports).toEqual([
       { name: 'event store', schema: 'es', adopted: [], renamed: [], applied: EXPECTED.event, latest: '0003-payload-indexes' },
-      { name: 'accounts', schema: 'app', adopted: [], renamed: [], applied: EXPECTED.accounts, latest: '0006-strava-connections' },
+      { name: 'accounts', schema: 'app', adopted: [], renamed: [], applied: EXPECTED.accounts, latest: '0007-session-change-notify' },
       { name: 'media', schema: 'media', adopted: [], renamed: [], applied: EXPECTED.media, latest: '0001-images' },
       { name: 'read models', schema: 'rm', adopted: [], renamed: [], applied: EXPECTED.readModels, latest: '0014-one-entry-ledger' },
     ]);
@@ -135,7 +135,7 @@ describe('migrateToLatest', () => {
     expect(reports.map((r) => [r.adopted, r.applied])).toEqual([[[], []], [[], []], [[], []], [[], []]]);
     expect(describeMigrations(reports)).toEqual([
       'event store (es): up to date (0003-payload-indexes)',
-      'accounts (app): up to date (0006-strava-connections)',
+      'accounts (app): up to date (0007-session-change-notify)',
       'media (media): up to date (0001-images)',
       'read models (rm): up to date (0014-one-entry-ledger)',
     ]);
@@ -175,7 +175,7 @@ describe('migrateToLatest', () => {
       // The old runner made the event log; group commit and the payload indexes are new to it.
       { name: 'event store', adopted: ['0001-event-log'], applied: ['0002-append-batch', '0003-payload-indexes'] },
       // The old runner made the first two; the session tables and the stream index are new to it.
-      { name: 'accounts', adopted: ['0001-id-sequences', '0002-account-tables'], applied: ['0003-session-tables', '0004-stream-index', '0005-indexes-per-edition', '0006-strava-connections'] },
+      { name: 'accounts', adopted: ['0001-id-sequences', '0002-account-tables'], applied: ['0003-session-tables', '0004-stream-index', '0005-indexes-per-edition', '0006-strava-connections', '0007-session-change-notify'] },
       { name: 'media', adopted: EXPECTED.media, applied: [] },
       // Recorded under their former names: renamed, none run again; the ones named since run.
       { name: 'read models', adopted: [], applied: ['0013-editions', '0014-one-entry-ledger'] },
@@ -210,7 +210,7 @@ describe('migrateToLatest', () => {
     const reports = await migrateToLatest(pool);
     expect(reports.map(({ name, adopted, applied }) => ({ name, adopted, applied }))).toEqual([
       { name: 'event store', adopted: ['0001-event-log'], applied: ['0002-append-batch', '0003-payload-indexes'] },
-      { name: 'accounts', adopted: ['0001-id-sequences'], applied: ['0002-account-tables', '0003-session-tables', '0004-stream-index', '0005-indexes-per-edition', '0006-strava-connections'] },
+      { name: 'accounts', adopted: ['0001-id-sequences'], applied: ['0002-account-tables', '0003-session-tables', '0004-stream-index', '0005-indexes-per-edition', '0006-strava-connections', '0007-session-change-notify'] },
       { name: 'media', adopted: [], applied: EXPECTED.media },
       { name: 'read models', adopted: [], applied: EXPECTED.readModels },
     ]);

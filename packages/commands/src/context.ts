@@ -24,6 +24,7 @@ import type { IdAllocator } from './ids';
 import { readSettings, type SettingsCache } from './settings/settings-cache';
 import { storeEditionSource, type EditionSource } from './edition/catalog';
 import type { StreamIndex } from './stream-index';
+import type { TeamDayFigures } from './entry/team-day-figures';
 
 /** What the CommandService and its handlers need. */
 export interface CommandServiceDependencies {
@@ -77,6 +78,12 @@ export interface CommandServiceDependencies {
    * heuristic: as current as the read models; absent, the rule is not applied.
    */
   teamDayOf?: (participantId: number, day: string, entryId: number) => Promise<TeamDay | null>;
+  /**
+   * The same figures held warm in memory (entry/team-day-figures.ts): a new entry reads them from
+   * there (no round trip once its day is held) and adds itself after its commit. Edits still ask
+   * `teamDayOf` (the edited entry's own km must be left out). Absent: `teamDayOf` for every entry.
+   */
+  teamDays?: TeamDayFigures;
   /**
    * The editions (edition/catalog.ts): the current one goes into every decision's context.
    * Default: folded from this store's `edition-*` streams, kept 5 s.

@@ -24,6 +24,7 @@ import {
   type AppendRequest,
   type EventData,
   type EventMetadata,
+  type EventSelector,
   type EventStore,
   type ExpectedRevision,
   type RecordedEvent,
@@ -49,7 +50,11 @@ export interface StreamWrite {
 
 /** What one attempt read: the recorded events of every stream the command named. */
 export class StreamReads {
-  constructor(private readonly recorded: ReadonlyMap<string, readonly RecordedEvent[]>) {}
+  /**
+   * @param recorded every stream read, the named ones first, in the order named
+   * @param found the streams found by CommandSpec.streamsOf and not named, in stream name order
+   */
+  constructor(private readonly recorded: ReadonlyMap<string, readonly RecordedEvent[]>, readonly found: readonly string[] = []) {}
 
   /** The stream's events in revision order. @throws Error for a stream the command did not name. */
   events(stream: string): readonly RecordedEvent[] {
@@ -73,7 +78,7 @@ export class StreamReads {
     return this.events(stream).at(-1)?.globalPosition ?? 0;
   }
 
-  /** The streams read, in the order named. */
+  /** The streams read, in the order named, then those found by CommandSpec.streamsOf. */
   get streams(): string[] {
     return [...this.recorded.keys()];
   }
@@ -83,6 +88,14 @@ export class StreamReads {
 export interface CommandSpec {
   /** The streams the decision reads (and may write), read once per attempt, in this order. */
   streams: readonly string[];
+  /**
+   * Streams found by what they hold: every stream with an event this selector picks is read with
+   * `streams` in each attempt (the same round trip where the store's readStreams takes
+   * `streamsOf`), is in the attempt's reads (StreamReads.found, those not named) and joins the
+   * append as a revision check, as a named stream does. One the selector picks only after the
+   * read is not seen by that attempt.
+   */
+  streamsOf?: EventSelector;
   /**
    * Pure: the decision over what was read, per stream, in append order (a stream may appear once;
    * only streams named in `streams`). Streams with no events are revision checks. Throws
@@ -211,7 +224,7 @@ async function attemptAll(store: EventStore, spec: CommandSpec, firstRead: Strea
  */
 async function readStreams(
   store: EventStore,
-  spec: Pick<CommandSpec, 'streams' | 'settings'>,
+  spec: Pick<CommandSpec, 'streams' | 'settings' | 'streamsOf'>,
   known: ReadonlyMap<string, readonly RecordedEvent[]> | undefined,
   eventId?: string,
 ): Promise<{ reads: StreamReads; event: RecordedEvent | null }> {
@@ -224,18 +237,29 @@ async function readStreams(
   const tail = spec.settings?.tail();
   const requests = [...wanted.map((stream) => ({ stream })), ...(tail ? [tail] : [])];
   let event: RecordedEvent | null = null;
+  let found: RecordedEvent[][] = [];
+  const { streamsOf } = spec;
   if (store.readStreams) {
-    const read = await store.readStreams(requests, eventId !== undefined ? { eventId } : {});
+    const read = await store.readStreams(requests, { ...(eventId !== undefined ? { eventId } : {}), ...(streamsOf ? { streamsOf } : {}) });
     wanted.forEach((stream, index) => recorded.set(stream, read.streams[index]!));
     if (tail) spec.settings!.apply(read.streams[wanted.length]!);
     event = read.event;
+    found = read.found ?? [];
   } else {
     for (const stream of wanted) recorded.set(stream, await store.readStream(stream));
     if (tail) spec.settings!.apply(await store.readStream(tail.stream, { fromRevision: tail.fromRevision }));
     if (eventId !== undefined) event = await store.findEvent(eventId);
+    if (streamsOf) {
+      const names = [...new Set((await store.readEvents(streamsOf)).map((e) => e.stream))].sort();
+      found = await Promise.all(names.map((name) => store.readStream(name)));
+    }
   }
-  // In the order named.
-  return { reads: new StreamReads(new Map(spec.streams.map((stream) => [stream, recorded.get(stream)!]))), event };
+  // In the order named, then the streams found that were not named (a named one is read as named).
+  const named = new Set(spec.streams);
+  const extra = found.filter((events) => events.length > 0 && !named.has(events[0]!.stream));
+  const reads = new Map<string, readonly RecordedEvent[]>(spec.streams.map((stream) => [stream, recorded.get(stream)!]));
+  for (const events of extra) reads.set(events[0]!.stream, events);
+  return { reads: new StreamReads(reads, extra.map((events) => events[0]!.stream)), event };
 }
 
 /** The spec's decision context, with the entry-insertion switch as the settings cache has it now. */

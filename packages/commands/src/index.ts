@@ -49,3 +49,4 @@ export * from './bulk';
 export { readEditionCatalog, storeEditionSource, type EditionSource } from './edition/catalog';
 export { commitDraw, revealDraw, drawWinners, eligibleListHash, eligibleParticipants, sha256Hex, DRAW_MESSAGE_PREFIX } from './draw/handlers';
 export * from './strava';
+export { TeamDayFigures, type TeamDayFiguresOptions, type TeamDayLoader, type TeamFigures } from './entry/team-day-figures';

@@ -54,6 +54,13 @@
  * | STRAVA_API_URL, STRAVA_OAUTH_URL | Strava's API and OAuth base URLs | https://www.strava.com/api/v3, https://www.strava.com/oauth |
  * | BANK_ACCOUNT_NAME, BANK_ACCOUNT_IBAN | the account payers transfer the fee to by hand (spec §2 "Payment"): its name (≤ 70) and IBAN or account number | (a made-up example; production warns) |
  * | BANK_TRANSFER_DESCRIPTION | the payment description payers write (≤ 140), with {participantId} and optionally {teamId}, {year} | Sinilill {year} ID {participantId} |
+ * | RATE_LIMIT_CERTIFICATE_CHECKS | certificate verifications per client address in 10 minutes (docs/decisions/0108) | 60 |
+ * | RATE_LIMIT_DRAW_READS | prize draw reads per client address in a minute | 60 |
+ * | RATE_LIMIT_SHARE_RENDERS | share images and pages per client address in a minute | 60 |
+ * | RATE_LIMIT_IMAGES | stored images (team icons) per client address in a minute | 1200 |
+ * | RATE_LIMIT_NEWS_READS | news reads per client address in a minute | 60 |
+ * | RATE_LIMIT_UNSUBSCRIBES | newsletter unsubscriptions per client address in 10 minutes | 20 |
+ * | RATE_LIMIT_ACCOUNT_CONFIRMATIONS | account confirmations per client address in 15 minutes | 20 |
  *
  * Paths are resolved against the working directory; their defaults against the repository root.
  * Empty values count as unset. With NODE_ENV=production the development defaults are refused:
@@ -143,6 +150,23 @@ export interface Config {
   stravaReadRateLimit: number;
   /** WEB_ROOT, absolute: the built web client (index.html and its assets) the gateway serves. */
   webRoot: string;
+  /** RATE_LIMIT_*: the public routes' limits per client address (docs/decisions/0108). */
+  publicRateLimits: PublicRateLimitConfig;
+}
+
+/**
+ * How many requests per client address the public routes take in their windows (RATE_LIMIT_*;
+ * the windows are the routes' own: 10 minutes for certificate checks and unsubscriptions, 15
+ * minutes for account confirmations, a minute for the rest).
+ */
+export interface PublicRateLimitConfig {
+  certificateChecks: number;
+  drawReads: number;
+  shareRenders: number;
+  images: number;
+  newsReads: number;
+  unsubscribes: number;
+  accountConfirmations: number;
 }
 
 /**
@@ -380,6 +404,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       }
       : null,
     webRoot: resolve(values.WEB_ROOT),
+    publicRateLimits: {
+      certificateChecks: values.RATE_LIMIT_CERTIFICATE_CHECKS,
+      drawReads: values.RATE_LIMIT_DRAW_READS,
+      shareRenders: values.RATE_LIMIT_SHARE_RENDERS,
+      images: values.RATE_LIMIT_IMAGES,
+      newsReads: values.RATE_LIMIT_NEWS_READS,
+      unsubscribes: values.RATE_LIMIT_UNSUBSCRIBES,
+      accountConfirmations: values.RATE_LIMIT_ACCOUNT_CONFIRMATIONS,
+    },
   };
 }
 

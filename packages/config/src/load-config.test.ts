@@ -131,6 +131,7 @@ describe('development (NODE_ENV unset)', () => {
       strava: null,
       stravaReadRateLimit: 100,
       webRoot: join(repoRoot, 'web/dist'),
+      publicRateLimits: { certificateChecks: 60, drawReads: 60, shareRenders: 60, images: 1200, newsReads: 60, unsubscribes: 20, accountConfirmations: 20 },
     });
     expect(config.jwtSecret).toHaveLength(64);
     expect(new Set([config.jwtSecret, config.emailIndexSecret]).size).toBe(2);

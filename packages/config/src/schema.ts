@@ -185,6 +185,37 @@ export const ConfigSchema = Type.Object({
     description: "the payment description payers write, personalised per payer: {participantId}, {teamId}, {year}",
     default: 'Sinilill {year} ID {participantId}',
   }),
+
+  // Rate limits of the public routes that cost work or could be guessed at, per client address
+  // (docs/decisions/0108): how many in each route's window, counted across processes in Redis.
+  RATE_LIMIT_CERTIFICATE_CHECKS: integer(1, 1_000_000, {
+    description: 'certificate verifications (GET /api/certificates/{code}) per client address in 10 minutes',
+    default: 60,
+  }),
+  RATE_LIMIT_DRAW_READS: integer(1, 1_000_000, {
+    description: 'reads of the prize draw (GET /api/draw: it folds the log) per client address in a minute',
+    default: 60,
+  }),
+  RATE_LIMIT_SHARE_RENDERS: integer(1, 1_000_000, {
+    description: "share images and pages (GET /api/team/{id}/share.png, /api/share/team/{id}) per client address in a minute",
+    default: 60,
+  }),
+  RATE_LIMIT_IMAGES: integer(1, 1_000_000, {
+    description: 'stored images (GET /api/images/{name}: team icons, many on one page) per client address in a minute',
+    default: 1200,
+  }),
+  RATE_LIMIT_NEWS_READS: integer(1, 1_000_000, {
+    description: 'news reads (POST /api/strapi/story: may ask Strapi) per client address in a minute',
+    default: 60,
+  }),
+  RATE_LIMIT_UNSUBSCRIBES: integer(1, 1_000_000, {
+    description: 'newsletter unsubscriptions (POST /api/unsubscribe) per client address in 10 minutes',
+    default: 20,
+  }),
+  RATE_LIMIT_ACCOUNT_CONFIRMATIONS: integer(1, 1_000_000, {
+    description: 'account confirmations (POST /api/confirmaccount) per client address in 15 minutes',
+    default: 20,
+  }),
 });
 
 /** The validated environment: defaults applied, digits converted to numbers. */

@@ -6,6 +6,7 @@
  * x-min-position); 0 when nothing changed.
  */
 import Type from 'typebox';
+import { EntityName, LooseId } from './loose';
 import { MultiLine, SingleLine } from './text';
 import { EchoedTeamFields } from './team';
 
@@ -115,17 +116,33 @@ export const AdminTeamAnswer = Type.Object({
 export type AdminTeamAnswer = Type.Static<typeof AdminTeamAnswer>;
 
 /** The entity kinds of PUT /api/admin/deleteentities/{entity} (spec §3 "Entity kind"). */
-export const AdminEntityParams = Type.Object({ entity: Type.Union([Type.Literal('user'), Type.Literal('team'), Type.Literal('entry')]) });
+/**
+ * Path of PUT /api/admin/deleteentities/{entity}: spec §7 "entity user, team or entry", each
+ * singular or plural in lower, upper or title case (loose.ts; entityOf gives the one meaning).
+ */
+export const AdminEntityParams = Type.Object({
+  entity: Type.Union([
+    EntityName('user', 'users', 'user accounts'),
+    EntityName('team', 'teams', 'teams'),
+    EntityName('entry', 'entries', 'entries'),
+  ], { description: 'user, team or entry; singular or plural, in lower, upper or title case' }),
+});
 export type AdminEntityParams = Type.Static<typeof AdminEntityParams>;
 
 /**
  * PUT /api/admin/deleteentities/{entity} {ids}: user ids are UUID strings, team and entry ids
- * integers (a kind mismatch → INVALID_REQUEST). Deletion is permanent (spec §2); deleting a user
- * deletes their participant and entries and erases their personal data; deleting a team deletes
- * its members the same way and frees its name. One refused id refuses all.
+ * integers or numeric strings (loose.ts; a kind mismatch → INVALID_REQUEST). Deletion is permanent
+ * (spec §2); deleting a user deletes their participant and erases their personal data, while
+ * their entries stay in the team's result, as in their own erasure (docs/decisions/0109); deleting a
+ * team deletes its members the same way, and its entries, and frees its name. One refused id
+ * refuses all.
  */
 export const AdminDeleteEntitiesBody = Type.Object(
-  { ids: Type.Array(Type.Union([UserId, Id]), { minItems: 1, maxItems: 500 }) },
+  {
+    ids: Type.Array(Type.Union([UserId, LooseId]), {
+      minItems: 1, maxItems: 500, description: 'user ids as UUIDs; team and entry ids as integers or numeric strings',
+    }),
+  },
   { additionalProperties: false },
 );
 export type AdminDeleteEntitiesBody = Type.Static<typeof AdminDeleteEntitiesBody>;

@@ -79,10 +79,22 @@ export const LoginAnswer = Type.Object({ token: Type.String() });
 export type LoginAnswer = Type.Static<typeof LoginAnswer>;
 
 /** POST /api/requestpasswordreset (also used to re-send nothing else: always the same answer shape). */
+/**
+ * POST /api/requestpasswordreset, spec §7 "email, lang": `lang` as spec §3's `est`/`eng` or as
+ * `et`/`en` (loose.ts; mailLanguageOf gives spec §3's).
+ */
 export const RequestPasswordResetBody = Type.Object(
-  { email: SingleLine({ minLength: 1, maxLength: 264 }), lang: SpecLanguageSchema },
+  {
+    email: SingleLine({ minLength: 1, maxLength: 264 }),
+    lang: Type.Union([SpecLanguageSchema, Type.Literal('et'), Type.Literal('en')], { description: 'the mail\'s language: est or eng (spec §3), or et or en' }),
+  },
   { additionalProperties: false },
 );
+
+/** Spec §3's language of a RequestPasswordResetBody `lang` reading (`et` → `est`, `en` → `eng`). */
+export function mailLanguageOf(lang: RequestPasswordResetBody['lang']): 'est' | 'eng' {
+  return lang === 'et' ? 'est' : lang === 'en' ? 'eng' : lang;
+}
 export type RequestPasswordResetBody = Type.Static<typeof RequestPasswordResetBody>;
 
 /** POST /api/resetpassword (the link /passwordreset/{token}/{id} carries token and userId). */
@@ -96,11 +108,20 @@ export const ResetPasswordBody = Type.Object(
 );
 export type ResetPasswordBody = Type.Static<typeof ResetPasswordBody>;
 
-/** POST /api/confirmaccount (the link /confirm/account/{token}/{id}). */
-export const ConfirmAccountBody = Type.Object(
-  { token: SingleLine({ minLength: 1, maxLength: 256 }), id: SingleLine({ minLength: 1, maxLength: 64 }) },
-  { additionalProperties: false },
-);
+/**
+ * POST /api/confirmaccount (the link /confirm/account/{token}/{id}), spec §7 "token, id": the
+ * user's id as `id` or as `userId` (loose.ts; the name /resetpassword gives it), not both.
+ */
+export const ConfirmAccountBody = Type.Union([
+  Type.Object(
+    { token: SingleLine({ minLength: 1, maxLength: 256 }), id: SingleLine({ minLength: 1, maxLength: 64 }) },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { token: SingleLine({ minLength: 1, maxLength: 256 }), userId: SingleLine({ minLength: 1, maxLength: 64 }) },
+    { additionalProperties: false },
+  ),
+], { description: 'Spec §7 "token, id": the user\'s id as `id` or `userId`.' });
 export type ConfirmAccountBody = Type.Static<typeof ConfirmAccountBody>;
 
 /** PUT /api/account/changepassword (authenticated). */

@@ -3,6 +3,7 @@
  * distance: km, multiple of 0.01; performed_at: YYYY-MM-DD in the edition's April (spec §5).
  */
 import Type from 'typebox';
+import { EntityName, LooseId } from './loose';
 import { SingleLine } from './text';
 
 const Distance = Type.Number({ minimum: 0, maximum: 100000 });
@@ -56,12 +57,26 @@ export const EditEntryBody = Type.Object(
 );
 export type EditEntryBody = Type.Static<typeof EditEntryBody>;
 
+/** The entity of PUT /api/entry/delete, each reading of spec §7's "entity type entry" (loose.ts). */
+const DeletedEntity = EntityName('entry', 'entries', 'what is deleted: entries, spelt `entry` or `entries` in any of lower, upper or title case');
+
+/**
+ * PUT /api/entry/delete, spec §7 "entity type entry, ids" read tolerantly (loose.ts): the entity
+ * under `entity`, `entity_type`, `entityType` or `type` (or none), the ids as integers or numeric
+ * strings; any other field or value is INVALID_REQUEST.
+ */
 export const DeleteEntriesBody = Type.Object(
   {
-    entity: Type.Optional(Type.Literal('entry')),
-    ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 500 }),
+    entity: Type.Optional(DeletedEntity),
+    entity_type: Type.Optional(DeletedEntity),
+    entityType: Type.Optional(DeletedEntity),
+    type: Type.Optional(DeletedEntity),
+    ids: Type.Array(LooseId, { minItems: 1, maxItems: 500, description: 'the entries\' ids, as integers or numeric strings' }),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description: 'Spec §7 "entity type entry, ids": the entity may be named by `entity`, `entity_type`, `entityType` or `type` (or left out), as `entry` or `entries` in any case; ids may be numbers or numeric strings.',
+  },
 );
 export type DeleteEntriesBody = Type.Static<typeof DeleteEntriesBody>;
 

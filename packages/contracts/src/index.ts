@@ -25,3 +25,4 @@ export * from './language';
 export * from './edition-queries';
 export * from './returning';
 export * from './strava';
+export { EntityName, LooseId, entityOf, idOf } from './loose';

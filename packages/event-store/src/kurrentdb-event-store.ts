@@ -103,6 +103,8 @@ import {
   type ReadAllOptions,
   type ReadEventsOptions,
   type ReadStreamOptions,
+  type ReadStreamsOptions,
+  type ReadStreamsResult,
   type RecordedEvent,
   type SubscribeOptions,
   type Subscription,
@@ -431,17 +433,26 @@ export class KurrentDbEventStore implements EventStore {
     }));
   }
 
-  /** See EventStore.readStreams: the streams and the look-up by id read concurrently (one round trip's latency, not one request). */
+  /**
+   * See EventStore.readStreams: the streams and the look-up by id read concurrently (one round
+   * trip's latency, not one request); `streamsOf`'s streams found with readEvents, then read whole
+   * (a second round trip's latency; not one snapshot with the others).
+   */
   async readStreams(
     requests: readonly { stream: string; fromRevision?: number }[],
-    options: { eventId?: string } = {},
-  ): Promise<{ streams: RecordedEvent[][]; event: RecordedEvent | null }> {
+    options: ReadStreamsOptions = {},
+  ): Promise<ReadStreamsResult> {
     this.assertOpen();
-    const [streams, event] = await Promise.all([
+    const { streamsOf } = options;
+    const [streams, event, found] = await Promise.all([
       Promise.all(requests.map((r) => this.readStream(r.stream, r.fromRevision !== undefined ? { fromRevision: r.fromRevision } : {}))),
       options.eventId !== undefined ? this.findEvent(options.eventId) : Promise.resolve(null),
+      streamsOf ? this.readEvents(streamsOf).then((events) => {
+        const names = [...new Set(events.map((e) => e.stream))].sort();
+        return Promise.all(names.map((name) => this.readStream(name)));
+      }).then((read) => read.filter((events) => events.length > 0)) : Promise.resolve(undefined),
     ]);
-    return { streams, event };
+    return { streams, event, ...(found ? { found } : {}) };
   }
 
   /**

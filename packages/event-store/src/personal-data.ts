@@ -19,7 +19,7 @@
  */
 import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import type pg from 'pg';
-import type { AppendRequest, EventData, EventStore, ReadAllOptions, ReadStreamOptions, RecordedEvent } from './types';
+import type { AppendRequest, EventData, EventStore, ReadAllOptions, ReadStreamOptions, ReadStreamsOptions, RecordedEvent } from './types';
 
 /**
  * The NOTIFY channel of erasures: `forget` sends the subject on it when the key's
@@ -399,13 +399,14 @@ export function withPersonalDataProtection(store: EventStore, vault: PersonalDat
       return reveal(await store.readStream(stream, options));
     },
     ...(store.readStreams ? {
-      async readStreams(requests: readonly { stream: string; fromRevision?: number }[], options?: { eventId?: string }) {
+      async readStreams(requests: readonly { stream: string; fromRevision?: number }[], options?: ReadStreamsOptions) {
         const read = await store.readStreams!(requests, options);
         // One reveal (one key query) for every event read.
-        const revealed = await reveal([...read.streams.flat(), ...(read.event ? [read.event] : [])]);
+        const revealed = await reveal([...read.streams.flat(), ...(read.found ?? []).flat(), ...(read.event ? [read.event] : [])]);
         let offset = 0;
         const streams = read.streams.map((events) => revealed.slice(offset, (offset += events.length)));
-        return { streams, event: read.event ? revealed[offset]! : null };
+        const found = read.found?.map((events) => revealed.slice(offset, (offset += events.length)));
+        return { streams, event: read.event ? revealed[offset]! : null, ...(found ? { found } : {}) };
       },
     } : {}),
     async appendToStreamsIf(requests, condition) {

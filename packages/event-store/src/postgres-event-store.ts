@@ -30,6 +30,7 @@
  *
  * Positions and revisions travel as JS numbers (bigint columns parsed with Number()).
  */
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { planAppend, type AppendParameters } from './append-plan';
 import { upcastEvent } from './upcasters';
@@ -50,6 +51,8 @@ import {
   type ReadAllOptions,
   type ReadEventsOptions,
   type ReadStreamOptions,
+  type ReadStreamsOptions,
+  type ReadStreamsResult,
   type RecordedEvent,
 } from './types';
 
@@ -221,26 +224,44 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  /** See EventStore.readStreams: one query for every stream and the event looked up by id. */
+  /**
+   * See EventStore.readStreams: one statement for every stream, the event looked up by id and, with
+   * `streamsOf`, the streams of the events the selector picks (its types written in as literals,
+   * as readEvents does, so that the partial indexes serve it; named by its text).
+   */
   async readStreams(
     requests: readonly { stream: string; fromRevision?: number }[],
-    options: { eventId?: string } = {},
-  ): Promise<{ streams: RecordedEvent[][]; event: RecordedEvent | null }> {
+    options: ReadStreamsOptions = {},
+  ): Promise<ReadStreamsResult> {
     this.assertOpen();
     const eventId = options.eventId !== undefined && UUID.test(options.eventId) ? options.eventId : null;
-    if (requests.length === 0 && eventId === null) return { streams: [], event: null };
-    const { rows } = await this.pool.query<EventRow & { part: number }>({
-      name: 'es.readStreams',
-      text: SQL.readStreams,
-      values: [requests.map((r) => r.stream), requests.map((r) => r.fromRevision ?? 0), eventId],
-    });
+    const streamsOf = options.streamsOf;
+    if (requests.length === 0 && eventId === null && !streamsOf) return { streams: [], event: null };
+    const values: unknown[] = [requests.map((r) => r.stream), requests.map((r) => r.fromRevision ?? 0), eventId];
+    let query: { name: string; text: string } = { name: 'es.readStreams', text: SQL.readStreams };
+    if (streamsOf) {
+      checkSelector(streamsOf);
+      const where = selectorWhere(streamsOf, values);
+      const text = `${SQL.readStreams.slice(0, SQL.readStreams.lastIndexOf(') x ORDER BY'))}
+      UNION ALL
+      SELECT 2 AS part, e.* FROM (SELECT DISTINCT stream AS s FROM es.events WHERE ${where}) f
+      CROSS JOIN LATERAL (SELECT ${COLUMNS} FROM es.events WHERE stream = f.s ORDER BY revision) e
+    ) x ORDER BY part, stream, revision`;
+      query = { name: `es.readStreamsOf:${createHash('sha1').update(text).digest('hex').slice(0, 16)}`, text };
+    }
+    const { rows } = await this.pool.query<EventRow & { part: number }>({ ...query, values });
     const byStream = new Map<string, RecordedEvent[]>(requests.map((r) => [r.stream, []]));
     let event: RecordedEvent | null = null;
+    const found: RecordedEvent[][] = [];
     for (const row of rows) {
       if (row.part === 1) event = toRecordedEvent(row);
-      else byStream.get(row.stream)?.push(toRecordedEvent(row));
+      else if (row.part === 2) {
+        const last = found.at(-1);
+        if (last && last[0]!.stream === row.stream) last.push(toRecordedEvent(row));
+        else found.push([toRecordedEvent(row)]);
+      } else byStream.get(row.stream)?.push(toRecordedEvent(row));
     }
-    return { streams: requests.map((r) => byStream.get(r.stream) ?? []), event };
+    return { streams: requests.map((r) => byStream.get(r.stream) ?? []), event, ...(streamsOf ? { found } : {}) };
   }
 
   /** See EventStore.readStream. `fromRevision` inclusive (default 0), `maxCount` default all. */

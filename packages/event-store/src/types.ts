@@ -189,6 +189,24 @@ export interface Subscription {
   close(): Promise<void>;
 }
 
+/** Options of EventStore.readStreams. */
+export interface ReadStreamsOptions {
+  /** The stored event with this id is answered as `event` (null when none). */
+  eventId?: string;
+  /** Every stream holding an event this selector picks is answered whole in `found`. */
+  streamsOf?: EventSelector;
+}
+
+/** What EventStore.readStreams answers. */
+export interface ReadStreamsResult {
+  /** Each request's events, in request order. */
+  streams: RecordedEvent[][];
+  /** The event of `eventId`, or null. */
+  event: RecordedEvent | null;
+  /** With `streamsOf`: the streams it found, each whole and non-empty, in stream name order. */
+  found?: RecordedEvent[][];
+}
+
 /** The event store. Implementations: PostgreSQL (default) and KurrentDB (docs/decisions/0042). */
 export interface EventStore {
   /**
@@ -217,13 +235,16 @@ export interface EventStore {
    * Several streams at once (one round trip where the store can): the events
    * of each request's stream from its `fromRevision` (default 0), in revision order, in request
    * order (an empty array for a missing stream); with `eventId`, also the stored event with that
-   * id (findEvent; null when none), in the same round trip. Optional: without it, callers read
-   * stream by stream.
+   * id (findEvent; null when none), in the same round trip. With `streamsOf`, also every stream
+   * that holds an event the selector picks, read whole (`found`: one array per stream, in stream
+   * name order; the requested streams included when they match), in the same round trip and, on
+   * PostgreSQL, the same snapshot (the write path's moderation reads a participant's entries so).
+   * Optional: without it, callers read stream by stream.
    */
   readStreams?(
     requests: readonly { stream: string; fromRevision?: number }[],
-    options?: { eventId?: string },
-  ): Promise<{ streams: RecordedEvent[][]; event: RecordedEvent | null }>;
+    options?: ReadStreamsOptions,
+  ): Promise<ReadStreamsResult>;
 
   /**
    * Appends like appendToStreams if `condition` holds at the append: no event matching any of

@@ -381,8 +381,8 @@ export const API_OPERATIONS: Readonly<Record<string, OperationText>> = {
   },
   'POST /api/requestpasswordreset': {
     tags: ['accounts'], summary: 'Mail a password reset link',
-    description: 'Spec §7: `{ email, lang }`; mails a reset link in that language. An unknown address answers as a known one does. '
-      + 'Rate-limited per client address.',
+    description: 'Spec §7: `{ email, lang }` (`lang` est/eng, or et/en); mails a reset link in that language. An unknown address '
+      + 'answers as a known one does. A retry with the same Idempotency-Key mails nothing more. Rate-limited per client address.',
   },
   'POST /api/resetpassword': {
     tags: ['accounts'], summary: 'Set a new password with a mailed link',
@@ -391,8 +391,9 @@ export const API_OPERATIONS: Readonly<Record<string, OperationText>> = {
   },
   'POST /api/confirmaccount': {
     tags: ['accounts'], summary: 'Confirm an account with the mailed link',
-    description: 'Spec §7: `{ token, id }` from the confirmation link; the account may log in from then on. INVALID_ACCOUNT_TOKEN '
-      + 'for a wrong link or an account already confirmed.',
+    description: 'Spec §7: `{ token, id }` from the confirmation link (the account\'s id as `id` or `userId`, not both); the account '
+      + 'may log in from then on. INVALID_ACCOUNT_TOKEN for a wrong link or an account already confirmed; a retry with the same '
+      + 'Idempotency-Key answers as the first. Rate-limited per client address.',
   },
   'PUT /api/account/changepassword': {
     tags: ['accounts'], summary: 'Change the caller\'s password',
@@ -441,7 +442,9 @@ export const API_OPERATIONS: Readonly<Record<string, OperationText>> = {
   },
   'PUT /api/entry/delete': {
     tags: ['entries'], summary: 'Delete entries',
-    description: 'Spec §7 "entity type entry, ids": the ids of the entries to delete → `{ success, count, position }`.',
+    description: 'Spec §7 "entity type entry, ids": the ids of the entries to delete → `{ success, count, position }`. The entity '
+      + 'may be named `entity`, `entity_type`, `entityType` or `type`, or left out, as entry or entries in any case; ids as '
+      + 'numbers or numeric strings.',
   },
   'POST /api/team/{id}/activity-files': {
     requestBody: { media: 'application/octet-stream', description: 'The file\'s bytes (GPX, TCX or FIT); its name percent-encoded in the `x-file-name` header.' },
@@ -577,7 +580,9 @@ export const API_OPERATIONS: Readonly<Record<string, OperationText>> = {
   },
   'PUT /api/admin/deleteentities/{entity}': {
     tags: ['admin'], summary: 'Delete users, teams or entries',
-    description: 'Spec §7: `{ ids }` of the kind in the path (user, team or entry) → `{ success, count, position }`.',
+    description: 'Spec §7: `{ ids }` of the kind in the path (user, team or entry, singular or plural, in any case) → `{ success, '
+      + 'count, position }`. Deleting a user keeps their entries, so the team keeps its km (as the person\'s own erasure does); '
+      + 'deleting a team deletes its entries.',
   },
   'POST /api/admin/resetpassword': {
     tags: ['admin'], summary: 'Set any account\'s password',

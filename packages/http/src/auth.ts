@@ -8,8 +8,8 @@
  * 15 minutes) and carries spec §3's claims plus `sv`, the account's session version when it was
  * issued, and `sid`, its session (refresh-token family). `authenticate` answers 401 UNAUTHORIZED
  * for a missing, forged, expired or `alg: none` token, for one without `sv`/`sid` (an older
- * token format), for a scoped token (the queue board's), and — one primary-key lookup per request
- * (`sessions.session`) — when the account's version has been raised since (password change or
+ * token format), for a scoped token (the queue board's), and — `sessions.session`: one primary-key
+ * lookup, or none when the services' SessionCache keeps the live session (session-cache.ts) — when the account's version has been raised since (password change or
  * reset, withdrawn approval, role change, deletion), the account's sessions have ended (deleted)
  * or the token's session was logged out or revoked. An ADMIN claim is then checked against the
  * account itself (`sessions.account`, the event log): the actor is an administrator only while

@@ -8,7 +8,9 @@
  * query API, which has no AccountService, passes an SQL runner over the same database and a
  * reader of the event log, and gets `sqlSessionAuthority`: the same statement as
  * AccountDirectory.sessionState, and the account's events folded with the domain's account decider. Both read committed rows, so a change made by
- * one process is seen by the other on its next request — no cache to invalidate.
+ * one process is seen by the other on its next request. In the services both are wrapped in a
+ * SessionCache (session-cache.ts), which keeps live sessions in memory and drops them when the
+ * session tables' triggers NOTIFY a change.
  */
 import { accountDecider, streams, type AccountEvent } from '@sinilill/domain';
 

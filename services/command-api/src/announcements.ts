@@ -26,7 +26,8 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { AnnouncementAudience, AnnouncementProgress, AnnouncementRequest } from '@sinilill/contracts';
 import { DomainError, SCHEMA_VERSIONS, announcementStreams, streams, type AnnouncementPublished, type MailLanguage } from '@sinilill/domain';
-import type { Actor, EventStore } from '@sinilill/event-store';
+import { deterministicUuid, eventIdFor, priorCommand, type CommandMetadata } from '@sinilill/commands';
+import type { Actor, EventMetadata, EventStore } from '@sinilill/event-store';
 import { announcementMail, verifyUnsubscribeToken, unsubscribeToken, type AnnouncementContent, type Mailer } from '@sinilill/mail';
 import { MAIL_QUEUE, createMailQueue, createMailWorker, type Job, type Queue, type Worker } from '@sinilill/messaging';
 
@@ -95,14 +96,28 @@ export class Announcements {
     return `${this.prefix}:announcement:${announcementId}`;
   }
 
-  /** Records the announcement and starts sending it; answers its id. */
-  async publish(request: AnnouncementRequest, actor: Actor): Promise<{ announcementId: string }> {
-    const announcementId = randomUUID();
+  /**
+   * Records the announcement and starts sending it; answers its id. With `command` from a keyed
+   * request (an Idempotency-Key: its request fingerprint), the id and the event's id follow from
+   * the command id, and a repeat answers the first request's id and sends nothing again
+   * (docs/decisions/0108).
+   * @throws DomainError('IDEMPOTENCY_KEY_REUSED') for the key of another request.
+   */
+  async publish(request: AnnouncementRequest, actor: Actor, command?: Pick<CommandMetadata, 'commandId' | 'requestFingerprint' | 'correlationId'>): Promise<{ announcementId: string }> {
+    const keyed = command?.requestFingerprint !== undefined ? { ...command, requestFingerprint: command.requestFingerprint } : undefined;
+    if (keyed) {
+      const prior = await priorCommand(this.options.store, keyed);
+      if (prior) return { announcementId: (prior.data as AnnouncementPublished['data']).announcementId };
+    }
+    const announcementId = keyed ? deterministicUuid(`announcement:${keyed.commandId}`) : randomUUID();
     const publishedAt = this.options.now().toISOString();
     const data: AnnouncementPublished['data'] = { announcementId, ...request, publishedBy: actor.userId, publishedAt };
     await this.options.store.appendToStream(announcementStreams.announcement(announcementId), [{
-      id: randomUUID(), type: 'AnnouncementPublished', schemaVersion: SCHEMA_VERSIONS.AnnouncementPublished, data,
-      metadata: { actor, correlationId: randomUUID(), causationId: null },
+      id: keyed ? eventIdFor(keyed.commandId, 0) : randomUUID(), type: 'AnnouncementPublished', schemaVersion: SCHEMA_VERSIONS.AnnouncementPublished, data,
+      // The fingerprint rides in the metadata as the commands' events carry it (CommandEventMetadata).
+      metadata: keyed
+        ? { actor, correlationId: keyed.correlationId, causationId: null, commandId: keyed.commandId, requestFingerprint: keyed.requestFingerprint } as EventMetadata
+        : { actor, correlationId: randomUUID(), causationId: null },
     }], { expectedRevision: 'no_stream' });
     await this.redis.multi()
       .hset(this.key(announcementId), { subject_et: request.subject_et, subject_en: request.subject_en, audience: request.audience, publishedAt, sent: 0, failed: 0, skipped: 0 })

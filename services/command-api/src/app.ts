@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { fingerprintKey } from '@sinilill/commands';
 import { authPlugin, createApp, createMetricsRegistry, healthRoutes, metricsPlugin, registerRouteFiles, type AuthOptions } from '@sinilill/http';
-import { apiDocs, apiSecurityHeaders, pressurePlugin } from '@sinilill/http';
+import { apiDocs, apiSecurityHeaders, pressurePlugin, rateLimitPlugin } from '@sinilill/http';
 import type { CommandApiDependencies, RouteDependencies } from './dependencies';
 import { RateLimitCounters, rateLimitsWith } from './rate-limits';
 import { importRouteFiles } from './route-files';
@@ -68,21 +68,21 @@ export function buildCommandApi(deps: CommandApiDependencies): FastifyInstance {
     sessions: deps.sessions ?? deps.accounts ?? NO_SESSIONS,
     ...(deps.accessTokenSeconds !== undefined ? { accessTokenSeconds: deps.accessTokenSeconds } : {}),
   });
+  // The rate limits' counters (rate-limits.ts), and @fastify/rate-limit for every route whose
+  // config names a limit (rateLimitPlugin of @sinilill/http: the draft's RateLimit headers).
+  const counters = new RateLimitCounters({
+    redis: deps.redis ?? null,
+    prefix: deps.rateLimitPrefix ?? 'sinilill:rate-limit:',
+    ...(deps.rateLimitClock ? { now: deps.rateLimitClock } : {}),
+    onRedisState: (state, error) => (state === 'unavailable'
+      ? app.log.warn({ err: error }, 'rate limits: Redis does not answer; each process counts alone until it does')
+      : app.log.info('rate limits: Redis answers again; counting there')),
+  });
+  app.register(rateLimitPlugin, { counters });
   // Every route file of routes/ is registered by being there (route-files.ts), in file-name order,
   // with the dependencies below; each decides from them whether it is served.
   app.register(async (api) => {
-    const routeDeps: RouteDependencies = {
-      ...deps,
-      rateLimits: rateLimitsWith(deps.rateLimits, deps.rateLimit),
-      counters: deps.accounts ? new RateLimitCounters({
-        redis: deps.redis ?? null,
-        prefix: deps.rateLimitPrefix ?? 'sinilill:rate-limit:',
-        ...(deps.rateLimitClock ? { now: deps.rateLimitClock } : {}),
-        onRedisState: (state, error) => (state === 'unavailable'
-          ? app.log.warn({ err: error }, 'rate limits: Redis does not answer; each process counts alone until it does')
-          : app.log.info('rate limits: Redis answers again; counting there')),
-      }) : null,
-    };
+    const routeDeps: RouteDependencies = { ...deps, rateLimits: rateLimitsWith(deps.rateLimits, deps.rateLimit), counters };
     await registerRouteFiles(api, await importRouteFiles(), routeDeps);
   }, { prefix: '/api' });
   return app;

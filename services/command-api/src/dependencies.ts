@@ -7,7 +7,7 @@ import type { AccountService, CommandService, StravaConnections, StravaSync } fr
 import type { AuthOptions, ReadinessCheck, Registry } from '@sinilill/http';
 import type { MediaStore } from '@sinilill/media';
 import type { Queue, ReplayJob, StravaJob } from '@sinilill/messaging';
-import type { PaymentProvider } from '@sinilill/payments';
+import type { PaymentProvider, SharedCache } from '@sinilill/payments';
 import type { Announcements } from './announcements';
 import type { Limit, RateLimitCounters, RateLimitRedis, RateLimits } from './rate-limits';
 
@@ -74,7 +74,13 @@ export interface CommandApiDependencies {
    * The payment provider and the site's address (/payment/*; the sandbox's test bank
    * when the provider is the sandbox). Without it the payment routes are not served.
    */
-  payments?: { provider: PaymentProvider; publicUrl: string };
+  payments?: { provider: PaymentProvider; publicUrl: string; answers?: SharedCache };
+  /**
+   * Where the answers of keyed requests whose effects leave no event (the returning members'
+   * invitations) are kept for their retries, shared by every process (Redis, server.ts);
+   * default: this process's memory.
+   */
+  keptAnswers?: SharedCache;
   /**
    * The process's metrics registry (request durations here, the appends through
    * withAppendMetrics in server.ts), served at GET /metrics. Default: a registry of this app's
@@ -110,9 +116,9 @@ export interface StravaRouteDependencies {
 /**
  * What every route file of routes/ is given (routeFile of @sinilill/http): the app's dependencies,
  * the rate limits in force and their counters, made once so that the login routes of
- * routes/accounts.ts and routes/me.ts count in the same place (null without `accounts`).
+ * routes/accounts.ts and routes/me.ts count in the same place.
  */
 export interface RouteDependencies extends CommandApiDependencies {
   rateLimits: RateLimits;
-  counters: RateLimitCounters | null;
+  counters: RateLimitCounters;
 }

@@ -11,3 +11,5 @@ export { activityFileTokenKey, signActivityFileToken, ACTIVITY_FILE_TOKEN_SECOND
 export type { StravaRouteDependencies } from './dependencies';
 export { StravaThrottle, ensureStravaSubscription, startStravaWorker, type StravaWorkerOptions } from './strava-worker';
 export { derivedVerifyToken, signStravaState, stravaStateKey, verifyStravaState, STRAVA_STATE_SECONDS } from './strava-state';
+export { commandSide, sessionChangeListener, type CommandSide, type CommandSideOptions } from './command-side';
+export { teamDayFiguresOn } from './read-model-lookups';

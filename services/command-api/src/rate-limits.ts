@@ -11,23 +11,16 @@
  *   that doubles with each further failure up to a few minutes (LoginThrottle). A completed
  *   password reset clears the account's counters.
  *
- * Counters live in Redis under one key prefix per copy of the app (BULLMQ_PREFIX), so every
- * command-API process shares them. When Redis does not answer (down, or slower than its command
- * timeout) the counters fall back to this process's memory until it answers again: the limits
- * still hold, per process, and no request fails because of Redis (never 500). Neither open (no
- * limits while Redis is down would let an attacker who can stop Redis guess freely) nor closed
- * (refusing every login while Redis is down would lock everyone out).
+ * Counters live in Redis, shared by every command-API process (RateLimitCounters of
+ * @sinilill/http, which falls back to this process's memory while Redis does not answer). Every
+ * limit answers with the IETF draft's RateLimit headers (docs/decisions/0108).
  */
 import { createHmac } from 'node:crypto';
-import type { FastifyRateLimitOptions, FastifyRateLimitStore } from '@fastify/rate-limit';
-import { normalizeIP } from '@fastify/rate-limit';
 import { emailComparisonForm } from '@sinilill/domain';
+import { addressKey, type Limit, type RateLimitCounters } from '@sinilill/http';
 
-/** At most `max` in `timeWindowMs` milliseconds (a fixed window from the first one). */
-export interface Limit {
-  max: number;
-  timeWindowMs: number;
-}
+// The counters and the per-address pieces are shared with the query API (@sinilill/http rate-limit.ts).
+export { RateLimitCounters, addressKey, type Count, type Limit, type RateLimitCountersOptions, type RateLimitRedis } from '@sinilill/http';
 
 /** The limits of the account routes (docs/decisions/0024); see DEFAULT_RATE_LIMITS for the values and reasons. */
 export interface RateLimits {
@@ -56,6 +49,10 @@ export interface RateLimits {
    * spec §5, and sends a mail); POST /resetpassword has a counter of its own with the same limit.
    */
   passwordResetsPerAddress: Limit;
+  /** POST /confirmaccount per client address (a token could be guessed at; each try is a transaction). */
+  accountConfirmationsPerAddress: Limit;
+  /** POST /unsubscribe and /unsubscribe/{token} together, per client address (a link could be guessed at). */
+  unsubscribesPerAddress: Limit;
 }
 
 const MINUTE = 60_000;
@@ -78,7 +75,9 @@ const MINUTE = 60_000;
  *   an hour (20 an hour stopped the groups; docs/decisions/0058);
  * - password-strength checks: 60 per address in 10 minutes (a person checks on leaving a form);
  * - password reset: 10 requests (and 10 completions) per address in 15 minutes (40 addresses an
- *   hour is no sweep of the accounts).
+ *   hour is no sweep of the accounts);
+ * - account confirmations: 20 per address in 15 minutes (a person follows one link, a few times);
+ * - unsubscriptions: 20 per address in 10 minutes (a person unsubscribes once; docs/decisions/0108).
  */
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   loginPerAddress: { max: 30, timeWindowMs: 10 * MINUTE },
@@ -89,6 +88,8 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   registrationsPerAddress: { max: 100, timeWindowMs: 60 * MINUTE },
   passwordChecksPerAddress: { max: 60, timeWindowMs: 10 * MINUTE },
   passwordResetsPerAddress: { max: 10, timeWindowMs: 15 * MINUTE },
+  accountConfirmationsPerAddress: { max: 20, timeWindowMs: 15 * MINUTE },
+  unsubscribesPerAddress: { max: 20, timeWindowMs: 10 * MINUTE },
 };
 
 /** The defaults with `overrides` applied; `every` (a test's shortcut) replaces every Limit first. */
@@ -98,189 +99,10 @@ export function rateLimitsWith(overrides: Partial<RateLimits> = {}, every?: Limi
         ...DEFAULT_RATE_LIMITS,
         loginPerAddress: every, loginFailuresPerAccountAndAddress: every, loginFailuresPerAccount: every,
         registrationBurstPerAddress: every, registrationsPerAddress: every, passwordChecksPerAddress: every,
-        passwordResetsPerAddress: every,
+        passwordResetsPerAddress: every, accountConfirmationsPerAddress: every, unsubscribesPerAddress: every,
       }
     : DEFAULT_RATE_LIMITS;
   return { ...base, ...overrides };
-}
-
-/**
- * The Redis commands the counters use (an ioredis client fits). Give the client a short
- * `commandTimeout` and `enableOfflineQueue: false`, so that a Redis that is down or slow makes a
- * command fail at once rather than hold the request (the counters then fall back, see above).
- */
-export interface RateLimitRedis {
-  eval(script: string, numberOfKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
-  del(...keys: string[]): Promise<number>;
-}
-
-/** A counter's state: how many in the current window, and milliseconds until it ends (0: none). */
-export interface Count {
-  current: number;
-  ttl: number;
-}
-
-/** INCR with the window set on the first increment (and on a key that somehow has none). */
-const INCREMENT = `
-local current = redis.call('INCR', KEYS[1])
-local ttl = redis.call('PTTL', KEYS[1])
-if current == 1 or ttl < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  ttl = tonumber(ARGV[1])
-end
-return {current, ttl}`;
-
-/** The counter and its time to live, without changing it. */
-const READ = `
-local current = redis.call('GET', KEYS[1])
-if not current then return {0, 0} end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then ttl = 0 end
-return {tonumber(current), ttl}`;
-
-/** Sets the counter to 1 for exactly `ms` (a hold), whatever it was. */
-const HOLD = `
-redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])
-return {1, tonumber(ARGV[1])}`;
-
-/** Entries the in-process fallback keeps before it drops expired ones. */
-const LOCAL_PRUNE_AT = 10_000;
-
-export interface RateLimitCountersOptions {
-  /** Where the counters live; without it (tests) each process counts alone. */
-  redis?: RateLimitRedis | null;
-  /** Key prefix, one per copy of the app sharing a Redis (e.g. `sinilill:rate-limit:`). */
-  prefix: string;
-  /**
-   * The clock of the in-process counters, epoch milliseconds (default Date.now); tests drive the
-   * windows with it (without Redis, whose windows follow its own clock).
-   */
-  now?: () => number;
-  /** Told when Redis stops answering (the counters fall back) and when it answers again. */
-  onRedisState?: (state: 'unavailable' | 'available', error?: unknown) => void;
-}
-
-/**
- * The rate-limit counters (see the module comment): fixed-window counters in Redis, falling back
- * to this process's memory while Redis does not answer. `Store` plugs them into
- * @fastify/rate-limit (its `store` option); LoginThrottle uses them directly. Keys carry their
- * rule's name, so every limiter shares one key space under the prefix.
- */
-export class RateLimitCounters {
-  private readonly local = new Map<string, { current: number; expiresAt: number }>();
-  private redisAvailable = true;
-
-  private readonly now: () => number;
-
-  constructor(private readonly options: RateLimitCountersOptions) {
-    this.now = options.now ?? Date.now;
-  }
-
-  /** Adds one to `key`'s counter (opening a window of `windowMs` on the first) and answers it. */
-  increment(key: string, windowMs: number): Promise<Count> {
-    return this.run(INCREMENT, key, [Math.max(1, Math.round(windowMs))], () => {
-      const now = this.now();
-      const entry = this.liveEntry(key, now) ?? { current: 0, expiresAt: now + windowMs };
-      entry.current += 1;
-      this.local.set(key, entry);
-      return { current: entry.current, ttl: entry.expiresAt - now };
-    });
-  }
-
-  /** `key`'s counter, unchanged ({0, 0} when there is none). */
-  read(key: string): Promise<Count> {
-    return this.run(READ, key, [], () => {
-      const now = this.now();
-      const entry = this.liveEntry(key, now);
-      return entry ? { current: entry.current, ttl: entry.expiresAt - now } : { current: 0, ttl: 0 };
-    });
-  }
-
-  /** Sets `key` to 1 for `ms` milliseconds from now (a hold), replacing what it was. */
-  hold(key: string, ms: number): Promise<Count> {
-    return this.run(HOLD, key, [Math.max(1, Math.round(ms))], () => {
-      this.local.set(key, { current: 1, expiresAt: this.now() + ms });
-      return { current: 1, ttl: ms };
-    });
-  }
-
-  /** Deletes the counters (in Redis and in the fallback); never throws. */
-  async forget(...keys: string[]): Promise<void> {
-    for (const key of keys) this.local.delete(key);
-    const { redis, prefix } = this.options;
-    if (!redis) return;
-    try {
-      await redis.del(...keys.map((key) => prefix + key));
-      this.markAvailable();
-    } catch (error) {
-      this.markUnavailable(error);
-    }
-  }
-
-  /**
-   * @fastify/rate-limit's store constructor (its `store` option) over these counters: `incr` and
-   * `read` as the plugin expects (the `max` argument is the plugin's to judge), `child` the same
-   * store (route keys carry their rule's name; the plugin would otherwise prefix the route).
-   */
-  get Store(): new (options: FastifyRateLimitOptions) => FastifyRateLimitStore & { read: FastifyRateLimitStore['incr'] } {
-    const increment = (key: string, windowMs: number) => this.increment(key, windowMs);
-    const read = (key: string) => this.read(key);
-    return class CountersStore {
-      incr(key: string, callback: (error: Error | null, result?: Count) => void, timeWindow: number): void {
-        increment(key, timeWindow).then((count) => callback(null, count), (error: Error) => callback(error));
-      }
-
-      read(key: string, callback: (error: Error | null, result?: Count) => void): void {
-        read(key).then((count) => callback(null, count), (error: Error) => callback(error));
-      }
-
-      child(): FastifyRateLimitStore {
-        return this;
-      }
-    };
-  }
-
-  private liveEntry(key: string, now: number) {
-    const entry = this.local.get(key);
-    if (entry && entry.expiresAt > now) return entry;
-    if (entry) this.local.delete(key);
-    return undefined;
-  }
-
-  private async run(script: string, key: string, args: number[], fallback: () => Count): Promise<Count> {
-    const { redis, prefix } = this.options;
-    if (redis) {
-      try {
-        const [current, ttl] = (await redis.eval(script, 1, prefix + key, ...args)) as [number, number];
-        this.markAvailable();
-        return { current: Number(current), ttl: Number(ttl) };
-      } catch (error) {
-        this.markUnavailable(error);
-      }
-    }
-    if (this.local.size > LOCAL_PRUNE_AT) {
-      const now = this.now();
-      for (const [name, entry] of this.local) if (entry.expiresAt <= now) this.local.delete(name);
-    }
-    return fallback();
-  }
-
-  private markUnavailable(error: unknown): void {
-    if (!this.redisAvailable) return;
-    this.redisAvailable = false;
-    this.options.onRedisState?.('unavailable', error);
-  }
-
-  private markAvailable(): void {
-    if (this.redisAvailable) return;
-    this.redisAvailable = true;
-    this.options.onRedisState?.('available');
-  }
-}
-
-/** A client address as the counters key it: IPv4 as is, IPv4-mapped IPv6 as IPv4, IPv6 by its /64. */
-export function addressKey(ip: string): string {
-  return normalizeIP(ip);
 }
 
 /** An account as the counters key it: a keyed hash of the e-mail's comparison form (no address in Redis). */

@@ -12,6 +12,7 @@
  */
 import type pg from 'pg';
 import type { TeamDay } from '@sinilill/domain';
+import type { TeamFigures } from '@sinilill/commands';
 
 /** Look-ups of schema `rm` (team-directory projection) by plain SQL. */
 export interface ReadModelLookups {
@@ -24,6 +25,26 @@ export interface ReadModelLookups {
    * CommandServiceDependencies.teamDayOf): null when the participant is in no team.
    */
   teamDayOf(participantId: number, day: string, entryId: number): Promise<TeamDay | null>;
+}
+
+/**
+ * Every team's figures of `day` (YYYY-MM-DD) for TeamDayFigures (@sinilill/commands), the warm
+ * form of teamDayOf: one statement per day and refresh, not one per entry. The teams with km that
+ * day and the teams of the day's year (its edition), each with its km that day in hundredths
+ * (rm.team_daily_distance: rejected entries left out, as every total) and its members
+ * (rm.team_stats.participants).
+ */
+export function teamDayFiguresOn(pool: pg.Pool): (day: string) => Promise<ReadonlyMap<number, TeamFigures>> {
+  return async (day) => {
+    const { rows } = await pool.query<{ team_id: number; members: number; hundredths: string | number }>({
+      name: 'rm.teamDayFigures',
+      text: `SELECT s.team_id, s.participants AS members, coalesce(d.distance_hundredths, 0) AS hundredths
+               FROM rm.team_stats s LEFT JOIN rm.team_daily_distance d ON d.team_id = s.team_id AND d.day = $1::date
+              WHERE d.team_id IS NOT NULL OR s.edition = extract(year FROM $1::date)`,
+      values: [day],
+    });
+    return new Map(rows.map((row) => [Number(row.team_id), { members: Number(row.members ?? 0), hundredths: Number(row.hundredths) }]));
+  };
 }
 
 /** The look-ups on `pool` (the read models' database; schema `rm`). */

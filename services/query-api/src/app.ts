@@ -16,7 +16,7 @@ import Type from 'typebox';
 import { CompiledQuery } from 'kysely';
 import { MIN_POSITION_HEADER, PROJECTED_POSITION_HEADER } from '@sinilill/contracts';
 import { authPlugin, createApp, createMetricsRegistry, healthRoutes, metricsPlugin, registerRouteFiles } from '@sinilill/http';
-import { apiDocs, apiSecurityHeaders, errorBody, pressurePlugin } from '@sinilill/http';
+import { apiDocs, apiSecurityHeaders, errorBody, pressurePlugin, RateLimitCounters, rateLimitPlugin } from '@sinilill/http';
 import { postgresStreamReader } from '@sinilill/event-store';
 import { projectedPosition, projections, readCheckpoints } from '@sinilill/read-models';
 import { AnswerCache } from './answer-cache';
@@ -24,6 +24,7 @@ import { ReadModelEditions } from './editions';
 import type { QueryApiDependencies, RouteDependencies } from './dependencies';
 import { isProjectionPositions, waitForProjections } from './live';
 import { importRouteFiles } from './route-files';
+import { queryRateLimitsWith } from './rate-limits';
 import { accountParticipantsFromLog, resolveActorFromReadModels } from './team-access';
 
 export type { QueryApiDependencies, RouteDependencies } from './dependencies';
@@ -76,7 +77,7 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
     // accounts from the log (the account's stream), so a session the command API ends is refused
     // here on the next request. Without `history` (tests that wire no log) the PostgreSQL log is
     // read in the same database.
-    sessions: {
+    sessions: deps.sessions ?? {
       sql: runSql,
       readStream: history ? (stream) => history.readStream(stream) : postgresStreamReader(runSql),
     },
@@ -115,10 +116,21 @@ export function buildQueryApi(deps: QueryApiDependencies): FastifyInstance {
   // compressed already (their routes say `compress: false`); the live stream is not compressed.
   // Request bodies are not decompressed (globalDecompression: the APIs take none compressed).
   app.register(compress, { encodings: ['br', 'gzip'], threshold: 1024, globalDecompression: false });
+  // The public routes' rate limits (rate-limits.ts), counted in Redis across processes; each
+  // limited route names its rule in its config (perAddress of @sinilill/http).
+  const counters = new RateLimitCounters({
+    redis: deps.redis ?? null,
+    prefix: deps.rateLimitPrefix ?? 'sinilill:rate-limit:',
+    onRedisState: (state, error) => (state === 'unavailable'
+      ? app.log.warn({ err: error }, 'rate limits: Redis does not answer; each process counts alone until it does')
+      : app.log.info('rate limits: Redis answers again; counting there')),
+  });
+  app.register(rateLimitPlugin, { counters });
+  const limits = queryRateLimitsWith(deps.rateLimits, deps.rateLimit);
   // Every route file of routes/ is registered by being there (route-files.ts), in file-name order;
   // each decides from the dependencies whether it is served.
   app.register(async (api) => {
-    await registerRouteFiles(api, await importRouteFiles(), { ...deps, answers, editions, ...(history ? { accountParticipants: accountParticipantsFromLog(history) } : {}) } satisfies RouteDependencies);
+    await registerRouteFiles(api, await importRouteFiles(), { ...deps, answers, editions, limits, counters, ...(history ? { accountParticipants: accountParticipantsFromLog(history) } : {}) } satisfies RouteDependencies);
     api.get('/health', { schema: { response: { 200: Type.Object({ status: Type.String(), position: Type.Integer() }) } } },
       async () => ({ status: 'ok', position: await projectedPosition(deps.db) }));
   }, { prefix: '/api' });

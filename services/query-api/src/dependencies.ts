@@ -6,7 +6,7 @@ import type { FastifyServerOptions } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { BankTransferConfig } from '@sinilill/config';
 import type { EventStore } from '@sinilill/event-store';
-import type { ReadinessCheck, Registry } from '@sinilill/http';
+import type { Limit, RateLimitCounters, RateLimitRedis, ReadinessCheck, Registry, SessionAuthority } from '@sinilill/http';
 import type { MediaStore } from '@sinilill/media';
 import type { ReadModelDatabase } from '@sinilill/read-models';
 import type { AnswerCache, AnswerCacheOptions } from './answer-cache';
@@ -14,6 +14,7 @@ import type { ReadModelEditions } from './editions';
 import type { AccountParticipants } from './team-access';
 import type { ProjectionPositions, TeamChangeFeed } from './live';
 import type { NewsOptions } from './news-source';
+import type { QueryRateLimits } from './rate-limits';
 
 export interface QueryApiDependencies {
   db: Kysely<ReadModelDatabase>;
@@ -29,6 +30,11 @@ export interface QueryApiDependencies {
   jwtSecret: string;
   /** Lifetime the auth plugin signs access tokens with, seconds (tests); default 15 minutes. */
   accessTokenSeconds?: number;
+  /**
+   * Where the session check asks (server.ts: a SessionCache over sqlSessionAuthority, kept coherent
+   * by its LISTEN). Default: sqlSessionAuthority over `db` and the log, asked on every request.
+   */
+  sessions?: SessionAuthority;
   /**
    * Committed read-model changes per team, for GET /team/{id}/live: a started
    * ReadModelChangeListener (live.ts); the caller closes it after the app.
@@ -80,6 +86,20 @@ export interface QueryApiDependencies {
   metrics?: Registry;
   /** Conditions of GET /health/ready besides not closing (server.ts: PostgreSQL and migrations). */
   readinessChecks?: readonly ReadinessCheck[];
+  /**
+   * The public routes' rate limits (rate-limits.ts, docs/decisions/0108), each default of
+   * DEFAULT_QUERY_RATE_LIMITS replaced by what is given here.
+   */
+  rateLimits?: Partial<QueryRateLimits>;
+  /** A shortcut for tests: every limit becomes this one before `rateLimits` applies. */
+  rateLimit?: Limit;
+  /**
+   * Where the rate-limit counters live, shared by every query-API process (an ioredis client with
+   * a short commandTimeout and no offline queue); without it each process counts alone.
+   */
+  redis?: RateLimitRedis | null;
+  /** Key prefix of the counters in Redis, one per copy of the app (default `sinilill:rate-limit:`). */
+  rateLimitPrefix?: string;
 }
 
 /** What every route file of routes/ is given (routeFile of @sinilill/http). */
@@ -90,4 +110,8 @@ export interface RouteDependencies extends QueryApiDependencies {
   editions: ReadModelEditions;
   /** Every participant of an account (team-access.ts), from the log; absent without `history`. */
   accountParticipants?: AccountParticipants;
+  /** The public routes' rate limits in force (defaults with the app's overrides). */
+  limits: QueryRateLimits;
+  /** Their counters (Redis shared by every process, or this process's memory), one per app. */
+  counters: RateLimitCounters;
 }

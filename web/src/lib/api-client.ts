@@ -14,8 +14,11 @@
  * whose answer was lost counts once; the key sent again with another body answers 422
  * IDEMPOTENCY_KEY_REUSED. A key the caller passes in `headers` (any letter case) is sent instead of
  * a generated one (the admin refund: one key per confirmed refund). Registration takes it too
- * (a retried registration answers as the first did). Routes that take no key (login, password
- * reset and account confirmation, POST /payment/order, the admin replay, the news read) ignore it.
+ * (a retried registration answers as the first did), and so do password reset, its request, account
+ * confirmation, POST /payment/order, an administrator's announcement and the returning members'
+ * invitation (docs/decisions/0108). Routes that take no key ignore it:
+ * login (a retry opens a second session), the admin replay (a retry while one runs answers
+ * CONCURRENCY_CONFLICT), and the reads sent as POST (news, password strength).
  *
  * Retries: a command whose fetch fails at the network level (fetch rejects with
  * a TypeError: no answer at all) is sent again, same key, after RETRY_DELAYS_MS (300 ms, then
@@ -23,8 +26,7 @@
  * refresh above repeats a call), nor is an aborted call (the abort is rethrown at once, also
  * during a pause). GETs are not retried. When every try failed the call throws ApiError
  * GENERIC_ERROR with status 0. On a route that ignores the key a retry is a second
- * request — harmless there: a second unpaid payment order, or the error a repeated reset or
- * confirmation answers instead of GENERIC_ERROR.
+ * request — harmless there.
  */
 import { toCatalogueCode, type CatalogueCode } from './errors/catalogue';
 import { useSessionStore } from './session-store';

@@ -25,6 +25,7 @@ import { joinTeam, registerTeamWithCaptain, repeatedRegistration } from './regis
 import { joinEdition, type JoinEditionInput, type JoinEditionResult } from './join-edition';
 import { inviteReturning } from './invite-returning';
 import { KeyedMutex } from '../idempotency';
+import { lastPositionOf, priorCommand } from '../repeats';
 import * as sessions from './session';
 import { retryParkedEvent, skipParkedEvent } from '../operations/handlers';
 import { changeSettings } from '../settings/handlers';
@@ -121,9 +122,26 @@ export class AccountService {
     return this.inProgress.run(request.metadata.commandId, async () => (await repeatedRegistration(this.deps, request)) ?? run());
   }
 
+  /**
+   * A keyed request (Idempotency-Key: a request fingerprint in the metadata) of a command with
+   * effects besides its events (a mail sent, a token spent or issued, a password hash written):
+   * requests with one key take turns in this process, and a repeat of a command that appended
+   * answers `repeat` of the first run's position without running again (docs/decisions/0007,
+   * 0108), so a retry mails nothing and spends nothing. A first run that appended nothing (an
+   * unknown address's reset request, a refusal) runs again, as it had no effect. Without a key it
+   * just runs. Another request under the key: IDEMPOTENCY_KEY_REUSED.
+   */
+  private once<T>(request: CommandRequest, run: () => Promise<T>, repeat: (position: number) => T): Promise<T> {
+    if (request.metadata.requestFingerprint === undefined) return run();
+    return this.inProgress.run(request.metadata.commandId, async () => {
+      const prior = await priorCommand(this.deps.store, request.metadata);
+      return prior ? repeat(await lastPositionOf(this.deps.store, prior)) : run();
+    });
+  }
+
   /** Follows a confirmation link (spec §7 POST /confirmaccount). @throws DomainError('INVALID_ACCOUNT_TOKEN'). */
   confirmAccount(input: { userId: string; token: string }, request: CommandRequest): Promise<{ position: number }> {
-    return account.confirmAccount(this.deps, input, request);
+    return this.once(request, () => account.confirmAccount(this.deps, input, request), (position) => ({ position }));
   }
 
   /** Checks e-mail and password (spec §7 POST /login): the session identity. @throws DomainError INVALID_CREDENTIALS, USER_NOT_APPROVED. */
@@ -161,7 +179,7 @@ export class AccountService {
    * gets nothing. @throws DomainError('INVALID_EMAIL') for a malformed address only.
    */
   requestPasswordReset(input: { email: string; lang: MailLanguage }, request: CommandRequest): Promise<{ position: number }> {
-    return account.requestPasswordReset(this.deps, input, request);
+    return this.once(request, () => account.requestPasswordReset(this.deps, input, request), (position) => ({ position }));
   }
 
   /**
@@ -169,7 +187,8 @@ export class AccountService {
    * @throws DomainError PASSWORD_TOO_SHORT, VALUE_TOO_LONG, PASSWORD_TOO_WEAK, INVALID_RESET_TOKEN.
    */
   resetPassword(input: { userId: string; token: string; newPassword: string }, request: CommandRequest): Promise<{ position: number; email: string | null }> {
-    return account.resetPassword(this.deps, input, request);
+    // A repeat names no e-mail: the first run cleared the account's login limits already.
+    return this.once(request, () => account.resetPassword(this.deps, input, request), (position) => ({ position, email: null }));
   }
 
   /**
@@ -177,7 +196,7 @@ export class AccountService {
    * @throws DomainError UNAUTHORIZED, PASSWORD_TOO_SHORT, VALUE_TOO_LONG, PASSWORD_TOO_WEAK, INVALID_PASSWORD.
    */
   changePassword(input: { currentPassword: string; newPassword: string }, request: CommandRequest): Promise<{ position: number }> {
-    return account.changePassword(this.deps, input, request);
+    return this.once(request, () => account.changePassword(this.deps, input, request), (position) => ({ position }));
   }
 
   /** Approves an account or withdraws the approval (PUT /admin/user/{id}). @throws DomainError FORBIDDEN, NOT_FOUND. */

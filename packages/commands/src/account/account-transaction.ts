@@ -40,6 +40,9 @@ export interface EmailKeys {
 
 /** The writes of one AccountDirectory transaction. */
 export class AccountTransaction {
+  /** The accounts whose sessions this transaction ended (each write NOTIFYs on commit: accounts migration 0007). */
+  readonly endedSessions = new Set<string>();
+
   constructor(
     private readonly client: pg.PoolClient,
     private readonly directory: EmailKeys,
@@ -205,6 +208,7 @@ export class AccountTransaction {
       [userId, at, options.end === true],
     );
     await this.client.query('UPDATE app.session_families SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL', [userId, at]);
+    this.endedSessions.add(userId);
   }
 
   /** Records a new session family (a login) of the account. */
@@ -214,7 +218,9 @@ export class AccountTransaction {
 
   /** Revokes a session family: its refresh tokens and its access tokens (`sid`) stop working. Idempotent. */
   async revokeSessionFamily(familyId: string, at: Date): Promise<void> {
-    await this.client.query('UPDATE app.session_families SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL', [familyId, at]);
+    const { rows } = await this.client.query<{ user_id: string }>(
+      'UPDATE app.session_families SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL RETURNING user_id', [familyId, at]);
+    for (const row of rows) this.endedSessions.add(row.user_id);
   }
 
   /** Stores a refresh token's hash, issued under session version `sessionVersion`. */

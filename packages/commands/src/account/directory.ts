@@ -33,6 +33,9 @@
  * should end an account's sessions calls `raiseSessionVersion` in the transaction of its events:
  * the version goes up and every family of the account is revoked, so access tokens and refresh
  * tokens issued before stop working at once, in every process. Deletion also marks the row ended.
+ * Every such write NOTIFYs `session_changes` (accounts migration 0007's triggers), which the
+ * processes' session caches listen to; `transaction` answers once they have acknowledged it
+ * (waitForSessionChanges).
  *
  * The writes of a transaction are AccountTransaction's (account-transaction.ts). The tables are
  * made by migrations/0002-account-tables.ts and 0003-session-tables.ts.
@@ -82,10 +85,22 @@ export interface AccountDirectoryOptions {
   indexSecret: string;
 }
 
+/**
+ * What AccountDirectory.transaction tells of the sessions it ended (a SessionCache of
+ * @sinilill/http fits): `mark()` before the COMMIT, then `heard(userIds, mark)` after it, which
+ * resolves once every process keeping sessions has acknowledged those accounts' change
+ * notifications (bounded; at once when this process is not listening).
+ */
+export interface SessionChangeWaiter {
+  mark(): number;
+  heard(userIds: readonly string[], since: number): Promise<void>;
+}
+
 /** Reads and writes the account tables; writes go through `transaction`. */
 export class AccountDirectory {
   private readonly pool: pg.Pool;
   private readonly indexKey: Buffer;
+  private sessionChanges: SessionChangeWaiter | null = null;
 
   constructor(options: AccountDirectoryOptions) {
     if (options.indexSecret.length < 16) throw new Error('AccountDirectory: indexSecret must be at least 16 characters');
@@ -172,22 +187,40 @@ export class AccountDirectory {
   }
 
   /**
+   * Whom transaction() tells of the sessions it ended (the process's SessionCache; see
+   * SessionChangeWaiter). Without one, a transaction answers as soon as it has committed.
+   */
+  waitForSessionChanges(waiter: SessionChangeWaiter): void {
+    this.sessionChanges = waiter;
+  }
+
+  /**
    * Runs `work` in one transaction on a connection of this pool: reservations, secrets and token
    * changes made through the AccountTransaction commit only if `work` (which appends the events
    * last) succeeds, and roll back otherwise.
    */
   async transaction<T>(work: (tx: AccountTransaction) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    let result: T;
+    let ended: string[];
+    let mark = 0;
     try {
       await client.query('BEGIN');
-      const result = await work(new AccountTransaction(client, this));
+      const tx = new AccountTransaction(client, this);
+      result = await work(tx);
+      mark = this.sessionChanges?.mark() ?? 0;
       await client.query('COMMIT');
-      return result;
+      ended = [...tx.endedSessions];
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
       client.release();
     }
+    // A transaction that ended sessions answers once every process that keeps sessions has
+    // acknowledged dropping them: the caller's next request, to any of them, is refused
+    // (docs/decisions/0100).
+    if (this.sessionChanges && ended.length > 0) await this.sessionChanges.heard(ended, mark);
+    return result;
   }
 }

@@ -4,8 +4,12 @@
  * cascade touches in ONE atomic append (execute-command.ts), the account tables erased
  * in the transaction around it, and the people's keys destroyed after it (docs/decisions/0002).
  *
+ * One deletion rule for people (docs/decisions/0109): an administrator's deletion of a user and
+ * the user's own erasure do the same to the team's kilometres: the entries stay and read
+ * as a deleted person's (the privacy page says so). A team's deletion removes its entries with it.
+ *
  * What a deletion removes is found in the event store, never in the read
- * models: a team's members and entries, a participant's entries come from the stream index
+ * models: a team's members and entries come from the stream index
  * (stream-index.ts), each checked against its own stream. The append carries the condition that
  * the index has not moved since it was read (appendToStreamsIf, checked under the append's
  * locks); when a member joined or an entry was added meanwhile, the append rolls back and the
@@ -88,9 +92,8 @@ interface Cascade {
 export interface DeleteUsersOptions {
   /**
    * The owner's own erasure (the one user id must be the acting user's): the
-   * verdict of the caller's check of their password. Their entries are KEPT (no EntryDeleted):
-   * the team keeps its kilometres, which then read as a deleted person's (the key is destroyed
-   * as in an administrator's deletion).
+   * verdict of the caller's check of their password, passed to the deciders. The events are
+   * the administrator's deletion's (entries kept in both, docs/decisions/0109).
    */
   ownPasswordValid?: boolean;
 }
@@ -99,12 +102,11 @@ const PURPOSE = 'to delete users and teams';
 
 /**
  * Deletes accounts for good. In ONE atomic append across streams: UserDeleted for each user and,
- * when the account has a participant, ParticipantDeleted and EntryDeleted for each of the
- * participant's live entries: the entries added to it or moved to it by an edit, found in the
- * stream index (stream-index.ts, not the read models), each checked against its
- * own stream (live, and this participant's as the append finds it). The append holds only if no
- * entry was added to or moved to the participants since the index was read; otherwise everything
- * is gathered again (MAX_GATHERS). In the same account-table transaction the e-mail index row and
+ * when the account has a participant, ParticipantDeleted. The participant's entries STAY, as in
+ * the owner's own erasure (one deletion rule, docs/decisions/0109; the privacy page says the
+ * kilometres stay): the team keeps its kilometres, which read as a deleted person's from then on.
+ * An entry added meanwhile fails its own revision check of the participant's stream, written in
+ * the append, so none is added after it. In the same account-table transaction the e-mail index row and
  * the password hash are deleted and the tokens spent (the e-mail may register again; login
  * answers INVALID_CREDENTIALS). After the commit the person's key is destroyed
  * (`participant-{id}`, or `user-{userId}` for an account without participant), so every stored
@@ -117,14 +119,13 @@ const PURPOSE = 'to delete users and teams';
  * a run that failed between the append and the erasure).
  *
  * With `options.ownPasswordValid` it is the owner's own erasure (eraseOwnAccount
- * in self-erasure.ts): the same events and erasure, but the entries stay (the team keeps the km),
- * and the deciders check that the actor is the owner and the password was right.
+ * in self-erasure.ts): the same events and erasure, and the deciders check that the actor is the
+ * owner and the password was right.
  * @returns how many accounts were deleted and the position of the append.
  * @throws DomainError FORBIDDEN (not an administrator, or the administrator's own account),
  *   INVALID_PASSWORD (the owner's erasure with a wrong password),
  *   NOT_FOUND (an unknown or already deleted account), CONCURRENCY_CONFLICT (the streams kept
- *   changing, or entries kept being added, over MAX_GATHERS gatherings). Error when an account
- *   has a participant and `streamIndex` or `personalData` is not wired.
+ *   changing). Error when `personalData` is not wired.
  */
 export async function deleteUsers(
   deps: CommandServiceDependencies,
@@ -136,6 +137,8 @@ export async function deleteUsers(
   const { ownPasswordValid } = options;
   const position = await gatheringAgainOnChange(async () => {
     const known = await readAll(deps.store, unique.map((userId) => streams.user(userId)));
+    // No entry is deleted (docs/decisions/0109), so no entry belongs to the cascade.
+    const belongs = () => false;
     const people = unique.flatMap((userId): PersonToDelete[] => {
       const account = foldStream(accountDecider, known.get(streams.user(userId))!);
       const person: PersonToDelete = { userId, participantId: account.participantId, found: false };
@@ -147,18 +150,8 @@ export async function deleteUsers(
         .map((participantId): PersonToDelete => ({ userId: null, participantId, found: true, earlierOf: userId }));
       return [person, ...earlier];
     });
-    // Only the current participants' entries are deleted (an administrator's deletion).
-    const participantIds = people.flatMap((person) => (person.participantId !== null && person.earlierOf === undefined ? [person.participantId] : []));
-    const owners = new Set(participantIds);
-    const belongs = (entry: EntryState) => entry.participantId !== null && owners.has(entry.participantId);
-    // The owner's erasure keeps the entries, so it needs no index (nothing to find, no race to lose).
-    if (participantIds.length === 0 || ownPasswordValid !== undefined) {
-      return deletePeople(deps, { teamIds: [], people, entries: [], belongs, known, index: null, ...(ownPasswordValid !== undefined ? { ownPasswordValid } : {}) }, request);
-    }
-    const keys: IndexKeys = { teams: [], participants: participantIds };
-    const found = await readIndex(deps, keys);
-    const entries = await liveEntries(deps.store, found.entries, belongs, known);
-    return deletePeople(deps, { teamIds: [], people, entries, belongs, known, index: { keys, mark: found.mark, condition: found.condition } }, request);
+    // The entries stay, so no index is read (nothing to find, no race to lose).
+    return deletePeople(deps, { teamIds: [], people, entries: [], belongs, known, index: null, ...(ownPasswordValid !== undefined ? { ownPasswordValid } : {}) }, request);
   });
   return { count: unique.length, position };
 }

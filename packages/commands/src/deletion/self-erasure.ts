@@ -2,10 +2,11 @@
  * A participant erases their own account (POST /api/me/erase): the
  * administrator's deletion of that user (deletion.ts deleteUsers, one atomic append of UserDeleted
  * and ParticipantDeleted, the account tables erased in the same transaction, the key of subject
- * `participant-{id}` destroyed after the commit: docs/decisions/0002 crypto-shredding), with three differences:
- * the actor is the participant themself (the events' metadata name them), the deciders check
- * the password's verdict (DeleteUser `ownPasswordValid`, INVALID_PASSWORD), and the entries stay,
- * so the team keeps its kilometres; they read as a deleted person's from then on.
+ * `participant-{id}` destroyed after the commit: docs/decisions/0002 crypto-shredding), with two differences:
+ * the actor is the participant themself (the events' metadata name them), and the deciders check
+ * the password's verdict (DeleteUser `ownPasswordValid`, INVALID_PASSWORD). The entries stay in
+ * both (docs/decisions/0109), so the team keeps its kilometres; they read as a deleted person's
+ * from then on.
  *
  * The person is erased in every edition they took part in: each participant of the account
  * (AccountState.participantIds, one per edition) is deleted and each one's key destroyed, so the

@@ -24,7 +24,7 @@ import {
 import { executeCommand, type StreamReads } from '../execute-command';
 import { foldStream, idOfStream, type CommandRequest } from '../metadata';
 import { decisionContext, editionSourceOf, teamOfParticipant, type CommandServiceDependencies } from '../context';
-import { entryView, liveEntriesOf, otherEntryStreams, teamDayOf, viewOfAdded, type EntryView } from './handlers';
+import { entriesOf, entryView, liveEntriesOf, teamDayOf, viewOfAdded, type EntryView } from './handlers';
 
 /** One part of a file as it becomes an entry. */
 export interface FileEntryPart {
@@ -69,13 +69,13 @@ export async function addFileEntries(
   const entryIds: number[] = [];
   for (let i = 0; i < input.parts.length; i++) entryIds.push(await deps.ids.next('entry'));
   const entryStreams = entryIds.map((id) => streams.entry(id));
-  const [others, teamDays] = await Promise.all([
-    otherEntryStreams(deps, participantId, entryIds[0]!, request),
-    Promise.all(input.parts.map((part, i) => teamDayOf(deps, participantId, part.performedAt, entryIds[i]!))),
-  ]);
+  const teamDays = await Promise.all(input.parts.map((part, i) => teamDayOf(deps, participantId, part.performedAt, entryIds[i]!)));
   const catalog = await editionSourceOf(deps).catalog();
+  // The member's other entries (moderation) are found in the same read as the streams.
+  const others = entriesOf(deps, participantId, input.parts.map((part) => part.performedAt), request);
   const outcome = await executeCommand(store, {
-    streams: [...entryStreams, participantStream, ...file.streams, ...others],
+    streams: [...entryStreams, participantStream, ...file.streams],
+    ...(others ? { streamsOf: others } : {}),
     ...(deps.settings ? { settings: deps.settings } : {}),
     context: await decisionContext(deps, request),
     metadata: request.metadata,
@@ -85,7 +85,7 @@ export async function addFileEntries(
       if (teamId === null) throw new DomainError('NOT_FOUND', `participant ${participantId}`);
       // The participant's edition decides (its dates and deadline), and only while it takes entries.
       const ctx = withEdition(requestCtx, editionForEntries(catalog, participant.edition, requestCtx));
-      const sameDay: ModeratedEntry[] = liveEntriesOf(read, others, participantId);
+      const sameDay: ModeratedEntry[] = liveEntriesOf(read, read.found, participantId);
       const writes = input.parts.map((part, i) => {
         const entryId = entryIds[i]!;
         const teamDay = withEarlierParts(teamDays[i] ?? null, input.parts.slice(0, i), part.performedAt);

@@ -15,6 +15,7 @@ import {
   stravaActivityDecider,
   streams,
   teamDecider,
+  toHundredths,
   withEdition,
   type EntryAdded,
   type EntryEdited,
@@ -22,12 +23,11 @@ import {
   type ModeratedEntry,
   type TeamDay,
 } from '@sinilill/domain';
-import type { RecordedEvent } from '@sinilill/event-store';
+import type { EventSelector, RecordedEvent } from '@sinilill/event-store';
 import { executeCommand } from '../execute-command';
 import { foldStream, idOfStream, type CommandRequest } from '../metadata';
 import { lastPositionOf, priorCommand } from '../repeats';
 import type { StreamReads } from '../execute-command';
-import { readIndexedStreams } from '../stream-index';
 import { assertKeptFields, type KeptField } from '../server-kept';
 import { decisionContext, editionSourceOf, participantState, teamOfParticipant, teamState, type CommandServiceDependencies } from '../context';
 
@@ -106,18 +106,19 @@ export async function addEntry(
   // A new id for a repeat too (it is then not used): the repeat check is part of the first read.
   const entryId = input.entryId ?? (await deps.ids.next('entry'));
   const entryStream = streams.entry(entryId);
-  // Both for the moderation rules, independent of each other: one round trip's wait, not two.
-  const [others, teamDay] = await Promise.all([
-    otherEntryStreams(deps, participantId, entryId, request),
-    teamDayOf(deps, participantId, input.performedAt, entryId),
-  ]);
-  // The repeat check, the participant, the (new) entry stream and the switches' tail in one
-  // round trip, then the append: two round trips. The participant's stream is
-  // part of the append as a revision check, so a deletion of the participant cannot slip in
-  // between.
+  // TEAM_DAY_OUTLIER's figures: held warm in memory (no round trip once the day is held), else
+  // asked of the read models.
+  const teamDayAsked = deps.teamDays ? null : await teamDayOf(deps, participantId, input.performedAt, entryId);
+  if (deps.teamDays) await deps.teamDays.warm(input.performedAt);
+  // The repeat check, the participant, the (new) entry stream, the participant's other entries
+  // (moderation) and the switches' tail in one round trip, then the append: two round trips. The
+  // participant's stream and the other entries are part of the append as revision checks, so a
+  // deletion of the participant cannot slip in between.
   const catalog = await editionSourceOf(deps).catalog();
+  const others = entriesOf(deps, participantId, [input.performedAt], request);
   const outcome = await executeCommand(store, {
-    streams: [entryStream, participantStream, ...(strava ? strava.streams : []), ...others],
+    streams: [entryStream, participantStream, ...(strava ? strava.streams : [])],
+    ...(others ? { streamsOf: others } : {}),
     ...(known.size > 0 ? { known, prior: null } : {}),
     ...(deps.settings ? { settings: deps.settings } : {}),
     context: await decisionContext(deps, request),
@@ -128,6 +129,7 @@ export async function addEntry(
       if (participantTeamId === null) throw new DomainError('NOT_FOUND', `participant ${participantId}`);
       // The participant's edition decides (its dates and deadline), and only while it takes entries.
       const ctx = withEdition(requestCtx, editionForEntries(catalog, participant.edition, requestCtx));
+      const teamDay = deps.teamDays && typeof input.performedAt === 'string' ? deps.teamDays.teamDay(participantTeamId, input.performedAt) : teamDayAsked;
       const added = {
         stream: entryStream,
         events: entryDecider.decide({
@@ -135,7 +137,7 @@ export async function addEntry(
           data: {
             entryId, teamId: participantTeamId, participantId, participantTeamId, distance: input.distance, entryType: input.entryType, performedAt: input.performedAt,
             ...(input.source ? { source: input.source } : {}),
-            sameDay: liveEntriesOf(read, others, participantId),
+            sameDay: liveEntriesOf(read, read.found, participantId),
             ...(teamDay ? { teamDay } : {}),
           },
         }, read.fold(entryStream, entryDecider), ctx),
@@ -160,7 +162,29 @@ export async function addEntry(
     },
   });
   if (outcome.repeated) return { entry: await entryView(deps, idOfStream(outcome.prior!.stream)), position: outcome.position };
-  return { entry: viewOfAdded(outcome.events[0] as EntryAdded), position: outcome.position };
+  const event = outcome.events[0] as EntryAdded;
+  deps.teamDays?.added(event.data.teamId, event.data.performedAt, toHundredths(event.data.distance));
+  return { entry: viewOfAdded(event), position: outcome.position };
+}
+
+/**
+ * The selector of the participant's entries of `days` for the moderation rules
+ * (CommandSpec.streamsOf): entries added to or moved to the participant on one of those days (an
+ * entry's participant and day are those of its last EntryAdded or EntryEdited, so every entry that
+ * is the participant's on such a day now is found; one moved away since is found too and left
+ * out by its fold). Found in the log itself in the command's own read (the event store's index of
+ * `participantId`), so that a duplicate sent twice in a row is seen at once (a read model could
+ * lag). The rules judge a day by its own entries only, so other days are not read. Their
+ * revisions are checked at the append: two adds of the same participant whose reads saw the same
+ * entries decide one after the other. None for ADMIN and SYSTEM (not moderated) or without a
+ * stream index (unit wiring).
+ */
+export function entriesOf(deps: CommandServiceDependencies, participantId: number, days: readonly unknown[], request: CommandRequest): EventSelector | null {
+  if (isPrivileged(request.actor) || !deps.streamIndex) return null;
+  return {
+    types: ['EntryAdded', 'EntryEdited'],
+    data: [{ field: 'participantId', values: [participantId] }, { field: 'performedAt', values: [...new Set(days.map(String))] }],
+  };
 }
 
 /**
@@ -176,20 +200,6 @@ export async function teamDayOf(deps: CommandServiceDependencies, participantId:
   } catch {
     return null;
   }
-}
-
-/**
- * The streams of the participant's other entries, for the moderation rules,
- * found in the event store's stream index (stream-index.ts), so that a duplicate sent twice in a
- * row is seen at once (a read model could lag). They are read with the command's own streams in
- * one round trip, and their revisions are checked at the append: two adds of the same
- * participant at once decide one after the other. None for ADMIN and SYSTEM (not moderated) or
- * without a stream index (unit wiring).
- */
-export async function otherEntryStreams(deps: CommandServiceDependencies, participantId: number, entryId: number, request: CommandRequest): Promise<string[]> {
-  if (isPrivileged(request.actor) || !deps.streamIndex) return [];
-  const { entries } = await readIndexedStreams(deps.streamIndex, { teams: [], participants: [participantId] });
-  return entries.filter((id) => id !== entryId).map((id) => streams.entry(id));
 }
 
 /** The participant's live, not rejected entries among `entryStreams`, as the moderation rules see them. */
@@ -267,16 +277,15 @@ export async function editEntry(
   if (input.echoed) await assertEchoedEntry(deps, input.echoed, { id: entryId, teamId: current.teamId!, participantId: current.participantId!, createdAt: current.createdAt }, request);
   const participantId = input.participantId ?? current.participantId!;
   const participantStream = streams.participant(participantId);
-  // Both for the moderation rules, independent of each other: one round trip's wait, not two.
-  const [others, teamDay] = await Promise.all([
-    otherEntryStreams(deps, participantId, entryId, request),
-    teamDayOf(deps, participantId, input.performedAt, entryId),
-  ]);
+  // The edited entry's own km must be left out of its team's day: asked of the read models.
+  const teamDay = await teamDayOf(deps, participantId, input.performedAt, entryId);
   // Strava's update of the entry it made: what it wrote is recorded in the activity's stream in the same append.
   const stravaStream = options.stravaActivityId === undefined ? null : streams.stravaActivity(options.stravaActivityId);
   const catalog = await editionSourceOf(deps).catalog();
+  const others = entriesOf(deps, participantId, [input.performedAt], request);
   const outcome = await executeCommand(store, {
-    streams: [entryStream, participantStream, ...(stravaStream ? [stravaStream] : []), ...others],
+    streams: [entryStream, participantStream, ...(stravaStream ? [stravaStream] : [])],
+    ...(others ? { streamsOf: others } : {}),
     known: new Map([[entryStream, entryEvents]]),
     prior: null,
     ...(deps.settings ? { settings: deps.settings } : {}),
@@ -293,7 +302,7 @@ export async function editEntry(
           type: 'EditEntry',
           data: {
             entryId, participantId, participantTeamId, distance: input.distance, entryType: input.entryType, performedAt: input.performedAt,
-            sameDay: liveEntriesOf(read, others, participantId),
+            sameDay: liveEntriesOf(read, read.found, participantId),
             ...(teamDay ? { teamDay } : {}),
           },
         }, read.fold(entryStream, entryDecider), ctx),

@@ -450,6 +450,25 @@ export function eventStoreContract(name: string, setup: () => Promise<ContractSu
         expect((await readStreams([{ stream: a }])).event).toBeNull();
       });
 
+      test('readStreams with streamsOf: every stream holding a picked event, read whole, in the same call', async (ctx) => {
+        const readStreams = store.readStreams?.bind(store);
+        if (!readStreams) return ctx.skip('this store has no readStreams');
+        const [added, other] = [newType('Added'), newType('Other')];
+        const [x, y, z, asked] = [newStream('entry'), newStream('entry'), newStream('entry'), await givenStream(1)];
+        const participant = Number.parseInt(run, 16);
+        await store.appendToStream(x, [event(added, { participantId: participant }), event(other, {})], { expectedRevision: 'no_stream' });
+        await store.appendToStream(y, [event(added, { participantId: participant + 1 })], { expectedRevision: 'no_stream' });
+        await store.appendToStream(z, [event(other, { participantId: participant }), event(added, { participantId: String(participant) })], { expectedRevision: 'no_stream' });
+        const read = await readStreams([{ stream: asked }], { streamsOf: { types: [added], data: [{ field: 'participantId', values: [participant] }] } });
+        expect(read.streams.map((events) => events.length)).toEqual([1]);
+        // Whole streams (their events of other types too), in stream name order; y's participant is another.
+        expect(read.found?.map((events) => events.map((e) => `${e.stream}@${e.revision}:${e.type}`))).toEqual(
+          [[`${x}@0:${added}`, `${x}@1:${other}`], [`${z}@0:${other}`, `${z}@1:${added}`]].sort((p, q) => (p[0]! < q[0]! ? -1 : 1)),
+        );
+        expect((await readStreams([], { streamsOf: { types: [added], data: [{ field: 'participantId', values: [-1] }] } })).found).toEqual([]);
+        expect((await readStreams([{ stream: asked }])).found).toBeUndefined();
+      });
+
     });
 
     describe('subscribe (optional)', () => {

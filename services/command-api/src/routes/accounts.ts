@@ -25,10 +25,8 @@
  */
 // The `app.jwt` decoration's types (the plugin itself is registered by @sinilill/http's authPlugin).
 import type {} from '@fastify/jwt';
-import rateLimit, { type RateLimitOptions as RouteRateLimit } from '@fastify/rate-limit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { randomUUID } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ChangePasswordBody,
   ConfirmAccountBody,
@@ -42,10 +40,11 @@ import {
   ResetPasswordBody,
   SuccessAnswer,
   genderName,
+  mailLanguageOf,
 } from '@sinilill/contracts';
-import { isStrongPassword, type AccountService, type CommandRequest } from '@sinilill/commands';
+import { isStrongPassword, type AccountService } from '@sinilill/commands';
 import { DomainError, type ActingUser } from '@sinilill/domain';
-import { errorBody } from '@sinilill/http';
+import { perAddress, writeRateLimitHeaders } from '@sinilill/http';
 import { commandRequest } from '../command-request';
 import { LoginThrottle, addressKey, type Limit, type RateLimitCounters, type RateLimits } from '../rate-limits';
 import { setRefreshCookie } from './session';
@@ -68,55 +67,25 @@ export interface AccountRouteOptions {
 /** A caller without a token (registration, login, reset, confirmation). */
 const VISITOR: ActingUser = { userId: null, role: 'USER', participantId: null, teamId: null };
 
-/** Command metadata for a visitor's request (always a new command id: these are not retried blindly). */
-function visitorRequest(request: FastifyRequest): CommandRequest {
-  const commandId = randomUUID();
-  return {
-    actor: VISITOR,
-    // The request's correlation id (@sinilill/http correlation.ts).
-    metadata: { commandId, correlationId: request.id, causationId: null },
-  };
-}
-
 const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer, 429: ErrorAnswer };
 
 export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app, options) => {
   const { accounts, counters, rateLimits: limits } = options;
   const throttle = new LoginThrottle(counters, limits, options.keySecret);
 
-  // 429 is not a catalogue status of the shared error handler: answer it here, pass the rest on.
-  const shared = app.errorHandler;
-  app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
-    const limited = error instanceof DomainError ? error.code === 'TOO_MANY_REQUESTS' : error.statusCode === 429;
-    if (limited) return reply.status(429).send(errorBody('TOO_MANY_REQUESTS'));
-    return shared.call(app, error, request, reply);
-  });
-
-  await app.register(rateLimit, {
-    global: false,
-    // After validation: malformed bodies cost nothing.
-    hook: 'preHandler',
-    // The shared counters (Redis); every key names its rule, so routes with one rule share a budget.
-    store: counters.Store,
-    keyGenerator: (request) => addressKey(request.ip),
-    errorResponseBuilder: () => new DomainError('TOO_MANY_REQUESTS'),
-  });
-  /** Route config: `limit` per client address, counted under `rule` (routes naming one rule share it). */
-  const perAddress = (rule: string, limit: Limit): { rateLimit: RouteRateLimit } => ({
-    rateLimit: { max: limit.max, timeWindow: limit.timeWindowMs, keyGenerator: (request) => `${rule}:${addressKey(request.ip)}` },
-  });
+  // The per-address limits count through @fastify/rate-limit, registered for the whole app
+  // (rateLimitPlugin of @sinilill/http, app.ts): each route's config names its rule (perAddress).
   /**
    * Counts the request against each rule for the client's address, in order, until one is over:
    * then 429 with Retry-After (seconds until that rule's window ends). Later rules are not
    * counted for a refused request, so a burst spends nothing of a longer budget after its limit.
+   * The RateLimit headers are the last rule counted (the one that refused, or the long budget).
    */
   const perAddressAll = (rules: readonly { rule: string; limit: Limit }[]) => async (request: FastifyRequest, reply: FastifyReply) => {
     for (const { rule, limit } of rules) {
       const count = await counters.increment(`${rule}:${addressKey(request.ip)}`, limit.timeWindowMs);
-      if (count.current > limit.max) {
-        reply.header('retry-after', Math.max(1, Math.ceil(count.ttl / 1000)));
-        throw new DomainError('TOO_MANY_REQUESTS', `${rule} limit of ${request.ip}`);
-      }
+      writeRateLimitHeaders(reply, limit, count);
+      if (count.current > limit.max) throw new DomainError('TOO_MANY_REQUESTS', `${rule} limit of ${request.ip}`);
     }
   };
   // A short window stops scripts, a long one bounds them; a group behind one address fits both (docs/decisions/0024, decision 0058).
@@ -183,7 +152,8 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
     schema: { body: RequestPasswordResetBody, response: { 200: SuccessAnswer, ...errors } },
     config: perAddress('reset-request', limits.passwordResetsPerAddress),
   }, async (request) => {
-    const result = await accounts.requestPasswordReset(request.body, visitorRequest(request));
+    const { email, lang } = request.body;
+    const result = await accounts.requestPasswordReset({ email, lang: mailLanguageOf(lang) }, commandRequest(request, VISITOR));
     return { success: true, position: result.position };
   });
 
@@ -191,14 +161,19 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
     schema: { body: ResetPasswordBody, response: { 200: SuccessAnswer, ...errors } },
     config: perAddress('reset-complete', limits.passwordResetsPerAddress),
   }, async (request) => {
-    const result = await accounts.resetPassword(request.body, visitorRequest(request));
+    const result = await accounts.resetPassword(request.body, commandRequest(request, VISITOR));
     // The owner proved the mailbox: whatever held the account's logins is lifted (docs/decisions/0024).
     if (result.email) await throttle.cleared(result.email, request.ip);
     return { success: true, position: result.position };
   });
 
-  app.post('/confirmaccount', { schema: { body: ConfirmAccountBody, response: { 200: SuccessAnswer, ...errors } } }, async (request) => {
-    const result = await accounts.confirmAccount({ userId: request.body.id, token: request.body.token }, visitorRequest(request));
+  app.post('/confirmaccount', {
+    schema: { body: ConfirmAccountBody, response: { 200: SuccessAnswer, ...errors } },
+    config: perAddress('confirmation', limits.accountConfirmationsPerAddress),
+  }, async (request) => {
+    const { body } = request;
+    // Spec §7 "token, id" read tolerantly: `id` or `userId` (contracts loose.ts).
+    const result = await accounts.confirmAccount({ userId: 'id' in body ? body.id : body.userId, token: body.token }, commandRequest(request, VISITOR));
     return { success: true, position: result.position };
   });
 

@@ -37,6 +37,8 @@ import {
   ParkedSkipBody,
   PUBLIC_ATTRIBUTES_BODY_LIMIT,
   roleName,
+  entityOf,
+  idOf,
 } from '@sinilill/contracts';
 import { assertKeptFields, type AccountService, type CommandService } from '@sinilill/commands';
 import { DomainError } from '@sinilill/domain';
@@ -63,16 +65,18 @@ function sameId(bodyId: number, pathId: number): void {
   assertKeptFields([{ field: 'id', sent: bodyId, kept: pathId }]);
 }
 
+/** Team and entry ids: integers or numeric strings (contracts loose.ts); a user's UUID is INVALID_REQUEST. */
 function integerIds(ids: readonly (string | number)[]): number[] {
   return ids.map((id) => {
-    if (typeof id !== 'number') throw new DomainError('INVALID_REQUEST', 'team and entry ids are integers');
-    return id;
+    if (typeof id === 'string' && !/^[1-9][0-9]{0,14}$/.test(id)) throw new DomainError('INVALID_REQUEST', 'team and entry ids are integers');
+    return idOf(id);
   });
 }
 
+/** User ids: UUID strings; a number or a numeric string is INVALID_REQUEST. */
 function userIds(ids: readonly (string | number)[]): string[] {
   return ids.map((id) => {
-    if (typeof id !== 'string') throw new DomainError('INVALID_REQUEST', 'user ids are UUID strings');
+    if (typeof id !== 'string' || /^[0-9]+$/.test(id)) throw new DomainError('INVALID_REQUEST', 'user ids are UUID strings');
     return id;
   });
 }
@@ -169,9 +173,11 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRouteOptions> = async (
     schema: { params: AdminEntityParams, body: AdminDeleteEntitiesBody, response: { 200: AdminDeleteEntitiesAnswer, ...errors } },
   }, async (request) => {
     const { ids } = request.body;
-    const result = await runCommand(commands, request, (command) => request.params.entity === 'user'
+    // Spec §7 "entity user, team or entry" read tolerantly: any case, singular or plural (contracts loose.ts).
+    const entity = entityOf(request.params.entity);
+    const result = await runCommand(commands, request, (command) => entity === 'user'
       ? commands.deleteUsers(userIds(ids), command)
-      : request.params.entity === 'team'
+      : entity === 'team'
         ? commands.deleteTeams(integerIds(ids), command)
         : commands.deleteEntries(integerIds(ids), command));
     return { success: true, count: result.count, position: result.position };

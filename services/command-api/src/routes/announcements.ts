@@ -28,24 +28,30 @@ import {
   UnsubscribeRequest,
   Unsubscribed,
 } from '@sinilill/contracts';
-import { requireAdmin, routeFile } from '@sinilill/http';
+import { perAddress, requireAdmin, routeFile, type Limit } from '@sinilill/http';
 import type { Announcements } from '../announcements';
+import { commandRequest } from '../command-request';
 import type { RouteDependencies } from '../dependencies';
 
 export interface AnnouncementRouteOptions {
   announcements: Announcements;
+  /** Unsubscriptions per client address, both routes together (docs/decisions/0108); none when absent. */
+  unsubscribeLimit?: Limit;
 }
 
 const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer };
 
-export const announcementRoutes: FastifyPluginAsyncTypebox<AnnouncementRouteOptions> = async (app, { announcements }) => {
+export const announcementRoutes: FastifyPluginAsyncTypebox<AnnouncementRouteOptions> = async (app, { announcements, unsubscribeLimit }) => {
+  // One budget for the page's POST and the mail client's one-click POST.
+  const unsubscribes = perAddress('unsubscribe', unsubscribeLimit);
   const adminOnly = { onRequest: [app.authenticate, requireAdmin] };
 
   app.post('/admin/announcements', {
     ...adminOnly,
     schema: { body: AnnouncementRequest, response: { 200: AnnouncementCreated, ...errors } },
   }, async (request) => {
-    return announcements.publish(request.body, { userId: request.actor.userId, role: 'ADMIN' });
+    // With an Idempotency-Key a retried publication answers the first one's id and mails nobody twice.
+    return announcements.publish(request.body, { userId: request.actor.userId, role: 'ADMIN' }, commandRequest(request).metadata);
   });
 
   app.get('/admin/queues/announcements/recipients', {
@@ -64,6 +70,7 @@ export const announcementRoutes: FastifyPluginAsyncTypebox<AnnouncementRouteOpti
   }, async () => ({ announcements: await announcements.list() }));
 
   app.post('/unsubscribe', {
+    config: unsubscribes,
     schema: { body: UnsubscribeRequest, response: { 200: Unsubscribed, 400: ErrorAnswer } },
   }, async (request) => {
     await announcements.unsubscribe(request.body.token);
@@ -74,6 +81,7 @@ export const announcementRoutes: FastifyPluginAsyncTypebox<AnnouncementRouteOpti
   app.register(async (oneClick) => {
     oneClick.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, _body, done) => done(null, {}));
     oneClick.post('/unsubscribe/:token', {
+      config: unsubscribes,
       schema: { params: UnsubscribeParams, response: { 200: Unsubscribed, 400: ErrorAnswer } },
     }, async (request) => {
       await announcements.unsubscribe((request.params as { token: string }).token);
@@ -83,4 +91,4 @@ export const announcementRoutes: FastifyPluginAsyncTypebox<AnnouncementRouteOpti
 };
 
 /** Served under /api by being in routes/ (route-files.ts); only with the announcements. */
-export default routeFile(announcementRoutes, (deps: RouteDependencies) => (deps.announcements ? { announcements: deps.announcements } : null));
+export default routeFile(announcementRoutes, (deps: RouteDependencies) => (deps.announcements ? { announcements: deps.announcements, unsubscribeLimit: deps.rateLimits.unsubscribesPerAddress } : null));

@@ -13,6 +13,7 @@ import {
   EditEntryBody,
   EntryAnswer,
   ErrorAnswer,
+  idOf,
 } from '@sinilill/contracts';
 import type { CommandService, EchoedEntryFields } from '@sinilill/commands';
 import { ID_PATTERN, routeFile } from '@sinilill/http';
@@ -65,7 +66,7 @@ export const entryRoutes: FastifyPluginAsyncTypebox<EntryRouteOptions> = async (
   });
 
   app.put('/entry/delete', { schema: { body: DeleteEntriesBody, response: { 200: DeleteEntriesAnswer, ...errors } } }, async (request) => {
-    const result = await runCommand(commands, request, (command) => commands.deleteEntries(request.body.ids, command), CHECKED);
+    const result = await runCommand(commands, request, (command) => commands.deleteEntries(request.body.ids.map(idOf), command), CHECKED);
     return { success: true, count: result.count, position: result.position };
   });
 };

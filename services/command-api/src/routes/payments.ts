@@ -13,8 +13,11 @@
  * verified by the provider adapter (signature, access key, expiry, amount), then recorded by
  * CommandService.recordPaymentOutcome, which is idempotent (the same notification twice, or after
  * the return, records one payment). A refused token changes nothing and is logged at warn with
- * the reason — never the token. POST /payment/order takes no Idempotency-Key: every request is a
- * new order (a provider refuses a merchant reference twice), and an unpaid order costs nothing.
+ * the reason — never the token. POST /payment/order honours the Idempotency-Key (docs/decisions/0108):
+ * the order's id follows from the command id, so a retry finds the order the first request made,
+ * and the provider's answer (its payment URL) is kept for a day in the shared cache, so the retry
+ * answers the same URL without asking the provider again (a provider refuses a merchant
+ * reference twice). Without a key every request is a new order (an unpaid one costs nothing).
  *
  * Money (spec §3/§9): the order's grandTotal and payment.amount arrive in EUR and become
  * integer cents here, before anything else (parseEuros: exact; INVALID_AMOUNT for a string, a
@@ -30,7 +33,6 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import { randomUUID } from 'node:crypto';
 import {
   ErrorAnswer,
   OrderParams,
@@ -53,8 +55,10 @@ import {
   type PaymentCountry,
   type PaymentNotification,
   type PaymentProvider,
+  type SharedCache,
 } from '@sinilill/payments';
 import { commandRequest, runCommand } from '../command-request';
+import { localSharedCache } from '../shared-cache';
 import type { RouteDependencies } from '../dependencies';
 
 export interface PaymentRouteOptions {
@@ -64,7 +68,15 @@ export interface PaymentRouteOptions {
   publicUrl: string;
   /** The edition named in the payment's description; default: the current one (CommandService.editions at the app's clock). */
   edition?: Edition;
+  /**
+   * Where the provider's answers to keyed orders are kept for their retries, shared by every
+   * process (Redis, server.ts); default: this process's memory.
+   */
+  answers?: SharedCache;
 }
+
+/** How long a keyed order's answer is kept for a retry: a day (the client retries within seconds; a day covers a reload). */
+const ORDER_ANSWER_TTL_MS = 24 * 60 * 60_000;
 
 const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer, 422: ErrorAnswer, 502: ErrorAnswer };
 
@@ -99,6 +111,7 @@ function description(order: PaymentOrderView, locale: Language, year: number): s
 
 export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = async (app, options) => {
   const { commands, provider, publicUrl } = options;
+  const answers = options.answers ?? localSharedCache();
   /** The year on the bank statement: the given edition, else the current one (the orders of which are taken). */
   const editionYear = async (): Promise<number> => options.edition?.year
     ?? (await commands.editions()).current(commands.now().toISOString())?.edition.year
@@ -149,44 +162,54 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
     const country = body.payment.methodOptions.preferredCountry;
     const countries = await methodsOf(provider, request.log);
     const setup = countries.find((c) => c.country === country);
-    // No Idempotency-Key here (see above): a fresh command id, and so no request fingerprint.
-    const base = commandRequest(request);
-    const { order } = await commands.orderPayment({
-      isPaid: body.isPaid,
-      grandTotalCents,
-      amountCents,
-      country,
-      method: body.payment.methodOptions.preferredProvider,
-      provider: provider.name,
-      countryMethods: setup ? setup.methods.map((m) => m.code) : null,
-      ...(body.forTeam ? { forTeam: true } : {}),
-    }, { ...base, metadata: { commandId: randomUUID(), correlationId: base.metadata.correlationId, causationId: null } });
-    const locale = localeOf(body, request);
-    try {
-      const created = await provider.createOrder({
-        orderId: order.orderId,
-        reference: order.reference,
-        amountCents: order.amountCents,
-        locale,
+    // With an Idempotency-Key a retry runs as a repeat of the same command: the same order.
+    const command = commandRequest(request);
+    return commands.idempotent(command, async () => {
+      const { order } = await commands.orderPayment({
+        isPaid: body.isPaid,
+        grandTotalCents,
+        amountCents,
         country,
-        method: body.payment.methodOptions.preferredProvider.trim(),
-        returnUrl: `${publicUrl}/api/payment/return`,
-        notificationUrl: `${publicUrl}/api/payment/notification/${provider.name}`,
-        description: description(order, locale, await editionYear()),
-      });
-      return {
-        paymentUrl: created.paymentUrl, orderId: order.orderId, reference: order.reference, amount: centsToEuros(order.amountCents),
-        ...(order.covers ? { covers: [...order.covers] } : {}),
-      };
-    } catch (error) {
-      if (!(error instanceof PaymentProviderError)) throw error;
-      request.log.warn({ provider: provider.name, orderId: order.orderId, err: error.message }, 'the provider did not take the order');
-      await commands.recordPaymentOutcome({
-        orderId: order.orderId, provider: provider.name, status: 'FAILED', providerStatus: 'PROVIDER_UNAVAILABLE',
-        amountCents: order.amountCents, currency: 'EUR', providerOrderId: null,
-      });
-      throw new DomainError('PAYMENT_PROVIDER_UNAVAILABLE');
-    }
+        method: body.payment.methodOptions.preferredProvider,
+        provider: provider.name,
+        countryMethods: setup ? setup.methods.map((m) => m.code) : null,
+        ...(body.forTeam ? { forTeam: true } : {}),
+      }, command);
+      const keyed = command.metadata.requestFingerprint !== undefined;
+      const kept = keyed ? await answers.get(`payment-order-answer:${order.orderId}`).catch(() => null) : null;
+      if (kept !== null) return JSON.parse(kept) as PaymentOrderAnswer;
+      // A repeat of an order the provider did not take answers as the first request did.
+      if (order.status === 'failed') throw new DomainError('PAYMENT_PROVIDER_UNAVAILABLE');
+      const locale = localeOf(body, request);
+      try {
+        const created = await provider.createOrder({
+          orderId: order.orderId,
+          reference: order.reference,
+          amountCents: order.amountCents,
+          locale,
+          country,
+          method: body.payment.methodOptions.preferredProvider.trim(),
+          returnUrl: `${publicUrl}/api/payment/return`,
+          notificationUrl: `${publicUrl}/api/payment/notification/${provider.name}`,
+          description: description(order, locale, await editionYear()),
+        });
+        const answer: PaymentOrderAnswer = {
+          paymentUrl: created.paymentUrl, orderId: order.orderId, reference: order.reference, amount: centsToEuros(order.amountCents),
+          ...(order.covers ? { covers: [...order.covers] } : {}),
+        };
+        // A cache that fails costs only the retry's answer (the provider is asked again then).
+        if (keyed) await answers.set(`payment-order-answer:${order.orderId}`, JSON.stringify(answer), ORDER_ANSWER_TTL_MS).catch(() => undefined);
+        return answer;
+      } catch (error) {
+        if (!(error instanceof PaymentProviderError)) throw error;
+        request.log.warn({ provider: provider.name, orderId: order.orderId, err: error.message }, 'the provider did not take the order');
+        await commands.recordPaymentOutcome({
+          orderId: order.orderId, provider: provider.name, status: 'FAILED', providerStatus: 'PROVIDER_UNAVAILABLE',
+          amountCents: order.amountCents, currency: 'EUR', providerOrderId: null,
+        });
+        throw new DomainError('PAYMENT_PROVIDER_UNAVAILABLE');
+      }
+    });
   });
 
   // The provider's returnUrl: a browser navigation, so every answer is a redirect to the result page.

@@ -15,22 +15,27 @@ import type {} from '@fastify/jwt'; // app.jwt's type (the authPlugin registers 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import type { AccountService, CommandService } from '@sinilill/commands';
+import type { SharedCache } from '@sinilill/payments';
 import { ErrorAnswer, InviteReturningAnswer, JoinEditionAnswer, JoinEditionBody, JoinEditionParams } from '@sinilill/contracts';
 import { DomainError } from '@sinilill/domain';
 import { ID_PATTERN, routeFile } from '@sinilill/http';
-import { runCommand } from '../command-request';
+import { commandRequest, runCommand } from '../command-request';
+import { localSharedCache, onceWithKeptAnswer } from '../shared-cache';
 import type { RouteDependencies } from '../dependencies';
 import { setRefreshCookie } from './session';
 
 export interface ReturningRouteOptions {
   commands: CommandService;
   accounts: AccountService;
+  /** Where the invitations' answers are kept for retries under the same Idempotency-Key; default: this process's memory. */
+  keptAnswers?: SharedCache;
 }
 
 const TeamParams = Type.Object({ id: Type.String({ pattern: ID_PATTERN }) });
 const errors = { 400: ErrorAnswer, 401: ErrorAnswer, 403: ErrorAnswer, 404: ErrorAnswer, 409: ErrorAnswer, 422: ErrorAnswer };
 
-export const returningRoutes: FastifyPluginAsyncTypebox<ReturningRouteOptions> = async (app, { commands, accounts }) => {
+export const returningRoutes: FastifyPluginAsyncTypebox<ReturningRouteOptions> = async (app, { commands, accounts, keptAnswers }) => {
+  const kept = keptAnswers ?? localSharedCache();
   app.addHook('onRequest', app.authenticate);
 
   app.post('/me/editions/:year/join', {
@@ -50,11 +55,15 @@ export const returningRoutes: FastifyPluginAsyncTypebox<ReturningRouteOptions> =
 
   app.post('/team/:id/invite-returning', {
     schema: { params: TeamParams, response: { 200: InviteReturningAnswer, ...errors } },
-  }, async (request) => accounts.inviteReturning(Number(request.params.id), {
-    actor: request.actor,
-    metadata: { commandId: request.id, correlationId: request.id, causationId: null },
-  }));
+  }, async (request) => {
+    // The invitations leave no event: with an Idempotency-Key the first answer is kept, and a
+    // retry answers it and mails nobody twice.
+    const command = commandRequest(request);
+    return commands.idempotent(command, () => onceWithKeptAnswer(kept, command.metadata, () => accounts.inviteReturning(Number(request.params.id), command)));
+  });
 };
 
 /** Served under /api by being in routes/ (route-files.ts); only with the AccountService. */
-export default routeFile(returningRoutes, (deps: RouteDependencies) => (deps.accounts ? { commands: deps.commands, accounts: deps.accounts } : null));
+export default routeFile(returningRoutes, (deps: RouteDependencies) => (deps.accounts
+  ? { commands: deps.commands, accounts: deps.accounts, ...(deps.keptAnswers ? { keptAnswers: deps.keptAnswers } : {}) }
+  : null));

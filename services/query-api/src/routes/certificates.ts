@@ -42,7 +42,7 @@ import {
 } from '@sinilill/certificates';
 import { CertificateAnswer, CertificateCodeParams, ErrorAnswer, ShareQuery } from '@sinilill/contracts';
 import { DomainError, fromHundredths, isEntryWindowOpen, isPrivileged, teamProgress, type Edition, type EditionCatalog } from '@sinilill/domain';
-import { ID_PATTERN, routeFile } from '@sinilill/http';
+import { ID_PATTERN, perAddress, routeFile, type Limit } from '@sinilill/http';
 import { teamDirectoryProjection, teamStatsProjection, type ReadModelDatabase } from '@sinilill/read-models';
 import type { ReadModelEditions } from '../editions';
 import { entityTag, ifNoneMatchMatches } from '../answer-cache';
@@ -62,6 +62,8 @@ export interface CertificateRouteOptions {
   /** Share images kept in the process, at most; default 200 (about 30 KB each). */
   maxImages?: number;
   editions: ReadModelEditions;
+  /** Per client address (docs/decisions/0108): certificate checks (a code could be guessed at) and share renders; none when absent. */
+  limits?: { certificateChecks: Limit; shareRenders: Limit };
 }
 
 const Params = Type.Object({ id: Type.String({ pattern: ID_PATTERN }) });
@@ -138,6 +140,9 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<CertificateRouteOption
   const rm = db.withSchema('rm');
   const images = new ImageMemory(options.maxImages ?? 200);
   const originOf = (request: FastifyRequest) => options.publicUrl ?? `${request.protocol}://${request.host}`;
+  const checks = perAddress('certificate-check', options.limits?.certificateChecks);
+  // The image and the page share one budget: a crawler fetches both for one share.
+  const renders = perAddress('share-render', options.limits?.shareRenders);
 
   /**
    * The edition of team `teamId` (its own, from team-stats), once its results are final: a
@@ -193,7 +198,7 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<CertificateRouteOption
   });
 
   app.get('/certificates/:code', {
-    config: BOTH,
+    config: { ...BOTH, ...checks },
     schema: { params: CertificateCodeParams, response: { 200: CertificateAnswer, 404: ErrorAnswer } },
   }, async (request, reply) => {
     const subject = readCertificateCode(request.params.code, secret);
@@ -224,7 +229,7 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<CertificateRouteOption
     createHash('sha256').update(JSON.stringify([lang, figures])).digest('base64url').slice(0, 12);
 
   app.get('/team/:id/share.png', {
-    config: STATS,
+    config: { ...STATS, ...renders },
     compress: false,
     // `v` (the figures' fingerprint) only makes a new address for social networks' caches when the figures change.
     schema: { querystring: Type.Intersect([ShareQuery, Type.Object({ v: Type.Optional(Type.String({ maxLength: 32 })) })]), params: Params, response: { 200: PNG, 304: NOT_MODIFIED, 404: ErrorAnswer } },
@@ -238,7 +243,7 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<CertificateRouteOption
   });
 
   app.get('/share/team/:id', {
-    config: STATS,
+    config: { ...STATS, ...renders },
     schema: { params: Params, querystring: ShareQuery, response: { 200: HTML, 404: ErrorAnswer } },
   }, async (request, reply) => {
     const lang = request.query.lang ?? 'et';
@@ -259,5 +264,6 @@ export const certificateRoutes: FastifyPluginAsyncTypebox<CertificateRouteOption
 /** Served under /api by being in routes/ (route-files.ts). */
 export default routeFile(certificateRoutes, (deps: RouteDependencies) => ({
   db: deps.db, now: deps.now, editions: deps.editions, secret: deps.jwtSecret,
+  limits: { certificateChecks: deps.limits.certificateChecks, shareRenders: deps.limits.shareRenders },
   ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}), ...(deps.accountParticipants ? { accountParticipants: deps.accountParticipants } : {}),
 }));

@@ -16,7 +16,7 @@ import { DrawAnswer } from '@sinilill/contracts';
 import { streams, type DrawCommitted, type DrawSeedRevealed, type DrawWinnersChosen } from '@sinilill/domain';
 import type { EventStore } from '@sinilill/event-store';
 import type { ReadModelDatabase } from '@sinilill/read-models';
-import { routeFile } from '@sinilill/http';
+import { perAddress, routeFile, type Limit } from '@sinilill/http';
 import type { ReadModelEditions } from '../editions';
 import type { RouteDependencies } from '../dependencies';
 
@@ -25,6 +25,8 @@ export interface DrawRouteOptions {
   store: EventStore;
   now: () => Date;
   editions: ReadModelEditions;
+  /** Reads per client address (docs/decisions/0108: each folds the log); none when absent. */
+  limit?: Limit;
 }
 
 /** The first word of a full name (null stays null). */
@@ -73,12 +75,12 @@ export async function readDraw(db: Kysely<ReadModelDatabase>, store: EventStore,
   };
 }
 
-export const drawRoutes: FastifyPluginAsyncTypebox<DrawRouteOptions> = async (app, { db, store, now, editions }) => {
-  app.get('/draw', { schema: { response: { 200: DrawAnswer } } }, async (_request, reply) => {
+export const drawRoutes: FastifyPluginAsyncTypebox<DrawRouteOptions> = async (app, { db, store, now, editions, limit }) => {
+  app.get('/draw', { config: perAddress('draw-read', limit), schema: { response: { 200: DrawAnswer } } }, async (_request, reply) => {
     reply.header('cache-control', 'no-cache');
     return readDraw(db, store, await editions.answeringYear(now()));
   });
 };
 
 /** Served under /api by being in routes/ (route-files.ts); only with the event store. */
-export default routeFile(drawRoutes, (deps: RouteDependencies) => (deps.history ? { db: deps.db, store: deps.history, now: deps.now, editions: deps.editions } : null));
+export default routeFile(drawRoutes, (deps: RouteDependencies) => (deps.history ? { db: deps.db, store: deps.history, now: deps.now, editions: deps.editions, limit: deps.limits.drawReads } : null));

@@ -8,7 +8,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { DomainError } from '@sinilill/domain';
 import { isImageName, type MediaStore } from '@sinilill/media';
-import { routeFile } from '@sinilill/http';
+import { perAddress, routeFile, type Limit } from '@sinilill/http';
 import type { RouteDependencies } from '../dependencies';
 
 /** Caching of a content-addressed image: a year, never revalidated (RFC 8246 immutable). */
@@ -26,8 +26,10 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   });
 }
 
-export const imageRoutes: FastifyPluginAsyncTypebox<{ media: MediaStore }> = async (app, { media }) => {
+/** The media store, and the reads per client address (docs/decisions/0108; none when absent). */
+export const imageRoutes: FastifyPluginAsyncTypebox<{ media: MediaStore; limit?: Limit }> = async (app, { media, limit }) => {
   app.get('/images/:name', {
+    config: perAddress('image', limit),
     // No response schema: the body is the image's bytes (errors go through the shared handler).
     schema: { params: Type.Object({ name: Type.String() }) },
   }, async (request, reply) => {
@@ -42,4 +44,4 @@ export const imageRoutes: FastifyPluginAsyncTypebox<{ media: MediaStore }> = asy
 };
 
 /** Served under /api by being in routes/ (route-files.ts); only with the media store. */
-export default routeFile(imageRoutes, (deps: RouteDependencies) => (deps.media ? { media: deps.media } : null));
+export default routeFile(imageRoutes, (deps: RouteDependencies) => (deps.media ? { media: deps.media, limit: deps.limits.images } : null));

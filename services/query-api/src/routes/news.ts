@@ -15,7 +15,7 @@ import { repoRoot } from '@sinilill/config';
 import { NewsAnswer, NewsRequest, newsContentLocale } from '@sinilill/contracts';
 import { DomainError } from '@sinilill/domain';
 import { cachedSource, localSource, strapiSource, type NewsOptions, type NewsSource } from '../news-source';
-import { routeFile } from '@sinilill/http';
+import { perAddress, routeFile, type Limit } from '@sinilill/http';
 import type { RouteDependencies } from '../dependencies';
 
 export type { NewsOptions } from '../news-source';
@@ -36,10 +36,14 @@ export function newsSource(options: NewsOptions): NewsSource {
   return cachedSource(source, options.cacheMs ?? 0);
 }
 
-export const newsRoutes: FastifyPluginAsyncTypebox<NewsOptions> = async (app, options) => {
+/** NewsOptions, and the reads per client address (docs/decisions/0108: each may ask Strapi; none when absent). */
+export const newsRoutes: FastifyPluginAsyncTypebox<NewsOptions & { limit?: Limit }> = async (app, options) => {
   const source = newsSource(options);
   const now = options.now ?? (() => new Date());
-  app.post('/strapi/story', { schema: { body: NewsRequest, response: { 200: NewsAnswer } } }, async (request) => {
+  app.post('/strapi/story', {
+    config: perAddress('news-read', options.limit),
+    schema: { body: NewsRequest, response: { 200: NewsAnswer } },
+  }, async (request) => {
     const locale = newsContentLocale(request.body.locale);
     try {
       return publishedBy(await source(locale), now());
@@ -51,4 +55,4 @@ export const newsRoutes: FastifyPluginAsyncTypebox<NewsOptions> = async (app, op
 };
 
 /** Served under /api by being in routes/ (route-files.ts). */
-export default routeFile(newsRoutes, (deps: RouteDependencies) => ({ ...deps.news, now: deps.now }));
+export default routeFile(newsRoutes, (deps: RouteDependencies) => ({ ...deps.news, now: deps.now, limit: deps.limits.newsReads }));

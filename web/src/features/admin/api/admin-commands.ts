@@ -5,7 +5,6 @@
  */
 import type {
   AdminDeleteEntitiesAnswer,
-  AdminEntityParams,
   AdminSuccessAnswer,
   AdminTeamAnswer,
   AdminTeamBody,
@@ -37,8 +36,11 @@ export function updateTeam(body: AdminTeamBody): Promise<AdminTeamAnswer> {
   return apiPut<AdminTeamAnswer>(`/admin/team/${body.id}`, body);
 }
 
-/** An entity kind of PUT /api/admin/deleteentities/{entity} (spec §3 "Entity kind"). */
-export type AdminEntity = AdminEntityParams['entity'];
+/**
+ * An entity kind of PUT /api/admin/deleteentities/{entity} (spec §3 "Entity kind"), as this
+ * client spells it (the server takes other spellings too: AdminEntityParams of @sinilill/contracts).
+ */
+export type AdminEntity = 'user' | 'team' | 'entry';
 
 /**
  * PUT /api/admin/deleteentities/{entity} {ids}: deletes for good (spec §2) — users by UUID (with

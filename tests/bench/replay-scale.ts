@@ -11,7 +11,9 @@
  *   measured and compares every table with the live ones. Units: events/s as the CLI reports it
  *   (events over the whole replay: the pass, the indexes, the checksums and the swap); peak
  *   resident memory, MB, as the CLI reports it (ru_maxrss of its process); the checksum verdict.
- *   Targets: ≥ 100 000 events/s, ≤ 300 MB, every checksum matching.
+ *   Targets: ≥ 0.4× the plain read measured in the same run (a ratio, since both move with the
+ *   machine; runs kept before 2026-12-05 judged ≥ 100 000 events/s), ≤ 300 MB, every checksum
+ *   matching.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -19,7 +21,8 @@ import pg from 'pg';
 import { repoRoot } from '@sinilill/config';
 import { grouped, progress, times, verdict, type Row } from './report';
 
-export const REPLAY_TARGET = { eventsPerSecond: 100_000, peakRssMb: 300 } as const;
+/** The replay's floor as a share of the plain read in the same run, and its memory ceiling, MB. */
+export const REPLAY_TARGET = { shareOfCeiling: 0.4, peakRssMb: 300 } as const;
 
 export interface ReplayScaleFigures {
   events: number;
@@ -99,7 +102,7 @@ export async function measureReplayAtScale(databaseUrl: string): Promise<ReplayS
 
 /** The table's rows for the replay at scale. */
 export function replayScaleRows(figures: ReplayScaleFigures): Row[] {
-  const target = REPLAY_TARGET.eventsPerSecond;
+  const share = REPLAY_TARGET.shareOfCeiling;
   return [
     {
       measure: `plain ordered read of es.events, ${grouped(figures.events)} events (the replay's ceiling)`,
@@ -111,7 +114,7 @@ export function replayScaleRows(figures: ReplayScaleFigures): Row[] {
       measure: `replay (npm run replay) of ${grouped(figures.events)} events into fresh tables, compared with the live ones`,
       result: `${grouped(figures.replay)} events/s (${figures.seconds.toFixed(1)} s; into empty read models ${grouped(figures.firstReplay)} events/s)`,
       ratio: `${times(figures.replay, figures.ceiling)} ceiling`,
-      target: `≥ ${grouped(target)} events/s (${verdict(figures.replay >= target)})`,
+      target: `≥ ${share}× the plain read (${verdict(figures.replay >= share * figures.ceiling)})`,
     },
     {
       measure: 'replay: peak resident memory of its process',

@@ -34,7 +34,6 @@ const TABLES = {
   team_stats: 'team_id',
   team_daily_distance: 'team_id, day',
   stats_totals: 'id',
-  stats_entry_ledger: 'entry_id',
   team_members: 'participant_id',
   team_entries: 'entry_id',
   team_join_codes: 'team_id',

@@ -18,7 +18,7 @@ const EXPECTED = {
   event: ['0001-event-log', '0002-append-batch', '0003-payload-indexes', '0004-lean-append'],
   accounts: ['0001-id-sequences', '0002-account-tables', '0003-session-tables', '0004-stream-index', '0005-indexes-per-edition', '0006-strava-connections', '0007-session-change-notify'],
   media: ['0001-images'],
-  readModels: ['0001-initial', '0002-settings', '0003-team-page', '0004-admin', '0005-payments', '0006-parked-events', '0007-payment-orders', '0008-company-fees', '0009-table-pages', '0010-entry-review', '0011-search-folding', '0012-raised-unknown', '0013-editions'],
+  readModels: ['0001-initial', '0002-settings', '0003-team-page', '0004-admin', '0005-payments', '0006-parked-events', '0007-payment-orders', '0008-company-fees', '0009-table-pages', '0010-entry-review', '0011-search-folding', '0012-raised-unknown', '0013-editions', '0014-one-entry-ledger'],
 };
 
 /** Every table and sequence the application uses (relation names for to_regclass). */
@@ -28,7 +28,7 @@ const RELATIONS = [
   'app.credentials', 'app.account_tokens', 'app.email_index', 'app.team_name_index', 'app.join_codes',
   'app.account_sessions', 'app.session_families', 'app.refresh_tokens',
   'media.images',
-  'rm.checkpoints', 'rm.team_stats', 'rm.team_daily_distance', 'rm.stats_totals', 'rm.stats_entry_ledger',
+  'rm.checkpoints', 'rm.team_stats', 'rm.team_daily_distance', 'rm.stats_totals',
   'rm.team_members', 'rm.team_entries', 'rm.settings', 'rm.team_join_codes',
   'rm.admin_users', 'rm.admin_participants', 'rm.admin_teams',
   'rm.payment_info', 'rm.fundraising_teams', 'rm.fundraising_totals', 'rm.payment_orders', 'rm.company_teams',
@@ -112,7 +112,7 @@ describe('migrateToLatest', () => {
       { name: 'event store', schema: 'es', adopted: [], renamed: [], applied: EXPECTED.event, latest: '0004-lean-append' },
       { name: 'accounts', schema: 'app', adopted: [], renamed: [], applied: EXPECTED.accounts, latest: '0007-session-change-notify' },
       { name: 'media', schema: 'media', adopted: [], renamed: [], applied: EXPECTED.media, latest: '0001-images' },
-      { name: 'read models', schema: 'rm', adopted: [], renamed: [], applied: EXPECTED.readModels, latest: '0013-editions' },
+      { name: 'read models', schema: 'rm', adopted: [], renamed: [], applied: EXPECTED.readModels, latest: '0014-one-entry-ledger' },
     ]);
     expect(await missing(fresh)).toEqual([]);
     expect(describeMigrations(reports)[0]).toBe('event store (es): ran 0001-event-log, 0002-append-batch, 0003-payload-indexes, 0004-lean-append');
@@ -137,7 +137,7 @@ describe('migrateToLatest', () => {
       'event store (es): up to date (0004-lean-append)',
       'accounts (app): up to date (0007-session-change-notify)',
       'media (media): up to date (0001-images)',
-      'read models (rm): up to date (0013-editions)',
+      'read models (rm): up to date (0014-one-entry-ledger)',
     ]);
     expect(await Promise.all(['es', 'app', 'media', 'rm'].map((schema) => recorded(fresh, schema)))).toEqual(before);
   });
@@ -178,7 +178,7 @@ describe('migrateToLatest', () => {
       { name: 'accounts', adopted: ['0001-id-sequences', '0002-account-tables'], applied: ['0003-session-tables', '0004-stream-index', '0005-indexes-per-edition', '0006-strava-connections', '0007-session-change-notify'] },
       { name: 'media', adopted: EXPECTED.media, applied: [] },
       // Recorded under their former names: renamed, none run again; the ones named since run.
-      { name: 'read models', adopted: [], applied: ['0013-editions'] },
+      { name: 'read models', adopted: [], applied: ['0013-editions', '0014-one-entry-ledger'] },
     ]);
     expect(reports[3]!.renamed).toHaveLength(Object.keys(RENAMED_READ_MODEL_MIGRATIONS).length);
     expect((await recorded(pool, 'rm')).map((r) => r.name)).toEqual(EXPECTED.readModels);
@@ -250,11 +250,11 @@ describe('runMigrations', () => {
     const set = readModelMigrationSet(schema);
     // The migrations named since the renaming (never recorded under a former name) are pending.
     const since = EXPECTED.readModels.filter((name) => !Object.values(RENAMED_READ_MODEL_MIGRATIONS).includes(name));
-    expect(since).toEqual(['0013-editions']);
+    expect(since).toEqual(['0013-editions', '0014-one-entry-ledger']);
     expect(await pendingMigrations(pool, [set])).toEqual(since.map((name) => `${schema}/${name}`));
 
     const [report] = await runMigrations(pool, [set]);
-    expect(report).toMatchObject({ applied: since, latest: '0013-editions' });
+    expect(report).toMatchObject({ applied: since, latest: '0014-one-entry-ledger' });
     expect(report!.renamed).toEqual(Object.entries(RENAMED_READ_MODEL_MIGRATIONS).map(([old, now]) => `${old} → ${now}`));
     // Same records in the same order, under the current names; the data untouched.
     expect((await recorded(pool, schema)).slice(0, before.length)).toEqual(before.map((r) => ({ ...r, name: RENAMED_READ_MODEL_MIGRATIONS[r.name] })));

@@ -63,8 +63,8 @@ describe('the 2025 edition imported as events', () => {
     let batches = 0;
     const crashing: Projection = {
       ...stats,
-      async apply(db, events) {
-        await stats.apply(db, events);
+      async apply(db, events, context) {
+        await stats.apply(db, events, context);
         if (++batches === 3) throw new Error('simulated crash after applying, before commit');
       },
     };

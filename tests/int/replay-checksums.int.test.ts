@@ -64,12 +64,12 @@ describe('replay checksums', () => {
   }, 120_000);
 
   test('a deleted live row counts as a difference in rows', async () => {
-    await sql`DELETE FROM rm.stats_entry_ledger WHERE entry_id = (SELECT min(entry_id) FROM rm.stats_entry_ledger)`.execute(app.db);
+    await sql`DELETE FROM rm.team_entries WHERE entry_id = (SELECT min(entry_id) FROM rm.team_entries)`.execute(app.db);
     const result = await rebuildReadModels(app.db, app.store, projections);
-    const ledger = result.checksums.find((c) => c.table === 'stats_entry_ledger')!;
+    const ledger = result.checksums.find((c) => c.table === 'team_entries')!;
     expect(ledger.match).toBe(false);
     expect(ledger.live!.rows).toBe(ledger.rebuilt.rows - 1);
-    expect(mismatched(result.checksums)).toEqual(['stats_entry_ledger']);
+    expect(mismatched(result.checksums)).toEqual(['team_entries']);
   }, 120_000);
 
   test('the live read models keep answering throughout a replay, with the same figures', async () => {

@@ -8,7 +8,7 @@
  * That keeps a replay at tens of thousands of events per second.
  */
 import type { Kysely } from 'kysely';
-import type { RecordedEvent } from '@sinilill/event-store';
+import type { EventStore, RecordedEvent } from '@sinilill/event-store';
 import type { ReadModelDatabase } from './schema';
 
 export interface Projection {
@@ -36,7 +36,7 @@ export interface Projection {
    * their metadata (read with `metadata: false`: OMITTED_METADATA of @sinilill/event-store): a
    * projection folds what happened, not who asked for it.
    */
-  apply(db: Kysely<ReadModelDatabase>, events: readonly RecordedEvent[]): Promise<void>;
+  apply(db: Kysely<ReadModelDatabase>, events: readonly RecordedEvent[], context: ApplyContext): Promise<void>;
   /**
    * Optional: a session that keeps state across the batches of one rebuild (rebuild.ts, docs/decisions/0043).
    * Its `apply` replaces the projection's for the rebuild's pass: it may keep rows in memory
@@ -48,10 +48,19 @@ export interface Projection {
   rebuild?(): RebuildSession;
 }
 
+/**
+ * What a projection's apply may read besides its own tables: the log, through the EventStore
+ * (one door to the log). team-stats reads there what an entry counted for before a batch, rather
+ * than keeping a second copy of every entry (docs/decisions/0103).
+ */
+export interface ApplyContext {
+  store: EventStore;
+}
+
 /** A projection's state across one rebuild's batches (Projection.rebuild). */
 export interface RebuildSession {
   /** As Projection.apply, on the rebuild's private schema, the batches in global order. */
-  apply(db: Kysely<ReadModelDatabase>, events: readonly RecordedEvent[]): Promise<void>;
+  apply(db: Kysely<ReadModelDatabase>, events: readonly RecordedEvent[], context: ApplyContext): Promise<void>;
   /** Writes what the session kept in memory; called once after the last batch, before the indexes and the swap. */
   finish(db: Kysely<ReadModelDatabase>): Promise<void>;
 }

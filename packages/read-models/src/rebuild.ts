@@ -257,7 +257,7 @@ export async function rebuildReadModels(
   const sessions = projections.map((projection) => projection.rebuild?.() ?? null);
   const passing = projections.map((projection, i): Projection => {
     const session = sessions[i];
-    return session ? { name: projection.name, handles: projection.handles, silent: projection.silent, apply: (d, e) => session.apply(d, e) } : projection;
+    return session ? { name: projection.name, handles: projection.handles, silent: projection.silent, apply: (d, e, c) => session.apply(d, e, c) } : projection;
   });
   const reading = (async () => {
     let after = 0;

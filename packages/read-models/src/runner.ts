@@ -92,6 +92,8 @@ export interface BatchResult {
   position: number;
   /** Parks made or resolved, for CatchUpOptions.onPark once the batch has committed. */
   parks: ParkReport[];
+  /** The checkpoint's move and its notification, when events were read. */
+  change?: ReadModelChange;
 }
 
 /** The savepoint each attempt to apply events runs in (attempts never nest). */
@@ -102,10 +104,10 @@ const ATTEMPT = sql.raw('apply_attempt');
  * failure (parking.ts) is rolled back to the savepoint, so the transaction goes on; any other
  * leaves the transaction to fail as a whole.
  */
-async function attemptApply(trx: Transaction<ReadModelDatabase>, projection: Projection, schema: string, events: readonly RecordedEvent[]): Promise<void> {
+async function attemptApply(trx: Transaction<ReadModelDatabase>, store: EventStore, projection: Projection, schema: string, events: readonly RecordedEvent[]): Promise<void> {
   await sql`SAVEPOINT ${ATTEMPT}`.execute(trx);
   try {
-    await projection.apply(trx.withSchema(schema), events);
+    await projection.apply(trx.withSchema(schema), events, { store });
   } catch (error) {
     if (isDeterministicFailure(error)) {
       await sql`ROLLBACK TO SAVEPOINT ${ATTEMPT}`.execute(trx);
@@ -163,7 +165,7 @@ async function actOnDecision(
   const [event] = await store.readAll({ after: decision.position - 1, maxCount: 1 });
   if (!event || event.globalPosition !== decision.position) return null;
   try {
-    await attemptApply(trx, projection, schema, [event]);
+    await attemptApply(trx, store, projection, schema, [event]);
   } catch (error) {
     if (!isDeterministicFailure(error)) throw error;
     const failure = describeFailure(error);
@@ -176,30 +178,39 @@ async function actOnDecision(
 
 /**
  * Applies `events` (read after the projection's checkpoint, in global order, of any type) inside
- * `trx` and moves the checkpoint to the last one's position; returns what it did. The events the
- * projection handles are applied in runs between the park decisions addressed to it, each run
- * through applyOrPark (bisect and park what fails, parking.ts), each decision in its place in the
- * log. In the live schema every batch notifies its new checkpoint and the teams it touched
- * (module docs). Used by catchUp (one projection reading its own batches) and by the rebuild
- * (rebuild.ts: one read of the log shared by every projection).
+ * `trx`, without moving the checkpoint: the result's `change` says where it goes and which teams
+ * to notify (recordBatches). The events the projection handles are applied in runs between the
+ * park decisions addressed to it, each run through applyOrPark (bisect and park what fails,
+ * parking.ts), each decision in its place in the log.
  */
-export async function applyEvents(
+async function applyOnly(
   trx: Transaction<ReadModelDatabase>,
   store: EventStore,
   projection: Projection,
   schema: string,
   events: readonly RecordedEvent[],
+  careful = true,
 ): Promise<BatchResult> {
   if (events.length === 0) return { read: 0, applied: 0, position: await readCheckpoint(trx, projection.name, schema), parks: [] };
-  const db = trx.withSchema(schema);
   const handled = new Set(projection.handles);
   const applied: RecordedEvent[] = [];
   const parks: ParkReport[] = [];
   let run: RecordedEvent[] = [];
   const flush = async () => {
     if (run.length === 0) return;
+    if (!careful) {
+      // No savepoint: a data failure cannot be parked here, the batch goes again with them (applyTogether).
+      try {
+        await projection.apply(trx.withSchema(schema), run, { store });
+      } catch (error) {
+        throw isDeterministicFailure(error) ? new CarefulRetry(error) : error;
+      }
+      applied.push(...run);
+      run = [];
+      return;
+    }
     const result = await applyOrPark(run, {
-      attempt: (part) => attemptApply(trx, projection, schema, part),
+      attempt: (part) => attemptApply(trx, store, projection, schema, part),
       park: async (event, error) => { parks.push(await parkEvent(trx, projection, schema, event, error)); },
     });
     applied.push(...result.applied);
@@ -219,17 +230,46 @@ export async function applyEvents(
   }
   await flush();
   const position = events[events.length - 1]!.globalPosition;
+  // `teams: []` when no team's rows changed (nothing applied, or a silent projection), so live
+  // team pages refetch only for their own team.
+  const teams = applied.length > 0 && !projection.silent ? (projection.teamsOf ?? changedTeams)(applied) : [];
+  return { read: events.length, applied: applied.length, position, parks, change: { projection: projection.name, position, teams } };
+}
+
+/**
+ * Moves the checkpoints of `changes` in `trx` (one statement) and, in the live schema, queues
+ * their change notifications (one statement; PostgreSQL delivers them on commit).
+ */
+async function recordBatches(trx: Transaction<ReadModelDatabase>, schema: string, changes: readonly ReadModelChange[]): Promise<void> {
+  if (changes.length === 0) return;
   if (schema === READ_MODEL_SCHEMA) {
-    // Every batch that moves a live checkpoint says so (a query waiting for a
-    // position is woken by these); `teams: []` when no team's rows changed (nothing applied, or a
-    // silent projection), so live team pages refetch only for their own team.
-    const teams = applied.length > 0 && !projection.silent ? (projection.teamsOf ?? changedTeams)(applied) : [];
-    await notifyChange(trx, { projection: projection.name, position, teams });
+    // Every batch that moves a live checkpoint says so (a query waiting for a position is woken by these).
+    await sql`SELECT ${sql.join(changes.map((change) => sql`pg_notify(${READ_MODEL_CHANGES_CHANNEL}, ${JSON.stringify(change)})`))}`.execute(trx);
   }
-  await db.insertInto('checkpoints').values({ projection: projection.name, position, updated_at: new Date() })
-    .onConflict((oc) => oc.column('projection').doUpdateSet({ position, updated_at: new Date() }))
+  const now = new Date();
+  await trx.withSchema(schema).insertInto('checkpoints')
+    .values(changes.map((change) => ({ projection: change.projection, position: change.position, updated_at: now })))
+    .onConflict((oc) => oc.column('projection').doUpdateSet((eb) => ({ position: eb.ref('excluded.position'), updated_at: eb.ref('excluded.updated_at') })))
     .execute();
-  return { read: events.length, applied: applied.length, position, parks };
+}
+
+/**
+ * Applies `events` (read after the projection's checkpoint, in global order, of any type) inside
+ * `trx` and moves the checkpoint to the last one's position; returns what it did (applyOnly,
+ * then the checkpoint and, in the live schema, the change notification: module docs). Used by
+ * catchUp (one projection reading its own batches) and by the rebuild (rebuild.ts: one read of
+ * the log shared by every projection).
+ */
+export async function applyEvents(
+  trx: Transaction<ReadModelDatabase>,
+  store: EventStore,
+  projection: Projection,
+  schema: string,
+  events: readonly RecordedEvent[],
+): Promise<BatchResult> {
+  const result = await applyOnly(trx, store, projection, schema, events);
+  if (result.change) await recordBatches(trx, schema, [result.change]);
+  return result;
 }
 
 /** Reads up to `batchSize` events after the projection's checkpoint in `schema` and applies them (applyEvents). */
@@ -281,3 +321,109 @@ export async function catchUp(
   }
 }
 
+
+/**
+ * Thrown by a batch applied without savepoints (applyTogether's first attempt) when an event's
+ * data failed: the transaction is lost, and the batch goes again with a savepoint around each
+ * apply, so that the event can be found and parked.
+ */
+class CarefulRetry extends Error {
+  constructor(readonly failure: unknown) {
+    super('a data failure in a batch without savepoints');
+  }
+}
+
+/** One projection's part of a batch applied together (applyTogether). */
+export interface ProjectionBatch {
+  projection: Projection;
+  /** Its checkpoint before the batch (a global position). */
+  from: number;
+  result: BatchResult;
+}
+
+/** What one batch applied together did. */
+export interface TogetherResult {
+  /** Events read from the log (of any type), after the lowest checkpoint. */
+  read: number;
+  /** The last position read (the lowest checkpoint when nothing was read). */
+  position: number;
+  /** The projections that had events after their checkpoint, in the order given. */
+  batches: ProjectionBatch[];
+}
+
+export interface TogetherOptions {
+  /** Most events read from the log for the batch. */
+  maxCount: number;
+  /**
+   * Runs each projection's part (`work`) inside the batch's transaction: the projector puts its
+   * trace span around it. Default: just `work()`.
+   */
+  around?: (projection: Projection, from: number, work: () => Promise<BatchResult>) => Promise<BatchResult>;
+}
+
+/**
+ * One batch for several projections in ONE transaction (live schema): their advisory locks
+ * (one statement, in the order given, the order every other taker uses, so two takers never
+ * deadlock), their checkpoints, one read of the log after the lowest of them, then each
+ * projection's events after its own checkpoint applied as catchUp applies them (applyEvents:
+ * parking inside savepoints, change notification, checkpoint), and one commit.
+ *
+ * Why together: under a steady write load every projection's batch holds a handful of events,
+ * and the cost of a batch is its round trips and its commit, not its rows. Six projections in
+ * six transactions read the same events six times and wait for six WAL flushes; together they
+ * read once and flush once (docs/decisions/0102). The first attempt applies without the
+ * savepoints parking needs (two round trips per projection saved, nearly every batch); a batch
+ * whose data fails is rolled back and applied again with them, to park the event that failed.
+ * @throws what a projection's apply threw when it was not a deterministic data failure: the
+ *   whole batch is rolled back, every checkpoint stays where it was (the projector then runs
+ *   each projection alone, so that one failing projection does not hold the others back).
+ */
+export async function applyTogether(
+  db: Kysely<ReadModelDatabase>,
+  store: EventStore,
+  projections: readonly Projection[],
+  options: TogetherOptions,
+): Promise<TogetherResult> {
+  try {
+    return await applyTogetherOnce(db, store, projections, options, false);
+  } catch (error) {
+    if (!(error instanceof CarefulRetry)) throw error;
+    return applyTogetherOnce(db, store, projections, options, true);
+  }
+}
+
+/** applyTogether's transaction; `careful`: a savepoint around each apply, to park what fails. */
+async function applyTogetherOnce(
+  db: Kysely<ReadModelDatabase>,
+  store: EventStore,
+  projections: readonly Projection[],
+  options: TogetherOptions,
+  careful: boolean,
+): Promise<TogetherResult> {
+  if (projections.length === 0) return { read: 0, position: 0, batches: [] };
+  const schema = READ_MODEL_SCHEMA;
+  const around = options.around ?? ((_projection, _from, work) => work());
+  return db.transaction().execute(async (trx) => {
+    await sql`SELECT ${sql.join(projections.map((p) => sql`pg_advisory_xact_lock(${lockKey(schema, p.name)})`))}`.execute(trx);
+    const rows = await trx.withSchema(schema).selectFrom('checkpoints').select(['projection', 'position'])
+      .where('projection', 'in', projections.map((p) => p.name)).execute();
+    const checkpoints = new Map(rows.map((row) => [row.projection, Number(row.position)]));
+    const from = projections.map((p) => checkpoints.get(p.name) ?? 0);
+    const lowest = Math.min(...from);
+    const events = await store.readAll({ after: lowest, maxCount: options.maxCount, metadata: false });
+    if (events.length === 0) return { read: 0, position: lowest, batches: [] };
+    const batches: ProjectionBatch[] = [];
+    for (const [i, projection] of projections.entries()) {
+      const after = from[i]!;
+      // A projection ahead of the lowest (one just claimed from another process, say) takes only
+      // the events after its own checkpoint.
+      const own = after === lowest ? events : events.filter((event) => event.globalPosition > after);
+      if (own.length === 0) continue;
+      const result = await around(projection, after, () => applyOnly(trx, store, projection, schema, own, careful));
+      batches.push({ projection, from: after, result });
+    }
+    // Every checkpoint in one statement, every notification in another.
+    await recordBatches(trx, schema, batches.flatMap((batch) => (batch.result.change ? [batch.result.change] : [])));
+    return { read: events.length, position: events[events.length - 1]!.globalPosition, batches };
+  });
+}

@@ -57,15 +57,6 @@ export interface StatsTotalsTable {
   blue_flowers: number;
 }
 
-/** team-stats' own memory of each live entry, to undo it on edit or delete. */
-export interface StatsEntryLedgerTable {
-  entry_id: number;
-  team_id: number;
-  participant_id: number;
-  distance_hundredths: number;
-  performed_at: string;
-}
-
 /** team-directory: the members of each team with their distances (team page's members table). */
 export interface TeamMembersTable {
   participant_id: number;
@@ -280,7 +271,6 @@ export interface ReadModelDatabase {
   team_stats: TeamStatsTable;
   team_daily_distance: TeamDailyDistanceTable;
   stats_totals: StatsTotalsTable;
-  stats_entry_ledger: StatsEntryLedgerTable;
   team_members: TeamMembersTable;
   team_entries: TeamEntriesTable;
   team_join_codes: TeamJoinCodesTable;

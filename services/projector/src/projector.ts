@@ -1,6 +1,12 @@
 /**
- * The projector: catches each read model up from its checkpoint when woken (runner.catchUp:
- * apply + checkpoint in one transaction under the projection's advisory lock, exactly once).
+ * The projector: catches the read models it works up from their checkpoints when woken, all of
+ * them in one run, batch by batch, every batch one transaction for all of them (runner's
+ * applyTogether: their advisory locks, one read of the log after the lowest checkpoint, each
+ * projection's apply, every checkpoint and change notification, one commit; exactly once).
+ * Batches grow with the backlog: FIRST_BATCH events at most at first, doubling while they come
+ * back full, up to `batchSize`. A batch that fails as a whole is followed by each projection
+ * alone (runner.catchUp), so one failing projection never holds the others back
+ * (docs/decisions/0102).
  *
  * Sharing: N projector processes on one database share the projections. Each
  * process works only the projections whose lease it holds (./leases.ts: a session-level advisory
@@ -16,15 +22,16 @@
  * projector holds every projection itself and takes no lease (one process: tests, benchmarks).
  *
  * Wake-ups: a process consumes only the queues of the projections it holds: claiming a lease
- * starts that projection's BullMQ worker, releasing closes it (worker.close() waits for its
- * active job). A wake-up sent while a projection has no holder waits in its queue for the next
- * holder's worker; and a holder catches a projection up as soon as it claims it, so a wake-up a
- * closing worker took without running (the projection was being released) is covered by the new
- * holder's catch-up, which starts after it. (One a process took in the instant after its lease
- * connection broke, before its worker closed, may find the new holder already caught up: that
- * holder's sweep covers it, one interval later at most.) Within a process a projection runs once
- * at a time (a request during a run gets one more run after it, shared with every request
- * meanwhile); the projections it holds run concurrently.
+ * starts that projection's BullMQ worker, releasing closes it and waits for the batch in progress
+ * (the next batch leaves the projection out). A wake-up sent while a projection has no holder
+ * waits in its queue for the next holder's worker; and a holder catches a projection up as soon
+ * as it claims it, so a wake-up a closing worker took without running (the projection was being
+ * released) is covered by the new holder's catch-up, which starts after it. (One a process took
+ * in the instant after its lease connection broke, before its worker closed, may find the new
+ * holder already caught up: that holder's sweep covers it, one interval later at most.) A job
+ * only requests a run and completes: within a process one run goes at a time, for every
+ * projection it works (a request during a run gets one more run after it, shared with every
+ * request meanwhile, from any queue).
  *
  * The sweep (each SWEEP_INTERVAL_MS, after the tick) catches every projection this process holds
  * up directly, whatever became of the wake-ups (Redis restarted or flushed, a publisher that
@@ -43,7 +50,7 @@
  *
  * Traces and correlation: a run asked for by wake-up jobs carries their origins
  * (WakeUpOrigin: correlation id, trace context; a run shared by several jobs, those of all, at most
- * MAX_WAKE_UP_ORIGINS). Each of its batches runs under a span `projection batch <name>` (a
+ * MAX_WAKE_UP_ORIGINS). Each projection's part of its batches runs under a span `projection batch <name>` (a
  * consumer span; attributes: projection, from and to position, events read and applied), a child
  * of the first origin's trace — so the trace of `POST /api/entry` goes on into the batch that
  * applied its event — and linked to the others'. Runs of the sweep and of the start-up are not
@@ -63,7 +70,9 @@ import {
   type WakeUpJob,
   type WakeUpOrigin,
 } from '@sinilill/messaging';
-import { catchUp, readCheckpoint, type CatchUpResult, type ParkReport, type Projection, type ReadModelDatabase } from '@sinilill/read-models';
+import {
+  applyTogether, catchUp, readCheckpoint, type BatchResult, type ParkReport, type Projection, type ReadModelDatabase, type TogetherResult,
+} from '@sinilill/read-models';
 import { asTraceCarrier, contextFromCarrier, inSpan, linkFromCarrier, type Context, type Link } from '@sinilill/telemetry';
 import { LeaseSession, fairShare, leasesToRelease, readLeaseHolders } from './leases';
 
@@ -76,7 +85,7 @@ export interface ProjectorOptions {
   prefix?: string;
   /** How often the leases are balanced and the held projections swept, ms. */
   sweepIntervalMs: number;
-  /** Events per transaction. */
+  /** Most events per batch (default 2000); a run starts at FIRST_BATCH and doubles up to it. */
   batchSize?: number;
   /**
    * The URL of `db`'s database, for this process's lease connection: with it,
@@ -139,6 +148,13 @@ export interface RunningProjector {
    */
   close(): Promise<void>;
 }
+
+/**
+ * Events the first batch of a run reads at most (then doubling while batches come back full, up
+ * to ProjectorOptions.batchSize): a wake-up under a steady load finds a few events, and a batch
+ * sized for a backlog would make the first of them wait for the last (docs/decisions/0102).
+ */
+export const FIRST_BATCH = 250;
 
 /** Minimum time between two wake-ups from the feed, ms: a burst of events makes one run, not one per event. */
 const FEED_WAKE_MS = 10;
@@ -293,84 +309,134 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
   const working = new Set<string>();
   const workers = new Map<string, Worker<WakeUpJob>>();
 
-  /**
-   * One batch under its span (module docs), a child of `parent`: `from` is the checkpoint before
-   * it, read for the span only when the span records and no earlier batch of the run told it.
-   */
-  const tracedBatch = (projection: Projection, parent: Context, links: Link[], from: number | undefined,
-    onTrace: (traceId: string) => void) =>
-    inSpan(`projection batch ${projection.name}`, { parent, links, role: 'consumer', attributes: { 'sinilill.projection': projection.name } }, async (span) => {
-      if (span.isRecording()) onTrace(span.spanContext().traceId);
-      const start = from ?? (span.isRecording() ? await readCheckpoint(options.db, projection.name) : undefined);
-      const batch = await catchUp(options.db, options.store, projection, { batchSize, stopAfter: 0, onPark });
-      span.setAttributes({
-        'sinilill.position.to': batch.position, 'sinilill.events.read': batch.read, 'sinilill.events.applied': batch.applied,
-        ...(start === undefined ? {} : { 'sinilill.position.from': start }),
-      });
-      return batch;
-    });
+  /** The first batch of a run, events: small, so that a run woken for a few events commits them at once. */
+  const firstBatch = Math.min(FIRST_BATCH, batchSize);
 
-  // Batch by batch, so that a stop or a release is seen between batches: `stopAfter: 0` makes
-  // catchUp return after its first committed batch (every position is past 0), or at once when
-  // nothing is new. A batch shorter than batchSize read up to the head: an event committed after
-  // its read has a wake-up of its own, which a run after this one answers (oneAtATime), so the
-  // run ends there instead of reading once more to find nothing.
-  const run = async (projection: Projection, origins: readonly WakeUpOrigin[]) => {
-    const total = { applied: 0, position: 0 };
+  /**
+   * One projection's part of a batch under its span (module docs), a child of `parent`; `from` is
+   * its checkpoint before the batch.
+   */
+  const traced = (parent: Context, links: Link[], onTrace: (traceId: string) => void) =>
+    (projection: Projection, from: number, work: () => Promise<BatchResult>): Promise<BatchResult> =>
+      inSpan(`projection batch ${projection.name}`, { parent, links, role: 'consumer', attributes: { 'sinilill.projection': projection.name } }, async (span) => {
+        if (span.isRecording()) onTrace(span.spanContext().traceId);
+        const batch = await work();
+        span.setAttributes({
+          'sinilill.position.from': from, 'sinilill.position.to': batch.position,
+          'sinilill.events.read': batch.read, 'sinilill.events.applied': batch.applied,
+        });
+        return batch;
+      });
+
+  /** The batch in progress, if any: a projection being released waits for it (stopWorking). */
+  let inBatch: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Catches one projection up alone, batch by batch (catchUp), as long as it is worked: the
+   * fallback when a batch together failed (docs/decisions/0102).
+   */
+  const runAlone = async (projection: Projection): Promise<number> => {
+    let applied = 0;
+    while (working.has(projection.name) && !stopped()) {
+      const startedAt = now();
+      const batch = await catchUp(options.db, options.store, projection, { batchSize, stopAfter: 0, onPark });
+      if (batch.read > 0) {
+        options.onBatch?.({ projection: projection.name, read: batch.read, applied: batch.applied, position: batch.position, startedAt, endedAt: now() });
+      }
+      applied += batch.applied;
+      if (batch.read < batchSize) break;
+    }
+    return applied;
+  };
+
+  // Every projection this process works, in one run: batch by batch, all of them in one
+  // transaction (applyTogether), so that a stop or a release is seen between batches. The
+  // batches grow with the backlog: the first reads at most firstBatch events, and each batch
+  // that came back full doubles the next, up to batchSize; a batch shorter than its size read up
+  // to the head: an event committed after its read has a wake-up of its own, which a run after
+  // this one answers (oneAtATime), so the run ends there instead of reading once more to find
+  // nothing. A batch that fails as a whole (not a parked event: a lost connection, a bug) is
+  // followed by each projection alone, so the others go on while the failing one is retried by
+  // the next wake-up or sweep.
+  const run = async (origins: readonly WakeUpOrigin[]) => {
+    const totals = new Map<string, { applied: number; position: number }>();
     // Traced when wake-ups asked for it (module docs): the first origin's trace goes on.
-    const traced = origins.length > 0;
     const parent = contextFromCarrier(origins[0]?.trace);
     const links = origins.slice(1).map((origin) => linkFromCarrier(origin.trace)).filter((link) => link !== undefined);
     let traceId: string | undefined;
-    let from: number | undefined;
-    while (working.has(projection.name) && !stopped()) {
+    const around = origins.length > 0 ? traced(parent, links, (id) => { traceId ??= id; }) : undefined;
+    let size = firstBatch;
+    let failure: unknown = null;
+    for (;;) {
+      const held = options.projections.filter((projection) => working.has(projection.name));
+      if (held.length === 0 || stopped()) break;
       const startedAt = now();
-      const batch: CatchUpResult = traced
-        ? await tracedBatch(projection, parent, links, from, (id) => { traceId ??= id; })
-        : await catchUp(options.db, options.store, projection, { batchSize, stopAfter: 0, onPark });
-      if (batch.read > 0) {
-        options.onBatch?.({
-          projection: projection.name, read: batch.read, applied: batch.applied, position: batch.position, startedAt, endedAt: now(),
-        });
+      const attempt = applyTogether(options.db, options.store, held, { maxCount: size, ...(around ? { around } : {}) });
+      inBatch = attempt.catch(() => undefined);
+      let batch: TogetherResult;
+      try {
+        batch = await attempt;
+      } catch (error) {
+        log('batch of every projection failed; each projection alone', { projections: held.map((p) => p.name), error: String(error) });
+        const alone = await Promise.allSettled(held.map(async (projection) => {
+          const applied = await runAlone(projection);
+          const total = totals.get(projection.name) ?? { applied: 0, position: 0 };
+          totals.set(projection.name, { applied: total.applied + applied, position: await readCheckpoint(options.db, projection.name) });
+        }));
+        for (const [i, outcome] of alone.entries()) {
+          if (outcome.status === 'fulfilled') continue;
+          log('projection run failed', { projection: held[i]!.name, error: String(outcome.reason) });
+          failure ??= outcome.reason;
+        }
+        break;
       }
-      from = batch.position;
-      total.position = batch.position;
-      total.applied += batch.applied;
-      if (batch.read < batchSize) break;
+      const endedAt = now();
+      for (const { projection, result } of batch.batches) {
+        for (const park of result.parks) onPark(park);
+        options.onBatch?.({ projection: projection.name, read: result.read, applied: result.applied, position: result.position, startedAt, endedAt });
+        const total = totals.get(projection.name) ?? { applied: 0, position: 0 };
+        totals.set(projection.name, { applied: total.applied + result.applied, position: result.position });
+      }
+      if (batch.read < size) break;
+      size = Math.min(size * 2, batchSize);
     }
-    if (total.applied > 0) {
-      const correlationIds = [...new Set(origins.flatMap((origin) => (origin.correlationId === undefined ? [] : [origin.correlationId])))];
+    const correlationIds = [...new Set(origins.flatMap((origin) => (origin.correlationId === undefined ? [] : [origin.correlationId])))];
+    for (const [projection, total] of totals) {
+      if (total.applied === 0) continue;
       log('projected', {
-        projection: projection.name, applied: total.applied, position: total.position,
+        projection, applied: total.applied, position: total.position,
         ...(correlationIds.length > 0 ? { correlationIds } : {}), ...(traceId === undefined ? {} : { traceId }),
       });
     }
+    if (failure !== null) throw failure;
   };
-  const runs = new Map(options.projections.map((projection) => [projection.name, oneAtATime((origins) => run(projection, origins))]));
-  const request = (name: string, origins: readonly WakeUpOrigin[] = []): Promise<void> => runs.get(name)!.request(origins);
+  const runs = oneAtATime(run);
+  const request = (origins: readonly WakeUpOrigin[] = []): Promise<void> => runs.request(origins);
 
   const startWorking = (name: string) => {
     working.add(name);
     const worker = new Worker<WakeUpJob>(
       projectionQueueName(name),
-      // Completed without a run when the projection is being released: its next holder catches
-      // up when it claims it, after this job was taken (module docs). The run is traced as the
-      // job's origins ask (module docs).
-      async (job) => { await request(name, originsOf(job.data)); },
+      // The job only asks for a run of every projection this process works and completes: the
+      // run is shared by the wake-ups of all their queues (oneAtATime), and a worker being closed
+      // never waits for other projections' runs. A projection being released is left out of the
+      // run's next batch; its next holder catches up when it claims it, after this job was taken
+      // (module docs). The run is traced as the job's origins ask (module docs) and logs its own
+      // failures.
+      async (job) => { void request(originsOf(job.data)).catch(() => undefined); },
       // A dead worker's job is reclaimed after its lock lapses (renewed every 5 s while alive).
       { connection: redisConnection(options.redisUrl), prefix, concurrency: 1, autorun: true, lockDuration: 10_000, stalledInterval: 5_000 },
     );
-    worker.on('failed', (_job, error) => log('projection run failed', { projection: name, error: String(error) }));
     worker.on('error', (error) => log('worker error', { projection: name, error: String(error) }));
     workers.set(name, worker);
   };
-  /** Stops working `name`: its worker closed (after its active job), its run ended after its batch. */
+  /** Stops working `name`: its worker closed, the batch in progress ended (the next leaves it out). */
   const stopWorking = async (name: string) => {
     working.delete(name);
     const worker = workers.get(name);
     workers.delete(name);
     await worker?.close();
-    await runs.get(name)!.settled();
+    await inBatch;
   };
 
   const leases = options.databaseUrl === undefined ? null : new LeaseSession({
@@ -416,7 +482,7 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
   };
 
   const catchUpAll = async () => {
-    await Promise.all([...working].map((name) => request(name)));
+    await request();
   };
   let ticking: Promise<void> | null = null;
   const sweep = () => {
@@ -424,14 +490,14 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
     ticking = tick()
       .catch((error: unknown) => log('lease tick failed', { error: String(error) }))
       .then(() => {
-        for (const name of working) void request(name).catch((error: unknown) => log('sweep failed', { projection: name, error: String(error) }));
+        if (working.size > 0) void request().catch((error: unknown) => log('sweep failed', { error: String(error) }));
       })
       .finally(() => { ticking = null; });
   };
   let timer: NodeJS.Timeout | undefined;
   const publisher = new WakeUpPublisher({ redisUrl: options.redisUrl, prefix, projections: names });
   const feed = options.subscribe ? followFeed(options.subscribe, options.projections, () => {
-    for (const name of working) void request(name).catch((error: unknown) => log('subscription wake-up failed', { projection: name, error: String(error) }));
+    if (working.size > 0) void request().catch((error: unknown) => log('subscription wake-up failed', { error: String(error) }));
   }, log) : null;
   const close = async () => {
     stopping = true;
@@ -439,7 +505,7 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
     await feed?.close();
     await ticking;
     await Promise.all([...new Set([...workers.keys(), ...working])].map(stopWorking));
-    await Promise.all([...runs.values()].map((r) => r.settled()));
+    await runs.settled();
     await leases?.close();
     await publisher.close();
   };

@@ -26,6 +26,7 @@ import * as entryReview from './0010-entry-review';
 import * as searchFolding from './0011-search-folding';
 import * as raisedUnknown from './0012-raised-unknown';
 import * as editions from './0013-editions';
+import * as oneEntryLedger from './0014-one-entry-ledger';
 
 interface SchemaScopedMigration {
   up(db: Kysely<unknown>): Promise<void>;
@@ -46,6 +47,7 @@ const MIGRATIONS: Readonly<Record<string, SchemaScopedMigration>> = {
   '0011-search-folding': searchFolding,
   '0012-raised-unknown': raisedUnknown,
   '0013-editions': editions,
+  '0014-one-entry-ledger': oneEntryLedger,
 };
 
 /** Former name → current name of each read-model migration (decision 0075). Never shrinks. */

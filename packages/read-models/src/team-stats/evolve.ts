@@ -3,7 +3,8 @@
  * The working set is loaded by the projection; `evolveTeamStats` mutates it in memory (no I/O),
  * and `deriveTeamFigures` applies the progress rules of spec §4 to a team's exact distance.
  * What an entry event does to an entry's km comes from the domain's entry ledger
- * (evolveEntryCount): this read model keeps one row per counting entry (stats_entry_ledger).
+ * (evolveEntryCount); what an entry counted for before a batch is read from the log by the
+ * projection (projection.ts), not kept in a table.
  */
 import type { RecordedEvent } from '@sinilill/event-store';
 import { YEAR_OF_EVENTS_BEFORE_EDITIONS } from '@sinilill/domain/seed';
@@ -40,7 +41,7 @@ export interface TeamFigures {
   participants: number;
 }
 
-/** A stats_entry_ledger row: what one counting entry counts for (the domain ledger's CountedEntry). */
+/** What one counting entry counts for (the domain ledger's CountedEntry). */
 export type LedgerRow = CountedEntry;
 
 /** The rows a batch touches, keyed by id; `null` in `ledger` marks an entry removed in this batch. */

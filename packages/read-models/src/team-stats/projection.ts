@@ -3,16 +3,22 @@
  * card (name, icon, description: TeamRegistered, TeamPublicAttributesChanged, TeamRenamed), rounded distance,
  * participants, per-day km, prestige, in-lap distance and blue flowers, and the totals row. A
  * TeamDeleted removes the team with its km; a ParticipantDeleted takes one off its count. Owns
- * team_stats, team_daily_distance, stats_totals (every edition's teams together) and
- * stats_entry_ledger. A team's figures follow its own edition's route (TeamRegistered.edition),
+ * team_stats, team_daily_distance and stats_totals (every edition's teams together). A team's figures follow its own edition's route (TeamRegistered.edition),
  * which this projection keeps from the edition events (projection-editions.ts); an
  * EditionChanged recomputes the figures of every team of that edition.
+ *
+ * What an entry counted for before a batch (to undo it on an edit, deletion or rejection) is read
+ * from the log: the entry's own stream up to the batch, folded by the domain's entry ledger, in
+ * one read for every such entry of the batch (EventStore.readStreams). It used to be kept in a
+ * table of its own, stats_entry_ledger, a second copy of every entry beside team-directory's
+ * team_entries, written for every entry added and read again only for the few edited or deleted
+ * (docs/decisions/0103). An entry of a team that is gone (TeamDeleted) counts for nothing.
  */
 import { sql, type Kysely } from 'kysely';
-import { isEntryEventType } from '@sinilill/domain';
-import type { RecordedEvent } from '@sinilill/event-store';
+import { asEntryEvent, countOf, evolveLedgerEntry, isEntryEventType, streams, type LedgerEntry } from '@sinilill/domain';
+import type { EventStore, RecordedEvent } from '@sinilill/event-store';
 import { upsertRows } from '../bulk';
-import { IdSet, type Projection } from '../projection';
+import type { ApplyContext, Projection } from '../projection';
 import { fold } from '../parking';
 import { EDITION_DATA_EVENTS, ProjectionEditions, type EditionLookup } from '../projection-editions';
 import type { ReadModelDatabase } from '../schema';
@@ -28,42 +34,64 @@ import {
 /**
  * What a rebuild keeps across its batches (Projection.rebuild, docs/decisions/0043): every team row and every
  * team-day's km in memory, written with their final figures by `finish` (a team row also in its
- * batch when its text is new, so that a text PostgreSQL refuses parks its own event), and which
- * entries have a ledger row written (only those are loaded again, for an edit or a deletion; a
- * new entry is not probed for). The ledger and deletions are written batch by batch, as live.
+ * batch when its text is new, so that a text PostgreSQL refuses parks its own event). Deletions
+ * are written batch by batch, as live.
  */
 interface TeamStatsRebuildState {
   editions: ProjectionEditions;
   teams: Map<number, TeamFigures>;
   /** km per `${teamId}|${day}`, hundredths. */
   daily: Map<string, number>;
-  ledgerWritten: IdSet;
 }
 
-async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEvent[], state?: TeamStatsRebuildState): Promise<TeamStatsWorkingSet> {
+/**
+ * What each entry of `entryIds` counted for just before global position `before` (null: it did
+ * not count, or is unknown): its stream read from the log (one round trip where the store reads
+ * several streams at once) and folded by the domain's entry ledger up to that position.
+ */
+async function countedBefore(store: EventStore, entryIds: readonly number[], before: number): Promise<Map<number, LedgerEntry | null>> {
+  const requests = entryIds.map((id) => ({ stream: streams.entry(id) }));
+  const read = store.readStreams
+    ? (await store.readStreams(requests)).streams
+    : await Promise.all(requests.map((request) => store.readStream(request.stream)));
+  const counted = new Map<number, LedgerEntry | null>();
+  entryIds.forEach((id, i) => {
+    let entry: LedgerEntry | null = null;
+    for (const recorded of read[i] ?? []) {
+      if (recorded.globalPosition >= before) break;
+      const event = asEntryEvent(recorded);
+      if (!event) continue;
+      try {
+        entry = evolveLedgerEntry(entry, event);
+      } catch {
+        // An event the fold refuses (a distance with three decimals) was parked when it came,
+        // and changed nothing this projection counted.
+      }
+    }
+    counted.set(id, entry);
+  });
+  return counted;
+}
+
+async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEvent[], context: ApplyContext, state?: TeamStatsRebuildState): Promise<TeamStatsWorkingSet> {
   const set = emptyWorkingSet();
-  const entryIds = new Set<number>();
   const teamIds = new Set<number>();
   const editionYears = new Set<number>();
+  // Entries the batch names before adding them (an edit, a deletion, a review of an earlier
+  // batch's entry): what they counted for comes from the log. An entry the batch adds first needs none.
+  const added = new Set<number>();
+  const earlier = new Set<number>();
   for (const event of events) {
     const data = event.data as { entryId?: number; teamId?: number; year?: number };
     if (ProjectionEditions.isEditionEvent(event) && data.year !== undefined) editionYears.add(data.year);
-    if (isEntryEventType(event.type) && data.entryId !== undefined && (!state || state.ledgerWritten.has(data.entryId))) {
-      entryIds.add(data.entryId);
+    if (isEntryEventType(event.type) && data.entryId !== undefined) {
+      if (event.type === 'EntryAdded') added.add(data.entryId);
+      else if (!added.has(data.entryId)) earlier.add(data.entryId);
     }
     if (data.teamId !== undefined) teamIds.add(data.teamId);
   }
-  if (entryIds.size > 0) {
-    const rows = await db.selectFrom('stats_entry_ledger').selectAll()
-      .where('entry_id', '=', sql<number>`any(${[...entryIds]}::int[])`).execute();
-    for (const row of rows) {
-      teamIds.add(row.team_id);
-      set.ledger.set(row.entry_id, {
-        entryId: row.entry_id, teamId: row.team_id, participantId: row.participant_id,
-        hundredths: row.distance_hundredths, day: row.performed_at,
-      });
-    }
-  }
+  const priors = earlier.size > 0 ? await countedBefore(context.store, [...earlier], events[0]!.globalPosition) : new Map<number, LedgerEntry | null>();
+  for (const prior of priors.values()) if (prior) teamIds.add(prior.teamId);
   if (state) {
     // Copies, so that a batch that fails leaves the kept rows as they were.
     for (const id of teamIds) {
@@ -86,6 +114,12 @@ async function load(db: Kysely<ReadModelDatabase>, events: readonly RecordedEven
         participants: row.participants,
       });
     }
+  }
+  // What an entry counted for stands only while its team does: a team deleted in an earlier
+  // batch took its entries' km with it (TeamDeleted), so its entries count for nothing.
+  for (const [id, prior] of priors) {
+    const counted = countOf(prior);
+    if (counted && set.teams.has(counted.teamId)) set.ledger.set(id, counted);
   }
   return set;
 }
@@ -111,22 +145,6 @@ async function saveTeams(db: Kysely<ReadModelDatabase>, rows: Iterable<TeamFigur
   }, teams);
 }
 
-/** Writes the batch's ledger rows: kept ones upserted, removed ones deleted. */
-async function saveLedger(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet): Promise<void> {
-  const kept = [...set.ledger.values()].filter((e) => e !== null).map((e) => ({
-    entry_id: e.entryId, team_id: e.teamId, participant_id: e.participantId,
-    distance_hundredths: e.hundredths, performed_at: e.day,
-  }));
-  await upsertRows(db, {
-    table: 'stats_entry_ledger', key: ['entry_id'],
-    columns: { entry_id: 'int', team_id: 'int', participant_id: 'int', distance_hundredths: 'int', performed_at: 'date' },
-  }, kept);
-  const removed = [...set.ledger.entries()].filter(([, e]) => e === null).map(([id]) => id);
-  if (removed.length > 0) {
-    await db.deleteFrom('stats_entry_ledger').where('entry_id', '=', sql<number>`any(${removed}::int[])`).execute();
-  }
-}
-
 /** Day rows of `deltas` (`${teamId}|${day}` → hundredths), zero ones left out. */
 function dailyRows(deltas: Map<string, number>) {
   return [...deltas.entries()].filter(([, delta]) => delta !== 0).map(([key, delta]) => {
@@ -149,7 +167,6 @@ const DAILY_COLUMNS = { team_id: 'int', day: 'date', distance_hundredths: 'bigin
 
 async function save(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, editions: EditionLookup): Promise<void> {
   await saveTeams(db, [...set.changedTeams].map((id) => set.teams.get(id)!), editions);
-  await saveLedger(db, set);
   const daily = dailyRows(set.dailyDelta);
   await upsertRows(db, {
     table: 'team_daily_distance', key: ['team_id', 'day'], columns: DAILY_COLUMNS, update: { distance_hundredths: 'add' },
@@ -164,18 +181,18 @@ async function save(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, edi
   }
   const deleted = [...set.deletedTeams];
   if (deleted.length > 0) {
-    // Whole-team deletes by team id: the team's ledger and daily rows need not be loaded.
+    // Whole-team deletes by team id: the team's daily rows need not be loaded.
     const ids = sql<number>`any(${deleted}::int[])`;
     await db.deleteFrom('team_stats').where('team_id', '=', ids).execute();
     await db.deleteFrom('team_daily_distance').where('team_id', '=', ids).execute();
-    await db.deleteFrom('stats_entry_ledger').where('team_id', '=', ids).execute();
   }
   if (set.changedTeams.size > 0 || deleted.length > 0) await saveTotals(db);
 }
 
 /**
- * A rebuild's batch: the ledger written as live, then the kept team rows and day totals changed
- * in memory (after the writes, so a failed batch leaves them as they were; module docs of docs/decisions/0043).
+ * A rebuild's batch: new team texts and deletions written as live, then the kept team rows and
+ * day totals changed in memory (after the writes, so a failed batch leaves them as they were;
+ * module docs of docs/decisions/0043).
  */
 async function saveRebuilding(db: Kysely<ReadModelDatabase>, set: TeamStatsWorkingSet, state: TeamStatsRebuildState, editions: EditionLookup): Promise<void> {
   // A team whose text is new (registered, renamed, described) is written in its batch, so that a
@@ -186,16 +203,9 @@ async function saveRebuilding(db: Kysely<ReadModelDatabase>, set: TeamStatsWorki
       || before.description !== row.description || before.createdAt !== row.createdAt;
   });
   await saveTeams(db, texts, editions);
-  await saveLedger(db, set);
   const deleted = [...set.deletedTeams];
   if (deleted.length > 0) {
-    const ids = sql<number>`any(${deleted}::int[])`;
-    await db.deleteFrom('team_stats').where('team_id', '=', ids).execute();
-    await db.deleteFrom('stats_entry_ledger').where('team_id', '=', ids).execute();
-  }
-  for (const [id, entry] of set.ledger) {
-    if (entry) state.ledgerWritten.add(id);
-    else state.ledgerWritten.delete(id);
+    await db.deleteFrom('team_stats').where('team_id', '=', sql<number>`any(${deleted}::int[])`).execute();
   }
   for (const id of set.changedTeams) state.teams.set(id, set.teams.get(id)!);
   for (const [key, delta] of set.dailyDelta) state.daily.set(key, (state.daily.get(key) ?? 0) + delta);
@@ -228,18 +238,18 @@ export function createTeamStatsProjection(): Projection {
   return {
     name: 'team-stats',
     handles: [...TEAM_STATS_EVENTS, ...EDITION_DATA_EVENTS],
-    async apply(db, events) {
+    async apply(db, events, context) {
       const editions = await ProjectionEditions.load(db, 'team-stats');
-      const set = await load(db, events);
+      const set = await load(db, events, context);
       foldBatch(set, editions, events);
       await editions.save(db);
       await save(db, set, editions.get);
     },
     rebuild() {
-      const state: TeamStatsRebuildState = { editions: ProjectionEditions.empty('team-stats'), teams: new Map(), daily: new Map(), ledgerWritten: new IdSet() };
+      const state: TeamStatsRebuildState = { editions: ProjectionEditions.empty('team-stats'), teams: new Map(), daily: new Map() };
       return {
-        async apply(db, events) {
-          const set = await load(db, events, state);
+        async apply(db, events, context) {
+          const set = await load(db, events, context, state);
           const editions = state.editions.copy();
           foldBatch(set, editions, events);
           await editions.save(db);

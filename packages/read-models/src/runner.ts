@@ -349,6 +349,12 @@ export interface TogetherResult {
   position: number;
   /** The projections that had events after their checkpoint, in the order given. */
   batches: ProjectionBatch[];
+  /**
+   * The projections left out because another transaction held their lock (a projector that
+   * has not yet let go of a lease, a rebuild): waiting for it would hold every other projection
+   * of the batch back with it.
+   */
+  busy: string[];
 }
 
 export interface TogetherOptions {
@@ -400,30 +406,48 @@ async function applyTogetherOnce(
   options: TogetherOptions,
   careful: boolean,
 ): Promise<TogetherResult> {
-  if (projections.length === 0) return { read: 0, position: 0, batches: [] };
+  if (projections.length === 0) return { read: 0, position: 0, batches: [], busy: [] };
   const schema = READ_MODEL_SCHEMA;
   const around = options.around ?? ((_projection, _from, work) => work());
   return db.transaction().execute(async (trx) => {
-    await sql`SELECT ${sql.join(projections.map((p) => sql`pg_advisory_xact_lock(${lockKey(schema, p.name)})`))}`.execute(trx);
-    const rows = await trx.withSchema(schema).selectFrom('checkpoints').select(['projection', 'position'])
-      .where('projection', 'in', projections.map((p) => p.name)).execute();
-    const checkpoints = new Map(rows.map((row) => [row.projection, Number(row.position)]));
-    const from = projections.map((p) => checkpoints.get(p.name) ?? 0);
-    const lowest = Math.min(...from);
-    const events = await store.readAll({ after: lowest, maxCount: options.maxCount, metadata: false });
-    if (events.length === 0) return { read: 0, position: lowest, batches: [] };
-    const batches: ProjectionBatch[] = [];
-    for (const [i, projection] of projections.entries()) {
-      const after = from[i]!;
-      // A projection ahead of the lowest (one just claimed from another process, say) takes only
-      // the events after its own checkpoint.
-      const own = after === lowest ? events : events.filter((event) => event.globalPosition > after);
-      if (own.length === 0) continue;
-      const result = await around(projection, after, () => applyOnly(trx, store, projection, schema, own, careful));
-      batches.push({ projection, from: after, result });
-    }
-    // Every checkpoint in one statement, every notification in another.
-    await recordBatches(trx, schema, batches.flatMap((batch) => (batch.result.change ? [batch.result.change] : [])));
-    return { read: events.length, position: events[events.length - 1]!.globalPosition, batches };
+    // Tried, not waited for: a lock held elsewhere leaves its projection out of this batch (the
+    // caller tries it again), so one projection held back never holds the others back.
+    const { rows: [taken] } = await sql<Record<string, boolean>>`SELECT ${sql.join(projections.map((p, i) => sql`pg_try_advisory_xact_lock(${lockKey(schema, p.name)}) AS ${sql.ref(`l${i}`)}`))}`.execute(trx);
+    const busy = projections.filter((_p, i) => taken?.[`l${i}`] !== true).map((p) => p.name);
+    if (busy.length === projections.length) return { read: 0, position: 0, batches: [], busy };
+    return applyLocked(trx, store, projections.filter((p) => !busy.includes(p.name)), options, careful, busy, around);
   });
+}
+
+/** applyTogetherOnce's work once the locks of `projections` are held in `trx`. */
+async function applyLocked(
+  trx: Transaction<ReadModelDatabase>,
+  store: EventStore,
+  projections: readonly Projection[],
+  options: TogetherOptions,
+  careful: boolean,
+  busy: string[],
+  around: NonNullable<TogetherOptions['around']>,
+): Promise<TogetherResult> {
+  const schema = READ_MODEL_SCHEMA;
+  const rows = await trx.withSchema(schema).selectFrom('checkpoints').select(['projection', 'position'])
+    .where('projection', 'in', projections.map((p) => p.name)).execute();
+  const checkpoints = new Map(rows.map((row) => [row.projection, Number(row.position)]));
+  const from = projections.map((p) => checkpoints.get(p.name) ?? 0);
+  const lowest = Math.min(...from);
+  const events = await store.readAll({ after: lowest, maxCount: options.maxCount, metadata: false });
+  if (events.length === 0) return { read: 0, position: lowest, batches: [], busy };
+  const batches: ProjectionBatch[] = [];
+  for (const [i, projection] of projections.entries()) {
+    const after = from[i]!;
+    // A projection ahead of the lowest (one just claimed from another process, say) takes only
+    // the events after its own checkpoint.
+    const own = after === lowest ? events : events.filter((event) => event.globalPosition > after);
+    if (own.length === 0) continue;
+    const result = await around(projection, after, () => applyOnly(trx, store, projection, schema, own, careful));
+    batches.push({ projection, from: after, result });
+  }
+  // Every checkpoint in one statement, every notification in another.
+  await recordBatches(trx, schema, batches.flatMap((batch) => (batch.result.change ? [batch.result.change] : [])));
+  return { read: events.length, position: events[events.length - 1]!.globalPosition, batches, busy };
 }

@@ -156,6 +156,13 @@ export interface RunningProjector {
  */
 export const FIRST_BATCH = 250;
 
+/**
+ * How soon a run that found a projection's lock held elsewhere (runner.applyTogether's `busy`)
+ * is followed by another, ms: the other holder (a projector letting go of a lease, a rebuild)
+ * usually ends within a batch, and the sweep is seconds away.
+ */
+const BUSY_RETRY_MS = 250;
+
 /** Minimum time between two wake-ups from the feed, ms: a burst of events makes one run, not one per event. */
 const FEED_WAKE_MS = 10;
 
@@ -367,8 +374,10 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
     const around = origins.length > 0 ? traced(parent, links, (id) => { traceId ??= id; }) : undefined;
     let size = firstBatch;
     let failure: unknown = null;
+    // Projections whose lock another transaction held: left out for the rest of this run.
+    const busy = new Set<string>();
     for (;;) {
-      const held = options.projections.filter((projection) => working.has(projection.name));
+      const held = options.projections.filter((projection) => working.has(projection.name) && !busy.has(projection.name));
       if (held.length === 0 || stopped()) break;
       const startedAt = now();
       const attempt = applyTogether(options.db, options.store, held, { maxCount: size, ...(around ? { around } : {}) });
@@ -390,6 +399,7 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
         }
         break;
       }
+      for (const name of batch.busy) busy.add(name);
       const endedAt = now();
       for (const { projection, result } of batch.batches) {
         for (const park of result.parks) onPark(park);
@@ -397,8 +407,13 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
         const total = totals.get(projection.name) ?? { applied: 0, position: 0 };
         totals.set(projection.name, { applied: total.applied + result.applied, position: result.position });
       }
-      if (batch.read < size) break;
-      size = Math.min(size * 2, batchSize);
+      if (batch.read < size && batch.busy.length === 0) break;
+      if (batch.read >= size) size = Math.min(size * 2, batchSize);
+    }
+    if (busy.size > 0 && !stopped()) {
+      clearTimeout(busyRetry);
+      busyRetry = setTimeout(() => void request().catch(() => undefined), BUSY_RETRY_MS);
+      busyRetry.unref?.();
     }
     const correlationIds = [...new Set(origins.flatMap((origin) => (origin.correlationId === undefined ? [] : [origin.correlationId])))];
     for (const [projection, total] of totals) {
@@ -410,6 +425,7 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
     }
     if (failure !== null) throw failure;
   };
+  let busyRetry: ReturnType<typeof setTimeout> | undefined;
   const runs = oneAtATime(run);
   const request = (origins: readonly WakeUpOrigin[] = []): Promise<void> => runs.request(origins);
 
@@ -502,6 +518,7 @@ export async function startProjector(options: ProjectorOptions): Promise<Running
   const close = async () => {
     stopping = true;
     clearInterval(timer);
+    clearTimeout(busyRetry);
     await feed?.close();
     await ticking;
     await Promise.all([...new Set([...workers.keys(), ...working])].map(stopWorking));

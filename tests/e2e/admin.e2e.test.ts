@@ -303,7 +303,9 @@ describe('the admin console', () => {
     await searchFor(page, 'admin-users-table', urmas.email, urmasUser.id);
     expect(await deleteSelected(page, 'admin-users-table', [urmasUser.id])).toContain('1');
     await expect.poll(async () => (await userOf(urmas.email)) === undefined).toBe(true);
-    expect((await entries()).some((e) => e.participant_id === urmas.id)).toBe(false);
+    // His entries stay, so his team keeps its km: a person's deletion keeps them, whoever deletes
+    // (docs/decisions/0109, as the privacy page says).
+    expect((await entries()).some((e) => e.participant_id === urmas.id)).toBe(true);
 
     // The history keeps the events, with the personal fields unreadable.
     const history = (await api<HistoryPage>(`/admin/history?participant=${urmas.id}&limit=500`, adminToken)).body;

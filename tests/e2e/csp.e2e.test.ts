@@ -180,7 +180,7 @@ describe('a content security policy the client passes', () => {
     for (const path of PUBLIC_PAGES_IN_ENGLISH) await visit(path);
     await visit('/api/docs', '#swagger-ui .information-container');
     // The other document too (the UI's selector of definitions).
-    await page.locator('#swagger-ui select').selectOption({ label: 'Command API' });
+    await page.locator('#swagger-ui select#select').selectOption({ label: 'Command API' });
     await page.getByText('Sinilill command API').first().waitFor();
     expect(violations).toEqual([]);
   });

@@ -411,7 +411,7 @@ export function rushNotes(f: RushFigures | null): string[] {
     `rush: CPU seconds over the evening: ${Object.entries(f.cpuSeconds).map(([name, s]) => `${name} ${s.toFixed(1)}`).join(', ')}; `
     + `the machine's cores were ${(f.machineBusy * 100).toFixed(0)} % busy (every process on it)`,
     `rush: GET /api/stats through nginx's one-second cache: ${Object.entries(f.evening.statsCache).map(([status, n]) => `${status} ${n}`).join(', ')} `
-    + '(a logged-in page sends Authorization, which the cache passes by)',
+    + '(a logged-in page\'s token does not pass it by: the answer is everyone\'s)',
   ];
   if (f.errorCauses.length > 0) notes.push(`rush: errors by route and cause: ${f.errorCauses.join('; ')}`);
   if (f.serviceErrors.length > 0) notes.push(`rush: the services logged errors: ${f.serviceErrors.join('; ')}`);

@@ -104,10 +104,14 @@ export function nginxConfFor(kit: string, addresses: { port: number; queryApi: s
 /**
  * Runs nginx with the kit's configuration in front of the APIs at `apis.query` and `apis.command`
  * (URLs) in a temporary prefix (see the module comment; also tests/int/gateway-edges.int.test.ts);
- * `stop()` ends it (SIGQUIT to its master, which this call started) and removes the prefix.
+ * `stop()` ends it (SIGQUIT to its master, which this call started) and removes the prefix. Its
+ * error log goes to this process's stderr, or line by line to `onErrorLine` when given.
  * @throws Error when nginx does not answer within 10 s.
  */
-export async function startNginx(apis: { query: string; command: string }): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startNginx(
+  apis: { query: string; command: string },
+  onErrorLine?: (line: string) => void,
+): Promise<{ url: string; stop: () => Promise<void> }> {
   const prefix = mkdtempSync(join(tmpdir(), 'sinilill-nginx-'));
   // nginx's workers run as another user (nobody) when it is started as root: they must reach the temp paths.
   chmodSync(prefix, 0o755);
@@ -117,7 +121,15 @@ export async function startNginx(apis: { query: string; command: string }): Prom
   writeFileSync(conf, nginxConfFor(readFileSync(NGINX_CONF, 'utf8'), {
     port, queryApi: new URL(apis.query).host, commandApi: new URL(apis.command).host,
   }));
-  const child: ChildProcess = spawn('nginx', ['-p', `${prefix}/`, '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child: ChildProcess = spawn('nginx', ['-p', `${prefix}/`, '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', onErrorLine ? 'pipe' : 'inherit'] });
+  if (onErrorLine) {
+    let partial = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) onErrorLine(line);
+    });
+  }
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
     if (child.exitCode === null) child.kill('SIGQUIT');

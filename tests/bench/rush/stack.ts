@@ -13,14 +13,12 @@
  * sent by anything the rush does) and the administrator `admin` created at the command API's
  * start (ADMIN_EMAIL, ADMIN_PASSWORD).
  */
-import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '@sinilill/config';
-import { freePort, freePortBlock } from '@sinilill/local-infra';
+import { freePortBlock } from '@sinilill/local-infra';
 import { spawnService, waitForOk, type ServiceProcess } from '../../support/service-process';
-import { NGINX_CONF, nginxConfFor } from '../stats-peers';
+import { startNginx } from '../stats-peers';
 
 export interface RushStack {
   /** nginx's address, the only one the clients use: http://127.0.0.1:port. */
@@ -115,47 +113,16 @@ interface FrontDoor { url: string; errors: Map<string, number>; stop(): Promise<
 
 /**
  * nginx with the kit's configuration in front of the APIs at `apis` (host:port), as stats-peers.ts
- * startNginx runs it, but with its error log read here rather than printed: under a rush it logs a
- * line per failed upstream request, which are counted by kind for the report.
+ * startNginx runs it, with its error log counted by kind rather than printed: under a rush it logs
+ * a line per failed upstream request.
  * @throws Error when nginx does not answer within 10 s.
  */
 async function startFrontDoor(apis: { query: string; command: string }): Promise<FrontDoor> {
-  const prefix = mkdtempSync(join(tmpdir(), 'sinilill-rush-nginx-'));
-  // nginx's workers run as another user (nobody) when it is started as root: they must reach the temp paths.
-  chmodSync(prefix, 0o755);
-  mkdirSync(join(prefix, '.data/nginx'), { recursive: true });
-  const port = await freePort();
-  const conf = join(prefix, 'sinilill.conf');
-  writeFileSync(conf, nginxConfFor(readFileSync(NGINX_CONF, 'utf8'), { port, queryApi: apis.query, commandApi: apis.command }));
-  const child = spawn('nginx', ['-p', `${prefix}/`, '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
   const errors = new Map<string, number>();
-  let partial = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    const lines = (partial + chunk.toString('utf8')).split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) {
-      // "2026/12/05 10:01:02 [error] 26801#26801: *2898 upstream timed out (…) while connecting to upstream, client: …"
-      const what = /\[(\w+)\] \d+#\d+: (?:\*\d+ )?(.*?)(?:, client: .*)?$/.exec(line);
-      if (what) errors.set(`${what[1]}: ${what[2]}`, (errors.get(`${what[1]}: ${what[2]}`) ?? 0) + 1);
-    }
+  const started = await startNginx({ query: `http://${apis.query}`, command: `http://${apis.command}` }, (line) => {
+    // "2026/12/05 10:01:02 [error] 26801#26801: *2898 upstream timed out (…) while connecting to upstream, client: …"
+    const what = /\[(\w+)\] \d+#\d+: (?:\*\d+ )?(.*?)(?:, client: .*)?$/.exec(line);
+    if (what) errors.set(`${what[1]}: ${what[2]}`, (errors.get(`${what[1]}: ${what[2]}`) ?? 0) + 1);
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null) child.kill('SIGQUIT');
-    await exited;
-    rmSync(prefix, { recursive: true, force: true });
-  };
-  const url = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 10_000; ;) {
-    try {
-      if ((await fetch(`${url}/health/live`)).ok) return { url, errors, stop };
-    } catch {
-      // not listening yet
-    }
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`rush: nginx did not start (exit ${child.exitCode}): ${[...errors.keys()].join('; ')}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return { ...started, errors };
 }

@@ -42,7 +42,7 @@ export function EditionsTab() {
   const latest = editions.length > 0 ? editions[editions.length - 1]! : null;
 
   // The command's answer is the edition as the log now has it; the list's read model may not have
-  // caught up yet (the answer carries no position to wait for), so the answer goes into the list.
+  // caught up yet, so the answer goes into the list.
   const remember = (view: EditionView) => client.setQueryData<EditionView[]>(ADMIN_EDITIONS_KEY, (list) => withView(list ?? [], view));
   const start = (mode: 'new' | 'edit' | 'view', draft: EditionDraft) => {
     setNotice(null);

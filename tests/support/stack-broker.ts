@@ -87,6 +87,35 @@ function run(program: string, args: string[], cwd: string, timeoutMs: number): P
   });
 }
 
+/**
+ * The variable naming a file with the result ({status, stderr}) of the `npm run build` that
+ * run-e2e.ts ran before the lanes started; the production test's deployment takes that build.
+ */
+export const PREBUILT_ENV = 'E2E_PREBUILT';
+
+/**
+ * `npm run build` (infra/build/build.ts) under the launcher's build lock
+ * (services/cli/bin/sinilill.mjs: `.data/build.lock`), so that a launcher started meanwhile
+ * neither builds at the same time nor starts from a half-written build. Never rejects.
+ */
+export async function buildUnderLock(): Promise<PreparedDeployment['build']> {
+  const lock = join(repoRoot, '.data/build.lock');
+  mkdirSync(join(repoRoot, '.data'), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  try {
+    return await run(process.execPath, ['--import', 'tsx', join(repoRoot, 'infra/build/build.ts')], repoRoot, 300_000);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 export class StackBroker {
   private readonly booted: Booted[] = [];
   /** Boots (and the production build) one after another. */
@@ -242,25 +271,12 @@ export class StackBroker {
    */
   prepareDeployment(): Promise<PreparedDeployment> {
     this.deployment ??= (async () => {
-      const build = await this.enqueue(async () => {
-        // The launcher's build lock (services/cli/bin/sinilill.mjs): a launcher started by a
-        // file meanwhile neither builds at the same time nor starts from a half-written build.
-        const lock = join(repoRoot, '.data/build.lock');
-        mkdirSync(join(repoRoot, '.data'), { recursive: true });
-        for (;;) {
-          try {
-            mkdirSync(lock);
-            break;
-          } catch {
-            await new Promise((resolve) => setTimeout(resolve, 200));
-          }
-        }
-        try {
-          return await run(process.execPath, ['--import', 'tsx', join(repoRoot, 'infra/build/build.ts')], repoRoot, 300_000);
-        } finally {
-          rmSync(lock, { recursive: true, force: true });
-        }
-      });
+      // Lanes side by side (run-e2e.ts) built once before either started: a build here would
+      // rewrite the folders the other lane's stacks serve from.
+      const prebuilt = process.env[PREBUILT_ENV];
+      const build = prebuilt
+        ? JSON.parse(readFileSync(prebuilt, 'utf8')) as PreparedDeployment['build']
+        : await this.enqueue(buildUnderLock);
       const dir = mkdtempSync(join(repoRoot, '.tmp-deploy-'));
       if (build.status !== 0) return { dir, build, install: { status: null, stderr: 'not installed: the build failed' } };
       const ship = (path: string) => {

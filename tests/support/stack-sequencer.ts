@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { E2E_STACKS, stackEnv, stackKey } from './e2e-stacks.ts';
 import { publishStackPlan, type PlannedStack } from './stack-plan.ts';
+import { assignLanes } from './e2e-lanes.ts';
 
 const ASKS = /\b(sharedStack|ownStack|preparedDeployment)\(([^)]*)\)/g;
 
@@ -38,6 +39,22 @@ export function plannedStacksOf(file: string): PlannedStack[] {
 
 /** vitest's sequencer with the files of one stack together (see the module comment). */
 export class StackOrderSequencer extends BaseSequencer {
+  /**
+   * `--shard=i/n`: lane i of n of the browser tests (e2e-lanes.ts assignLanes: the files of one
+   * shared stack in one lane, lanes balanced by measured seconds), as run-e2e.ts runs them side
+   * by side. Other projects are split as vitest splits them.
+   */
+  override async shard(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const { index, count } = this.ctx.config.shard!;
+    const e2e = files.filter((file) => file.project.name === 'e2e');
+    const rest = await super.shard(files.filter((file) => file.project.name !== 'e2e'));
+    const lanes = assignLanes(e2e.map((file) => ({
+      path: file.moduleId,
+      sharedKeys: plannedStacksOf(file.moduleId).flatMap((item) => (item.kind === 'shared' ? [item.key] : [])),
+    })), count);
+    return [...rest, ...e2e.filter((file) => lanes.get(file.moduleId) === index - 1)];
+  }
+
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const source = new Map(sorted.map((file) => [file, readFileSync(file.moduleId, 'utf8')]));

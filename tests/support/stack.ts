@@ -118,13 +118,25 @@ function buildUnderWay(root: string): boolean {
   }
 }
 
+/**
+ * Math.random narrowed to this lane's share of [0, 1) when the browser tests run in lanes
+ * (run-e2e.ts sets E2E_LANE to `i/n`): the lanes' stacks then take their ports from separate
+ * ranges and never pick the same free block at once.
+ */
+function laneRandom(): () => number {
+  const lane = /^(\d+)\/(\d+)$/.exec(process.env.E2E_LANE ?? '');
+  const [index, count] = lane ? [Number(lane[1]), Number(lane[2])] : [1, 1];
+  if (!(count >= 1 && index >= 1 && index <= count)) return Math.random;
+  return () => (index - 1 + Math.random()) / count;
+}
+
 /** Starts `npm start`'s launcher and resolves once it prints "ready"; `env` over TEST_STACK_DEFAULTS. */
 export async function startStack(env: NodeJS.ProcessEnv = {}, timeoutMs = 240_000, launch: StackLaunch = { root: repoRoot }): Promise<RunningStack & { pid: number }> {
   const dataDir = mkdtempSync(join(repoRoot, '.tmp-e2e-'));
   chmodSync(dataDir, 0o755);
   // Seven consecutive ports from PORT: gateway, command API, query API, PostgreSQL, Redis, and
   // MailDev's SMTP and web ports.
-  const port = await freePortBlock(7);
+  const port = await freePortBlock(7, laneRandom());
   // What `npm start` runs: the compiled launcher, which rebuilds first when the sources changed.
   const [program, ...args] = launch.command ?? [process.execPath, join(launch.root, 'services/cli/bin/sinilill.mjs'), 'start'];
   // A build under way (the launcher's lock, services/cli/bin/sinilill.mjs) rewrites the folders

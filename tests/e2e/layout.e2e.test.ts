@@ -452,8 +452,9 @@ async function seriousViolations(page: Page): Promise<string[]> {
 describe('axe: no serious or critical violation on any route, at 360 and 1440 px', () => {
   const users = { visitor: null, unpaid: UNPAID, paid: PAID, admin: ADMIN } as const;
   for (const lang of LANGS) {
-    // Both languages at once: two pages share the machine's two cores.
-    test.concurrent(`${lang}: every route`, { timeout: 240_000 }, async () => {
+    // Both languages at once: two pages share the machine's two cores. The bound guards against
+    // a hang only: 63 s alone, 94–117 s beside the other browser-test lane (decision 0110).
+    test.concurrent(`${lang}: every route`, { timeout: 480_000 }, async () => {
       const found: string[] = [];
       let checked = 0;
       for (const [who, routes] of Object.entries(ROUTES) as [keyof typeof ROUTES, RouteCase[]][]) {

@@ -254,6 +254,16 @@ describe.skipIf(!hasNginx)('nginx with infra/nginx/sinilill.conf, production\'s 
     expect(fresh.served).toBeGreaterThan(first.served + 3);
   });
 
+  test('the editions and the statistics are kept for a second like the settings; a path below them is not', async () => {
+    const cacheOf = async (path: string) => (await fetch(`${nginx.url}${path}`, { headers: { authorization: 'Bearer x' } })).headers.get('x-cache-status');
+    for (const path of ['/api/editions', '/api/stats/teams']) {
+      expect(await cacheOf(path), path).toBe('MISS');
+      expect(['HIT', 'UPDATING', 'STALE'], path).toContain(await cacheOf(path));
+    }
+    expect(await cacheOf('/api/editions/2025')).toBeNull();
+    expect(await cacheOf('/api/team/7')).toBeNull();
+  });
+
   test('the live stream is not buffered: its first event arrives while the stream is open', async () => {
     const started = performance.now();
     const response = await fetch(`${nginx.url}/api/team/1/live`);

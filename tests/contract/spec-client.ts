@@ -5,6 +5,7 @@
  * nothing of the application — no @sinilill/contracts types, no web client code — so that a change
  * to the app's own shapes cannot silently change what this client sends or expects.
  */
+import { eventually, type RunningStack } from '../support/stack';
 
 /** The §8 catalogue (spec §8 table). */
 export const SPEC_CODES = [
@@ -84,4 +85,26 @@ export function specClient(baseUrl: () => string) {
     return { status: response.status, body: body as T, text, location: response.headers.get('location') };
   }
   return { call };
+}
+
+interface Mail { subject: string; text: string; to: { address: string }[] }
+
+/**
+ * The newest mail to `address` whose text holds a link to `path`, as its {token, id}: read from
+ * the MailDev inbox that `site`'s launcher printed (MailDev's REST API), waiting up to 20 s.
+ */
+export async function linkFromMail(site: RunningStack, address: string, path: string): Promise<{ token: string; id: string }> {
+  const inbox = /mail inbox \(MailDev\): (\S+)/.exec(site.output())![1]!;
+  let found: RegExpExecArray | null = null;
+  await eventually(async () => {
+    const mails = await (await fetch(`${inbox}/email`)).json() as Mail[];
+    for (const mail of mails.reverse()) {
+      if (!mail.to.some((to) => to.address === address)) continue;
+      found = new RegExp(`${path}/([^/\\s]+)/([^/\\s?]+)`).exec(mail.text);
+      if (found) return true;
+    }
+    return false;
+  }, 20_000);
+  const [, token, id] = found!;
+  return { token: token!, id: id! };
 }

@@ -17,7 +17,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { eventually, startStack, type RunningStack } from '../support/stack';
-import { Gender, Role, SPEC_CODES, decodeToken, paymentRequest, specClient, type RegistrationPayload, type SpecAnswer } from './spec-client';
+import { Gender, Role, SPEC_CODES, decodeToken, linkFromMail, paymentRequest, specClient, type RegistrationPayload, type SpecAnswer } from './spec-client';
 
 const ADMIN = { email: 'contract-admin@sinilill.test', password: 'Lepingu haldur kevad 2025!' };
 const PASSWORD = 'Sinilill jookseb aprillis 2025';
@@ -50,25 +50,6 @@ function expectOk(answer: SpecAnswer): Record<string, unknown> {
   expect(answer.status, answer.text).toBe(200);
   expect(answer.body?.message).not.toBe('GENERIC_ERROR');
   return answer.body;
-}
-
-interface Mail { subject: string; text: string; to: { address: string }[] }
-
-/** The newest mail to `address` whose text holds a link to `path`, as its [token, id] (MailDev's REST API). */
-async function linkFromMail(address: string, path: string, site: RunningStack = stack): Promise<{ token: string; id: string }> {
-  const inbox = /mail inbox \(MailDev\): (\S+)/.exec(site.output())![1]!;
-  let found: RegExpExecArray | null = null;
-  await eventually(async () => {
-    const mails = await (await fetch(`${inbox}/email`)).json() as Mail[];
-    for (const mail of mails.reverse()) {
-      if (!mail.to.some((to) => to.address === address)) continue;
-      found = new RegExp(`${path}/([^/\\s]+)/([^/\\s?]+)`).exec(mail.text);
-      if (found) return true;
-    }
-    return false;
-  }, 20_000);
-  const [, token, id] = found!;
-  return { token: token!, id: id! };
 }
 
 function registration(overrides: Partial<RegistrationPayload>): RegistrationPayload {
@@ -137,7 +118,7 @@ describe('spec §7, row by row', () => {
   });
 
   test('POST /confirmaccount {token, id}: the mailed link confirms once; a wrong or used token is INVALID_ACCOUNT_TOKEN', async () => {
-    const link = await linkFromMail(s.captainEmail, '/confirm/account');
+    const link = await linkFromMail(stack, s.captainEmail, '/confirm/account');
     expectRefused(await api('POST', '/confirmaccount', { body: { token: 'x'.repeat(43), id: link.id } }), 400, 'INVALID_ACCOUNT_TOKEN');
     expectOk(await api('POST', '/confirmaccount', { body: link }));
     expectRefused(await api('POST', '/confirmaccount', { body: link }), 400, 'INVALID_ACCOUNT_TOKEN');
@@ -164,7 +145,7 @@ describe('spec §7, row by row', () => {
     expectOk(await api('POST', '/jointeam', {
       body: registration({ type: 'JOIN_TEAM', team_name: '', team_join_code: s.joinCode, email: s.memberEmail, full_name: 'Mart Mets', gender: Gender.MALE, birth_year: 2012 }),
     }));
-    expectOk(await api('POST', '/confirmaccount', { body: await linkFromMail(s.memberEmail, '/confirm/account') }));
+    expectOk(await api('POST', '/confirmaccount', { body: await linkFromMail(stack, s.memberEmail, '/confirm/account') }));
     s.memberToken = await login(s.memberEmail, PASSWORD);
     const claims = decodeToken(s.memberToken);
     expect(claims.teamId).toBe(s.teamId);
@@ -319,7 +300,7 @@ describe('spec §7, row by row', () => {
     expectOk(await api('POST', '/requestpasswordreset', { body: { email: 'keegi@example.test', lang: 'eng' } }));
     expectRefused(await api('POST', '/requestpasswordreset', { body: { email: 'keegi', lang: 'eng' } }), 400, 'INVALID_EMAIL');
     expectOk(await api('POST', '/requestpasswordreset', { body: { email: s.memberEmail, lang: 'eng' } }));
-    const link = await linkFromMail(s.memberEmail, '/passwordreset');
+    const link = await linkFromMail(stack, s.memberEmail, '/passwordreset');
     expectRefused(await api('POST', '/resetpassword', { body: { userId: link.id, token: 'y'.repeat(43), newPassword: 'Lähtestatud sinilill 2025!' } }), 400, 'INVALID_RESET_TOKEN');
     expectOk(await api('POST', '/resetpassword', { body: { userId: link.id, token: link.token, newPassword: 'Lähtestatud sinilill 2025!' } }));
     expectRefused(await api('POST', '/resetpassword', { body: { userId: link.id, token: link.token, newPassword: 'Veel üks sinilill 2025!' } }), 400, 'INVALID_RESET_TOKEN');
@@ -363,7 +344,7 @@ describe('spec §7, its loose phrases: each reasonable reading is answered alike
   });
 
   test('POST /confirmaccount "token, id": the user\'s id as id or userId; not both, not neither', async () => {
-    const link = await linkFromMail('teine@example.test', '/confirm/account');
+    const link = await linkFromMail(stack, 'teine@example.test', '/confirm/account');
     expectRefused(await api('POST', '/confirmaccount', { body: { token: link.token } }), 400, 'INVALID_REQUEST');
     expectRefused(await api('POST', '/confirmaccount', { body: { token: link.token, id: link.id, userId: link.id } }), 400, 'INVALID_REQUEST');
     expectRefused(await api('POST', '/confirmaccount', { body: { token: 'x'.repeat(43), userId: link.id } }), 400, 'INVALID_ACCOUNT_TOKEN');

@@ -321,7 +321,6 @@ export async function catchUp(
   }
 }
 
-
 /**
  * Thrown by a batch applied without savepoints (applyTogether's first attempt) when an event's
  * data failed: the transaction is lost, and the batch goes again with a savepoint around each
